@@ -1,0 +1,3 @@
+from wmaplint.cli import main
+
+main()

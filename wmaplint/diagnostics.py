@@ -1,0 +1,174 @@
+"""Diagnostics, spans and the rule registry shared by every stage.
+
+Positions are 1-based lines and columns; a span's end column is the column *after* its last character
+(the SARIF convention), so a one-character token at column 5 has ``start_col=5, end_col=6``.
+Columns count Unicode code points of the line.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Severity(enum.IntEnum):
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r} (expected error, warning or info)") from None
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+
+    @classmethod
+    def point(cls, line: int, col: int) -> Span:
+        return cls(line, col, line, col + 1)
+
+    @classmethod
+    def whole_file(cls) -> Span:
+        return cls(1, 1, 1, 1)
+
+    def contains_line(self, line: int) -> bool:
+        return self.start_line <= line <= self.end_line
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    description: str
+    edits: tuple[TextEdit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RelatedLocation:
+    path: str
+    span: Span | None
+    message: str
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    rule: str
+    severity: Severity
+    message: str
+    path: str
+    span: Span
+    related: tuple[RelatedLocation, ...] = ()
+    fixes: tuple[Fix, ...] = ()
+    data: dict[str, Any] | None = None
+
+    @property
+    def name(self) -> str:
+        return RULES[self.rule].name if self.rule in RULES else ""
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.path, self.span, self.rule, self.message)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A rule's identity and documentation.
+
+    ``bad`` and ``good`` are whole files: the documentation test lints ``bad`` and expects this rule,
+    lints ``good`` and expects it absent. ``example_mode`` names how the examples are run
+    (``check``: ``lint_text`` on a definition or CRD file; other modes register a runner in
+    ``wmaplint.rule_examples``).
+    """
+
+    id: str
+    name: str
+    severity: Severity
+    summary: str
+    why: str
+    bad: str
+    good: str
+    fix: str = ""
+    tags: tuple[str, ...] = ()
+    example_mode: str = "check"
+    example_filename: str = "example.yaml"
+
+
+RULES: dict[str, Rule] = {}
+
+
+def register(rule: Rule) -> Rule:
+    if not (len(rule.id) == 5 and rule.id.startswith("WM") and rule.id[2:].isdigit()):
+        raise ValueError(f"rule id {rule.id!r} is not WM + 3 digits")
+    known = RULES.get(rule.id)
+    if known is not None and known != rule:
+        raise ValueError(f"rule id {rule.id} registered twice ({known.name}, {rule.name})")
+    RULES[rule.id] = rule
+    return rule
+
+
+def define(
+    id: str,
+    name: str,
+    severity: str,
+    summary: str,
+    *,
+    why: str,
+    bad: str,
+    good: str,
+    fix: str = "",
+    tags: Iterable[str] = (),
+    example_mode: str = "check",
+    example_filename: str = "example.yaml",
+) -> Rule:
+    """Register a rule; the call site reads like the rule's documentation."""
+    return register(
+        Rule(
+            id=id,
+            name=name,
+            severity=Severity.parse(severity),
+            summary=summary,
+            why=why,
+            bad=bad,
+            good=good,
+            fix=fix,
+            tags=tuple(tags),
+            example_mode=example_mode,
+            example_filename=example_filename,
+        )
+    )
+
+
+def rule_by_name_or_id(key: str) -> Rule | None:
+    key = key.strip()
+    if key.upper() in RULES:
+        return RULES[key.upper()]
+    for rule in RULES.values():
+        if rule.name == key:
+            return rule
+    return None
+
+
+@dataclass(slots=True)
+class Report:
+    """Everything one lint run produced: diagnostics plus the texts reporters need for context."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+    files_checked: int = 0
