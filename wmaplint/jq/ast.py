@@ -1,0 +1,442 @@
+"""Syntax tree of a gojq program.
+
+Every node is an immutable dataclass with ``start`` and ``end``: character offsets into the expression text
+(``end`` exclusive) covering the node's whole source text. Parentheses are not kept as nodes: ``(a, b)`` is the
+``Comma`` node itself, whose span covers ``a, b`` (without the parentheses).
+
+Postfix nodes (``Field``, ``Index``, ``Slice``, ``Iterate``) have a ``target``: the term they apply to, or
+``None`` when they apply to the input ``.`` directly (``.a``, ``.[0]``, ``.[]``). Their ``start``..``end`` covers
+the whole chain from the first term; ``seg_start`` is where the node's own suffix begins (the ``.`` of ``.name``
+or the ``[`` of ``[0]``), so ``.spec.replicatedJobs[]`` has an ``Iterate`` with ``seg_start`` at ``[`` whose
+target is a ``Field`` named ``replicatedJobs`` with ``name_start``/``name_end`` around ``replicatedJobs``.
+
+Use ``children(node)`` for the direct sub-nodes in source order and ``walk(node)`` for an iterative pre-order
+traversal (no recursion, safe on deep trees).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Union
+
+JsonScalar = Union[None, bool, int, float, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """Base of every node. ``start``/``end``: offsets into the expression text, end exclusive."""
+
+    start: int
+    end: int
+
+
+# --- paths and navigation -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Identity(Node):
+    """``.``: the input value."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecurseDefault(Node):
+    """``..``: recursive descent (compiled by gojq as a call to ``recurse/0``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Field(Node):
+    """``.name`` or ``."name"`` (also ``target.name``).
+
+    ``target``: the term indexed, ``None`` for the input ``.``. ``name``: the key (already unescaped).
+    ``optional``: a ``?`` directly follows this suffix. ``seg_start``: offset of this suffix's ``.``.
+    ``name_start``/``name_end``: the key as written (identifier, or string literal with its quotes).
+    """
+
+    target: Node | None
+    name: str
+    optional: bool
+    seg_start: int
+    name_start: int
+    name_end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Index(Node):
+    """``.[index]`` or ``target[index]`` (also ``target.[index]`` and ``."a\\(x)"``, a dynamic key).
+
+    ``target``: the term indexed, ``None`` for ``.``. ``index``: the index query (any query; a comma gives one
+    index per output). ``optional``: followed by ``?``. ``seg_start``: offset of the ``[`` (or of the ``.``).
+    """
+
+    target: Node | None
+    index: Node
+    optional: bool
+    seg_start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Slice(Node):
+    """``.[lower:upper]``, ``.[lower:]``, ``.[:upper]`` on ``target`` (``None`` for ``.``).
+
+    ``lower``/``upper``: the bound queries, ``None`` when omitted. ``optional``: followed by ``?``.
+    ``seg_start``: offset of the ``[``.
+    """
+
+    target: Node | None
+    lower: Node | None
+    upper: Node | None
+    optional: bool
+    seg_start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Iterate(Node):
+    """``.[]`` / ``target[]``: every element or value. ``optional``: ``[]?``. ``seg_start``: offset of ``[``."""
+
+    target: Node | None
+    optional: bool
+    seg_start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Optional(Node):
+    """``term?`` where the term is not an index suffix (``f?``, ``(q)?``, ``..?``, ``.a??``): ``try term``."""
+
+    term: Node
+
+
+# --- operators ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pipe(Node):
+    """``left | right``."""
+
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Comma(Node):
+    """``left, right``: the outputs of left, then those of right."""
+
+    left: Node
+    right: Node
+
+
+BINARY_OPS = ("//", "or", "and", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%")
+ASSIGN_OPS = ("=", "|=", "+=", "-=", "*=", "/=", "%=", "//=")
+
+
+@dataclass(frozen=True, slots=True)
+class Binary(Node):
+    """``left op right`` for ``op`` in ``BINARY_OPS`` (alternative, logic, comparison, arithmetic).
+
+    ``op_start``: offset of the operator token.
+    """
+
+    op: str
+    left: Node
+    right: Node
+    op_start: int
+
+
+@dataclass(frozen=True, slots=True)
+class Neg(Node):
+    """Unary ``-term`` (``op == "-"``) or gojq's unary ``+term`` (``op == "+"``)."""
+
+    term: Node
+    op: str = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Assign(Node):
+    """``left op right`` for ``op`` in ``ASSIGN_OPS``. ``op_start``: offset of the operator token."""
+
+    op: str
+    left: Node
+    right: Node
+    op_start: int
+
+
+# --- values ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Literal(Node):
+    """A number, a string without interpolation, ``true``, ``false`` or ``null``.
+
+    ``value``: the Python value (``int`` for integer literals, ``float`` otherwise; strings unescaped).
+    """
+
+    value: JsonScalar
+
+
+@dataclass(frozen=True, slots=True)
+class StringInterp(Node):
+    """A string with ``\\(...)`` interpolations, or any string preceded by a format (``@base64 "x\\(.a)"``).
+
+    ``parts``: literal text (``str``) and interpolated queries (``Node``) in order. ``format``: the format
+    name without ``@`` (``"base64"``), ``None`` for a plain string.
+    """
+
+    parts: tuple[str | Node, ...]
+    format: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Format(Node):
+    """``@name`` applied to ``.`` (``name`` without the ``@``)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayCons(Node):
+    """``[body]``; ``body`` is ``None`` for ``[]``."""
+
+    body: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectEntry(Node):
+    """One entry of an object construction.
+
+    ``key_kind``: ``"ident"`` (identifier or keyword, ``key`` is a string ``Literal``), ``"var"`` (``$x``,
+    ``key`` is a ``VarRef``: its value is the key), ``"string"`` (``key`` is a ``Literal`` or
+    ``StringInterp``), ``"expr"`` (``(query)``, ``key`` is that query).
+    ``value``: the value query, or ``None`` for shorthand (``{a}``, ``{$x}``, ``{"a"}``).
+    """
+
+    key: Node
+    value: Node | None
+    key_kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectCons(Node):
+    """``{entries}``."""
+
+    entries: tuple[ObjectEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FuncCall(Node):
+    """``name`` or ``name(arg1; arg2)``; ``name`` may be module-qualified (``m::f``).
+
+    ``args``: argument queries. ``name_end``: end offset of the name (the name starts at ``start``).
+    """
+
+    name: str
+    args: tuple[Node, ...]
+    name_end: int
+
+    @property
+    def arity(self) -> int:
+        return len(self.args)
+
+
+@dataclass(frozen=True, slots=True)
+class VarRef(Node):
+    """``$name`` (``name`` without the ``$``; ``$ENV`` and ``$__loc__`` are ordinary references here)."""
+
+    name: str
+
+
+# --- destructuring patterns --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class VarPattern(Node):
+    """``$name`` in a pattern (``name`` without ``$``)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayPattern(Node):
+    """``[p1, p2, ...]`` (at least one element)."""
+
+    elements: tuple[Node, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectPatternEntry(Node):
+    """One entry of an object pattern.
+
+    ``$name`` → ``var="name"``, ``key=None``, ``value=None``; ``$name: p`` → ``var`` and ``value``;
+    ``ident: p`` / ``"str": p`` / ``(q): p`` → ``key`` (a ``Literal``, ``StringInterp`` or query) and ``value``.
+    """
+
+    var: str | None
+    key: Node | None
+    value: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectPattern(Node):
+    """``{e1, e2, ...}`` (at least one entry)."""
+
+    entries: tuple[ObjectPatternEntry, ...]
+
+
+Pattern = Union[VarPattern, ArrayPattern, ObjectPattern]
+
+
+# --- control -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bind(Node):
+    """``source as p1 ?// p2 ... | body``. ``patterns``: one or more (``?//`` alternatives)."""
+
+    source: Node
+    patterns: tuple[Node, ...]
+    body: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Reduce(Node):
+    """``reduce source as pattern (init; update)``."""
+
+    source: Node
+    pattern: Node
+    init: Node
+    update: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Foreach(Node):
+    """``foreach source as pattern (init; update[; extract])``; ``extract`` is ``None`` with two parts."""
+
+    source: Node
+    pattern: Node
+    init: Node
+    update: Node
+    extract: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class If(Node):
+    """``if cond then then_ (elif c then t)* [else else_] end``.
+
+    ``elifs``: ``(cond, then)`` pairs. ``else_``: ``None`` when omitted (gojq then yields ``.``).
+    """
+
+    cond: Node
+    then: Node
+    elifs: tuple[tuple[Node, Node], ...]
+    else_: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class Try(Node):
+    """``try body [catch handler]``; ``catch`` is ``None`` without a handler."""
+
+    body: Node
+    catch: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class Label(Node):
+    """``label $name | body`` (``name`` without ``$``)."""
+
+    name: str
+    body: Node
+
+
+@dataclass(frozen=True, slots=True)
+class Break(Node):
+    """``break $name`` (``name`` without ``$``)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class FuncDef(Node):
+    """``def name(params): body; rest``.
+
+    ``params``: parameter names as written, value parameters keep their ``$`` (``("f", "$x")``).
+    ``rest``: the query the definition scopes over, ``None`` when the program ends after the definition.
+    ``name_start``/``name_end``: the defined name.
+    """
+
+    name: str
+    params: tuple[str, ...]
+    body: Node
+    rest: Node | None
+    name_start: int
+    name_end: int
+
+    @property
+    def arity(self) -> int:
+        return len(self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class Import(Node):
+    """A module directive opening a program: ``module {...};``, ``import "path" as name;``,
+    ``import "path" as $name;`` or ``include "path";`` (``directive`` is the keyword).
+
+    ``path``: the module path (``None`` for ``module``). ``alias``: the ``as`` name (with ``$`` for data).
+    ``rest``: the program after the directive (``None`` when nothing follows).
+    """
+
+    directive: str
+    path: str | None
+    alias: str | None
+    rest: Node | None
+
+
+# --- traversal ---------------------------------------------------------------------------------------------
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    """Direct sub-nodes of ``node`` in source order."""
+    out: list[Node] = []
+    for name in _FIELDS.get(type(node), ()):
+        value = getattr(node, name)
+        if value is None:
+            continue
+        if isinstance(value, Node):
+            out.append(value)
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, Node):
+                    out.append(item)
+                elif isinstance(item, tuple):
+                    out.extend(x for x in item if isinstance(x, Node))
+    return tuple(out)
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of the tree in pre-order (parents before children, children in source order)."""
+    stack: list[Node] = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(children(current)))
+
+
+def _node_fields(cls: type) -> tuple[str, ...]:
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        for name in getattr(klass, "__slots__", ()):
+            if name not in ("start", "end") and name not in names:
+                names.append(name)
+    return tuple(names)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _register_fields() -> None:
+    stack = [Node]
+    while stack:
+        cls = stack.pop()
+        _FIELDS[cls] = _node_fields(cls)
+        stack.extend(cls.__subclasses__())
+
+
+_register_fields()
