@@ -1,0 +1,237 @@
+"""Checks of the shipped catalog: file shape, jq compilation, the zip rule, replicas, status mapping and
+pod-context paths, evaluated with libjq on each definition's example manifests."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import jq
+import jsonschema
+import pytest
+
+from .cases import CONTROLLER_LABELS, EXPECTED
+from .karta_eval import (
+    all_examples,
+    attribute_pod,
+    components,
+    definition_files,
+    example_files,
+    has_spec,
+    instance_ids,
+    jq_fields,
+    load_definition,
+    load_yaml_documents,
+    make_pod,
+    matched_statuses,
+    pod_gpus,
+    pod_templates,
+    replicas,
+    run,
+    spec_and_scale_paths,
+    to_json_value,
+    type_selector_matches,
+)
+from .schemas import schema_for
+
+DEFINITIONS = definition_files()
+DEF_IDS = [p.stem for p in DEFINITIONS]
+FIELDS = [(p.stem, f) for p in DEFINITIONS for f in jq_fields(load_definition(p))]
+EXAMPLES = all_examples()
+EXAMPLE_IDS = [f"{d}/{e.stem}" for d, e in EXAMPLES]
+# constructs upstream's validator rejects (FORMAT.md §3.3)
+DENIED = re.compile(r"\bdel\s*\(|\b(range|paths|recurse|walk|repeat)\b|\.\.|(?<![=!<>])(\|=|\+=|-=|\*=|/=|%=|//=)"
+                    r"|(?<![=!<>|+\-*/%])=(?!=)")
+
+
+def _definition(name: str) -> dict[str, Any]:
+    return load_definition(next(p for p in DEFINITIONS if p.stem == name))
+
+
+def _workload(example: Path) -> Any:
+    docs = load_yaml_documents(example)
+    assert len(docs) == 1
+    return to_json_value(docs[0])
+
+
+def _root_gvk(defn: dict[str, Any]) -> tuple[str, str, str]:
+    kind = defn["spec"]["structureDefinition"]["rootComponent"]["kind"]
+    return kind["group"], kind["version"], kind["kind"]
+
+
+# --- definition files -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
+def test_definition_is_one_karta_named_after_its_root_kind(path: Path) -> None:
+    docs = load_yaml_documents(path)
+    assert len(docs) == 1
+    defn = docs[0]
+    assert defn["apiVersion"] == "run.ai/v1alpha1"
+    assert defn["kind"] == "Karta"
+    group, version, kind = _root_gvk(defn)
+    expected = f"{group.replace('.', '-') or 'core'}-{kind.lower()}-{version}"
+    assert path.stem == expected
+    assert defn["metadata"]["name"] == expected
+
+
+@pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
+def test_definition_is_valid_against_the_karta_crd(path: Path, shared: Path) -> None:
+    schema = schema_for(shared, "run.ai", "v1alpha1", "Karta")
+    jsonschema.validate(load_definition(path), schema)
+
+
+@pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
+def test_components_are_well_formed(path: Path) -> None:
+    defn = load_definition(path)
+    comps = components(defn)
+    names = [c["name"] for c in comps]
+    assert len(names) == len(set(names))
+    root = comps[0]
+    assert "ownerRef" not in root and root.get("statusDefinition")
+    for child in comps[1:]:
+        assert child.get("ownerRef") in names and child["ownerRef"] != child["name"]
+    for comp in comps:
+        assert bool(comp.get("instanceIdPath")) == bool(
+            (comp.get("podSelector") or {}).get("componentInstanceSelector")), comp["name"]
+        spec = comp.get("specDefinition") or {}
+        shapes = [k for k in ("podTemplateSpecPath", "podSpecPath", "fragmentedPodSpecDefinition") if k in spec]
+        assert len(shapes) <= 1, comp["name"]
+    pod_bearing = [c for c in comps if has_spec(c)]
+    if len(pod_bearing) > 1:
+        for comp in pod_bearing:
+            assert (comp.get("podSelector") or {}).get("componentTypeSelector"), comp["name"]
+    gang = (defn["spec"].get("optimizationInstructions") or {}).get("gangScheduling") or {}
+    for group in gang.get("podGroups", []):
+        for member in group["members"]:
+            assert member["componentName"] in names
+
+
+@pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
+def test_status_mappings_cover_the_lifecycle(path: Path) -> None:
+    root = load_definition(path)["spec"]["structureDefinition"]["rootComponent"]
+    mappings = root["statusDefinition"]["statusMappings"]
+    assert mappings.get("running") and mappings.get("failed")
+    if root.get("suspendDefinition"):
+        assert mappings.get("suspended")
+    for matchers in mappings.values():
+        for matcher in matchers:
+            assert matcher, "an empty matcher always matches"
+            for cond in matcher.get("byConditions", []):
+                assert "status" in cond or "reason" in cond
+
+
+@pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
+def test_every_definition_has_examples(path: Path) -> None:
+    assert example_files(path.stem)
+
+
+# --- jq expressions ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,field", FIELDS, ids=[f"{n}:{f.where}" for n, f in FIELDS])
+def test_jq_expression_compiles_and_is_allowed(name: str, field: Any) -> None:
+    jq.compile(field.expr)
+    assert not DENIED.search(re.sub(r'"(\\.|[^"\\])*"', '""', field.expr)), field.expr
+    assert "$__loc__" not in field.expr and "keys_unsorted" not in field.expr
+
+
+@pytest.mark.parametrize("name,field", [(n, f) for n, f in FIELDS if f.kind in ("spec", "suspend")],
+                         ids=[f"{n}:{f.where}" for n, f in FIELDS if f.kind in ("spec", "suspend")])
+def test_spec_and_suspend_paths_are_assignable(name: str, field: Any) -> None:
+    for _, example in [e for e in EXAMPLES if e[0] == name]:
+        # raises "Invalid path expression" for constructed or variable-rooted values
+        run(f"[path({field.expr})]", _workload(example))
+
+
+# --- evaluation on the examples ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,example", EXAMPLES, ids=EXAMPLE_IDS)
+def test_example_is_valid_against_the_target_schema(name: str, example: Path, shared: Path) -> None:
+    workload = _workload(example)
+    group, version, kind = _root_gvk(_definition(name))
+    assert workload["apiVersion"] == (f"{group}/{version}" if group else version)
+    assert workload["kind"] == kind
+    jsonschema.validate(workload, schema_for(shared, group, version, kind))
+
+
+@pytest.mark.parametrize("name,example", EXAMPLES, ids=EXAMPLE_IDS)
+def test_zip_rule_every_spec_and_scale_path_yields_one_output_per_instance(name: str, example: Path) -> None:
+    defn, workload = _definition(name), _workload(example)
+    for comp in components(defn):
+        ids = instance_ids(comp, workload)
+        if comp.get("instanceIdPath"):
+            assert all(ids), f"{comp['name']}: empty instance id"
+        assert len(ids) == len(set(ids)), f"{comp['name']}: duplicate instance ids"
+        for key, expr in spec_and_scale_paths(comp).items():
+            out = run(expr, workload)
+            assert len(out) == len(ids), f"{comp['name']}.{key}: {len(out)} outputs for {len(ids)} instances"
+        if has_spec(comp):
+            for template in pod_templates(comp, workload):
+                assert (template.get("spec") or {}).get("containers"), f"{comp['name']}: no containers"
+
+
+@pytest.mark.parametrize("name,example", EXAMPLES, ids=EXAMPLE_IDS)
+def test_example_replicas_status_and_gpus(name: str, example: Path) -> None:
+    expected = EXPECTED.get((name, example.stem))
+    assert expected is not None, "every example needs expected outcomes in cases.py"
+    defn, workload = _definition(name), _workload(example)
+    for comp_name, ids in expected.get("ids", {}).items():
+        comp = next(c for c in components(defn) if c["name"] == comp_name)
+        assert instance_ids(comp, workload) == ids
+    for comp_name, want in expected["replicas"].items():
+        comp = next(c for c in components(defn) if c["name"] == comp_name)
+        assert replicas(comp, workload) == want, comp_name
+    assert matched_statuses(defn, workload) == expected["status"]
+    pods = gpus = 0
+    for comp in components(defn):
+        if not has_spec(comp):
+            continue
+        for count, template in zip(replicas(comp, workload), pod_templates(comp, workload)):
+            pods += count
+            gpus += count * pod_gpus(template.get("spec") or {})
+    assert (pods, gpus) == (expected["pods"], expected["gpus"])
+
+
+def _pods(name: str, example: Path) -> list[tuple[dict[str, Any], str, Any]]:
+    """(component, instance id, pod) for the first and last replica of every pod-bearing instance."""
+    defn, workload = _definition(name), _workload(example)
+    labels_for = CONTROLLER_LABELS[name]
+    pods = []
+    for comp in components(defn):
+        if not has_spec(comp):
+            continue
+        ids = instance_ids(comp, workload)
+        for instance, count, template in zip(ids, replicas(comp, workload), pod_templates(comp, workload)):
+            for index in sorted({0, max(count - 1, 0)}):
+                extra = labels_for(comp["name"], instance, workload, index)
+                pod = make_pod(template, extra, f"{workload['metadata']['name']}-{index}",
+                               workload["metadata"].get("namespace", "default"))
+                pods.append((comp, instance, pod))
+    return pods
+
+
+@pytest.mark.parametrize("name,example", EXAMPLES, ids=EXAMPLE_IDS)
+def test_pod_context_paths_give_one_value_and_attribute_the_pod(name: str, example: Path) -> None:
+    defn = _definition(name)
+    pod_fields = [f for f in jq_fields(defn) if f.context == "P"]
+    pods = _pods(name, example)
+    assert pods
+    for comp, instance, pod in pods:
+        assert attribute_pod(defn, pod) == comp["name"]
+        selector = comp.get("podSelector") or {}
+        if selector.get("componentTypeSelector"):
+            assert type_selector_matches(comp, pod)
+        if selector.get("componentInstanceSelector"):
+            assert run(selector["componentInstanceSelector"]["idPath"], pod) == [instance]
+        for field in pod_fields:
+            if field.kind == "selector" and not field.where.startswith(f"component {comp['name']}."):
+                continue
+            if "componentTypeSelector" in field.where:
+                continue  # existence/equality semantics, checked above
+            out = run(field.expr, pod)
+            assert len(out) == 1 and out[0] not in (None, ""), f"{field.where} on {comp['name']}: {out}"
+            if field.kind == "gang":
+                assert re.fullmatch(r"[a-z0-9]([-a-z0-9.]*[a-z0-9])?", str(out[0])), out
