@@ -1,0 +1,152 @@
+"""On-disk cache of parsed schema files, keyed by the sha256 of the file bytes.
+
+``types/<sha>.pickle`` holds the type model (with property line numbers) and the problems found;
+``raw/<sha>.marshal`` the raw schema dicts, written and read only when someone asks for ``.raw``;
+``index.json`` maps a file path (+ mtime and size) to its digest and GVKs, so a warm run reads no schema
+file it does not need. A corrupt or foreign entry is ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import marshal
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from wmaplint.schema.loader import ParsedFile
+from wmaplint.schema.types import SchemaType
+
+FORMAT_VERSION = 3
+
+
+def _write_atomic(target: Path, data: bytes) -> None:
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, target)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        pass  # a read-only or full cache only costs speed
+
+
+class ParsedCache:
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+
+    # -- types: one meta entry per file, one pickle per GVK (a lookup loads only what it needs) ----
+
+    def load_meta(self, sha: str) -> ParsedFile | None:
+        """The file's problems and declared versions; ``types`` maps each served GVK to ``None``."""
+        payload = self._load_pickle(self._meta_path(sha))
+        parsed = payload.get("parsed") if payload else None
+        return parsed if isinstance(parsed, ParsedFile) else None
+
+    def load_type(self, sha: str, gvk: tuple[str, str, str]) -> SchemaType | None:
+        payload = self._load_pickle(self._type_path(sha, gvk))
+        t = payload.get("type") if payload else None
+        return t if isinstance(t, SchemaType) else None
+
+    def store_types(self, sha: str, parsed: ParsedFile) -> None:
+        if self.root is None:
+            return
+        meta = ParsedFile(parsed.path, parsed.format, dict.fromkeys(parsed.types), {}, {}, parsed.errors,
+                          parsed.declared_versions)
+        for gvk, t in parsed.types.items():
+            self._store_pickle(self._type_path(sha, gvk), {"version": FORMAT_VERSION, "type": t})
+        self._store_pickle(self._meta_path(sha), {"version": FORMAT_VERSION, "parsed": meta})
+
+    def _meta_path(self, sha: str) -> Path:
+        assert self.root is not None
+        return self.root / "types" / sha / "meta.pickle"
+
+    def _type_path(self, sha: str, gvk: tuple[str, str, str]) -> Path:
+        assert self.root is not None
+        name = hashlib.sha256("\0".join(gvk).encode()).hexdigest()[:24]
+        return self.root / "types" / sha / f"{name}.pickle"
+
+    def _load_pickle(self, path: Path | None) -> dict[str, Any] | None:
+        if self.root is None:
+            return None
+        try:
+            blob = path.read_bytes()  # type: ignore[union-attr]
+        except OSError:
+            return None
+        enabled = gc.isenabled()
+        gc.disable()  # tens of thousands of small objects: collection passes would triple the time
+        try:
+            payload = pickle.loads(blob)
+        except Exception:  # noqa: BLE001 - any unreadable entry is simply rebuilt
+            return None
+        finally:
+            if enabled:
+                gc.enable()
+        if not isinstance(payload, dict) or payload.get("version") != FORMAT_VERSION:
+            return None
+        return payload
+
+    def _store_pickle(self, path: Path, payload: dict[str, Any]) -> None:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20000))  # pickle recurses along long $ref chains
+        try:
+            blob = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+        except (RecursionError, pickle.PicklingError):
+            return
+        finally:
+            sys.setrecursionlimit(limit)
+        _write_atomic(path, blob)
+
+    # -- raw dicts ------------------------------------------------------------------------------
+
+    def load_raw(self, sha: str) -> dict[str, Any] | None:
+        if self.root is None:
+            return None
+        try:
+            payload = marshal.loads((self.root / "raw" / f"{sha}.marshal").read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+        if not isinstance(payload, dict) or payload.get("version") != FORMAT_VERSION:
+            return None
+        return payload
+
+    def store_raw(self, sha: str, raws: dict[Any, Any], components: dict[str, Any]) -> None:
+        if self.root is None:
+            return
+        try:
+            blob = marshal.dumps({"version": FORMAT_VERSION, "raws": raws, "components": components})
+        except (ValueError, RecursionError):
+            return
+        _write_atomic(self.root / "raw" / f"{sha}.marshal", blob)
+
+    # -- index ----------------------------------------------------------------------------------
+
+    def load_index(self) -> dict[str, Any]:
+        if self.root is None:
+            return {}
+        try:
+            data = json.loads((self.root / "index.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION:
+            return {}
+        files = data.get("files")
+        return files if isinstance(files, dict) else {}
+
+    def store_index(self, files: dict[str, Any]) -> None:
+        if self.root is None:
+            return
+        blob = json.dumps({"version": FORMAT_VERSION, "files": files}, sort_keys=True).encode()
+        _write_atomic(self.root / "index.json", blob)

@@ -1,0 +1,29 @@
+"""The one exception type the schema package lets out of its public API."""
+
+from __future__ import annotations
+
+
+class SchemaError(Exception):
+    """A schema source that cannot be used as given: unreadable, broken, non-structural, too deep.
+
+    ``file``/``line``/``column`` (1-based) locate the problem when known; the engine turns these into
+    WM90x diagnostics.
+    """
+
+    def __init__(
+        self, message: str, file: str | None = None, line: int | None = None, column: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file + (f":{self.line}" if self.line else "") + ": "
+        return where + self.message
+
+    def __reduce__(self):  # keep the extra fields through pickle (cached parse results carry errors)
+        return (SchemaError, (self.message, self.file, self.line, self.column))

@@ -1,0 +1,364 @@
+"""Parse one schema source file (CRD YAML or Kubernetes OpenAPI v3 JSON) into GVK -> type.
+
+A file yields a ``ParsedFile``: the type of every served GVK, the raw ``openAPIV3Schema`` dicts (``$ref`` left
+alone) and the problems found. Nothing here raises for bad content; problems become ``SchemaError`` entries.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from wmaplint.schema.errors import SchemaError
+from wmaplint.schema.types import (
+    ANY,
+    ANY_KIND,
+    ARRAY,
+    OBJECT,
+    SCALAR_KINDS,
+    Property,
+    SchemaType,
+    int_or_string,
+    union,
+)
+from wmaplint.schema.yamldata import Positions, load_documents
+
+GVK = tuple[str, str, str]
+
+# Deeper than any real schema (Kubernetes types nest ~25 levels); keeps building and pickling bounded.
+MAX_DEPTH = 80
+
+_REF_PREFIXES = ("#/components/schemas/", "#/definitions/")
+
+
+@dataclass(slots=True)
+class ParsedFile:
+    path: str
+    format: str  # "crd" or "openapi"
+    # None only in cached meta entries, whose types are loaded one GVK at a time
+    types: dict[GVK, SchemaType | None] = field(default_factory=dict)
+    raws: dict[GVK, dict[str, Any]] = field(default_factory=dict)
+    # the named definitions of an OpenAPI document, for resolve_ref
+    components: dict[str, Any] = field(default_factory=dict)
+    errors: list[SchemaError] = field(default_factory=list)
+    # every GVK the file declares, served or not: lets a missing version be told apart from a missing kind
+    declared_versions: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+
+
+class TypeBuilder:
+    """openAPI schema dicts -> SchemaType, with cyclic ``$ref`` support and a depth limit."""
+
+    def __init__(
+        self,
+        file: str,
+        positions: Positions | None = None,
+        components: dict[str, Any] | None = None,
+    ) -> None:
+        self.file = file
+        self.positions = positions or {}
+        self.components = components or {}
+        self.refs: dict[str, SchemaType] = {}
+        self.errors: list[SchemaError] = []
+        self._too_deep_reported = False
+
+    def build(self, schema: Any, depth: int = 0) -> SchemaType:
+        if depth > MAX_DEPTH:
+            if not self._too_deep_reported:
+                self._too_deep_reported = True
+                line = self._line_of(schema)
+                self.errors.append(
+                    SchemaError(f"schema nested deeper than {MAX_DEPTH} levels; deeper parts are not checked",
+                                self.file, line)
+                )
+            return ANY
+        if not isinstance(schema, dict):
+            return ANY
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            return self._from_ref(ref, depth)
+        all_of = schema.get("allOf")
+        if isinstance(all_of, list) and all_of and "type" not in schema and "properties" not in schema:
+            return self._from_all_of(schema, all_of, depth)
+        return self._from_plain(schema, depth)
+
+    # -- pieces -----------------------------------------------------------------------------
+
+    def _from_ref(self, ref: str, depth: int) -> SchemaType:
+        known = self.refs.get(ref)
+        if known is not None:
+            return known
+        name = next((ref[len(p):] for p in _REF_PREFIXES if ref.startswith(p)), None)
+        target = self.components.get(name) if name is not None else None
+        if not isinstance(target, dict):
+            self.errors.append(SchemaError(f"unresolvable $ref {ref!r}", self.file))
+            self.refs[ref] = ANY
+            return ANY
+        placeholder = SchemaType(ANY_KIND)
+        self.refs[ref] = placeholder  # a cycle back to this ref sees the placeholder, filled below
+        built = self.build(target, depth + 1)
+        for slot in SchemaType.__slots__:  # type: ignore[attr-defined]
+            setattr(placeholder, slot, getattr(built, slot))
+        placeholder.ref = name
+        return placeholder
+
+    def _from_all_of(self, schema: dict[str, Any], parts: list[Any], depth: int) -> SchemaType:
+        built = [self.build(p, depth + 1) for p in parts]
+        if len(built) == 1:
+            base = built[0]
+        else:
+            objects = [b for b in built if b.kind == OBJECT]
+            if len(objects) != len(built):
+                base = built[0]
+            else:
+                base = SchemaType(OBJECT)
+                for b in objects:
+                    base.properties.update(b.properties)
+                    base.required |= b.required
+                    base.additional = base.additional or b.additional
+                    base.preserve_unknown |= b.preserve_unknown
+        nullable = bool(schema.get("nullable"))
+        if nullable or "default" in schema:
+            copy = SchemaType(base.kind)
+            for slot in SchemaType.__slots__:  # type: ignore[attr-defined]
+                setattr(copy, slot, getattr(base, slot))
+            copy.nullable = copy.nullable or nullable
+            if "default" in schema:
+                copy.default, copy.has_default = schema["default"], True
+            return copy
+        return base
+
+    def _from_plain(self, schema: dict[str, Any], depth: int) -> SchemaType:
+        line, column = self._where(schema)
+        if schema.get("x-kubernetes-int-or-string") is True:
+            t = int_or_string()
+            t.line, t.column = line, column
+            self._common(t, schema)
+            return t
+        kind = schema.get("type")
+        if isinstance(kind, list):  # OpenAPI 3.1 style; not structural but seen in the wild
+            kinds = [k for k in kind if isinstance(k, str)]
+            kind = next((k for k in kinds if k != "null"), None)
+        if kind is None:
+            variants = schema.get("oneOf") or schema.get("anyOf")
+            if isinstance(variants, list) and variants:
+                built = [self.build(v, depth + 1) for v in variants]
+                if all(b.kind != ANY_KIND for b in built):
+                    t = union(*built)
+                    if schema.get("format") == "int-or-string":
+                        t = int_or_string()
+                    return t
+            if "properties" in schema or "additionalProperties" in schema:
+                kind = OBJECT
+            elif "items" in schema:
+                kind = ARRAY
+            else:
+                return ANY  # empty or preserve-unknown-only schema: any value
+        if kind == OBJECT:
+            t = SchemaType(OBJECT, line=line, column=column)
+            self._object(t, schema, depth)
+        elif kind == ARRAY:
+            t = SchemaType(ARRAY, line=line, column=column)
+            t.items = self.build(schema["items"], depth + 1) if "items" in schema else ANY
+            lt = schema.get("x-kubernetes-list-type")
+            t.list_type = lt if isinstance(lt, str) else None
+            keys = schema.get("x-kubernetes-list-map-keys")
+            if isinstance(keys, list):
+                t.list_map_keys = tuple(k for k in keys if isinstance(k, str))
+        elif kind in SCALAR_KINDS:
+            t = SchemaType(kind, line=line, column=column)
+            fmt = schema.get("format")
+            t.format = fmt if isinstance(fmt, str) else None
+            pattern = schema.get("pattern")
+            t.pattern = pattern if isinstance(pattern, str) else None
+            enum = schema.get("enum")
+            if isinstance(enum, list):
+                t.enum = tuple(e for e in enum if not isinstance(e, (dict, list)))
+        else:
+            self.errors.append(SchemaError(f"unknown schema type {kind!r}", self.file, line, column))
+            return ANY
+        self._common(t, schema)
+        return t
+
+    def _object(self, t: SchemaType, schema: dict[str, Any], depth: int) -> None:
+        props = schema.get("properties")
+        if isinstance(props, dict):
+            where = self.positions.get(id(props), {})
+            for name, sub in props.items():
+                if not isinstance(name, str):
+                    continue
+                pos = where.get(name)
+                t.properties[name] = Property(
+                    name, self.build(sub, depth + 1), pos[0] if pos else None, pos[1] if pos else None
+                )
+        required = schema.get("required")
+        if isinstance(required, list):
+            t.required = frozenset(r for r in required if isinstance(r, str))
+        extra = schema.get("additionalProperties")
+        if extra is True:
+            t.additional = ANY
+        elif isinstance(extra, dict):
+            t.additional = self.build(extra, depth + 1)
+        t.preserve_unknown = schema.get("x-kubernetes-preserve-unknown-fields") is True
+        t.embedded_resource = schema.get("x-kubernetes-embedded-resource") is True
+
+    def _common(self, t: SchemaType, schema: dict[str, Any]) -> None:
+        if schema.get("nullable") is True:
+            t.nullable = True
+        if "default" in schema:
+            t.default, t.has_default = schema["default"], True
+
+    def _where(self, schema: dict[str, Any]) -> tuple[int | None, int | None]:
+        pos = self.positions.get(id(schema), {}).get(None)
+        return (pos[0], pos[1]) if pos else (None, None)
+
+    def _line_of(self, schema: Any) -> int | None:
+        return self._where(schema)[0] if isinstance(schema, dict) else None
+
+
+# -- files ------------------------------------------------------------------------------------
+
+
+def parse_bytes(data: bytes, path: str) -> ParsedFile:
+    """Parse a CRD YAML stream or an OpenAPI JSON document; never raises for bad content."""
+    if path.endswith(".json") or data.lstrip()[:1] == b"{":
+        return _parse_openapi(data, path)
+    return _parse_crd_stream(data, path)
+
+
+def parse_file(path: str | Path) -> ParsedFile:
+    p = str(path)
+    try:
+        data = Path(p).read_bytes()
+    except OSError as exc:
+        out = ParsedFile(p, "crd")
+        out.errors.append(SchemaError(f"cannot read schema source: {exc.strerror or exc}", p))
+        return out
+    return parse_bytes(data, p)
+
+
+def _parse_crd_stream(data: bytes, path: str) -> ParsedFile:
+    out = ParsedFile(path, "crd")
+    positions: Positions = {}
+    try:
+        docs = load_documents(data, positions)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        out.errors.append(
+            SchemaError(f"broken YAML: {exc.problem or exc}", path,
+                        mark.line + 1 if mark else None, mark.column + 1 if mark else None)
+        )
+        return out
+    except (yaml.YAMLError, ValueError, RecursionError) as exc:
+        out.errors.append(SchemaError(f"broken YAML: {exc}", path))
+        return out
+    crds: list[dict[str, Any]] = []
+    for doc in docs:
+        if not isinstance(doc, dict):
+            continue
+        if doc.get("kind") == "List" and isinstance(doc.get("items"), list):
+            crds.extend(d for d in doc["items"] if isinstance(d, dict))
+        else:
+            crds.append(doc)
+    builder = TypeBuilder(path, positions)
+    for crd in crds:
+        if crd.get("kind") != "CustomResourceDefinition":
+            continue
+        _add_crd(out, crd, builder, positions)
+    if not out.types and not out.errors:
+        out.errors.append(SchemaError("no CustomResourceDefinition found", path))
+    out.errors.extend(builder.errors)
+    return out
+
+
+def _add_crd(out: ParsedFile, crd: dict[str, Any], builder: TypeBuilder, positions: Positions) -> None:
+    spec = crd.get("spec")
+    line = positions.get(id(crd), {}).get(None, (None,))[0]
+    if not isinstance(spec, dict):
+        out.errors.append(SchemaError("CustomResourceDefinition without spec", out.path, line))
+        return
+    group = spec.get("group")
+    names = spec.get("names")
+    kind = names.get("kind") if isinstance(names, dict) else None
+    if not isinstance(group, str) or not isinstance(kind, str):
+        out.errors.append(SchemaError("CustomResourceDefinition without spec.group or spec.names.kind",
+                                      out.path, line))
+        return
+    versions = spec.get("versions")
+    if not isinstance(versions, list):  # apiextensions v1beta1: one version, shared validation
+        single = spec.get("version")
+        versions = [{"name": single, "served": True}] if isinstance(single, str) else []
+    shared_schema = spec.get("validation", {}).get("openAPIV3Schema") if isinstance(
+        spec.get("validation"), dict) else None
+    declared = out.declared_versions.setdefault((group, kind), [])
+    for version in versions:
+        if not isinstance(version, dict) or not isinstance(version.get("name"), str):
+            continue
+        name = version["name"]
+        declared.append(name)
+        if version.get("served", True) is False:
+            continue
+        schema_holder = version.get("schema")
+        raw = schema_holder.get("openAPIV3Schema") if isinstance(schema_holder, dict) else shared_schema
+        gvk = (group, name, kind)
+        if not isinstance(raw, dict):
+            vline = positions.get(id(version), {}).get(None, (None,))[0]
+            out.errors.append(SchemaError(f"{_fmt(gvk)} has no openAPIV3Schema; its paths are not checked",
+                                          out.path, vline))
+            out.types[gvk] = ANY
+            out.raws[gvk] = {}
+            continue
+        out.types[gvk] = builder.build(raw)
+        out.raws[gvk] = raw
+
+
+def _parse_openapi(data: bytes, path: str) -> ParsedFile:
+    out = ParsedFile(path, "openapi")
+    try:
+        doc = json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        line = getattr(exc, "lineno", None)
+        out.errors.append(SchemaError(f"broken JSON: {exc}", path, line))
+        return out
+    comps: Any = None
+    if isinstance(doc, dict):
+        comps = doc.get("components", {}).get("schemas") if isinstance(doc.get("components"), dict) else None
+        if comps is None:
+            comps = doc.get("definitions")
+    if not isinstance(comps, dict):
+        out.errors.append(SchemaError("not an OpenAPI document (no components.schemas)", path))
+        return out
+    out.components = comps
+    builder = TypeBuilder(path, None, comps)
+    for name, schema in comps.items():
+        if not isinstance(schema, dict):
+            continue
+        gvks = schema.get("x-kubernetes-group-version-kind")
+        # DeleteOptions, WatchEvent... list every group: they are not the schema of any one kind
+        if not isinstance(gvks, list) or len(gvks) != 1 or not isinstance(gvks[0], dict):
+            continue
+        g = gvks[0]
+        gvk = (str(g.get("group", "")), str(g.get("version", "")), str(g.get("kind", "")))
+        out.declared_versions.setdefault((gvk[0], gvk[2]), []).append(gvk[1])
+        try:
+            out.types[gvk] = builder.build({"$ref": "#/components/schemas/" + name})
+        except RecursionError:
+            out.errors.append(SchemaError(f"schema of {name} is too deep to analyse", path))
+            out.types[gvk] = ANY
+        out.raws[gvk] = schema
+    out.errors.extend(builder.errors)
+    return out
+
+
+def _fmt(gvk: GVK) -> str:
+    group, version, kind = gvk
+    return f"{group + '/' if group else ''}{version} {kind}"
+
+
+def format_gvk(gvk: GVK) -> str:
+    """``jobset.x-k8s.io/v1alpha2 JobSet``; the core group prints as ``v1 Pod``."""
+    return _fmt(gvk)
+
