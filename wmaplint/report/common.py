@@ -1,0 +1,152 @@
+"""Helpers every reporter shares: ordering, counting, source lines and path-to-URI mapping."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from wmaplint.diagnostics import Diagnostic, Report, Severity
+
+STDIN_PATH = "<stdin>"
+
+# YAML 1.2 line breaks; the lexer numbers lines the same way.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def sorted_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Deterministic order: path, span, rule, message (the order every format uses)."""
+    return sorted(diagnostics, key=lambda d: d.sort_key())
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    errors: int
+    warnings: int
+    infos: int
+    files: int
+
+    @property
+    def total(self) -> int:
+        return self.errors + self.warnings + self.infos
+
+
+def count(report: Report) -> Counts:
+    by_severity = {severity: 0 for severity in Severity}
+    for diagnostic in report.diagnostics:
+        by_severity[Severity(diagnostic.severity)] += 1
+    return Counts(
+        errors=by_severity[Severity.ERROR],
+        warnings=by_severity[Severity.WARNING],
+        infos=by_severity[Severity.INFO],
+        files=report.files_checked,
+    )
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def summary_line(counts: Counts) -> str:
+    files = plural(counts.files, "file")
+    if counts.total == 0:
+        return f"no findings in {files}"
+    parts = [plural(counts.errors, "error"), plural(counts.warnings, "warning"), plural(counts.infos, "info")]
+    return f"{', '.join(parts)} in {files}"
+
+
+class SourceLines:
+    """Lines of each source text, split lazily and cached (a report may hold megabyte CRDs)."""
+
+    def __init__(self, sources: dict[str, str]) -> None:
+        self._sources = sources
+        self._lines: dict[str, list[str]] = {}
+
+    def text(self, path: str) -> str | None:
+        return self._sources.get(path)
+
+    def line(self, path: str, number: int) -> str | None:
+        """The text of 1-based line ``number`` without its line break, or None when unknown."""
+        lines = self._lines.get(path)
+        if lines is None:
+            text = self._sources.get(path)
+            if text is None:
+                return None
+            lines = _LINE_BREAK.split(text)
+            self._lines[path] = lines
+        if 1 <= number <= len(lines):
+            return lines[number - 1]
+        return None
+
+
+def utf16_column(line: str | None, column: int) -> int:
+    """Convert a 1-based code-point column to a 1-based UTF-16 code-unit column on ``line``.
+
+    Characters outside the Basic Multilingual Plane take two code units; columns past the end of the
+    line (a span ending at the line break) keep their distance from the end.
+    """
+    if line is None or column <= 1:
+        return max(column, 1)
+    prefix = line[: column - 1]
+    astral = sum(1 for ch in prefix if ord(ch) > 0xFFFF)
+    return column + astral
+
+
+def relative_to_root(path: str, root: Path, cwd: Path | None = None) -> str | None:
+    """``path`` (as the user gave it) relative to ``root`` in POSIX form, or None when it lies outside.
+
+    Relative paths are taken from the working directory. Symlinks are resolved only when the plain path is
+    outside the root, so a link inside the repository keeps the name the user sees.
+    """
+    if path == STDIN_PATH:
+        return None
+    base = cwd if cwd is not None else Path.cwd()
+    plain = Path(os.path.normpath(base / path))
+    plain_root = Path(os.path.normpath(base / root))
+    candidates = [(plain, plain_root)]
+    try:
+        candidates.append((plain.resolve(), plain_root.resolve()))
+    except (OSError, RuntimeError):  # unreadable or looping links: the plain path is all we have
+        pass
+    for absolute, absolute_root in candidates:
+        try:
+            inside = absolute.relative_to(absolute_root)
+        except ValueError:
+            continue
+        if inside.parts:
+            return inside.as_posix()
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ArtifactUri:
+    """Where a path points for SARIF: a URI relative to the source root, or an absolute file: URI."""
+
+    uri: str
+    relative: bool
+
+
+def artifact_uri(path: str, root: Path, cwd: Path | None = None) -> ArtifactUri:
+    """Map a path to a SARIF artifact URI.
+
+    GitHub needs URIs relative to the repository root and identical across runs; a path outside the root
+    stays an absolute ``file:`` URI. Standard input becomes the relative URI ``%3Cstdin%3E``.
+    """
+    if path == STDIN_PATH:
+        return ArtifactUri(quote(path, safe=""), True)
+    inside = relative_to_root(path, root, cwd)
+    if inside is not None:
+        return ArtifactUri(quote(inside, safe="/"), True)
+    base = cwd if cwd is not None else Path.cwd()
+    return ArtifactUri(Path(os.path.normpath(base / path)).as_uri(), False)
+
+
+def display_path(path: str, root: Path | None, cwd: Path | None = None) -> str:
+    """A path relative to ``root`` when it lies inside it (annotations need repository paths)."""
+    if root is None:
+        return path
+    inside = relative_to_root(path, root, cwd)
+    return inside if inside is not None else path

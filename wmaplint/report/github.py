@@ -1,0 +1,67 @@
+"""GitHub Actions workflow commands: each finding becomes an annotation on the pull request's files.
+
+    ::error file=defs/jobset.yaml,line=12,col=27,endLine=12,endColumn=34,title=WM301 unknown-field::unknown…
+
+Conventions: ``file`` is relative to ``root`` (the repository checkout) when the file lies inside it;
+``col``/``endColumn`` are given only for single-line spans (GitHub ignores columns across lines) and
+``endColumn`` is the last column of the span (inclusive); info findings are ``notice`` annotations.
+Related locations and fixes follow the message on their own lines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wmaplint.diagnostics import Diagnostic, Report, Severity
+from wmaplint.report.common import STDIN_PATH, display_path, sorted_diagnostics
+
+COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def escape_data(text: str) -> str:
+    """Escape a command's message (the part after ``::``)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a property value; ``:`` and ``,`` would end the value early."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _message(diagnostic: Diagnostic) -> str:
+    lines = [diagnostic.message]
+    for related in diagnostic.related:
+        where = related.path
+        if related.span is not None:
+            where = f"{related.path}:{related.span.start_line}:{related.span.start_col}"
+        lines.append(f"note: {where}: {related.message}")
+    for fix in diagnostic.fixes:
+        if fix.description:
+            lines.append(f"help: {fix.description}")
+    return "\n".join(lines)
+
+
+def annotation(diagnostic: Diagnostic, root: Path | None, cwd: Path | None = None) -> str:
+    span = diagnostic.span
+    properties: list[tuple[str, str]] = []
+    if diagnostic.path != STDIN_PATH:
+        properties.append(("file", display_path(diagnostic.path, root, cwd)))
+        start_line = max(span.start_line, 1)
+        end_line = max(span.end_line, start_line)
+        properties.append(("line", str(start_line)))
+        if end_line == start_line:
+            start_col = max(span.start_col, 1)
+            properties.append(("col", str(start_col)))
+            properties.append(("endLine", str(end_line)))
+            properties.append(("endColumn", str(max(span.end_col - 1, start_col))))
+        else:
+            properties.append(("endLine", str(end_line)))
+    properties.append(("title", f"{diagnostic.rule} {diagnostic.name}".strip()))
+    rendered = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
+    command = COMMAND[Severity(diagnostic.severity)]
+    return f"::{command} {rendered}::{escape_data(_message(diagnostic))}"
+
+
+def render_github(report: Report, *, root: Path | None = None, cwd: Path | None = None) -> str:
+    lines = [annotation(d, root, cwd) for d in sorted_diagnostics(report.diagnostics)]
+    return "".join(line + "\n" for line in lines)

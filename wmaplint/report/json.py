@@ -1,0 +1,107 @@
+"""Machine-readable output, format version 1 (documented in docs/json-output.md; keep the two in step).
+
+Diagnostics are sorted by path, span, rule and message; object keys keep a fixed order; ``data`` values
+that JSON cannot hold (sets, tuples, paths, enums, non-finite floats) are converted, never dropped.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from collections.abc import Mapping
+from pathlib import PurePath
+from typing import Any
+
+from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Report, Severity, Span
+from wmaplint.report.common import count, sorted_diagnostics
+
+FORMAT_VERSION = 1
+# Deeply nested ``data`` is cut off rather than recursed into without bound.
+MAX_DATA_DEPTH = 64
+
+
+def span_json(span: Span | None) -> dict[str, Any] | None:
+    if span is None:
+        return None
+    return {
+        "start": {"line": span.start_line, "column": span.start_col},
+        "end": {"line": span.end_line, "column": span.end_col},
+    }
+
+
+def plain_data(value: Any, depth: int = 0) -> Any:
+    """``value`` as JSON-compatible data (bounded depth; unknown objects become their ``str``)."""
+    if depth > MAX_DATA_DEPTH:
+        return "..."
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, enum.Enum):
+        return plain_data(value.value if not isinstance(value, Severity) else value.label, depth + 1)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, Span):
+        return span_json(value)
+    if isinstance(value, PurePath):
+        return value.as_posix()
+    if isinstance(value, Mapping):
+        return {str(key): plain_data(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, (set, frozenset)):
+        items = [plain_data(item, depth + 1) for item in value]
+        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    if isinstance(value, (list, tuple)):
+        return [plain_data(item, depth + 1) for item in value]
+    return str(value)
+
+
+def _related_json(related: RelatedLocation) -> dict[str, Any]:
+    return {"path": related.path, "span": span_json(related.span), "message": related.message}
+
+
+def _fix_json(fix: Fix) -> dict[str, Any]:
+    return {
+        "description": fix.description,
+        "edits": [{"span": span_json(edit.span), "newText": edit.new_text} for edit in fix.edits],
+    }
+
+
+def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    return {
+        "rule": diagnostic.rule,
+        "name": diagnostic.name,
+        "severity": Severity(diagnostic.severity).label,
+        "message": diagnostic.message,
+        "path": diagnostic.path,
+        "span": span_json(diagnostic.span),
+        "related": [_related_json(related) for related in diagnostic.related],
+        "fixes": [_fix_json(fix) for fix in diagnostic.fixes],
+        "data": plain_data(diagnostic.data) if diagnostic.data else {},
+    }
+
+
+def report_json(report: Report, *, tool_version: str) -> dict[str, Any]:
+    counts = count(report)
+    return {
+        "version": FORMAT_VERSION,
+        "tool": {"name": "wmaplint", "version": tool_version},
+        "files": report.files_checked,
+        "diagnostics": [diagnostic_json(d) for d in sorted_diagnostics(report.diagnostics)],
+        "summary": {
+            "errors": counts.errors,
+            "warnings": counts.warnings,
+            "infos": counts.infos,
+            "total": counts.total,
+        },
+    }
+
+
+def render_json(report: Report, *, tool_version: str) -> str:
+    document = report_json(report, tool_version=tool_version)
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (undecodable input): the escaped form is still valid JSON
+        text = json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    return text

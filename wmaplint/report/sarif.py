@@ -1,0 +1,298 @@
+"""SARIF 2.1.0 for GitHub code scanning: one run, every rule described, full regions, stable fingerprints.
+
+Choices worth knowing:
+- columns are UTF-16 code units (``run.columnKind``), the unit GitHub's own example uses; diagnostics count
+  code points, so columns after an astral character are shifted by one per such character;
+- URIs of files inside ``root`` are relative with ``uriBaseId`` ``%SRCROOT%`` (defined in
+  ``originalUriBaseIds``); files outside stay absolute ``file:`` URIs;
+- ``partialFingerprints.primaryLocationLineHash`` is computed like the upload action does (see
+  ``fingerprint.py``) from the report's source text, so REST API uploads deduplicate too;
+- message text keeps square brackets (jq paths are full of them) but breaks any accidental ``](``
+  link syntax; related locations are linked from the message as ``[message](id)``;
+- GitHub's hard limits are respected: at most 25,000 results (errors first), 100 related locations per
+  result, a gzip-compressed size under 10 MB; what is left out is reported as a tool notification.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Report, Severity, Span
+from wmaplint.report.common import SourceLines, artifact_uri, sorted_diagnostics, utf16_column
+from wmaplint.report.fingerprint import line_hashes
+from wmaplint.report.sarif_rules import LEVEL, rule_descriptor, unregistered_descriptor
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_VERSION = "2.1.0"
+SRCROOT = "%SRCROOT%"
+MAX_RESULTS = 25_000
+MAX_RELATED = 100
+MAX_GZIP_BYTES = 10 * 1024 * 1024
+# Reading a file only to fingerprint it: larger files go without a line hash (the upload action adds one).
+MAX_FINGERPRINT_FILE_BYTES = 32 * 1024 * 1024
+IDENTITY_KEY = "wmaplintIdentity/v1"
+
+_SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
+
+
+class _Locator:
+    """Turns paths and spans into SARIF locations, converting columns with the files' own lines."""
+
+    def __init__(self, report: Report, root: Path, cwd: Path) -> None:
+        self.root = root
+        self.cwd = cwd
+        self.lines = SourceLines(report.sources)
+        self._uris: dict[str, dict[str, str]] = {}
+
+    def artifact(self, path: str) -> dict[str, str]:
+        known = self._uris.get(path)
+        if known is None:
+            location = artifact_uri(path, self.root, self.cwd)
+            known = (
+                {"uri": location.uri, "uriBaseId": SRCROOT} if location.relative else {"uri": location.uri}
+            )
+            self._uris[path] = known
+        return dict(known)
+
+    def region(self, path: str, span: Span) -> dict[str, int]:
+        start_line = max(span.start_line, 1)
+        end_line = max(span.end_line, start_line)
+        start_col = utf16_column(self.lines.line(path, start_line), span.start_col)
+        end_col = utf16_column(self.lines.line(path, end_line), span.end_col)
+        if end_line == start_line:
+            end_col = max(end_col, start_col)
+        return {"startLine": start_line, "startColumn": start_col, "endLine": end_line, "endColumn": end_col}
+
+    def physical(self, path: str, span: Span | None) -> dict[str, Any]:
+        physical: dict[str, Any] = {"artifactLocation": self.artifact(path)}
+        if span is not None:
+            physical["region"] = self.region(path, span)
+        return physical
+
+
+class _Fingerprints:
+    """Line hashes per file, computed once and only as far as the last line a result needs."""
+
+    def __init__(self, report: Report, cwd: Path) -> None:
+        self._sources = report.sources
+        self._cwd = cwd
+        self._wanted: dict[str, int] = {}
+        self._hashes: dict[str, dict[int, str]] = {}
+        for diagnostic in report.diagnostics:
+            line = diagnostic.span.start_line
+            self._wanted[diagnostic.path] = max(self._wanted.get(diagnostic.path, 0), line)
+
+    def _text(self, path: str) -> str | None:
+        text = self._sources.get(path)
+        if text is not None:
+            return text
+        file = self._cwd / path
+        try:
+            if not file.is_file() or file.stat().st_size > MAX_FINGERPRINT_FILE_BYTES:
+                return None
+            return file.read_bytes().decode("utf-8", errors="replace")
+        except OSError:
+            return None
+
+    def line_hash(self, path: str, line: int) -> str | None:
+        hashes = self._hashes.get(path)
+        if hashes is None:
+            text = self._text(path)
+            hashes = {} if text is None else line_hashes(text, last_line=self._wanted.get(path))
+            self._hashes[path] = hashes
+        return hashes.get(line)
+
+
+def _neutralise_links(text: str) -> str:
+    """Keep brackets readable but stop ``[x](1)`` in a message from being read as a link."""
+    return text.replace("](", "\\](")
+
+
+def _link_text(text: str) -> str:
+    return re.sub(r"([\\\[\]])", r"\\\1", " ".join(text.split())) or "related location"
+
+
+def _message(diagnostic: Diagnostic, related_count: int) -> str:
+    text = _neutralise_links(diagnostic.message.strip())
+    if not text:
+        rule = RULES.get(diagnostic.rule)
+        text = rule.summary if rule is not None and rule.summary else diagnostic.rule
+    if related_count:
+        links = ", ".join(
+            f"[{_link_text(related.message)}]({index})"
+            for index, related in enumerate(diagnostic.related[:related_count], start=1)
+        )
+        text = f"{text} (see {links})"
+    return text
+
+
+def _related(related: RelatedLocation, index: int, locator: _Locator) -> dict[str, Any]:
+    location: dict[str, Any] = {"id": index, "physicalLocation": locator.physical(related.path, related.span)}
+    if related.message.strip():
+        location["message"] = {"text": related.message.strip()}
+    return location
+
+
+def _fix(fix: Fix, path: str, locator: _Locator) -> dict[str, Any] | None:
+    if not fix.edits:
+        return None
+    replacements = [
+        {"deletedRegion": locator.region(path, edit.span), "insertedContent": {"text": edit.new_text}}
+        for edit in sorted(fix.edits, key=lambda edit: edit.span)
+    ]
+    change = {"artifactLocation": locator.artifact(path), "replacements": replacements}
+    result: dict[str, Any] = {"artifactChanges": [change]}
+    if fix.description.strip():
+        result["description"] = {"text": fix.description.strip()}
+    return result
+
+
+def _identity(diagnostic: Diagnostic, uri: str) -> str:
+    """A line-independent identity for consumers other than GitHub (which reads only the line hash)."""
+    key = "\0".join((diagnostic.rule, uri, " ".join(diagnostic.message.split())))
+    return hashlib.sha256(key.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
+
+
+def _result(
+    diagnostic: Diagnostic,
+    rule_index: int,
+    locator: _Locator,
+    fingerprints: _Fingerprints,
+) -> dict[str, Any]:
+    related = diagnostic.related[:MAX_RELATED]
+    primary = locator.physical(diagnostic.path, diagnostic.span)
+    fingerprint = {IDENTITY_KEY: _identity(diagnostic, primary["artifactLocation"]["uri"])}
+    line_hash = fingerprints.line_hash(diagnostic.path, primary["region"]["startLine"])
+    if line_hash is not None:
+        fingerprint["primaryLocationLineHash"] = line_hash
+    result: dict[str, Any] = {
+        "ruleId": diagnostic.rule,
+        "ruleIndex": rule_index,
+        "level": LEVEL[Severity(diagnostic.severity)],
+        "message": {"text": _message(diagnostic, len(related))},
+        "locations": [{"physicalLocation": primary}],
+        "partialFingerprints": dict(sorted(fingerprint.items())),
+    }
+    if related:
+        result["relatedLocations"] = [_related(r, index, locator) for index, r in enumerate(related, start=1)]
+    fixes = [f for f in (_fix(fix, diagnostic.path, locator) for fix in diagnostic.fixes) if f is not None]
+    if fixes:
+        result["fixes"] = fixes
+    return result
+
+
+def _select(diagnostics: list[Diagnostic], limit: int) -> list[Diagnostic]:
+    """The ``limit`` most severe diagnostics, in report order (GitHub keeps the most severe too)."""
+    ordered = sorted_diagnostics(diagnostics)
+    if len(ordered) <= limit:
+        return ordered
+    ranked = sorted(range(len(ordered)), key=lambda i: (-int(ordered[i].severity), i))[:limit]
+    return [ordered[i] for i in sorted(ranked)]
+
+
+def _rules(diagnostics: list[Diagnostic]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    descriptors = [rule_descriptor(RULES[rule_id]) for rule_id in sorted(RULES)]
+    index = {descriptor["id"]: i for i, descriptor in enumerate(descriptors)}
+    for diagnostic in diagnostics:
+        if diagnostic.rule not in index:
+            index[diagnostic.rule] = len(descriptors)
+            descriptors.append(unregistered_descriptor(diagnostic.rule, Severity(diagnostic.severity)))
+    return descriptors, index
+
+
+def _driver(tool_version: str, rules: list[dict[str, Any]]) -> dict[str, Any]:
+    driver: dict[str, Any] = {"name": "wmaplint", "version": tool_version}
+    if _SEMVER.match(tool_version):
+        driver["semanticVersion"] = tool_version
+    driver["rules"] = rules
+    return driver
+
+
+def _directory_uri(path: Path) -> str:
+    uri = path.as_uri()
+    return uri if uri.endswith("/") else uri + "/"
+
+
+def sarif_log(
+    report: Report,
+    *,
+    tool_version: str,
+    root: Path | None = None,
+    category: str | None = None,
+    cwd: Path | None = None,
+    max_results: int = MAX_RESULTS,
+) -> dict[str, Any]:
+    """The SARIF log as plain data. ``category`` becomes ``automationDetails.id`` (``category/run-id``)."""
+    cwd = (cwd or Path.cwd()).absolute()
+    root = (cwd / (root or cwd)).absolute()
+    locator = _Locator(report, root, cwd)
+    fingerprints = _Fingerprints(report, cwd)
+    kept = _select(report.diagnostics, max_results)
+    rules, rule_index = _rules(kept)
+    results = [_result(d, rule_index[d.rule], locator, fingerprints) for d in kept]
+    invocation: dict[str, Any] = {
+        "executionSuccessful": True,
+        "workingDirectory": {"uri": _directory_uri(cwd)},
+    }
+    notes = []
+    if len(kept) < len(report.diagnostics):
+        notes.append(
+            f"{len(report.diagnostics) - len(kept)} findings left out (GitHub accepts {max_results})"
+        )
+    crowded = sum(1 for d in kept if len(d.related) > MAX_RELATED)
+    if crowded:
+        notes.append(
+            f"{crowded} findings had more than {MAX_RELATED} related locations; the rest are left out"
+        )
+    if notes:
+        invocation["toolExecutionNotifications"] = [
+            {"level": "warning", "message": {"text": n}} for n in notes
+        ]
+    run: dict[str, Any] = {
+        "tool": {"driver": _driver(tool_version, rules)},
+        "invocations": [invocation],
+        "originalUriBaseIds": {SRCROOT: {"uri": _directory_uri(root)}},
+        "columnKind": "utf16CodeUnits",
+        "results": results,
+    }
+    if category:
+        run["automationDetails"] = {"id": category}
+    return {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _dump(log: dict[str, Any]) -> str:
+    text = json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (undecodable input): escaped form is still valid JSON
+        text = json.dumps(log, indent=2, ensure_ascii=True) + "\n"
+    return text
+
+
+def render_sarif(
+    report: Report,
+    *,
+    tool_version: str,
+    root: Path | None = None,
+    category: str | None = None,
+    cwd: Path | None = None,
+) -> str:
+    """SARIF text; when the compressed log would exceed GitHub's 10 MB, fewer results are kept."""
+    limit = MAX_RESULTS
+    while True:
+        log = sarif_log(
+            report, tool_version=tool_version, root=root, category=category, cwd=cwd, max_results=limit
+        )
+        text = _dump(log)
+        data = text.encode("utf-8")
+        # JSON compresses well, so only a log over the limit uncompressed can be over it compressed.
+        if limit == 0 or len(data) <= MAX_GZIP_BYTES:
+            return text
+        if len(gzip.compress(data, compresslevel=6)) <= MAX_GZIP_BYTES:
+            return text
+        limit = min(limit, len(report.diagnostics)) // 2
