@@ -172,3 +172,4 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
     files_checked: int = 0
+    errors: list[str] = field(default_factory=list)  # inputs that could not be read: one line each, exit 2

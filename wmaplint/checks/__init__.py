@@ -1,1 +1,89 @@
+"""Built-in checks. A check is a function from a Context to diagnostics, registered with ``@check``.
 
+Checks never parse, load files or print: the engine gives them the positioned document and its model.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from wmaplint.definition.model import Definition
+from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Severity, Span
+from wmaplint.source import Document, Node, SourceFile
+
+CheckFn = Callable[["Context"], Iterable[Diagnostic]]
+CHECKS: list[CheckFn] = []
+
+# Modules whose import registers their checks, in report order.
+CHECK_MODULES = (
+    "wmaplint.checks.format",
+    "wmaplint.checks.components",
+    "wmaplint.checks.status",
+    "wmaplint.checks.expressions",
+)
+
+
+def check(fn: CheckFn) -> CheckFn:
+    CHECKS.append(fn)
+    return fn
+
+
+def load_checks() -> list[CheckFn]:
+    for name in CHECK_MODULES:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    return CHECKS
+
+
+@dataclass
+class Context:
+    path: str
+    source: SourceFile
+    document: Document
+    definition: Definition
+    options: Any = None  # engine options (schema store, strict, ...), read by checks that need them
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def diag(
+        self,
+        rule: Rule | str,
+        where: Node | Span | None,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        related: Iterable[RelatedLocation] = (),
+        fixes: Iterable[Fix] = (),
+        data: dict[str, Any] | None = None,
+    ) -> Diagnostic:
+        rule_id = rule if isinstance(rule, str) else rule.id
+        if where is None:
+            span = self.definition.document_node.span
+            span = Span(span.start_line, span.start_col, span.start_line, span.start_col + 1)
+        elif isinstance(where, Span):
+            span = where
+        else:
+            span = where.span
+        return Diagnostic(
+            rule=rule_id,
+            severity=severity if severity is not None else RULES[rule_id].severity,
+            message=message,
+            path=self.path,
+            span=span,
+            related=tuple(related),
+            fixes=tuple(fixes),
+            data=data,
+        )
+
+    def here(self, node: Node, message: str) -> RelatedLocation:
+        return RelatedLocation(self.path, node.span, message)
+
+
+def run_checks(ctx: Context) -> Iterator[Diagnostic]:
+    for fn in load_checks():
+        yield from fn(ctx)

@@ -1,1 +1,35 @@
+"""Positioned YAML: documents -> nodes with exact spans; offsets inside scalars."""
 
+from wmaplint.source.loader import (
+    Document,
+    InputError,
+    SourceFile,
+    decode_bytes,
+    load_path,
+    load_text,
+    read_path,
+)
+from wmaplint.source.nodes import (
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    SourceText,
+    find_node,
+    iter_nodes,
+    to_python,
+)
+
+from wmaplint.diagnostics import Span
+
+
+def find_span(document: Document, pointer: tuple[str | int, ...]) -> Span | None:
+    """The span of the value at a key path in a document, or None."""
+    node = find_node(document.root, pointer)
+    return node.span if node is not None else None
+
+
+__all__ = [
+    "Document", "InputError", "MappingNode", "Node", "ScalarNode", "SequenceNode", "SourceFile", "SourceText",
+    "decode_bytes", "find_node", "find_span", "iter_nodes", "load_path", "load_text", "read_path", "to_python",
+]

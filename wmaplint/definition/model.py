@@ -1,0 +1,344 @@
+"""Typed model of a definition, built leniently from positioned nodes.
+
+Wrongly typed values are left out of the model (the structural check reports them); every field keeps its node,
+so checks can point at it. Pointers are key paths from the document root, e.g.
+``("spec", "structureDefinition", "childComponents", 0, "scaleDefinition", "replicasPath")``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from wmaplint.source.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+KARTA = ("run.ai/v1alpha1", "Karta")
+LEGACY = ("optimization.nvidia.com/v1alpha1", "ResourceInterface")
+DEFINITION_KINDS = {KARTA[1]: KARTA[0], LEGACY[1]: LEGACY[0]}
+
+Pointer = tuple[str | int, ...]
+
+SPEC_PATH_FIELDS = ("podTemplateSpecPath", "podSpecPath", "metadataPath")
+FRAGMENT_FIELDS = (
+    "schedulerNamePath", "labelsPath", "annotationsPath", "resourcesPath", "resourceClaimsPath", "podAffinityPath",
+    "nodeAffinityPath", "containersPath", "containerPath", "priorityClassNamePath", "imagePath",
+)
+SCALE_FIELDS = ("replicasPath", "minReplicasPath", "maxReplicasPath")
+
+
+@dataclass(eq=False)
+class Expr:
+    """A jq expression in the definition and where it is evaluated."""
+
+    text: str
+    node: ScalarNode
+    pointer: Pointer
+    field: str  # the field name, e.g. "replicasPath"
+    context: str  # "root" or "pod"
+    cardinality: str  # "per-instance" | "instance-ids" | "one" | "first" | "stream"
+    writable: bool = False
+    component: Component | None = None
+    selector_value: str | None = None
+    expected_result: str | None = None
+
+
+@dataclass(eq=False)
+class GVK:
+    group: str
+    version: str
+    kind: str
+    node: MappingNode
+
+    def __str__(self) -> str:
+        return f"{self.group}/{self.version}/{self.kind}" if self.group else f"{self.version}/{self.kind}"
+
+
+@dataclass(eq=False)
+class Matcher:
+    node: MappingNode
+    pointer: Pointer
+    by_phase: ScalarNode | None = None
+    by_conditions: list[MappingNode] = field(default_factory=list)
+    by_conditions_node: Node | None = None
+    expression: Expr | None = None
+    expected_result: ScalarNode | None = None
+
+
+@dataclass(eq=False)
+class StatusDefinition:
+    node: MappingNode
+    pointer: Pointer
+    phase_path: Expr | None = None
+    phase_node: MappingNode | None = None
+    conditions_path: Expr | None = None
+    conditions_node: MappingNode | None = None
+    mappings: dict[str, list[Matcher]] = field(default_factory=dict)
+    mapping_keys: dict[str, ScalarNode] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Component:
+    node: MappingNode
+    pointer: Pointer
+    is_root: bool
+    name: str | None = None
+    name_node: ScalarNode | None = None
+    kind: GVK | None = None
+    owner_ref: str | None = None
+    owner_ref_node: Node | None = None  # present even when empty or null
+    spec_node: MappingNode | None = None
+    scale_node: MappingNode | None = None
+    status: StatusDefinition | None = None
+    suspend_node: MappingNode | None = None
+    instance_id_path: Expr | None = None
+    pod_selector_node: MappingNode | None = None
+    type_selector_node: MappingNode | None = None
+    instance_selector_node: MappingNode | None = None
+    replica_selector_node: MappingNode | None = None
+    expressions: list[Expr] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.name if self.name else ("root component" if self.is_root else "child component")
+
+    def spec_shapes(self) -> list[str]:
+        if self.spec_node is None:
+            return []
+        return [k for k in ("podTemplateSpecPath", "podSpecPath", "fragmentedPodSpecDefinition") if self.spec_node.get(k)
+                is not None]
+
+    @property
+    def has_pods(self) -> bool:
+        return bool(self.spec_shapes())
+
+
+@dataclass(eq=False)
+class GangMember:
+    node: MappingNode
+    pointer: Pointer
+    component: str | None
+    component_node: ScalarNode | None
+
+
+@dataclass(eq=False)
+class Definition:
+    document_node: MappingNode
+    kind: str  # Karta or ResourceInterface
+    api_version: str | None
+    name: str | None
+    root: Component | None
+    children: list[Component] = field(default_factory=list)
+    gang_members: list[GangMember] = field(default_factory=list)
+    subgroup_refs: list[GangMember] = field(default_factory=list)
+    gang_expressions: list[Expr] = field(default_factory=list)
+
+    @property
+    def legacy(self) -> bool:
+        return self.kind == LEGACY[1]
+
+    @property
+    def components(self) -> list[Component]:
+        return ([self.root] if self.root is not None else []) + self.children
+
+    def component(self, name: str) -> Component | None:
+        for c in self.components:
+            if c.name == name:
+                return c
+        return None
+
+    def expressions(self) -> Iterator[Expr]:
+        for c in self.components:
+            yield from c.expressions
+        yield from self.gang_expressions
+
+
+def _map(node: Node | None) -> MappingNode | None:
+    return node if isinstance(node, MappingNode) else None
+
+
+def _seq(node: Node | None) -> list[Node]:
+    return node.items if isinstance(node, SequenceNode) else []
+
+
+def _str(node: Node | None) -> ScalarNode | None:
+    return node if isinstance(node, ScalarNode) and isinstance(node.value, str) else None
+
+
+def recognise(root: Node | None) -> tuple[str, str | None] | None:
+    """(kind, apiVersion) when a document is a definition, else None."""
+    m = _map(root)
+    if m is None:
+        return None
+    kind = _str(m.get("kind"))
+    if kind is None or kind.value not in DEFINITION_KINDS:
+        return None
+    api = _str(m.get("apiVersion"))
+    return kind.value, (api.value if api else None)
+
+
+def build(root: Node | None) -> Definition | None:
+    found = recognise(root)
+    if found is None:
+        return None
+    assert isinstance(root, MappingNode)
+    kind, api = found
+    meta = _map(root.get("metadata"))
+    name = _str(meta.get("name")) if meta else None
+    structure = _map((_map(root.get("spec")) or MappingNode(root.span, 0, 0, [])).get("structureDefinition"))
+    base: Pointer = ("spec", "structureDefinition")
+    definition = Definition(document_node=root, kind=kind, api_version=api, name=name.value if name else None,
+                            root=None)
+    if structure is not None:
+        root_node = _map(structure.get("rootComponent"))
+        if root_node is not None:
+            definition.root = _component(root_node, (*base, "rootComponent"), True)
+        for i, child in enumerate(_seq(structure.get("childComponents"))):
+            if isinstance(child, MappingNode):
+                definition.children.append(_component(child, (*base, "childComponents", i), False))
+    _gang(definition, root)
+    return definition
+
+
+def _expr(component: Component | None, holder: MappingNode | None, key: str, pointer: Pointer, **role: object
+          ) -> Expr | None:
+    if holder is None:
+        return None
+    node = _str(holder.get(key))
+    if node is None or not node.value.strip():
+        return None
+    expr = Expr(text=node.value, node=node, pointer=(*pointer, key), field=key, component=component,
+                **role)  # type: ignore[arg-type]
+    if component is not None:
+        component.expressions.append(expr)
+    return expr
+
+
+def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
+    c = Component(node=node, pointer=pointer, is_root=is_root)
+    c.name_node = _str(node.get("name"))
+    c.name = c.name_node.value if c.name_node else None
+    kind = _map(node.get("kind"))
+    if kind is not None:
+        parts = [_str(kind.get(k)) for k in ("group", "version", "kind")]
+        c.kind = GVK(*(p.value if p else "" for p in parts), node=kind)
+    if node.key_node("ownerRef") is not None:
+        c.owner_ref_node = node.get("ownerRef")
+        ref = _str(c.owner_ref_node)
+        c.owner_ref = ref.value if ref else None
+    c.instance_id_path = _expr(c, node, "instanceIdPath", pointer, context="root", cardinality="instance-ids")
+
+    c.spec_node = _map(node.get("specDefinition"))
+    spec_ptr = (*pointer, "specDefinition")
+    for key in SPEC_PATH_FIELDS:
+        _expr(c, c.spec_node, key, spec_ptr, context="root", cardinality="per-instance", writable=True)
+    fragments = _map(c.spec_node.get("fragmentedPodSpecDefinition")) if c.spec_node else None
+    for key in FRAGMENT_FIELDS:
+        _expr(c, fragments, key, (*spec_ptr, "fragmentedPodSpecDefinition"), context="root",
+              cardinality="per-instance", writable=True)
+
+    c.scale_node = _map(node.get("scaleDefinition"))
+    for key in SCALE_FIELDS:
+        _expr(c, c.scale_node, key, (*pointer, "scaleDefinition"), context="root", cardinality="per-instance")
+
+    status = _map(node.get("statusDefinition"))
+    if status is not None:
+        c.status = _status(c, status, (*pointer, "statusDefinition"))
+
+    c.suspend_node = _map(node.get("suspendDefinition"))
+    if c.suspend_node is not None:
+        for list_key in ("suspendActions", "resumeActions"):
+            for i, action in enumerate(_seq(c.suspend_node.get(list_key))):
+                _expr(c, _map(action), "path", (*pointer, "suspendDefinition", list_key, i), context="root",
+                      cardinality="stream", writable=True)
+
+    c.pod_selector_node = _map(node.get("podSelector"))
+    sel = c.pod_selector_node
+    sel_ptr = (*pointer, "podSelector")
+    if sel is not None:
+        c.type_selector_node = _map(sel.get("componentTypeSelector"))
+        c.instance_selector_node = _map(sel.get("componentInstanceSelector"))
+        c.replica_selector_node = _map(sel.get("replicaSelector"))
+        value = _str(c.type_selector_node.get("value")) if c.type_selector_node else None
+        _expr(c, c.type_selector_node, "keyPath", (*sel_ptr, "componentTypeSelector"), context="pod",
+              cardinality="stream", selector_value=value.value if value else None)
+        _expr(c, c.instance_selector_node, "idPath", (*sel_ptr, "componentInstanceSelector"), context="pod",
+              cardinality="one")
+        _expr(c, c.replica_selector_node, "keyPath", (*sel_ptr, "replicaSelector"), context="pod", cardinality="one")
+    for e in c.expressions:
+        e.component = c
+    c.expressions.sort(key=lambda e: e.node.start)
+    return c
+
+
+def _status(c: Component, node: MappingNode, pointer: Pointer) -> StatusDefinition:
+    s = StatusDefinition(node=node, pointer=pointer)
+    s.phase_node = _map(node.get("phaseDefinition"))
+    s.phase_path = _expr(c, s.phase_node, "path", (*pointer, "phaseDefinition"), context="root", cardinality="first")
+    s.conditions_node = _map(node.get("conditionsDefinition"))
+    s.conditions_path = _expr(c, s.conditions_node, "path", (*pointer, "conditionsDefinition"), context="root",
+                              cardinality="stream")
+    mappings = _map(node.get("statusMappings"))
+    if mappings is None:
+        return s
+    for key_node, value in mappings.pairs:
+        key = str(key_node.value)
+        s.mapping_keys[key] = key_node
+        matchers: list[Matcher] = []
+        for i, entry in enumerate(_seq(value)):
+            m = _map(entry)
+            if m is None:
+                continue
+            mp: Pointer = (*pointer, "statusMappings", key, i)
+            matcher = Matcher(node=m, pointer=mp, by_phase=_str(m.get("byPhase")))
+            matcher.by_conditions_node = m.get("byConditions")
+            matcher.by_conditions = [x for x in _seq(matcher.by_conditions_node) if isinstance(x, MappingNode)]
+            by_expr = _map(m.get("byExpression"))
+            if by_expr is not None:
+                matcher.expected_result = _str(by_expr.get("expectedResult"))
+                matcher.expression = _expr(
+                    c, by_expr, "expression", (*mp, "byExpression"), context="root", cardinality="first",
+                    expected_result=matcher.expected_result.value if matcher.expected_result else None,
+                )
+            matchers.append(matcher)
+        s.mappings[key] = matchers
+    return s
+
+
+def _gang(definition: Definition, root: MappingNode) -> None:
+    spec = _map(root.get("spec"))
+    gang = _map(_map(spec.get("optimizationInstructions")).get("gangScheduling")) if spec and _map(
+        spec.get("optimizationInstructions")) else None
+    if gang is None:
+        return
+    gptr: Pointer = ("spec", "optimizationInstructions", "gangScheduling")
+    for gi, group in enumerate(_seq(gang.get("podGroups"))):
+        g = _map(group)
+        if g is None:
+            continue
+        for mi, member in enumerate(_seq(g.get("members"))):
+            m = _map(member)
+            if m is None:
+                continue
+            mptr: Pointer = (*gptr, "podGroups", gi, "members", mi)
+            name = _str(m.get("componentName"))
+            definition.gang_members.append(GangMember(m, mptr, name.value if name else None, name))
+            for list_key, cardinality in (("groupByKeyPaths", "one"), ("filters", "one")):
+                holder = m.get(list_key)
+                for pi, item in enumerate(_seq(holder)):
+                    text = _str(item)
+                    if text is None or not text.value.strip():
+                        continue
+                    definition.gang_expressions.append(
+                        Expr(text=text.value, node=text, pointer=(*mptr, list_key, pi), field=list_key,
+                             context="pod", cardinality=cardinality)
+                    )
+    pod_group = _map(gang.get("podGroup"))
+    if pod_group is not None:
+        for si, sub in enumerate(_seq(pod_group.get("subGroups"))):
+            s = _map(sub)
+            if s is None:
+                continue
+            name = _str(s.get("componentName"))
+            definition.subgroup_refs.append(
+                GangMember(s, (*gptr, "podGroup", "subGroups", si), name.value if name else None, name)
+            )

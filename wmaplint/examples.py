@@ -1,0 +1,27 @@
+"""Example definitions shared by rule documentation: small, real-looking, and valid."""
+
+JOB = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: batch-job-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: batch, version: v1, kind: Job}
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "true"}}]
+          completed: [{byConditions: [{type: Complete, status: "True"}]}]
+          failed: [{byConditions: [{type: Failed, status: "True"}]}]
+"""
+
+
+def job_with(old: str, new: str) -> str:
+    """The Job example with one piece of text replaced (the replaced text must be present)."""
+    if old not in JOB:
+        raise ValueError(f"{old!r} is not in the Job example")
+    return JOB.replace(old, new, 1)

@@ -1,0 +1,242 @@
+"""Read YAML or JSON text into positioned nodes; YAML faults become diagnostics, never exceptions.
+
+PyYAML's C composer gives exact marks (character offsets, lines, columns) at C speed; scalar types are
+resolved with YAML 1.1 rules as Kubernetes' decoder does (``yes``/``on`` are booleans there too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
+from wmaplint.source import rules
+from wmaplint.source.nodes import STYLE_NAMES, MappingNode, Node, ScalarNode, SequenceNode, SourceText
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+# Nodes that aliases may add to a document; a "billion laughs" file stops here instead of exhausting memory.
+MAX_ALIAS_EXPANSION = 100_000
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class InputError(Exception):
+    """A file that cannot be read at all (missing, binary, not UTF-8, too large): one line, exit 2."""
+
+
+@dataclass(slots=True)
+class Document:
+    index: int
+    root: Node | None
+    source: SourceText
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+
+@dataclass(slots=True)
+class SourceFile:
+    path: str
+    source: SourceText
+    documents: list[Document] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.source.text
+
+
+def read_path(path: str | Path) -> str:
+    """Read a file as UTF-8 text or raise InputError with a one-line reason."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if p.is_dir():
+        raise InputError(f"{path}: is a directory")
+    if size > MAX_FILE_BYTES:
+        raise InputError(f"{path}: file is {size // (1024 * 1024)} MB, over the {MAX_FILE_BYTES // (1024 * 1024)} MB limit")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    return decode_bytes(data, str(path))
+
+
+def decode_bytes(data: bytes, path: str) -> str:
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(f"{path}: input is over the {MAX_FILE_BYTES // (1024 * 1024)} MB limit")
+    if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{path}: binary file (contains NUL bytes), not YAML or JSON")
+    try:
+        text = data.decode("utf-8-sig") if data.startswith(b"\xef\xbb\xbf") else data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start}: {data[exc.start:exc.start + 1]!r})") from None
+    return text
+
+
+def load_path(path: str | Path) -> SourceFile:
+    return load_text(read_path(path), str(path))
+
+
+def load_text(text: str, path: str) -> SourceFile:
+    source = SourceText(path, text)
+    result = SourceFile(path=path, source=source)
+    builder = _Builder(source, result.problems)
+    try:
+        for index, ynode in enumerate(yaml.compose_all(text, Loader=_Loader)):
+            root = builder.convert(ynode) if ynode is not None else None
+            result.documents.append(Document(index=index, root=root, source=source))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        message = _yaml_message(exc)
+        result.problems.append(_diag(rules.YAML_SYNTAX.id, message, path, Span(line, col, line, col + 1)))
+    except yaml.YAMLError as exc:
+        result.problems.append(_diag(rules.YAML_SYNTAX.id, f"invalid YAML: {exc}", path, Span.point(1, 1)))
+    except _AliasBomb as exc:
+        result.problems.append(_diag(rules.YAML_ALIAS_LIMIT.id, str(exc), path, exc.span))
+    except RecursionError:
+        result.problems.append(
+            _diag(rules.YAML_SYNTAX.id, "YAML nesting is too deep to read", path, Span.point(1, 1))
+        )
+    return result
+
+
+def _yaml_message(exc: yaml.MarkedYAMLError) -> str:
+    parts = [p for p in (exc.context, exc.problem) if p]
+    text = "; ".join(parts) if parts else "invalid YAML"
+    if exc.context_mark is not None and exc.problem_mark is not None and exc.context:
+        text += f" (the construct starts at line {exc.context_mark.line + 1})"
+    return f"YAML syntax error: {text}"
+
+
+def _diag(rule: str, message: str, path: str, span: Span, related: tuple[RelatedLocation, ...] = ()) -> Diagnostic:
+    return Diagnostic(rule=rule, severity=Severity.ERROR, message=message, path=path, span=span, related=related)
+
+
+class _AliasBomb(Exception):
+    def __init__(self, message: str, span: Span) -> None:
+        super().__init__(message)
+        self.span = span
+
+
+_scalar_constructor = yaml.SafeLoader("")
+
+
+class _Builder:
+    """Converts PyYAML nodes to ours without recursion, checking duplicate keys and alias growth."""
+
+    def __init__(self, source: SourceText, problems: list[Diagnostic]) -> None:
+        self.source = source
+        self.problems = problems
+        self.expanded = 0
+
+    def _span(self, ynode: yaml.Node) -> Span:
+        return Span(
+            ynode.start_mark.line + 1, ynode.start_mark.column + 1, ynode.end_mark.line + 1, ynode.end_mark.column + 1
+        )
+
+    def scalar(self, ynode: yaml.Node) -> ScalarNode:
+        text = ynode.value if isinstance(ynode.value, str) else str(ynode.value)
+        value: object = text
+        tag = ynode.tag or _STR_TAG
+        if tag != _STR_TAG and isinstance(ynode, yaml.ScalarNode):
+            try:
+                value = _scalar_constructor.construct_object(ynode, deep=False)
+            except Exception:
+                value = text
+            if not isinstance(value, (str, int, float, bool, type(None))):
+                value = text  # timestamps, binary: Kubernetes sees their text
+        return ScalarNode(
+            span=self._span(ynode),
+            start=ynode.start_mark.index,
+            end=ynode.end_mark.index,
+            value=value,
+            text=text,
+            style=STYLE_NAMES.get(getattr(ynode, "style", None), "plain"),
+            tag=tag,
+            source=self.source,
+        )
+
+    def convert(self, top: yaml.Node) -> Node:
+        seen: set[int] = set()
+
+        def shell(ynode: yaml.Node, inside_alias: bool) -> Node:
+            reused = id(ynode) in seen
+            seen.add(id(ynode))
+            if reused or inside_alias:
+                self.expanded += 1
+                if self.expanded > MAX_ALIAS_EXPANSION:
+                    raise _AliasBomb(
+                        f"aliases expand this document beyond {MAX_ALIAS_EXPANSION} nodes; refusing to read it",
+                        self._span(ynode),
+                    )
+            if isinstance(ynode, yaml.MappingNode):
+                node: Node = MappingNode(self._span(ynode), ynode.start_mark.index, ynode.end_mark.index, [])
+            elif isinstance(ynode, yaml.SequenceNode):
+                node = SequenceNode(self._span(ynode), ynode.start_mark.index, ynode.end_mark.index, [])
+            else:
+                return self.scalar(ynode)
+            work.append((ynode, node, reused or inside_alias))
+            return node
+
+        work: list[tuple[yaml.Node, Node, bool]] = []
+        root = shell(top, False)
+        while work:
+            ynode, node, aliased = work.pop()
+            if isinstance(node, SequenceNode):
+                node.items = [shell(child, aliased) for child in ynode.value]
+                continue
+            assert isinstance(node, MappingNode)
+            first_seen: dict[object, ScalarNode] = {}
+            merges: list[yaml.Node] = []
+            for ykey, yvalue in ynode.value:
+                if ykey.tag == _MERGE_TAG:
+                    merges.append(yvalue)
+                    continue
+                key = self.scalar(ykey) if isinstance(ykey, yaml.ScalarNode) else self._complex_key(ykey)
+                marker = key.value if isinstance(key.value, (str, int, float, bool, type(None))) else key.text
+                earlier = first_seen.get(marker)
+                if earlier is not None:
+                    self.problems.append(
+                        Diagnostic(
+                            rule=rules.DUPLICATE_KEY.id,
+                            severity=Severity.ERROR,
+                            message=f"duplicate key {key.text!r}: YAML decoders keep only one of them",
+                            path=self.source.path,
+                            span=key.span,
+                            related=(RelatedLocation(self.source.path, earlier.span, "first defined here"),),
+                        )
+                    )
+                else:
+                    first_seen[marker] = key
+                node.pairs.append((key, shell(yvalue, aliased)))
+            # merge keys (<<): keys already present win, as in YAML 1.1
+            for merged in merges:
+                sources = merged.value if isinstance(merged, yaml.SequenceNode) else [merged]
+                for src in sources:
+                    if not isinstance(src, yaml.MappingNode):
+                        continue
+                    for ykey, yvalue in src.value:
+                        if not isinstance(ykey, yaml.ScalarNode) or ykey.value in {str(m) for m in first_seen}:
+                            continue
+                        key = self.scalar(ykey)
+                        first_seen[key.value] = key
+                        node.pairs.append((key, shell(yvalue, True)))
+        return root
+
+    def _complex_key(self, ykey: yaml.Node) -> ScalarNode:
+        self.problems.append(
+            _diag(rules.YAML_SYNTAX.id, "a mapping key must be a plain value, not a collection", self.source.path,
+                  self._span(ykey))
+        )
+        return ScalarNode(self._span(ykey), ykey.start_mark.index, ykey.end_mark.index, "", "", "plain")

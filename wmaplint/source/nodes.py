@@ -1,0 +1,195 @@
+"""Positioned YAML nodes: every key and value knows where it stands in its file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from wmaplint.diagnostics import Span
+
+PLAIN, SINGLE, DOUBLE, LITERAL, FOLDED = "plain", "single", "double", "literal", "folded"
+STYLE_NAMES = {None: PLAIN, "": PLAIN, "'": SINGLE, '"': DOUBLE, "|": LITERAL, ">": FOLDED}
+
+
+@dataclass(eq=False, slots=True)
+class Node:
+    span: Span
+    start: int  # character offsets into the file text (end exclusive)
+    end: int
+
+
+@dataclass(eq=False, slots=True)
+class ScalarNode(Node):
+    value: Any  # str, int, float, bool or None, resolved like Kubernetes' YAML decoder
+    text: str  # the decoded string form, before type resolution
+    style: str  # plain, single, double, literal or folded
+    tag: str = ""
+    source: SourceText | None = field(default=None, repr=False)
+
+    @property
+    def is_string(self) -> bool:
+        return isinstance(self.value, str)
+
+    def span_of(self, start: int, end: int) -> Span:
+        """The file span of characters ``start:end`` of the decoded value (clamped to the value)."""
+        if self.source is None:
+            return self.span
+        return self.source.scalar_span(self, start, end)
+
+
+@dataclass(eq=False, slots=True)
+class MappingNode(Node):
+    pairs: list[tuple[ScalarNode, Node]]
+
+    def get(self, key: str) -> Node | None:
+        for k, v in self.pairs:
+            if k.value == key:
+                return v
+        return None
+
+    def key_node(self, key: str) -> ScalarNode | None:
+        for k, _ in self.pairs:
+            if k.value == key:
+                return k
+        return None
+
+    def keys(self) -> list[str]:
+        return [str(k.value) for k, _ in self.pairs]
+
+
+@dataclass(eq=False, slots=True)
+class SequenceNode(Node):
+    items: list[Node]
+
+
+def to_python(node: Node | None) -> Any:
+    """Plain data for a node tree (iterative: safe for deep trees)."""
+    if node is None:
+        return None
+    if isinstance(node, ScalarNode):
+        return node.value
+    root: Any = {} if isinstance(node, MappingNode) else []
+    stack: list[tuple[Node, Any]] = [(node, root)]
+    while stack:
+        current, out = stack.pop()
+        children: list[tuple[Any, Node]]
+        if isinstance(current, MappingNode):
+            children = [(k.value if isinstance(k.value, str) else str(k.value), v) for k, v in current.pairs]
+        else:
+            assert isinstance(current, SequenceNode)
+            children = list(enumerate(current.items))
+        for key, child in children:
+            if isinstance(child, ScalarNode):
+                value: Any = child.value
+            else:
+                value = {} if isinstance(child, MappingNode) else []
+                stack.append((child, value))
+            if isinstance(out, dict):
+                out[key] = value
+            else:
+                out.append(value)
+    return root
+
+
+def find_node(node: Node | None, pointer: tuple[str | int, ...]) -> Node | None:
+    """The node at a key path (strings index mappings, integers index sequences)."""
+    for part in pointer:
+        if isinstance(node, MappingNode) and isinstance(part, str):
+            node = node.get(part)
+        elif isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.items):
+            node = node.items[part]
+        else:
+            return None
+    return node
+
+
+def iter_nodes(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, MappingNode):
+            for k, v in reversed(current.pairs):
+                stack.append(v)
+                stack.append(k)
+        elif isinstance(current, SequenceNode):
+            stack.extend(reversed(current.items))
+
+
+class SourceText:
+    """The text of one file with a line index; maps offsets (also inside scalars) to positions."""
+
+    __slots__ = ("path", "text", "_line_starts")
+
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        starts = [0]
+        i, n = 0, len(text)
+        find = text.find
+        while True:
+            j = find("\n", i)
+            if j < 0:
+                break
+            starts.append(j + 1)
+            i = j + 1
+        if "\r" in text:  # lone CR also breaks lines in YAML
+            starts = sorted(set(starts) | {k + 1 for k in range(n) if text[k] == "\r" and text[k + 1 : k + 2] != "\n"})
+        self._line_starts = starts
+
+    def position(self, index: int) -> tuple[int, int]:
+        from bisect import bisect_right
+
+        index = max(0, min(index, len(self.text)))
+        line = bisect_right(self._line_starts, index) - 1
+        return line + 1, index - self._line_starts[line] + 1
+
+    def span(self, start: int, end: int) -> Span:
+        sl, sc = self.position(start)
+        el, ec = self.position(max(start, end))
+        return Span(sl, sc, el, ec)
+
+    def line_text(self, line: int) -> str:
+        if not 1 <= line <= len(self._line_starts):
+            return ""
+        start = self._line_starts[line - 1]
+        end = self._line_starts[line] if line < len(self._line_starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+    def scalar_span(self, node: ScalarNode, start: int, end: int) -> Span:
+        offsets = self._offsets(node)
+        if offsets is None:
+            return node.span
+        last = len(offsets) - 1
+        start = max(0, min(start, last))
+        end = max(start, min(end, last))
+        src_start = offsets[start]
+        if end > start:
+            # end at the source char after the last value char's own source char
+            src_end = offsets[end - 1] + 1 if end < last else offsets[last]
+            src_end = max(src_end, src_start + 1)
+        else:
+            src_end = src_start
+        return self.span(src_start, src_end)
+
+    def _offsets(self, node: ScalarNode) -> list[int] | None:
+        cache = _OFFSETS.get(id(node))
+        if cache is not None and cache[0] is node:
+            return cache[1]
+        try:
+            from wmaplint.source.scalars import decode_with_offsets
+
+            style = {PLAIN: None, SINGLE: "'", DOUBLE: '"', LITERAL: "|", FOLDED: ">"}[node.style]
+            value, offsets = decode_with_offsets(self.text, node.start, node.end, style)
+        except Exception:  # a mapping we cannot make points at the whole scalar instead
+            return None
+        if value != node.text:
+            return None
+        if len(_OFFSETS) > 4096:
+            _OFFSETS.clear()
+        _OFFSETS[id(node)] = (node, offsets)
+        return offsets
+
+
+_OFFSETS: dict[int, tuple[ScalarNode, list[int]]] = {}
