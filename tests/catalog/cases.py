@@ -25,6 +25,18 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "pods": 9,
         "gpus": 64,
     },
+    ("batch-job-v1", "indexed-gpu-job"): {
+        "replicas": {"job": [2]}, "status": ["running"], "pods": 2, "gpus": 2,
+    },
+    ("batch-job-v1", "completed-job"): {
+        "replicas": {"job": [1]}, "status": ["completed"], "pods": 1, "gpus": 0,
+    },
+    ("kubeflow-org-pytorchjob-v1", "ddp-master-workers"): {
+        "replicas": {"master": [1], "worker": [3]}, "status": ["running"], "pods": 4, "gpus": 32,
+    },
+    ("kubeflow-org-pytorchjob-v1", "elastic-workers"): {
+        "replicas": {"master": [0], "worker": [2]}, "status": ["initializing"], "pods": 2, "gpus": 2,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -43,7 +55,31 @@ def _jobset(component: str, instance: str, obj: dict[str, Any], index: int) -> d
     }
 
 
-# definition name -> labels the framework's controller puts on a pod of (component, instance id, replica index)
+def _job(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    name = obj["metadata"]["name"]
+    uid = "5f0c1a52-7d3e-4c8a-9b1e-2a6f4d9c0e11"
+    return {"batch.kubernetes.io/job-name": name, "job-name": name,
+            "batch.kubernetes.io/controller-uid": uid, "controller-uid": uid}
+
+
+def _kubeflow_training(operator: str) -> LabelFn:
+    """training-operator / mpi-operator pod labels; the replica type is lower-cased."""
+
+    def labels(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+        out = {"training.kubeflow.org/job-name": obj["metadata"]["name"],
+               "training.kubeflow.org/operator-name": operator,
+               "training.kubeflow.org/replica-type": component,
+               "training.kubeflow.org/replica-index": str(index)}
+        if component in ("master", "launcher"):
+            out["training.kubeflow.org/job-role"] = component
+        return out
+
+    return labels
+
+
+# definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
+    "batch-job-v1": _job,
+    "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller"),
 }

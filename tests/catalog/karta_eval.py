@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +27,13 @@ FRAGMENT_FIELDS = (
     "imagePath",
 )
 SCALE_FIELDS = ("replicasPath", "minReplicasPath", "maxReplicasPath")
-STATUS_KEYS = ("initializing", "running", "completed", "failed", "degraded", "suspended", "suspending", "resuming")
+STATUS_KEYS = (
+    "initializing", "running", "completed", "failed", "degraded", "suspended", "suspending", "resuming",
+)
 # order in which the runtime lists matching statuses
-STATUS_ORDER = ("resuming", "suspending", "suspended", "running", "failed", "completed", "initializing", "degraded")
+STATUS_ORDER = (
+    "resuming", "suspending", "suspended", "running", "failed", "completed", "initializing", "degraded",
+)
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,7 @@ def all_examples() -> list[tuple[str, Path]]:
     return [(p.stem, ex) for p in definition_files() for ex in example_files(p.stem)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_definition(path: Path) -> dict[str, Any]:
     docs = load_yaml_documents(path)
     assert len(docs) == 1, f"{path.name}: expected exactly one document, got {len(docs)}"
@@ -115,7 +119,7 @@ def jq_fields(defn: dict[str, Any]) -> Iterator[JqField]:
                               expr, "P", "gang")
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiled(expr: str) -> Any:
     return jq.compile(expr)
 
@@ -164,13 +168,13 @@ def pod_templates(comp: dict[str, Any], obj: Any) -> list[dict[str, Any]]:
     if spec.get("podSpecPath"):
         specs = run(spec["podSpecPath"], obj)
         metas = run(spec["metadataPath"], obj) if spec.get("metadataPath") else [{}] * len(specs)
-        return [{"metadata": m or {}, "spec": s or {}} for m, s in zip(metas, specs)]
+        return [{"metadata": m or {}, "spec": s or {}} for m, s in zip(metas, specs, strict=False)]
     fragments = spec.get("fragmentedPodSpecDefinition") or {}
     outputs = {k: run(v, obj) for k, v in fragments.items()}
     count = max((len(v) for v in outputs.values()), default=0)
     templates = []
     for i in range(count):
-        def pick(key: str) -> Any:
+        def pick(key: str, i: int = i) -> Any:
             values = outputs.get(key, [])
             return values[i] if i < len(values) else None
 

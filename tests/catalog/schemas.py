@@ -1,9 +1,9 @@
-"""Schemas of the catalog's target kinds, read from ../shared: CRDs for custom kinds, OpenAPI v3 for core kinds."""
+"""Schemas of the catalog's target kinds from ../shared: CRDs for custom kinds, OpenAPI v3 for core kinds."""
 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ def _strict(schema: Any) -> Any:
     return schema
 
 
-@lru_cache(maxsize=None)
+@cache
 def _crd_index(shared: Path) -> dict[tuple[str, str, str], Path]:
     index = {}
     for path in sorted((shared / "crds").rglob("*.yaml")):
@@ -42,7 +42,7 @@ def _crd_index(shared: Path) -> dict[tuple[str, str, str], Path]:
     return index
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema_for(shared: Path, group: str, version: str, kind: str) -> dict[str, Any]:
     """A JSON Schema (draft 7 compatible) for one GVK, strict about unknown fields."""
     if group in CORE_OPENAPI_FILES:
