@@ -1,0 +1,296 @@
+"""Evaluate definition jq expressions on manifests with the workload runtime's (gojq) behaviour and limits.
+
+Built on libjq (the ``jq`` package). Where the dialects differ we emulate gojq: inputs are fed with sorted
+object keys (gojq iterates objects in key order), ``keys_unsorted`` and the host-only builtins are refused
+before running, and integral floats are passed as integers (gojq prints ``1.0`` as ``1``).
+
+Limits: at most ``MAX_OUTPUTS`` outputs per evaluation (we stop pulling from libjq's lazy iterator), and a
+time bound. libjq cannot be interrupted from another thread, so programs that can loop without producing
+output (``until``, ``while``, ``repeat``, recursion through ``def``, ...) run in a separate worker process
+that is killed when it exceeds the time bound. Programs without such constructs run in-process: they are
+bounded by the input's size, and that path is ~50x faster.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import jq
+
+MAX_OUTPUTS = 1000
+DEFAULT_TIMEOUT = 2.0
+MAX_EXPRESSION_LENGTH = 20_000
+
+# Host-dependent builtins the embedded runtime does not offer (or gives `{}`); refused before running.
+FORBIDDEN_NAMES = frozenset(
+    {
+        "input", "inputs", "env", "$ENV", "halt", "halt_error", "debug", "stderr", "input_filename",
+        "input_line_number", "keys_unsorted", "$__loc__", "$__prog_args", "get_search_list",
+        "get_prog_origin", "get_jq_origin", "import", "include", "modulemeta",
+    }
+)
+# Constructs that may run for a long time without output: evaluated in the killable worker.
+SLOW_NAMES = frozenset(
+    {
+        "def", "until", "while", "repeat", "recurse", "range", "walk", "paths", "leaf_paths", "label",
+        "foreach", "reduce", "combinations", "splits", "split", "sub", "gsub", "test", "match",
+        "capture", "scan", "ascii", "implode", "tostream", "fromstream", "..", "infinite",
+    }
+)
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_COMMENT = re.compile(r"#[^\n]*")
+# A name not preceded by `.` (a field such as `.env`) and not followed by `:` (an object key such as `{env: 1}`).
+_TOKEN = re.compile(
+    r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)?(?!\w)(?!\s*:(?!:))|\.\.(?!\.)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class JqResult:
+    """Outputs of one evaluation, or the error that ended it (outputs produced before the error are kept)."""
+
+    outputs: tuple[Any, ...] = ()
+    error: str | None = None
+    limited: bool = False  # the output or time limit cut the evaluation short
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def first(self) -> Any:
+        return self.outputs[0] if self.outputs else None
+
+
+@dataclass(slots=True)
+class JqInput:
+    """A JSON value prepared once for many evaluations (sorted keys, integral floats as ints)."""
+
+    value: Any
+    _text: str | None = field(default=None, repr=False)
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = json.dumps(normalize(self.value), sort_keys=True, separators=(",", ":"),
+                                    allow_nan=False, default=str)
+        return self._text
+
+
+def normalize(value: Any) -> Any:
+    """JSON-normalise iteratively (no recursion limit): integral floats become ints, non-string keys strings."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        item, parent, key = stack.pop()
+        if isinstance(item, dict):
+            out: Any = {}
+            for k, v in item.items():
+                stack.append((v, out, str(k) if not isinstance(k, str) else k))
+        elif isinstance(item, (list, tuple)):
+            out = [None] * len(item)
+            for i, v in enumerate(item):
+                stack.append((v, out, i))
+        elif isinstance(item, float):
+            if item != item or item in (float("inf"), float("-inf")):
+                out = None
+            elif item.is_integer() and abs(item) < 2**63:
+                out = int(item)
+            else:
+                out = item
+        elif item is None or isinstance(item, (str, int, bool)):
+            out = item
+        else:
+            out = str(item)  # dates and other YAML scalars arrive as their text
+        parent[key] = out
+    return root[0]
+
+
+def scan_names(expression: str) -> set[str]:
+    """Identifiers (not fields or object keys), `$variables` and `..` of an expression, with strings and comments removed."""
+    stripped = _COMMENT.sub(" ", _STRING.sub('""', expression))
+    return set(_TOKEN.findall(stripped))
+
+
+def refusal(expression: str) -> str | None:
+    """Why the runtime refuses an expression before running it, or None."""
+    if len(expression) > MAX_EXPRESSION_LENGTH:
+        return f"expression longer than {MAX_EXPRESSION_LENGTH} characters"
+    bad = sorted(scan_names(expression) & FORBIDDEN_NAMES)
+    if bad:
+        return f"{bad[0]} is not available in the workload runtime (gojq library mode)"
+    return None
+
+
+def clean_message(message: str) -> str:
+    """libjq error text without its `jq: error (at ...)` prefix and compile-error trailer."""
+    text = str(message).strip()
+    text = re.sub(r"^jq: error(?: \(at [^)]*\))?: ", "", text)
+    text = re.sub(r"\njq: \d+ compile errors?$", "", text)
+    text = text.splitlines()[0] if text else "jq error"
+    # gojq wording for the compile errors a definition author meets most
+    undefined = re.match(r"^(\$?[\w:]+(?:/\d+)?) is not defined at <top-level>", text)
+    if undefined:
+        name = undefined.group(1)
+        return f"variable not defined: {name}" if name.startswith("$") else f"function not defined: {name}"
+    return re.sub(r" at <top-level>, line \d+(?:, column \d+)?:?$", "", text)
+
+
+class JqRuntime:
+    """Compiles each expression once and evaluates it with the runtime's limits."""
+
+    def __init__(self, timeout: float = DEFAULT_TIMEOUT, max_outputs: int = MAX_OUTPUTS) -> None:
+        self.timeout = timeout
+        self.max_outputs = max_outputs
+        self._programs: dict[str, Any] = {}
+        self._errors: dict[str, str] = {}
+        self._slow: dict[str, bool] = {}
+        self._worker: _Worker | None = None
+        self._lock = threading.Lock()
+
+    def compile_error(self, expression: str) -> str | None:
+        """The refusal or compile error of an expression, or None when it compiles."""
+        self._compile(expression)
+        return self._errors.get(expression)
+
+    def _compile(self, expression: str) -> Any:
+        program = self._programs.get(expression)
+        if program is not None or expression in self._errors:
+            return program
+        reason = refusal(expression)
+        if reason is None:
+            try:
+                program = jq.compile(expression)
+            except Exception as exc:  # libjq reports compile errors as ValueError
+                reason = clean_message(str(exc))
+        if reason is not None:
+            self._errors[expression] = reason
+            return None
+        self._programs[expression] = program
+        self._slow[expression] = bool(scan_names(expression) & SLOW_NAMES)
+        return program
+
+    def evaluate(self, expression: str, data: JqInput | Any) -> JqResult:
+        """All outputs of ``expression`` on ``data`` (a JqInput or a plain JSON value); never raises."""
+        doc = data if isinstance(data, JqInput) else JqInput(data)
+        program = self._compile(expression)
+        if program is None:
+            return JqResult(error=self._errors[expression])
+        try:
+            text = doc.text
+        except (ValueError, TypeError) as exc:
+            return JqResult(error=f"input is not JSON: {exc}")
+        if self._slow[expression]:
+            return self._run_in_worker(expression, text)
+        return self._run_here(program, text)
+
+    def _run_here(self, program: Any, text: str) -> JqResult:
+        outputs: list[Any] = []
+        try:
+            for value in itertools.islice(iter(program.input_text(text)), self.max_outputs + 1):
+                outputs.append(value)
+        except Exception as exc:
+            return JqResult(tuple(outputs[: self.max_outputs]), clean_message(str(exc)))
+        if len(outputs) > self.max_outputs:
+            return JqResult(tuple(outputs[: self.max_outputs]), f"more than {self.max_outputs} outputs",
+                            limited=True)
+        return JqResult(tuple(outputs))
+
+    def _run_in_worker(self, expression: str, text: str) -> JqResult:
+        with self._lock:
+            if self._worker is None:
+                self._worker = _Worker()
+            reply = self._worker.run(expression, text, self.max_outputs, self.timeout)
+            if reply is None:  # timed out or died: a fresh worker next time
+                self._worker.close()
+                self._worker = None
+                return JqResult(error=f"evaluation exceeded the time limit of {self.timeout:g}s", limited=True)
+        error = reply.get("error")
+        return JqResult(tuple(reply.get("outputs", ())), error, bool(reply.get("limited")))
+
+    def close(self) -> None:
+        with self._lock:
+            if self._worker is not None:
+                self._worker.close()
+                self._worker = None
+
+    def __del__(self) -> None:  # pragma: no cover - best effort at interpreter exit
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class _Worker:
+    """A child process evaluating one request per line: {"expr", "input", "max"} -> {"outputs", "error"}."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "wmaplint.resolve._jqworker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        )
+        self._buffer = b""
+
+    def run(self, expression: str, text: str, max_outputs: int, timeout: float) -> dict[str, Any] | None:
+        request = json.dumps({"expr": expression, "input": text, "max": max_outputs}) + "\n"
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        try:
+            self.proc.stdin.write(request.encode())
+            self.proc.stdin.flush()
+        except OSError:
+            return None
+        fd = self.proc.stdout.fileno()
+        deadline = _now() + timeout
+        while b"\n" not in self._buffer:
+            remaining = deadline - _now()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], remaining)
+            if not ready:
+                return None
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            return None
+        return reply if isinstance(reply, dict) else None
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                stream.close()
+
+
+def _now() -> float:
+    import time
+
+    return time.monotonic()
+
+
+_DEFAULT: JqRuntime | None = None
+
+
+def default_runtime() -> JqRuntime:
+    """A process-wide runtime, so expressions are compiled once across manifests."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = JqRuntime()
+    return _DEFAULT

@@ -1,0 +1,416 @@
+"""Rules WM701-WM749: problems found by resolving manifests with a definition, and definition tests.
+
+Examples run in mode ``tree``: a multi-document file holding one definition followed by manifests
+(and optionally Pods); see ``wmaplint.resolve.examples.lint_example``.
+"""
+
+from __future__ import annotations
+
+from wmaplint.diagnostics import define
+
+_JOBSET_HEAD = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: jobset-x-k8s-io-jobset-v1alpha2}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: jobset
+      kind: {group: jobset.x-k8s.io, version: v1alpha2, kind: JobSet}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions}
+        statusMappings:
+          completed: [{byConditions: [{type: Completed, status: "True"}]}]
+    childComponents:
+    - name: replicatedjob
+      kind: {group: batch, version: v1, kind: Job}
+      ownerRef: jobset
+      instanceIdPath: .spec.replicatedJobs[].name
+      specDefinition: {podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template'}
+"""
+_JOBSET_MANIFEST = """\
+---
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: train}
+spec:
+  replicatedJobs:
+  - name: leader
+    template: {spec: {template: {spec: {containers: [{name: main, image: trainer}]}}}}
+  - name: workers
+    replicas: 2
+    template: {spec: {parallelism: 1, template: {spec: {containers: [{name: main, image: trainer}]}}}}
+"""
+
+
+def _jobset(scale: str, manifest: str = _JOBSET_MANIFEST) -> str:
+    return _JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{scale}'}}\n" + manifest
+
+
+_GOOD_SCALE = ".spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)"
+
+JQ_RUNTIME_ERROR = define(
+    "WM701", "jq-runtime-error", "error",
+    "A definition expression fails when evaluated on a manifest of its kind.",
+    why="The runtime evaluates the same expression on every workload; an error there leaves the workload "
+        "without pods, replicas or status in the platform.",
+    bad=_jobset(".spec.replicatedJobs[] | .replicas * .template.spec.parallelism.count"),
+    good=_jobset(_GOOD_SCALE),
+    fix="Guard optional fields (`.x // default`, `.[]?`) and index only values of the right type.",
+    example_mode="tree",
+).id
+
+INSTANCE_COUNT_MISMATCH = define(
+    "WM702", "instance-count-mismatch", "error",
+    "A spec or scale path yields a different number of outputs than the component has instances.",
+    why="Output i of every spec/scale path belongs to instance i (the zip rule); the runtime rejects the "
+        "component when the counts differ. `.a[].x // 1` is the usual cause: `//` applies to the whole stream.",
+    bad=_jobset(".spec.replicatedJobs[].replicas // 1"),
+    good=_jobset(".spec.replicatedJobs[] | (.replicas // 1)"),
+    fix="Apply defaults per element: `.a[] | (.x // 1)`.",
+    example_mode="tree",
+).id
+
+REPLICAS_NOT_A_NUMBER = define(
+    "WM703", "replicas-not-a-number", "error",
+    "A replicas path yields something that is neither a number nor a numeric string.",
+    why="The runtime accepts JSON numbers and numeric strings only; anything else fails the whole component.",
+    bad=_jobset(".spec.replicatedJobs[] | .name"),
+    good=_jobset(_GOOD_SCALE),
+    fix="Point replicasPath at the replica count, not at a name or an object.",
+    example_mode="tree",
+).id
+
+INVALID_INSTANCE_ID = define(
+    "WM704", "invalid-instance-id", "error",
+    "instanceIdPath yields a null, empty or non-scalar id.",
+    why="An instance id is matched against a label of each pod; an empty id is an error at run time and a "
+        "null one can never match.",
+    bad=_jobset(_GOOD_SCALE).replace("instanceIdPath: .spec.replicatedJobs[].name",
+                                     "instanceIdPath: .spec.replicatedJobs[].id"),
+    good=_jobset(_GOOD_SCALE),
+    fix="Use a field that every element has and that is unique, such as `.name`.",
+    example_mode="tree",
+).id
+
+JQ_NOT_ALLOWED = define(
+    "WM705", "jq-not-allowed", "error",
+    "A definition expression uses a builtin that the workload runtime does not offer.",
+    why="The runtime embeds gojq as a library: `input`, `inputs`, `env`, `$ENV`, `halt`, `debug`, "
+        "`input_filename` and C jq's `keys_unsorted` either fail to compile or see nothing there.",
+    bad=_jobset(".spec.replicatedJobs[] | $ENV.REPLICAS // 1"),
+    good=_jobset(_GOOD_SCALE),
+    fix="Read everything from the workload object itself; use `keys` (gojq keys are always sorted).",
+    example_mode="tree",
+).id
+
+JQ_LIMIT = define(
+    "WM706", "jq-evaluation-limit", "error",
+    "A definition expression exceeds the runtime's limits (1000 outputs or the time bound).",
+    why="The runtime stops such evaluations, so the workload never resolves.",
+    bad=_jobset(".spec.replicatedJobs[] | until(false; .) | 1"),
+    good=_jobset(_GOOD_SCALE),
+    fix="Remove unbounded loops and generators; navigate to the values directly.",
+    example_mode="tree",
+).id
+
+SPEC_NOT_OBJECT = define(
+    "WM707", "spec-not-object", "warning",
+    "A spec path yields a value that is not a pod template or pod spec object.",
+    why="The runtime reads containers and metadata from that object; a string or a list leaves the "
+        "component without pods.",
+    bad=_jobset(_GOOD_SCALE).replace("podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template'",
+                                     "podTemplateSpecPath: '.spec.replicatedJobs[].name'"),
+    good=_jobset(_GOOD_SCALE),
+    fix="Point the spec path at the PodTemplateSpec (`{metadata, spec}`) or, with podSpecPath, at the PodSpec.",
+    example_mode="tree",
+).id
+
+FRAGMENT_MISALIGNED = define(
+    "WM708", "fragment-misaligned", "warning",
+    "A fragmentedPodSpecDefinition field yields fewer outputs than the other fragments.",
+    why="Fragments are merged by index without any check, so a missing value shifts every later instance "
+        "onto the wrong resources or containers.",
+    bad="""\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: example-com-service-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: service
+      kind: {group: example.com, version: v1, kind: Service}
+      statusDefinition: {statusMappings: {running: [{}]}}
+    childComponents:
+    - name: part
+      ownerRef: service
+      instanceIdPath: .spec.parts[].name
+      specDefinition:
+        fragmentedPodSpecDefinition:
+          containerPath: '.spec.parts[] | .containers[] | select(.name == "main")'
+          labelsPath: '.spec.parts[] | (.labels // {})'
+      podSelector: {componentInstanceSelector: {idPath: .metadata.labels.part}}
+---
+apiVersion: example.com/v1
+kind: Service
+metadata: {name: demo}
+spec:
+  parts:
+  - {name: a, containers: [{name: sidecar}]}
+  - {name: b, containers: [{name: main}]}
+""",
+    good="""\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: example-com-service-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: service
+      kind: {group: example.com, version: v1, kind: Service}
+      statusDefinition: {statusMappings: {running: [{}]}}
+    childComponents:
+    - name: part
+      ownerRef: service
+      instanceIdPath: .spec.parts[].name
+      specDefinition:
+        fragmentedPodSpecDefinition:
+          containersPath: '.spec.parts[] | .containers'
+          labelsPath: '.spec.parts[] | (.labels // {})'
+      podSelector: {componentInstanceSelector: {idPath: .metadata.labels.part}}
+---
+apiVersion: example.com/v1
+kind: Service
+metadata: {name: demo}
+spec:
+  parts:
+  - {name: a, containers: [{name: sidecar}]}
+  - {name: b, containers: [{name: main}]}
+""",
+    fix="Yield exactly one value per instance: `.spec.parts[] | (first(.containers[] | select(...)) // null)`.",
+    example_mode="tree",
+).id
+
+INVALID_QUANTITY = define(
+    "WM709", "invalid-quantity", "warning",
+    "A pod template asks for a resource amount that is not a Kubernetes quantity.",
+    why="The API server rejects the pod, and GPU totals cannot count it.",
+    bad=_jobset(_GOOD_SCALE, _JOBSET_MANIFEST.replace("containers: [{name: main, image: trainer}]}}}}\n  - name: "
+                                                      "workers",
+                                                      "containers: [{name: main, image: trainer, resources: "
+                                                      "{limits: {nvidia.com/gpu: four}}}]}}}}\n  - name: workers")),
+    good=_jobset(_GOOD_SCALE, _JOBSET_MANIFEST.replace("containers: [{name: main, image: trainer}]}}}}\n  - name: "
+                                                       "workers",
+                                                       "containers: [{name: main, image: trainer, resources: "
+                                                       "{limits: {nvidia.com/gpu: 4}}}]}}}}\n  - name: workers")),
+    fix="Write quantities as numbers with an optional suffix: `4`, `500m`, `16Gi`.",
+    example_mode="tree",
+).id
+
+NO_DEFINITION = define(
+    "WM710", "no-definition-for-kind", "warning",
+    "No definition describes the kind of this manifest.",
+    why="Without a definition the manifest cannot be resolved into a workload tree.",
+    bad=_JOBSET_MANIFEST + "---\napiVersion: example.com/v1\nkind: Unknown\nmetadata: {name: x}\n",
+    good=_jobset(_GOOD_SCALE),
+    fix="Pass the definition with --definition FILE or add it to the catalog.",
+    example_mode="tree",
+).id
+
+AMBIGUOUS_DEFINITION = define(
+    "WM711", "ambiguous-definition", "error",
+    "Two definitions describe the same root kind (group, version, kind).",
+    why="The runtime admits one definition per kind; which one applies would be arbitrary.",
+    bad=_JOBSET_HEAD + "---\n" + _JOBSET_HEAD.replace("jobset-x-k8s-io-jobset-v1alpha2", "jobset-copy")
+    + _JOBSET_MANIFEST,
+    good=_jobset(_GOOD_SCALE),
+    fix="Keep one definition per root kind.",
+    example_mode="tree",
+).id
+
+_PODS_GOOD = """\
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: train-workers-0-0
+  labels: {jobset.sigs.k8s.io/jobset-name: train, jobset.sigs.k8s.io/replicatedjob-name: workers}
+spec: {containers: [{name: main, image: trainer}]}
+"""
+_SELECTOR = """\
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["jobset.sigs.k8s.io/jobset-name"]'}
+        componentInstanceSelector: {idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'}
+"""
+
+POD_UNATTRIBUTED = define(
+    "WM712", "pod-unattributed", "warning",
+    "A pod of the workload is claimed by no component.",
+    why="The platform cannot show, count or gang-schedule pods that no component selector claims.",
+    bad=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR.replace(
+        "replicatedjob-name", "replicated-job") + _JOBSET_MANIFEST + _PODS_GOOD,
+    good=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR
+    + _JOBSET_MANIFEST + _PODS_GOOD,
+    fix="Make the componentTypeSelector and instance idPath read labels that the pods carry.",
+    example_mode="tree",
+).id
+
+POD_CLAIMED_TWICE = define(
+    "WM713", "pod-claimed-twice", "warning",
+    "A pod matches the componentTypeSelector of more than one leaf component.",
+    why="The runtime takes the first match in definition order; the pod is silently counted for one of them.",
+    bad="""\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: kubeflow-org-pytorchjob-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: pytorchjob
+      kind: {group: kubeflow.org, version: v1, kind: PyTorchJob}
+      statusDefinition: {statusMappings: {running: [{}]}}
+    childComponents:
+    - name: master
+      ownerRef: pytorchjob
+      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Master.template}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}}
+    - name: worker
+      ownerRef: pytorchjob
+      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Worker.template}
+      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}}
+---
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: mnist}
+spec:
+  pytorchReplicaSpecs:
+    Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
+    Worker: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: mnist-worker-0, labels: {training.kubeflow.org/replica-type: worker}}
+spec: {containers: [{name: pytorch, image: mnist}]}
+""",
+    good="""\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: kubeflow-org-pytorchjob-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: pytorchjob
+      kind: {group: kubeflow.org, version: v1, kind: PyTorchJob}
+      statusDefinition: {statusMappings: {running: [{}]}}
+    childComponents:
+    - name: master
+      ownerRef: pytorchjob
+      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Master.template}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: master}
+    - name: worker
+      ownerRef: pytorchjob
+      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Worker.template}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}
+---
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: mnist}
+spec:
+  pytorchReplicaSpecs:
+    Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
+    Worker: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: mnist-worker-0, labels: {training.kubeflow.org/replica-type: worker}}
+spec: {containers: [{name: pytorch, image: mnist}]}
+""",
+    fix="Compare the selector with a value (`value: worker`) so that each pod matches one component.",
+    example_mode="tree",
+).id
+
+_GANG = """\
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+      - name: job
+        members: [{componentName: %s, groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/jobset-name"]']}]
+"""
+
+GANG_MIN_AVAILABLE_UNKNOWN = define(
+    "WM714", "gang-min-available-unknown", "warning",
+    "The gang scheduler cannot compute a min-available for a pod group on this manifest.",
+    why="The scheduler sizes a gang from the members' subtree scale (minReplicas, else replicas); a scale "
+        "of 0 makes it reject the pod group, so the workload is not gang-scheduled.",
+    bad=_jobset(".spec.replicatedJobs[] | 0").replace("    childComponents:", "    childComponents:") .replace(
+        _JOBSET_MANIFEST, "") + _GANG % "replicatedjob" + _JOBSET_MANIFEST,
+    good=_jobset(_GOOD_SCALE).replace(_JOBSET_MANIFEST, "") + _GANG % "replicatedjob" + _JOBSET_MANIFEST,
+    fix="Give every gang member a scaleDefinition whose replicasPath or minReplicasPath is positive.",
+    example_mode="tree",
+).id
+
+GANG_MEMBER_UNKNOWN = define(
+    "WM715", "gang-member-unknown", "error",
+    "A pod group member or sub-group names a component that the definition does not have.",
+    why="The scheduler cannot size or fill a group around a missing component and skips the definition.",
+    bad=_jobset(_GOOD_SCALE).replace(_JOBSET_MANIFEST, "") + _GANG % "replicatedjobs" + _JOBSET_MANIFEST,
+    good=_jobset(_GOOD_SCALE).replace(_JOBSET_MANIFEST, "") + _GANG % "replicatedjob" + _JOBSET_MANIFEST,
+    fix="Use the name of a root or child component.",
+    example_mode="tree",
+).id
+
+SELECTOR_NOT_SINGLE = define(
+    "WM716", "pod-selector-not-single-value", "warning",
+    "An instance idPath, replica keyPath or groupByKeyPath gives no value or several values on a pod.",
+    why="The runtime needs exactly one non-empty value per pod to place it in an instance, replica or gang.",
+    bad=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR.replace(
+        '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]', ".metadata.labels[]")
+    + _JOBSET_MANIFEST + _PODS_GOOD,
+    good=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR
+    + _JOBSET_MANIFEST + _PODS_GOOD,
+    fix="Read one label or field per pod.",
+    example_mode="tree",
+).id
+
+TEST_FAILED = define(
+    "WM720", "definition-test-failed", "error",
+    "A definition test case resolves differently from its expectations.",
+    why="A definition test pins what a platform shows for a manifest; a difference means the definition "
+        "changed behaviour.",
+    bad="""\
+definition: {file: jobset.yaml}
+cases:
+- name: leader and workers
+  manifest: {file: jobset-manifest.yaml}
+  expect: {totals: {pods: 4}}
+""",
+    good="""\
+definition: {file: jobset.yaml}
+cases:
+- name: leader and workers
+  manifest: {file: jobset-manifest.yaml}
+  expect: {totals: {pods: 3}}
+""",
+    fix="Fix the definition, or run `wmaplint test --update` when the new result is the intended one.",
+    example_mode="test",
+    example_filename="example.test.yaml",
+).id
+
+INVALID_TEST_SUITE = define(
+    "WM721", "invalid-test-suite", "error",
+    "A definition test suite file cannot be read or has the wrong shape.",
+    why="A suite that cannot be read tests nothing, silently.",
+    bad="cases: {name: missing-definition}\n",
+    good="""\
+definition: {file: jobset.yaml}
+cases:
+- name: leader and workers
+  manifest: {file: jobset-manifest.yaml}
+  expect: {totals: {pods: 3}}
+""",
+    fix="See docs/testing.md for the suite format.",
+    example_mode="test",
+    example_filename="example.test.yaml",
+).id

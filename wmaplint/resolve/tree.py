@@ -1,0 +1,396 @@
+"""Resolve a manifest into its workload tree with a definition (plain dicts in, a Workload out).
+
+Every spec/scale path and ``instanceIdPath`` is evaluated against the root object, also for child
+components. A component with ``instanceIdPath`` has one instance per id, and each of its spec/scale paths
+must yield as many outputs, in the same order (the zip rule); without it there is one instance with id "".
+A child component is built once and shown under every instance of its parent, as the runtime's tree
+builder clones child subtrees. Pods of an instance: its replicas × (1 if it has a pod template, plus the
+pods of its children), replicas being replicas, else minReplicas, else 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from wmaplint.resolve import rules
+from wmaplint.resolve.jqrun import JqInput, JqResult, JqRuntime, default_runtime
+from wmaplint.resolve.model import ComponentNode, Finding, Instance, PodTemplate, Pointer, Workload
+from wmaplint.resolve.resources import pod_resources, scaled, summed
+
+STRUCTURE: Pointer = ("spec", "structureDefinition")
+FRAGMENT_FIELDS = (
+    "schedulerNamePath", "labelsPath", "annotationsPath", "resourcesPath", "resourceClaimsPath",
+    "podAffinityPath", "nodeAffinityPath", "containersPath", "containerPath", "priorityClassNamePath",
+    "imagePath",
+)
+SCALE_FIELDS = (("replicasPath", "replicas"), ("minReplicasPath", "min_replicas"),
+                ("maxReplicasPath", "max_replicas"))
+MAX_COMPONENTS = 300  # keeps the subtree walks far from Python's recursion limit
+
+
+def get(value: Any, *keys: str | int) -> Any:
+    """value[k1][k2]..., or None when any step is missing or of the wrong type."""
+    for key in keys:
+        if isinstance(key, int):
+            if not isinstance(value, list) or not -len(value) <= key < len(value):
+                return None
+        elif not isinstance(value, Mapping):
+            return None
+        value = value[key] if isinstance(key, int) else value.get(key)
+    return value
+
+
+def component_entries(definition: Mapping[str, Any]) -> list[tuple[Pointer, dict[str, Any], int]]:
+    """(pointer, component dict, index) for the root (index -1) and each child, in definition order."""
+    entries: list[tuple[Pointer, dict[str, Any], int]] = []
+    root = get(definition, *STRUCTURE, "rootComponent")
+    if isinstance(root, dict):
+        entries.append(((*STRUCTURE, "rootComponent"), root, -1))
+    children = get(definition, *STRUCTURE, "childComponents")
+    if isinstance(children, list):
+        for index, child in enumerate(children[:MAX_COMPONENTS]):
+            if isinstance(child, dict):
+                entries.append(((*STRUCTURE, "childComponents", index), child, index))
+    return entries
+
+
+class Evaluator:
+    """Evaluates definition expressions on one document and turns failures into findings."""
+
+    def __init__(self, runtime: JqRuntime, data: Any, findings: list[Finding], manifest_path: Pointer = ()):
+        self.runtime = runtime
+        self.input = JqInput(data)
+        self.findings = findings
+        self.manifest_path = manifest_path
+
+    def run(self, expression: Any, pointer: Pointer, what: str) -> JqResult | None:
+        """Outputs of a definition expression, or None (and a finding) when it failed."""
+        if not isinstance(expression, str) or not expression.strip():
+            return None
+        result = self.runtime.evaluate(expression, self.input)
+        if result.ok:
+            return result
+        refused = self.runtime.compile_error(expression)
+        if result.limited:
+            rule = rules.JQ_LIMIT
+        elif refused is not None and "not available in the workload runtime" in refused:
+            rule = rules.JQ_NOT_ALLOWED
+        else:
+            rule = rules.JQ_RUNTIME_ERROR
+        self.findings.append(Finding(rule, f"{what} `{expression}` failed: {result.error}", pointer,
+                                     self.manifest_path))
+        return None
+
+
+def _as_int(value: Any) -> int | None:
+    """A replica count from a JSON number or numeric string; None when it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text)
+        except ValueError:
+            try:
+                number = float(text)
+            except ValueError:
+                return None
+            return int(number) if number.is_integer() and abs(number) < 2**63 else None
+    return None
+
+
+def instance_id(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+    return None
+
+
+class TreeBuilder:
+    def __init__(self, definition: Mapping[str, Any], obj: Any, runtime: JqRuntime):
+        self.definition = definition
+        self.findings: list[Finding] = []
+        self.eval = Evaluator(runtime, obj, self.findings)
+        self.entries = component_entries(definition)
+        self.built: dict[str, ComponentNode] = {}
+
+    # -- one component -------------------------------------------------------------------------------
+    def build_component(self, pointer: Pointer, comp: dict[str, Any], index: int) -> ComponentNode:
+        name = str(comp.get("name") or f"<component {index}>")
+        kind = comp.get("kind") if isinstance(comp.get("kind"), dict) else None
+        owner = comp.get("ownerRef") if isinstance(comp.get("ownerRef"), str) else None
+        spec_def = comp.get("specDefinition") if isinstance(comp.get("specDefinition"), dict) else None
+        id_expr = comp.get("instanceIdPath")
+        node = ComponentNode(name=name, kind=kind, owner=owner, index=index, has_spec=spec_def is not None,
+                             multi_instance=isinstance(id_expr, str) and bool(id_expr.strip()), pointer=pointer)
+        ids: list[str] = [""]
+        if node.multi_instance:
+            result = self.eval.run(id_expr, (*pointer, "instanceIdPath"), f"instanceIdPath of {name}")
+            ids = []
+            for position, value in enumerate(result.outputs if result else ()):
+                text = instance_id(value)
+                if not text:
+                    self.findings.append(Finding(
+                        rules.INVALID_INSTANCE_ID,
+                        f"instanceIdPath of {name} gave {_show(value)} at index {position}; an instance id "
+                        "must be a non-empty string", (*pointer, "instanceIdPath")))
+                    text = f"#{position}"
+                ids.append(text)
+        count = len(ids)
+        instances = [Instance(id=iid, index=i) for i, iid in enumerate(ids)]
+        if spec_def is not None:
+            self._specs(node, pointer, spec_def, instances, count)
+        scale = comp.get("scaleDefinition")
+        if isinstance(scale, dict):
+            self._scales(node, pointer, scale, instances, count)
+        node.instances = instances
+        return node
+
+    def _aligned(self, node: ComponentNode, result: JqResult | None, count: int, pointer: Pointer,
+                 field: str) -> list[Any]:
+        """Outputs of a spec/scale path aligned with the instances, with a finding when they do not zip."""
+        outputs = list(result.outputs) if result else []
+        if result is not None and len(outputs) != count:
+            self.findings.append(Finding(
+                rules.INSTANCE_COUNT_MISMATCH,
+                f"{field} of {node.name} gave {len(outputs)} output(s) but the component has {count} "
+                f"instance(s) (instance ids count ({count}) does not match results count ({len(outputs)}))",
+                pointer))
+        return outputs[:count] + [None] * (count - len(outputs))
+
+    def _specs(self, node: ComponentNode, pointer: Pointer, spec_def: dict[str, Any],
+               instances: list[Instance], count: int) -> None:
+        base = (*pointer, "specDefinition")
+        if isinstance(spec_def.get("podTemplateSpecPath"), str):
+            where = (*base, "podTemplateSpecPath")
+            result = self.eval.run(spec_def["podTemplateSpecPath"], where, f"podTemplateSpecPath of {node.name}")
+            for inst, value in zip(instances, self._aligned(node, result, count, where, "podTemplateSpecPath")):
+                if value is not None:
+                    inst.template = self._template(node, inst, get(value, "metadata"), get(value, "spec"),
+                                                   value, where)
+        elif isinstance(spec_def.get("podSpecPath"), str):
+            where = (*base, "podSpecPath")
+            result = self.eval.run(spec_def["podSpecPath"], where, f"podSpecPath of {node.name}")
+            specs = self._aligned(node, result, count, where, "podSpecPath")
+            metas: list[Any] = [None] * count
+            if isinstance(spec_def.get("metadataPath"), str):
+                meta_where = (*base, "metadataPath")
+                meta = self.eval.run(spec_def["metadataPath"], meta_where, f"metadataPath of {node.name}")
+                metas = self._aligned(node, meta, count, meta_where, "metadataPath")
+            for inst, value, metadata in zip(instances, specs, metas):
+                if value is not None:
+                    inst.template = self._template(node, inst, metadata, value, value, where)
+        elif isinstance(spec_def.get("fragmentedPodSpecDefinition"), dict):
+            self._fragments(node, (*base, "fragmentedPodSpecDefinition"), spec_def["fragmentedPodSpecDefinition"],
+                            instances)
+
+    def _fragments(self, node: ComponentNode, base: Pointer, fragments: dict[str, Any],
+                   instances: list[Instance]) -> None:
+        """Fragment fields merged by index; the instance count is the largest output count."""
+        outputs: dict[str, list[Any]] = {}
+        for field in FRAGMENT_FIELDS:
+            if isinstance(fragments.get(field), str) and fragments[field].strip():
+                result = self.eval.run(fragments[field], (*base, field), f"{field} of {node.name}")
+                outputs[field] = list(result.outputs) if result else []
+        width = max((len(v) for v in outputs.values()), default=0)
+        if not node.multi_instance:
+            if width != 1 and outputs:
+                self.findings.append(Finding(
+                    rules.INSTANCE_COUNT_MISMATCH,
+                    f"the fragments of {node.name} give {width} pod definition(s); a component without "
+                    "instanceIdPath has exactly one", base))
+        elif width != len(instances):
+            self.findings.append(Finding(
+                rules.INSTANCE_COUNT_MISMATCH,
+                f"the fragments of {node.name} give {width} pod definition(s) but instanceIdPath gives "
+                f"{len(instances)} id(s)", base))
+        for field, values in outputs.items():
+            if 0 < len(values) < width:
+                self.findings.append(Finding(
+                    rules.FRAGMENT_MISALIGNED,
+                    f"{field} of {node.name} gives {len(values)} output(s) while other fragments give {width}; "
+                    "fragments merge by index, so later instances get the wrong values", (*base, field)))
+        for inst in instances:
+            pieces = {field: values[inst.index] for field, values in outputs.items() if inst.index < len(values)}
+            if not any(value is not None for value in pieces.values()):
+                continue
+            pod_spec, metadata = _pod_from_fragments(pieces)
+            inst.template = self._template(node, inst, metadata, pod_spec, pod_spec, base)
+
+    def _template(self, node: ComponentNode, inst: Instance, metadata: Any, spec: Any, raw: Any,
+                  pointer: Pointer) -> PodTemplate | None:
+        if not isinstance(raw, dict) or (spec is not None and not isinstance(spec, dict)):
+            self.findings.append(Finding(
+                rules.SPEC_NOT_OBJECT,
+                f"the pod definition of {node.name} instance {inst.index} is {_show(raw)}, not an object",
+                pointer))
+            return None
+        spec = spec if isinstance(spec, dict) else {}
+        resources, problems = pod_resources(spec)
+        for problem in problems[:5]:
+            self.findings.append(Finding(rules.INVALID_QUANTITY,
+                                         f"{node.name} instance {inst.id or inst.index}: {problem}", pointer))
+        return PodTemplate(metadata=metadata if isinstance(metadata, dict) else {}, spec=spec, resources=resources)
+
+    def _scales(self, node: ComponentNode, pointer: Pointer, scale: dict[str, Any], instances: list[Instance],
+                count: int) -> None:
+        for field, attribute in SCALE_FIELDS:
+            if not isinstance(scale.get(field), str) or not scale[field].strip():
+                continue
+            where = (*pointer, "scaleDefinition", field)
+            result = self.eval.run(scale[field], where, f"{field} of {node.name}")
+            for inst, value in zip(instances, self._aligned(node, result, count, where, field)):
+                if value is None:
+                    continue
+                number = _as_int(value)
+                if number is None:
+                    self.findings.append(Finding(
+                        rules.REPLICAS_NOT_A_NUMBER,
+                        f"{field} of {node.name}: replicas value {_show(value)} at index {inst.index} "
+                        "is not a number", where))
+                    continue
+                setattr(inst, attribute, number)
+
+    # -- the whole tree ------------------------------------------------------------------------------
+    def build(self) -> ComponentNode | None:
+        if not self.entries or self.entries[0][2] != -1:
+            return None
+        for pointer, comp, index in self.entries:
+            node = self.build_component(pointer, comp, index)
+            if node.name not in self.built:
+                self.built[node.name] = node
+        root = self.built[next(iter(self.built))]
+        children: dict[str, list[ComponentNode]] = {}
+        for node in self.built.values():
+            if node is not root and node.owner:
+                children.setdefault(node.owner, []).append(node)
+        # Attach children level by level from the root; a cycle or a dangling ownerRef never reaches it.
+        reached = {root.name}
+        frontier = [root]
+        while frontier:
+            nxt: list[ComponentNode] = []
+            for parent in frontier:
+                kids = [k for k in children.get(parent.name, []) if k.name not in reached]
+                for kid in kids:
+                    reached.add(kid.name)
+                    nxt.append(kid)
+                for inst in parent.instances:
+                    inst.children = kids
+            frontier = nxt
+        for node in reversed(self._order(root)):
+            _total(node)
+        return root
+
+    def _order(self, root: ComponentNode) -> list[ComponentNode]:
+        order, queue = [], [root]
+        while queue:
+            node = queue.pop(0)
+            order.append(node)
+            if node.instances:
+                queue.extend(node.instances[0].children)
+        return order
+
+
+def _total(node: ComponentNode) -> None:
+    """Pods and resources of a component; its children's totals are already known."""
+    for inst in node.instances:
+        pods = 1 if inst.template is not None else 0
+        per_replica = [inst.template.resources] if inst.template is not None else []
+        for child in inst.children:
+            pods += child.pods
+            per_replica.append(child.resources)
+        inst.pods = inst.effective_replicas * pods
+        inst.resources = scaled(summed(per_replica), inst.effective_replicas)
+    node.pods = sum(inst.pods for inst in node.instances)
+    node.resources = summed(inst.resources for inst in node.instances)
+
+
+def _pod_from_fragments(pieces: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A PodSpec and metadata assembled from fragment values (containers+container, else resources)."""
+    spec: dict[str, Any] = {}
+    metadata: dict[str, Any] = {}
+    containers = [c for c in (pieces.get("containersPath") or []) if isinstance(c, dict)] \
+        if isinstance(pieces.get("containersPath"), list) else []
+    if isinstance(pieces.get("containerPath"), dict):
+        containers.append(pieces["containerPath"])
+    if not containers:
+        container: dict[str, Any] = {"name": "main"}
+        if isinstance(pieces.get("resourcesPath"), dict):
+            container["resources"] = pieces["resourcesPath"]
+        if isinstance(pieces.get("imagePath"), str):
+            container["image"] = pieces["imagePath"]
+        containers = [container]
+    spec["containers"] = containers
+    if isinstance(pieces.get("schedulerNamePath"), str):
+        spec["schedulerName"] = pieces["schedulerNamePath"]
+    if isinstance(pieces.get("priorityClassNamePath"), str):
+        spec["priorityClassName"] = pieces["priorityClassNamePath"]
+    affinity = {key: pieces[field] for field, key in (("podAffinityPath", "podAffinity"),
+                                                       ("nodeAffinityPath", "nodeAffinity"))
+                if isinstance(pieces.get(field), dict)}
+    if affinity:
+        spec["affinity"] = affinity
+    if isinstance(pieces.get("resourceClaimsPath"), list):
+        spec["resourceClaims"] = pieces["resourceClaimsPath"]
+    for field, key in (("labelsPath", "labels"), ("annotationsPath", "annotations")):
+        if isinstance(pieces.get(field), dict):
+            metadata[key] = pieces[field]
+    return spec, metadata
+
+
+def _show(value: Any) -> str:
+    import json
+
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def resolve_workload(definition: dict[str, Any], obj: dict[str, Any], *, runtime: JqRuntime | None = None,
+                     with_status: bool = True, with_gangs: bool = True) -> Workload:
+    """The workload tree of ``obj`` as ``definition`` (a Karta or ResourceInterface dict) describes it.
+
+    Never raises for bad input: problems are findings on the returned Workload.
+    """
+    from wmaplint.resolve.gang import preview_gangs
+    from wmaplint.resolve.status import evaluate_status
+
+    runtime = runtime or default_runtime()
+    builder = TreeBuilder(definition if isinstance(definition, Mapping) else {}, obj, runtime)
+    root = builder.build()
+    metadata = get(obj, "metadata")
+    workload = Workload(
+        api_version=str(get(obj, "apiVersion") or ""), kind=str(get(obj, "kind") or ""),
+        name=str(get(metadata, "name") or ""),
+        namespace=get(metadata, "namespace") if isinstance(get(metadata, "namespace"), str) else None,
+        definition_name=str(get(definition, "metadata", "name") or ""),
+        root=root, components=builder.built, findings=builder.findings,
+    )
+    if root is None:
+        workload.findings.append(Finding(rules.JQ_RUNTIME_ERROR, "the definition has no rootComponent",
+                                         (*STRUCTURE, "rootComponent")))
+        return workload
+    if with_status:
+        root_pointer, root_def, _ = builder.entries[0]
+        workload.status = evaluate_status(root_def.get("statusDefinition"), (*root_pointer, "statusDefinition"),
+                                          builder.eval)
+    if with_gangs:
+        workload.gangs = preview_gangs(definition, workload, builder.findings)
+    return workload
+
+
+def zero() -> Decimal:
+    return Decimal(0)
