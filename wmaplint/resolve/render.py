@@ -1,0 +1,222 @@
+"""Render resolved workloads as a text tree, JSON, or Graphviz dot."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from wmaplint.resolve.model import ComponentNode, Instance, Workload
+from wmaplint.resolve.resources import GPU, format_number, format_quantity
+
+MAX_TEXT_LINES = 2000  # child subtrees repeat under every parent instance; keep output bounded
+
+
+def _plural(count: int | float, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _gpus(resources: dict[str, Decimal]) -> int | float:
+    return format_number(resources.get(GPU, Decimal(0)))
+
+
+def _extra(resources: dict[str, Decimal]) -> str:
+    parts = [f"{name} {format_quantity(name, amount)}" for name, amount in sorted(resources.items())
+             if name != GPU and amount]
+    return ", ".join(parts)
+
+
+def totals(workload: Workload) -> dict[str, Any]:
+    resources = workload.total_resources
+    return {
+        "pods": workload.total_pods,
+        "gpus": _gpus(resources),
+        "cpu": format_quantity("cpu", resources["cpu"]) if "cpu" in resources else None,
+        "memory": format_quantity("memory", resources["memory"]) if "memory" in resources else None,
+        "resources": {name: format_quantity(name, amount) for name, amount in sorted(resources.items())},
+    }
+
+
+# -- JSON -------------------------------------------------------------------------------------------------
+def _instance_json(inst: Instance) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": inst.id, "index": inst.index, "replicas": inst.replicas, "minReplicas": inst.min_replicas,
+        "maxReplicas": inst.max_replicas, "effectiveReplicas": inst.effective_replicas, "pods": inst.pods,
+        "gpus": _gpus(inst.resources),
+        "resources": {n: format_quantity(n, a) for n, a in sorted(inst.resources.items())},
+    }
+    if inst.template is not None:
+        data["pod"] = {
+            "gpus": _gpus(inst.template.resources),
+            "resources": {n: format_quantity(n, a) for n, a in sorted(inst.template.resources.items())},
+            "containers": [c.get("name") for c in inst.template.spec.get("containers", []) if isinstance(c, dict)]
+            if isinstance(inst.template.spec.get("containers"), list) else [],
+        }
+    return data
+
+
+def _component_json(node: ComponentNode) -> dict[str, Any]:
+    return {
+        "name": node.name, "kind": node.kind, "owner": node.owner, "hasSpec": node.has_spec,
+        "pods": node.pods, "gpus": _gpus(node.resources),
+        "instances": [_instance_json(inst) for inst in node.instances],
+    }
+
+
+def workload_json(workload: Workload) -> dict[str, Any]:
+    status = workload.status
+    return {
+        "apiVersion": workload.api_version, "kind": workload.kind, "name": workload.name,
+        "namespace": workload.namespace, "definition": workload.definition_name,
+        "status": None if status is None else {
+            "status": status.status, "matches": status.matches, "phase": status.phase,
+            "conditions": status.conditions,
+        },
+        "totals": totals(workload),
+        # per component: pods and GPUs under one instance of its parent
+        "components": [_component_json(node) for node in workload.components.values()],
+        "gangs": [{
+            "name": g.name, "api": g.api, "minAvailable": g.min_available, "minSubGroups": g.min_subgroups,
+            "topology": g.topology, "note": g.note,
+            "members": [{"component": m.component, "groupByKeyPaths": m.group_by_key_paths, "filters": m.filters,
+                         "minAvailable": m.min_available} for m in g.members],
+        } for g in workload.gangs],
+        "pods": [{"pod": p.pod, "component": p.component, "instance": p.instance, "replica": p.replica}
+                 for p in workload.pods],
+        "findings": [{"rule": f.rule, "message": f.message, "definitionPath": list(f.definition_path)}
+                     for f in workload.findings],
+    }
+
+
+def render_json(workloads: list[Workload], extra: dict[str, Any] | None = None) -> str:
+    data: dict[str, Any] = {"workloads": [workload_json(w) for w in workloads]}
+    if extra:
+        data.update(extra)
+    return json.dumps(data, indent=2, default=str)
+
+
+# -- text -------------------------------------------------------------------------------------------------
+def _kind(node: ComponentNode) -> str:
+    return f" [{node.kind.get('kind')}]" if node.kind and node.kind.get("kind") else ""
+
+
+def _instance_line(node: ComponentNode, inst: Instance) -> str:
+    label = inst.id if node.multi_instance else "(single)"
+    scale = f"replicas {inst.effective_replicas}"
+    if inst.replicas is None and inst.min_replicas is not None:
+        scale += " (minReplicas)"
+    elif inst.replicas is None:
+        scale += " (default)"
+    if inst.max_replicas is not None:
+        scale += f", max {inst.max_replicas}"
+    text = f"{label}: {scale} -> {_plural(inst.pods, 'pod')}, {_plural(_gpus(inst.resources), 'GPU')}"
+    if inst.template is not None:
+        per_pod = _gpus(inst.template.resources)
+        extra = _extra(inst.template.resources)
+        text += f"  (per pod: {per_pod} GPU{', ' + extra if extra else ''})"
+    return text
+
+
+def render_text(workloads: list[Workload], notes: list[str] | None = None) -> str:
+    lines: list[str] = []
+    for workload in workloads:
+        t = totals(workload)
+        where = f"{workload.namespace}/{workload.name}" if workload.namespace else workload.name
+        lines.append(f"{workload.kind} {where}: 1 workload, {_plural(t['pods'], 'pod')}, "
+                     f"{_plural(t['gpus'], 'GPU')}" + (f", cpu {t['cpu']}" if t["cpu"] else "")
+                     + (f", memory {t['memory']}" if t["memory"] else ""))
+        lines.append(f"  definition: {workload.definition_name or '(unnamed)'}")
+        if workload.status is not None:
+            status = workload.status
+            detail = f" (matches: {', '.join(status.matches)})" if len(status.matches) > 1 else ""
+            native = []
+            if status.phase is not None:
+                native.append(f"phase {status.phase}")
+            if status.conditions:
+                native.append("conditions " + ", ".join(
+                    f"{c.get('type')}={c.get('status')}" for c in status.conditions[:8]))
+            lines.append(f"  status: {status.status}{detail}" + (f"; {'; '.join(native)}" if native else ""))
+        if workload.root is not None:
+            budget = [MAX_TEXT_LINES]
+            _tree_lines(workload.root, "  ", lines, budget)
+        for gang in workload.gangs:
+            members = ", ".join(f"{m.component} ({m.min_available if m.min_available is not None else '?'})"
+                                for m in gang.members) or "(whole workload)"
+            available = gang.min_available if gang.min_available is not None else "cannot be computed"
+            line = f"  gang {gang.name} ({gang.api}): members {members}; min-available {available}"
+            if gang.topology:
+                line += f"; topology {gang.topology.get('topologyName')}"
+            if gang.note:
+                line += f"; {gang.note}"
+            lines.append(line)
+        for pod in workload.pods:
+            target = pod.component or "(no component)"
+            if pod.instance is not None:
+                target += f"/{pod.instance}"
+            if pod.replica is not None:
+                target += f" replica {pod.replica}"
+            lines.append(f"  pod {pod.pod} -> {target}")
+        for finding in workload.findings:
+            lines.append(f"  {finding.rule}: {finding.message}")
+    for note in notes or []:
+        lines.append(note)
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _tree_lines(node: ComponentNode, indent: str, lines: list[str], budget: list[int]) -> None:
+    """Components with their instances; a single-instance component shares one line with its instance."""
+    stack: list[tuple[ComponentNode, str, str]] = [(node, indent, "")]  # (component, padding, branch)
+    while stack:
+        comp, pad, branch = stack.pop()
+        if budget[0] <= 0:
+            lines.append(f"{pad}... (output cut at {MAX_TEXT_LINES} lines)")
+            return
+        budget[0] -= 1
+        head = f"{pad}{branch}{comp.name}{_kind(comp)}"
+        child_pad = pad + ("   " if branch else "")
+        pending: list[tuple[ComponentNode, str, str]] = []
+        if not comp.multi_instance and len(comp.instances) == 1:
+            inst = comp.instances[0]
+            lines.append(f"{head}: {_instance_line(comp, inst).split(': ', 1)[1]}")
+            kids = inst.children
+            for k, child in enumerate(kids):
+                pending.append((child, child_pad, "└─ " if k == len(kids) - 1 else "├─ "))
+        else:
+            lines.append(f"{head}: {_plural(len(comp.instances), 'instance')}, {_plural(comp.pods, 'pod')}, "
+                         f"{_plural(_gpus(comp.resources), 'GPU')}")
+            for i, inst in enumerate(comp.instances):
+                last = i == len(comp.instances) - 1
+                budget[0] -= 1
+                lines.append(f"{child_pad}{'└─ ' if last else '├─ '}{_instance_line(comp, inst)}")
+                inner = child_pad + ("   " if last else "│  ")
+                for k, child in enumerate(inst.children):
+                    pending.append((child, inner, "└─ " if k == len(inst.children) - 1 else "├─ "))
+        stack.extend(reversed(pending))
+
+
+# -- dot --------------------------------------------------------------------------------------------------
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def render_dot(workloads: list[Workload]) -> str:
+    out = ["digraph workloads {", "  rankdir=LR;", "  node [shape=box, fontname=Helvetica];"]
+    for w_index, workload in enumerate(workloads):
+        t = totals(workload)
+        wid = f"w{w_index}"
+        status = workload.status.status if workload.status else "Undefined"
+        label = f"{workload.kind} {workload.name}\n{t['pods']} pods, {t['gpus']} GPUs\n{status}"
+        out.append(f"  {wid} [shape=folder, label={_quote(label)}];")
+        for c_index, node in enumerate(workload.components.values()):
+            cid = f"{wid}c{c_index}"
+            out.append(f"  {cid} [label={_quote(f'{node.name}{_kind(node)}')}];")
+            parent = (f"{wid}c{list(workload.components).index(node.owner)}"
+                      if node.owner in workload.components and node is not workload.root else wid)
+            out.append(f"  {parent} -> {cid};")
+            for inst in node.instances:
+                iid = f"{cid}i{inst.index}"
+                label = f"{inst.id or '(single)'}\n{inst.pods} pods, {_gpus(inst.resources)} GPUs"
+                out.append(f"  {iid} [shape=ellipse, label={_quote(label)}];")
+                out.append(f"  {cid} -> {iid};")
+    out.append("}")
+    return "\n".join(out) + "\n"
