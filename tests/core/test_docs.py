@@ -1,0 +1,49 @@
+"""Generated documents stay current: docs/rules.md and schemas/definition.schema.json."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import yaml
+
+from wmaplint.checks import load_checks
+from wmaplint.definition.format import SCHEMA_FILE, schema_json
+from wmaplint.rule_docs import rules_document
+from wmaplint.rule_modules import import_rule_modules
+
+
+def test_rules_md_is_current(repo) -> None:
+    load_checks()
+    import_rule_modules()
+    assert (repo / "docs" / "rules.md").read_text(encoding="utf-8") == rules_document(), (
+        "docs/rules.md is stale: run `python -m wmaplint.rule_docs > docs/rules.md`"
+    )
+
+
+def test_definition_schema_file_is_current() -> None:
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_json(), (
+        "schemas/definition.schema.json is stale: run `python -m wmaplint.definition.format`"
+    )
+
+
+def test_definition_schema_is_a_valid_json_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(json.loads(schema_json()))
+
+
+def test_catalog_definitions_validate_against_the_format_schema(repo) -> None:
+    validator = jsonschema.Draft202012Validator(json.loads(schema_json()))
+    files = sorted((repo / "catalog").glob("*.yaml"))
+    assert files
+    for path in files:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        errors = [f"{path.name}: {'/'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(doc)]
+        assert errors == []
+
+
+def test_format_schema_rejects_a_misspelled_key() -> None:
+    validator = jsonschema.Draft202012Validator(json.loads(schema_json()))
+    from wmaplint.examples import job_with
+
+    doc = yaml.safe_load(job_with("specDefinition:", "specDefiniton:"))
+    assert any("specDefiniton" in e.message for e in validator.iter_errors(doc))

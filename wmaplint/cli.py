@@ -1,0 +1,169 @@
+"""Command line: parse flags, call the engine, pick a reporter, set the exit code. Nothing else lives here."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from wmaplint import __version__
+
+# Subcommands load their module only when used, so `wmaplint --version` and `check` stay light.
+LAZY_COMMANDS = {
+    "tree": "wmaplint.cli_resolve:tree",
+    "test": "wmaplint.cli_resolve:test",
+    "schemas": "wmaplint.schema.commands:schemas",
+    "lsp": "wmaplint.lsp.server:lsp_command",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS:
+            module_name, attr = LAZY_COMMANDS[name].split(":")
+            try:
+                return getattr(importlib.import_module(module_name), attr)
+            except (ImportError, AttributeError) as exc:
+                raise click.ClickException(f"the {name} command is not available: {exc}") from None
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="wmaplint", message="%(prog)s %(version)s")
+def main() -> None:
+    """Offline static analyzer for Kubernetes workload definitions (kind Karta)."""
+
+
+def _fail(message: str) -> None:
+    click.echo(f"wmaplint: {message}", err=True)
+    sys.exit(2)
+
+
+def common_schema_options(fn: Any) -> Any:
+    fn = click.option("--crds", "crds", multiple=True, type=click.Path(),
+                      help="CRD YAML or OpenAPI v3 JSON file or directory (repeatable).")(fn)
+    fn = click.option("--strict", is_flag=True, help="Treat missing schemas as errors.")(fn)
+    fn = click.option("--offline", is_flag=True, default=True, hidden=True,
+                      help="Never touch the network (always true for check).")(fn)
+    fn = click.option("--config", "config_file", type=click.Path(), help="Configuration file to use.")(fn)
+    return fn
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@common_schema_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True)
+@click.option("--select", multiple=True, help="Only these rules (ids, prefixes like WM3, or names).")
+@click.option("--ignore", multiple=True, help="Skip these rules.")
+@click.option("--fail-level", type=click.Choice(["error", "warning", "info"]), help="Lowest severity that fails.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Files checked in parallel.")
+@click.option("--stdin-filename", default="<stdin>", help="Name shown for input read from '-'.")
+@click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomic writes, comments kept).")
+def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: bool, config_file: str | None,
+          fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], fail_level: str | None, jobs: int,
+          stdin_filename: str, color: bool | None, fix: bool) -> None:
+    """Check definitions (files or directories; '-' reads stdin)."""
+    from wmaplint.config import ConfigError, Overrides, normalise_selector
+    from wmaplint.diagnostics import Severity
+    from wmaplint.engine import Options, exit_code, lint_paths
+
+    if not paths:
+        _fail("no paths given (try `wmaplint check catalog/` or `wmaplint check -`)")
+    _load_rules()
+    try:
+        overrides = Overrides(
+            select=tuple(normalise_selector(s, "--select") for s in _split(select)) or None,
+            ignore=tuple(normalise_selector(s, "--ignore") for s in _split(ignore)) or None,
+            fail_level=Severity.parse(fail_level) if fail_level else None,
+            extra_crds=crds,
+        )
+        options = Options(overrides=overrides, config_file=config_file, strict=strict, jobs=max(1, jobs))
+        if config_file:
+            options.config_for(config_file)
+        stdin_text = None
+        if "-" in paths:
+            from wmaplint.source import InputError, decode_bytes
+
+            try:
+                stdin_text = decode_bytes(sys.stdin.buffer.read(), stdin_filename)
+            except InputError as exc:
+                _fail(str(exc))
+        report = lint_paths(paths, options, stdin_text=stdin_text, stdin_name=stdin_filename)
+        if fix:
+            from wmaplint.fixes import apply_fixes
+
+            changed = apply_fixes(report)
+            if changed:
+                report = lint_paths(paths, options, stdin_text=stdin_text, stdin_name=stdin_filename)
+                click.echo(f"fixed {changed} finding(s)", err=True)
+        level = options.config_for(paths[0] if paths[0] != "-" else stdin_filename).fail_level
+    except ConfigError as exc:
+        _fail(str(exc))
+    from wmaplint.report import render
+
+    for line in report.errors:
+        click.echo(f"wmaplint: {line}", err=True)
+    use_color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
+    output = render(report, fmt, color=use_color, root=Path.cwd(), tool_version=__version__)
+    if output:
+        click.echo(output, nl=not output.endswith("\n"))
+    sys.exit(exit_code(report, level))
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [part for value in values for part in value.split(",") if part.strip()]
+
+
+def _load_rules() -> None:
+    """Import every module that registers rules, so listings and suppressions know them all."""
+    from wmaplint.checks import load_checks
+    from wmaplint.rule_modules import import_rule_modules
+
+    load_checks()
+    import_rule_modules()
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules(fmt: str) -> None:
+    """List every rule: id, name, default severity and summary."""
+    import json
+
+    from wmaplint.diagnostics import RULES
+
+    _load_rules()
+    ordered = [RULES[k] for k in sorted(RULES)]
+    if fmt == "json":
+        click.echo(json.dumps([{"id": r.id, "name": r.name, "severity": r.severity.label, "summary": r.summary,
+                                "tags": list(r.tags)} for r in ordered], indent=2))
+        return
+    width = max(len(r.name) for r in ordered)
+    for r in ordered:
+        click.echo(f"{r.id}  {r.name:<{width}}  {r.severity.label:<7}  {r.summary}")
+
+
+@main.command()
+@click.argument("rule")
+def explain(rule: str) -> None:
+    """Show a rule's documentation: what, why, a failing and a passing example."""
+    from wmaplint.diagnostics import rule_by_name_or_id
+    from wmaplint.rule_docs import rule_markdown
+
+    _load_rules()
+    found = rule_by_name_or_id(rule)
+    if found is None:
+        _fail(f"unknown rule {rule!r} (see `wmaplint rules`)")
+    click.echo(rule_markdown(found))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,192 @@
+"""Settings from ``[tool.wmaplint]`` in pyproject.toml or ``.wmaplint.yaml``, found from a file upwards.
+
+Keys: ``select`` and ``ignore`` (rule ids, id prefixes such as ``WM3``, or rule names), ``severity`` (rule ->
+error|warning|info|off), ``exclude`` (glob patterns, relative to the config file), ``crds`` (schema paths, relative
+to the config file), ``fail-level`` (error|warning|info), ``rule-packs`` (declarative rule files),
+``completes`` (GVKs or kinds that run to completion, for status coverage). Command-line flags override the file.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import sys
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from wmaplint.diagnostics import RULES, Severity, rule_by_name_or_id
+
+CONFIG_FILES = (".wmaplint.yaml", ".wmaplint.yml", "pyproject.toml")
+KNOWN_KEYS = {"select", "ignore", "severity", "exclude", "crds", "fail-level", "rule-packs", "completes"}
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used: one line, exit 2."""
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: tuple[tuple[str, str], ...] = ()  # (rule id, severity name or "off")
+    exclude: tuple[str, ...] = ()
+    crds: tuple[str, ...] = ()
+    fail_level: Severity = Severity.WARNING
+    rule_packs: tuple[str, ...] = ()
+    completes: tuple[str, ...] = ()
+    source: str | None = None
+
+    @property
+    def base(self) -> Path:
+        return Path(self.source).parent if self.source else Path.cwd()
+
+    def enabled(self, rule_id: str) -> bool:
+        if self.select and not any(_matches(rule_id, s) for s in self.select):
+            return False
+        if any(_matches(rule_id, s) for s in self.ignore):
+            return False
+        return dict(self.severity).get(rule_id) != "off"
+
+    def severity_of(self, rule_id: str, default: Severity) -> Severity:
+        name = dict(self.severity).get(rule_id)
+        return Severity.parse(name) if name and name != "off" else default
+
+    def excluded(self, path: Path) -> bool:
+        if not self.exclude:
+            return False
+        try:
+            rel = path.resolve().relative_to(self.base.resolve()).as_posix()
+        except ValueError:
+            rel = path.as_posix()
+        return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(path.name, pat) or rel.startswith(pat.rstrip("/") + "/")
+                   for pat in self.exclude)
+
+    def merged(self, **overrides: Any) -> Config:
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _matches(rule_id: str, selector: str) -> bool:
+    return rule_id == selector or (selector.startswith("WM") and rule_id.startswith(selector))
+
+
+def normalise_selector(text: str, where: str) -> str:
+    text = text.strip()
+    if text.upper().startswith("WM") and text[2:].isdigit() and len(text) <= 5:
+        return text.upper()
+    rule = rule_by_name_or_id(text)
+    if rule is None:
+        raise ConfigError(f"{where}: unknown rule {text!r} (see `wmaplint rules`)")
+    return rule.id
+
+
+def parse_config(data: Any, source: str) -> Config:
+    if data is None:
+        return Config(source=source)
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: the wmaplint settings must be a mapping")
+    unknown = set(data) - KNOWN_KEYS
+    if unknown:
+        raise ConfigError(f"{source}: unknown setting {sorted(unknown)[0]!r} (known: {', '.join(sorted(KNOWN_KEYS))})")
+
+    def strings(key: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{source}: {key} must be a list of strings")
+        return tuple(value)
+
+    severity: list[tuple[str, str]] = []
+    raw_sev = data.get("severity", {})
+    if not isinstance(raw_sev, dict):
+        raise ConfigError(f"{source}: severity must map rule ids to error, warning, info or off")
+    for key, value in raw_sev.items():
+        if str(value).lower() not in ("error", "warning", "info", "off"):
+            raise ConfigError(f"{source}: severity of {key} must be error, warning, info or off, not {value!r}")
+        severity.append((normalise_selector(str(key), source), str(value).lower()))
+    fail = data.get("fail-level", "warning")
+    try:
+        fail_level = Severity.parse(str(fail))
+    except ValueError as exc:
+        raise ConfigError(f"{source}: fail-level: {exc}") from None
+    base = Path(source).parent
+    return Config(
+        select=tuple(normalise_selector(s, source) for s in strings("select")),
+        ignore=tuple(normalise_selector(s, source) for s in strings("ignore")),
+        severity=tuple(severity),
+        exclude=strings("exclude"),
+        crds=tuple(str((base / p)) for p in strings("crds")),
+        fail_level=fail_level,
+        rule_packs=tuple(str((base / p)) for p in strings("rule-packs")),
+        completes=strings("completes"),
+        source=source,
+    )
+
+
+def load_config_file(path: str | Path) -> Config:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read configuration ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: configuration is not valid UTF-8") from None
+    if p.name.endswith(".toml"):
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover
+            import tomli as tomllib
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        return parse_config(doc.get("tool", {}).get("wmaplint"), str(p))
+    import yaml
+
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+        raise ConfigError(f"{path}{where}: invalid YAML in configuration") from None
+    return parse_config(doc, str(p))
+
+
+@lru_cache(maxsize=256)
+def find_config(directory: str) -> Config:
+    """The nearest configuration at or above a directory (pyproject.toml counts only with [tool.wmaplint])."""
+    d = Path(directory).resolve()
+    for folder in (d, *d.parents):
+        for name in CONFIG_FILES:
+            candidate = folder / name
+            if not candidate.is_file():
+                continue
+            if name == "pyproject.toml":
+                try:
+                    if "[tool.wmaplint" not in candidate.read_text(encoding="utf-8", errors="replace"):
+                        continue
+                except OSError:
+                    continue
+            return load_config_file(candidate)
+    return Config()
+
+
+def known_rule_ids() -> list[str]:
+    return sorted(RULES)
+
+
+@dataclass
+class Overrides:
+    """Command-line settings that take precedence over any file."""
+
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
+    fail_level: Severity | None = None
+    extra_crds: tuple[str, ...] = field(default_factory=tuple)
+
+    def apply(self, config: Config) -> Config:
+        merged = config.merged(select=self.select, ignore=self.ignore, fail_level=self.fail_level)
+        if self.extra_crds:
+            merged = replace(merged, crds=tuple(self.extra_crds) + merged.crds)
+        return merged
