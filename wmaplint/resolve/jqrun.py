@@ -188,8 +188,8 @@ class JqRuntime:
             return JqResult(error=self._errors[expression])
         try:
             text = doc.text
-        except (ValueError, TypeError) as exc:
-            return JqResult(error=f"input is not JSON: {exc}")
+        except (ValueError, TypeError, RecursionError) as exc:
+            return JqResult(error=f"input cannot be passed to jq: {type(exc).__name__}: {str(exc)[:80]}")
         if self._slow[expression]:
             return self._run_in_worker(expression, text)
         return self._run_here(program, text)

@@ -247,8 +247,8 @@ POD_UNATTRIBUTED = define(
     "WM712", "pod-unattributed", "warning",
     "A pod of the workload is claimed by no component.",
     why="The platform cannot show, count or gang-schedule pods that no component selector claims.",
-    bad=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR.replace(
-        "replicatedjob-name", "replicated-job") + _JOBSET_MANIFEST + _PODS_GOOD,
+    bad=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR
+    + _JOBSET_MANIFEST + _PODS_GOOD.replace("replicatedjob-name: workers", "replicatedjob-name: evaluators"),
     good=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR
     + _JOBSET_MANIFEST + _PODS_GOOD,
     fix="Make the componentTypeSelector and instance idPath read labels that the pods carry.",
@@ -413,4 +413,21 @@ cases:
     fix="See docs/testing.md for the suite format.",
     example_mode="test",
     example_filename="example.test.yaml",
+).id
+
+INVALID_DEFINITION_INPUT = define(
+    "WM717", "definition-file-without-definition", "error",
+    "A file passed with --definition holds no Karta or ResourceInterface document with a root kind.",
+    why="Without a root kind the definition cannot be matched to any manifest, so nothing is resolved with it.",
+    bad="""\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: incomplete}
+spec:
+  structureDefinition:
+    rootComponent: {name: job}
+""",
+    good=_jobset(_GOOD_SCALE).replace(_JOBSET_MANIFEST, ""),
+    fix="Give rootComponent a kind with group, version and kind.",
+    example_mode="definition-file",
 ).id

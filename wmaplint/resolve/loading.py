@@ -1,0 +1,130 @@
+"""Read manifests, pods and definitions from files or stdin; index definitions by root GVK."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import wmaplint
+from wmaplint.diagnostics import Diagnostic
+from wmaplint.source import Document, InputError, SourceFile, decode_bytes, load_text, read_path, to_python
+
+DEFINITION_KINDS = {("run.ai/v1alpha1", "Karta"), ("optimization.nvidia.com/v1alpha1", "ResourceInterface")}
+GVK = tuple[str, str, str]
+
+
+def catalog_dir() -> Path:
+    return Path(wmaplint.__file__).resolve().parents[1] / "catalog"
+
+
+@dataclass(slots=True)
+class LoadedDocument:
+    file: SourceFile
+    document: Document
+    value: Any
+
+    @property
+    def path(self) -> str:
+        return self.file.path
+
+
+@dataclass(slots=True)
+class DefinitionEntry:
+    gvk: GVK
+    loaded: LoadedDocument
+
+    @property
+    def name(self) -> str:
+        metadata = self.loaded.value.get("metadata") if isinstance(self.loaded.value, dict) else None
+        return str(metadata.get("name")) if isinstance(metadata, dict) and metadata.get("name") else self.loaded.path
+
+
+def read_source(path: str) -> str:
+    """Text of a file, or of stdin for "-"; raises InputError with one line."""
+    if path == "-":
+        return decode_bytes(sys.stdin.buffer.read(), "<stdin>")
+    return read_path(path)
+
+
+def load_file(path: str, text: str | None = None) -> tuple[list[LoadedDocument], list[Diagnostic]]:
+    """Documents of a YAML/JSON file as plain values; YAML faults come back as diagnostics."""
+    if text is None:
+        text = read_source(path)
+    source = load_text(text, "<stdin>" if path == "-" else path)
+    loaded: list[LoadedDocument] = []
+    for document in source.documents:
+        if document.root is None:
+            continue
+        try:
+            value = to_python(document.root)
+        except RecursionError:
+            raise InputError(f"{path}: nesting too deep to read") from None
+        loaded.append(LoadedDocument(source, document, value))
+    return loaded, list(source.problems)
+
+
+def is_definition(value: Any) -> bool:
+    return isinstance(value, dict) and (value.get("apiVersion"), value.get("kind")) in DEFINITION_KINDS
+
+
+def definition_gvk(value: Any) -> GVK | None:
+    kind = value.get("spec", {}).get("structureDefinition", {}).get("rootComponent", {}).get("kind") \
+        if isinstance(value, dict) and isinstance(value.get("spec"), dict) \
+        and isinstance(value["spec"].get("structureDefinition"), dict) \
+        and isinstance(value["spec"]["structureDefinition"].get("rootComponent"), dict) else None
+    if not isinstance(kind, dict) or not isinstance(kind.get("kind"), str):
+        return None
+    return (str(kind.get("group") or ""), str(kind.get("version") or ""), kind["kind"])
+
+
+def manifest_gvk(value: Any) -> GVK | None:
+    if not isinstance(value, dict) or not isinstance(value.get("apiVersion"), str) \
+            or not isinstance(value.get("kind"), str):
+        return None
+    group, _, version = value["apiVersion"].rpartition("/")
+    return (group, version, value["kind"])
+
+
+def show_gvk(gvk: GVK) -> str:
+    group, version, kind = gvk
+    return f"{group + '/' if group else ''}{version} {kind}"
+
+
+@dataclass
+class DefinitionIndex:
+    """Definitions by root GVK: explicit ones first, the catalog only for GVKs they do not cover."""
+
+    explicit: dict[GVK, list[DefinitionEntry]] = field(default_factory=dict)
+    catalog: dict[GVK, list[DefinitionEntry]] = field(default_factory=dict)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, documents: Iterable[LoadedDocument], *, from_catalog: bool = False) -> int:
+        added = 0
+        target = self.catalog if from_catalog else self.explicit
+        for loaded in documents:
+            if not is_definition(loaded.value):
+                continue
+            gvk = definition_gvk(loaded.value)
+            if gvk is None:
+                continue
+            target.setdefault(gvk, []).append(DefinitionEntry(gvk, loaded))
+            added += 1
+        return added
+
+    def add_catalog(self, directory: Path | None = None) -> None:
+        directory = directory or catalog_dir()
+        if not directory.is_dir():
+            return
+        for path in sorted(directory.glob("*.yaml")):
+            try:
+                documents, problems = load_file(str(path))
+            except InputError:
+                continue
+            self.problems.extend(problems)
+            self.add(documents, from_catalog=True)
+
+    def lookup(self, gvk: GVK) -> list[DefinitionEntry]:
+        return self.explicit.get(gvk) or self.catalog.get(gvk) or []
