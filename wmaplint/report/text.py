@@ -126,9 +126,9 @@ def _render_one(diagnostic: Diagnostic, lines: SourceLines, paint: _Painter) -> 
         shown, marks = underline(source_line, span.start_col, end_col)
         number = str(span.start_line)
         out.append(paint(_GUTTER_STYLE, f"  {number} |") + (" " + shown if shown else ""))
-        out.append(
-            paint(_GUTTER_STYLE, f"  {' ' * len(number)} |") + " " + paint(_SEVERITY_STYLE[severity], marks)
-        )
+        indent = len(marks) - len(marks.lstrip(" "))
+        gutter = paint(_GUTTER_STYLE, f"  {' ' * len(number)} |")
+        out.append(f"{gutter} {' ' * indent}{paint(_SEVERITY_STYLE[severity], marks[indent:])}")
     for related in diagnostic.related:
         where = related.path
         if related.span is not None:
