@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,7 +157,7 @@ class SchemaStore:
             self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.path))
             f.gvks = []
             return False
-        if kind is not None and kind.encode() not in data:
+        if kind is not None and not _mentions_kind(data, kind):
             return False  # cannot declare this kind; index it later if someone asks for everything
         f.sha256 = hashlib.sha256(data).hexdigest()
         parsed = self._parse(f, data)
@@ -230,6 +231,18 @@ class SchemaStore:
             self._index_dirty = False
 
 
+def _mentions_kind(data: bytes, kind: str) -> bool:
+    """Cheap necessary condition for a file to declare ``kind`` (as a YAML or JSON ``kind`` value)."""
+    k = re.escape(kind.encode())
+    return re.search(rb"""["']?kind["']?\s*:\s*["']?""" + k + rb"""["']?\s*[,}\n\r]""", data) is not None
+
+
 def default_store(explicit_paths: list[str], env: Mapping[str, str] | None = None) -> SchemaStore:
     """The store ``check`` uses: explicit paths, WMAPLINT_SCHEMA_PATH, then the user schema dir."""
     return SchemaStore(ordered_sources(explicit_paths, env), env=env)
+
+
+def forget_parsed() -> None:
+    """Drop the in-process parse results (the disk cache stays); for tests and long-lived servers."""
+    _MEMO.clear()
+    _RAW_MEMO.clear()

@@ -1,0 +1,214 @@
+"""Loading every real schema in ../shared, the store's lookup order, caching and bad input."""
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from wmaplint.schema import ANY, SchemaStore, default_store
+from wmaplint.schema.loader import MAX_DEPTH, parse_bytes, parse_file
+from wmaplint.schema.rules import missing_schema
+from wmaplint.schema.store import forget_parsed
+from wmaplint.schema.types import ARRAY, INTEGER, OBJECT, STRING, UNION
+
+
+def test_every_real_crd_loads_with_every_served_version(shared):
+    files = sorted((shared / "crds").rglob("*.yaml"))
+    assert len(files) == 31  # 30 framework CRDs + the Karta CRD
+    for f in files:
+        parsed = parse_file(f)
+        assert parsed.errors == [], f
+        assert parsed.types, f
+        for gvk, t in parsed.types.items():
+            assert t.kind == OBJECT, (f, gvk)
+            assert "spec" in t.properties or gvk[2] == "PodGang" or t.properties, (f, gvk)
+
+
+def test_core_openapi_documents_give_the_workload_kinds(shared):
+    kinds = {}
+    for f in sorted((shared / "k8s-openapi").glob("*.json")):
+        parsed = parse_file(f)
+        assert parsed.errors == []
+        kinds.update(parsed.types)
+    for gvk in [("", "v1", "Pod"), ("batch", "v1", "Job"), ("apps", "v1", "Deployment"),
+                ("apps", "v1", "StatefulSet"), ("apps", "v1", "ReplicaSet"), ("batch", "v1", "CronJob")]:
+        assert gvk in kinds, gvk
+
+
+def test_pod_type_follows_refs_and_keeps_int_or_string(store):
+    (pod,) = store.lookup("", "v1", "Pod")
+    spec = pod.type.member("spec")
+    container = spec.member("containers").items
+    assert container.member("image").kind == STRING
+    port = container.member("ports").items.member("containerPort")
+    assert port.kind == INTEGER
+    assert pod.type.member("metadata").member("labels").additional.kind == STRING
+    probe_port = container.member("livenessProbe").member("httpGet").member("port")
+    assert probe_port.kind == UNION and probe_port.kinds() == {"integer", "string"}
+    assert spec.member("containers").list_map_keys == ("name",)
+    assert pod.raw["properties"]["spec"]["allOf"][0]["$ref"].endswith("PodSpec")
+    assert "containers" in pod.resolve_ref("#/components/schemas/io.k8s.api.core.v1.PodSpec")["properties"]
+
+
+def test_crd_properties_remember_their_line(store, shared):
+    (jobset,) = store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    prop = jobset.type.member("spec").properties["replicatedJobs"]
+    line = (shared / "crds/jobset.x-k8s.io/jobset_v1alpha2.yaml").read_text().splitlines()[prop.line - 1]
+    assert line.strip() == "replicatedJobs:"
+    assert prop.type.kind == ARRAY and prop.type.list_type == "map"
+    assert jobset.raw["type"] == "object"
+
+
+def test_two_operator_releases_both_answer_in_source_order(store):
+    found = store.lookup("serving.kserve.io", "v1alpha1", "LLMInferenceService")
+    assert [Path(r.source).name for r in found] == [
+        "llminferenceservice_v1alpha1.yaml", "llminferenceservice_v1alpha2.yaml"]
+
+
+def test_preserve_unknown_fields_make_open_objects(store):
+    minimal = [r for r in store.lookup("serving.kserve.io", "v1beta1", "InferenceService")
+               if r.source.endswith("minimal.yaml")][0]
+    assert minimal.type.member("spec").member("predictor") is ANY or minimal.type.member("spec").member(
+        "predictor").is_any
+
+
+def test_warm_load_comes_from_cache_and_equals_cold(shared, tmp_path):
+    crd = shared / "crds/ray.io/rayjob_v1.yaml"
+    forget_parsed()
+    cold = SchemaStore([crd], cache_dir=tmp_path)
+    t1 = cold.lookup("ray.io", "v1", "RayJob")[0].type
+    assert list((tmp_path / "types").iterdir())
+    forget_parsed()
+    warm = SchemaStore([crd], cache_dir=tmp_path)
+    t2 = warm.lookup("ray.io", "v1", "RayJob")[0].type
+    assert t1 is not t2
+    assert sorted(t2.member("spec").properties) == sorted(t1.member("spec").properties)
+
+
+def test_corrupt_cache_entries_are_rebuilt(shared, tmp_path):
+    crd = shared / "crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"
+    forget_parsed()
+    SchemaStore([crd], cache_dir=tmp_path).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    for p in (tmp_path / "types").rglob("*.pickle"):
+        p.write_bytes(b"not a pickle")
+    (tmp_path / "index.json").write_text("{broken")
+    forget_parsed()
+    again = SchemaStore([crd], cache_dir=tmp_path).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    assert again and "replicatedJobs" in again[0].type.member("spec").properties
+    payload = pickle.loads(next((tmp_path / "types").rglob("meta.pickle")).read_bytes())
+    assert payload["parsed"].path.endswith("jobset_v1alpha2.yaml")
+
+
+def test_lazy_lookup_parses_only_files_that_mention_the_kind(shared, tmp_path):
+    forget_parsed()
+    s = SchemaStore([shared / "crds"], cache_dir=tmp_path)
+    assert s.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    metas = list((tmp_path / "types").rglob("meta.pickle"))
+    assert len(metas) == 1
+
+
+def test_source_order_explicit_then_env_then_user_cache(tmp_path, monkeypatch, shared):
+    user = tmp_path / "user"
+    (user / "schemas").mkdir(parents=True)
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(user))
+    monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", f"{shared / 'crds/ray.io'}:{shared / 'crds/milvus.io'}")
+    store = default_store([str(shared / "crds/jobset.x-k8s.io")])
+    assert store.sources == [str(shared / "crds/jobset.x-k8s.io"), str(shared / "crds/ray.io"),
+                             str(shared / "crds/milvus.io"), str(user / "schemas")]
+    assert store.lookup("milvus.io", "v1beta1", "Milvus")
+
+
+def test_missing_version_and_kind_give_wm901_with_the_fix(store):
+    assert missing_schema(store, "ray.io", "v1", "RayJob") is None
+    finding = missing_schema(store, "ray.io", "v2", "RayJob")
+    assert finding.rule == "WM901"
+    assert "ray.io/v2 RayJob" in finding.message and "v1" in finding.message
+    assert "--crds" in finding.message and "WMAPLINT_SCHEMA_PATH" in finding.message
+    assert "schemas add" in finding.message
+    assert finding.data["versions"] == ["v1", "v1alpha1"]
+    assert missing_schema(store, "example.com", "v1", "Widget").data["versions"] == []
+
+
+@pytest.mark.parametrize("text", [
+    b"apiVersion: [unclosed\n",
+    b"kind: CustomResourceDefinition\nspec: 3\n",
+    b"kind: CustomResourceDefinition\nspec: {group: g, names: {kind: K}, versions: [{name: v1}]}\n",
+    b"- just\n- a list\n",
+    b"\xff\xfe\x00garbage",
+    b"{\"components\": {\"schemas\": {\"A\": {\"$ref\": \"#/components/schemas/Missing\"}}}}",
+    b"[" * 5000 + b"]" * 5000,
+])
+def test_broken_sources_become_schema_errors(text):
+    parsed = parse_bytes(text, "bad.yaml")
+    assert parsed.errors or all(t.is_any for t in parsed.types.values())
+    for err in parsed.errors:
+        assert err.message and err.file == "bad.yaml"
+
+
+def test_broken_yaml_error_has_a_line():
+    parsed = parse_bytes(b"a: 1\nb: [\n", "x.yaml")
+    assert parsed.errors[0].line == 3
+
+
+def _crd(schema_yaml: str) -> bytes:
+    return (
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+        "spec:\n  group: example.com\n  names: {kind: Widget}\n  versions:\n"
+        "  - name: v1\n    served: true\n    schema:\n      openAPIV3Schema:\n" + schema_yaml
+    ).encode()
+
+
+def test_very_deep_schema_is_cut_at_the_depth_limit():
+    depth = 400  # libyaml itself refuses more than 1000 nesting levels
+    lines = []
+    for i in range(depth):
+        pad = "        " + "    " * i
+        lines.append(f"{pad}type: object\n{pad}properties:\n{pad}  a:\n")
+    lines.append("        " + "    " * depth + "type: string\n")
+    parsed = parse_bytes(_crd("".join(lines)), "deep.yaml")
+    t = parsed.types[("example.com", "v1", "Widget")]
+    for _ in range(MAX_DEPTH // 2):
+        t = t.member("a")
+    assert t is not None
+    assert any("deeper" in e.message for e in parsed.errors)
+
+
+def test_cyclic_refs_terminate():
+    doc = b"""{"components": {"schemas": {
+      "Node": {"type": "object",
+               "x-kubernetes-group-version-kind": [{"group": "g", "version": "v1", "kind": "Node"}],
+               "properties": {"next": {"$ref": "#/components/schemas/Node"},
+                              "name": {"type": "string"}}}}}}"""
+    parsed = parse_bytes(doc, "cycle.json")
+    t = parsed.types[("g", "v1", "Node")]
+    assert t.member("next").member("next").member("name").kind == STRING
+
+
+def test_served_false_versions_are_skipped_and_unstructured_become_any():
+    text = (
+        b"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+        b"spec:\n  group: example.com\n  names: {kind: Widget}\n  versions:\n"
+        b"  - {name: v1, served: false, schema: {openAPIV3Schema: {type: object}}}\n"
+        b"  - {name: v2, served: true}\n"
+    )
+    parsed = parse_bytes(text, "w.yaml")
+    assert list(parsed.types) == [("example.com", "v2", "Widget")]
+    assert parsed.types[("example.com", "v2", "Widget")].is_any
+    assert parsed.declared_versions[("example.com", "Widget")] == ["v1", "v2"]
+
+
+def test_list_kind_and_multi_document_streams(shared):
+    a = (shared / "crds/grove.io/podclique_v1alpha1.yaml").read_text()
+    b = (shared / "crds/grove.io/podcliqueset_v1alpha1.yaml").read_text()
+    stream = a + "\n---\n" + b
+    kinds = {g[2] for g in parse_bytes(stream.encode(), "s.yaml").types}
+    assert kinds == {"PodClique", "PodCliqueSet"}
+    import yaml
+    lst = {"apiVersion": "v1", "kind": "List", "items": [yaml.safe_load(a)]}
+    assert {g[2] for g in parse_bytes(yaml.safe_dump(lst).encode(), "l.yaml").types} == {"PodClique"}
+
+
+def test_nonexistent_source_is_reported_not_raised(tmp_path):
+    s = SchemaStore([tmp_path / "nope"], cache_dir=tmp_path / "c")
+    assert s.lookup("a", "v1", "B") == []
+    assert "does not exist" in s.errors[0].message

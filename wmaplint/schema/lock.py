@@ -1,0 +1,165 @@
+"""The schema lock (``schemas/lock.yaml``) and the commands that fill the user schema dir.
+
+``pull`` is the only code in wmaplint that may touch the network, and only when no local directory
+satisfies the lock; every file is verified against its sha256 before it is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from wmaplint.schema.errors import SchemaError
+from wmaplint.schema.loader import GVK, format_gvk, parse_bytes
+from wmaplint.schema.store import SchemaStore
+
+DEFAULT_LOCK = Path(__file__).resolve().parents[2] / "schemas" / "lock.yaml"
+DOWNLOAD_LIMIT = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class LockEntry:
+    file: str
+    url: str
+    sha256: str
+    gvks: tuple[GVK, ...]
+
+
+def read_lock(path: str | Path = DEFAULT_LOCK) -> list[LockEntry]:
+    try:
+        data = yaml.safe_load(Path(path).read_text("utf-8"))
+    except OSError as exc:
+        raise SchemaError(f"cannot read lock file: {exc.strerror}", str(path)) from None
+    except yaml.YAMLError as exc:
+        raise SchemaError(f"lock file is not valid YAML: {exc}", str(path)) from None
+    items = data.get("schemas") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        raise SchemaError("lock file has no 'schemas' list", str(path))
+    out = []
+    for i, item in enumerate(items):
+        keys = ("file", "url", "sha256")
+        if not (isinstance(item, dict) and all(isinstance(item.get(k), str) for k in keys)):
+            raise SchemaError(f"lock entry {i} needs string 'file', 'url' and 'sha256'", str(path))
+        if Path(item["file"]).is_absolute() or ".." in Path(item["file"]).parts:
+            raise SchemaError(f"lock entry {i}: file must be a relative path inside the cache", str(path))
+        gvks = tuple(
+            (str(g.get("group", "")), str(g.get("version", "")), str(g.get("kind", "")))
+            for g in item.get("gvks") or [] if isinstance(g, dict)
+        )
+        out.append(LockEntry(item["file"], item["url"], item["sha256"].lower(), gvks))
+    return out
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _urllib_fetch(url: str) -> bytes:
+    if not url.startswith("https://"):
+        raise SchemaError(f"refusing to download from a non-https URL: {url}")
+    with urllib.request.urlopen(url, timeout=60) as resp:  # noqa: S310 - https only, checked above
+        data: bytes = resp.read(DOWNLOAD_LIMIT + 1)
+    if len(data) > DOWNLOAD_LIMIT:
+        raise SchemaError(f"download larger than {DOWNLOAD_LIMIT} bytes: {url}")
+    return data
+
+
+def _write(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, target)
+
+
+def pull(
+    lock: str | Path | list[LockEntry],
+    dest_cache: str | Path,
+    from_dir: str | Path | None = None,
+    fetch: Callable[[str], bytes] | None = None,
+) -> list[Path]:
+    """Make ``dest_cache`` hold every locked file; returns the paths written or already valid.
+
+    With ``from_dir``, files found there (at the lock's relative path, or by digest anywhere below it)
+    are used when their sha256 matches; other files are downloaded. Any digest mismatch is a SchemaError.
+    """
+    entries = read_lock(lock) if not isinstance(lock, list) else lock
+    dest = Path(dest_cache)
+    local = _index_by_digest(Path(from_dir)) if from_dir is not None else {}
+    if from_dir is not None and not Path(from_dir).is_dir():
+        raise SchemaError(f"--from directory does not exist: {from_dir}")
+    fetch = fetch or _urllib_fetch
+    written = []
+    for entry in entries:
+        target = dest / entry.file
+        if target.is_file() and _sha256(target.read_bytes()) == entry.sha256:
+            written.append(target)
+            continue
+        data = local.get(entry.sha256)
+        if data is None:
+            try:
+                data = fetch(entry.url)
+            except SchemaError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - network errors come in many types
+                raise SchemaError(f"cannot download {entry.url}: {exc}") from None
+        got = _sha256(data)
+        if got != entry.sha256:
+            raise SchemaError(f"sha256 mismatch for {entry.file}: expected {entry.sha256}, got {got}")
+        _write(target, data)
+        written.append(target)
+    return written
+
+
+def _index_by_digest(root: Path) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    if not root.is_dir():
+        return out
+    for p in root.rglob("*"):
+        if p.is_file() and p.suffix in (".yaml", ".yml", ".json"):
+            try:
+                data = p.read_bytes()
+            except OSError:
+                continue
+            out.setdefault(_sha256(data), data)
+    return out
+
+
+def add(path_or_stdin_text: str, dest_cache: str | Path, *, is_text: bool = False) -> list[GVK]:
+    """Copy a CRD file (or CRD YAML text, e.g. from ``kubectl get crd X -o yaml``) into the user cache.
+
+    The file is named by its first GVK and digest so adding the same CRD twice is harmless.
+    Raises SchemaError when the input serves no GVK.
+    """
+    if is_text:
+        data = path_or_stdin_text.encode("utf-8")
+        origin = "<stdin>"
+    else:
+        origin = path_or_stdin_text
+        try:
+            data = Path(path_or_stdin_text).read_bytes()
+        except OSError as exc:
+            raise SchemaError(f"cannot read {origin}: {exc.strerror}", origin) from None
+    parsed = parse_bytes(data, origin)
+    gvks = list(parsed.types)
+    if not gvks:
+        first = parsed.errors[0] if parsed.errors else None
+        raise SchemaError(first.message if first else "no schema found", origin,
+                          first.line if first else None)
+    group, _, kind = gvks[0]
+    suffix = ".json" if parsed.format == "openapi" else ".yaml"
+    name = f"{group or 'core'}_{kind.lower()}_{_sha256(data)[:12]}{suffix}"
+    _write(Path(dest_cache) / "added" / name, data)
+    return gvks
+
+
+def list_schemas(store: SchemaStore) -> list[tuple[str, str, str]]:
+    """Rows for ``schemas list``: (GVK, the versions the same source serves for that kind, source file)."""
+    return [(format_gvk(gvk), ",".join(versions), source) for gvk, versions, source in store.rows()]

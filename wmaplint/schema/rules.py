@@ -1,0 +1,141 @@
+"""Rules of the schema checks (WM3xx paths and types, WM90x schema sources) and the missing-schema finding."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from wmaplint.diagnostics import define
+from wmaplint.examples import JOB, job_with
+from wmaplint.schema.loader import format_gvk
+
+UNKNOWN_FIELD = define(
+    "WM301", "unknown-field", "error",
+    "A jq path reads a field that the target schema does not declare.",
+    why="A misspelled or misplaced field is valid jq and yields null at runtime, so the scheduler or "
+    "dashboard silently sees no pod template, no replicas or no status. "
+    "Upstream accepts it; only the CRD can tell.",
+    bad=job_with("{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: .spec.templat}"),
+    good=JOB,
+    fix="Use the field name the CRD declares (the message lists the closest ones).",
+)
+NOT_ITERABLE = define(
+    "WM302", "not-iterable", "error",
+    "A jq path iterates or indexes a value that is not a list or an object.",
+    why="`.[]`, `.[n]` and `.name` on a string or number is a runtime error in gojq; the definition then "
+    "yields nothing for the whole workload.",
+    bad=job_with("'.spec.parallelism // 1'", "'.spec.parallelism[] // 1'"),
+    good=JOB,
+    fix="Remove the iteration or point the path at the list it was meant to walk.",
+)
+INCOMPATIBLE_OPERANDS = define(
+    "WM303", "incompatible-operands", "warning",
+    "Two values of types that cannot be compared or combined meet in an operator.",
+    why="Comparing an integer with a string is always false in jq and adding them is an error, so a status "
+    "expression or replica formula built that way never does what it says.",
+    bad=job_with("'(.status.active // 0) > 0'", "'(.status.active // 0) > \"0\"'"),
+    good=JOB,
+    fix="Compare values of the same type (convert with tonumber or tostring if needed).",
+)
+NON_BOOLEAN_CONDITION = define(
+    "WM304", "non-boolean-condition", "warning",
+    "A condition (select, if, and/or/not) receives a value that is never a boolean.",
+    why="jq treats every value except false and null as true, so a condition on a string or number is always "
+    "true: a select that filters nothing, a status that always matches.",
+    bad=job_with("'(.status.active // 0) > 0'", "'[.status.conditions[] | select(.type)] | length > 0'"),
+    good=JOB,
+    fix="Compare the value explicitly (for example `select(.type == \"Ready\")`).",
+)
+OPTIONAL_WITHOUT_DEFAULT = define(
+    "WM305", "optional-without-default", "warning",
+    "An optional field is read where the runtime needs a value, without a default.",
+    why="When the field is omitted the path yields null: a replica count of null is rejected at runtime "
+    "(\"replicas value ... is not a number\"). A default outside an iteration breaks the instance alignment, "
+    "so it belongs inside it.",
+    bad=job_with("'.spec.parallelism // 1'", ".spec.parallelism"),
+    good=JOB,
+    fix="Add a default next to the field, inside any iteration: `.items[] | (.replicas // 1)`.",
+)
+WRONG_TARGET_TYPE = define(
+    "WM306", "wrong-target-type", "error",
+    "A definition path reaches a value of the wrong shape for its field.",
+    why="Each definition field expects a specific Kubernetes type (a PodTemplateSpec, a PodSpec, a list of "
+    "containers, an integer...). A path that reaches something else type-checks as jq but the scheduler "
+    "reads garbage from it.",
+    bad=job_with("{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: .spec.template.spec}"),
+    good=JOB,
+    fix="Point the path at a value of the expected type.",
+)
+SUSPEND_VALUE_TYPE = define(
+    "WM307", "suspend-value-type", "error",
+    "A suspend or resume action writes a value the target field's type does not accept.",
+    why="The value is decoded as JSON and written into the object; the API server rejects the update "
+    "(for example the string \"yes\" into a boolean), so the workload can never be suspended.",
+    bad=job_with("      statusDefinition:",
+                 "      suspendDefinition:\n"
+                 "        suspendActions: [{path: .spec.suspend, value: '\"yes\"'}]\n"
+                 "        resumeActions: [{path: .spec.suspend, value: 'false'}]\n      statusDefinition:"),
+    good=job_with("      statusDefinition:",
+                  "      suspendDefinition:\n"
+                  "        suspendActions: [{path: .spec.suspend, value: 'true'}]\n"
+                  "        resumeActions: [{path: .spec.suspend, value: 'false'}]\n      statusDefinition:"),
+    fix="Write a JSON value of the field's type (`true`, `0`, `\"Paused\"`, `null`).",
+)
+UNREACHABLE_EXPECTED_RESULT = define(
+    "WM308", "unreachable-expected-result", "warning",
+    "A byExpression's expected result can never equal what the expression yields.",
+    why="The runtime compares `(<expression>) | tostring` with expectedResult; when the expression yields a "
+    "boolean and the expected result is \"True\", or a string whose enum excludes the expected value, the "
+    "status never matches.",
+    bad=job_with('expectedResult: "true"', 'expectedResult: "True"'),
+    good=JOB,
+    fix="Write the expected result as the expression's value prints (`true`, `false`, a number, an enum "
+    "value).",
+)
+
+MISSING_SCHEMA = define(
+    "WM901", "missing-schema", "warning",
+    "No schema source serves a GVK the definition refers to, so its paths are not checked.",
+    why="Without the CRD, wmaplint cannot tell whether paths exist or types line up; the definition is only "
+    "checked for syntax. Under --strict this is an error so CI cannot pass unchecked.",
+    bad=job_with("{group: batch, version: v1, kind: Job}", "{group: example.com, version: v1, kind: Widget}"),
+    good=JOB,
+    fix="Point --crds or WMAPLINT_SCHEMA_PATH at the CRD, or run `wmaplint schemas add <crd.yaml>` "
+    "(`kubectl get crd NAME -o yaml | wmaplint schemas add -`) or `wmaplint schemas pull`.",
+    tags=("schema",),
+)
+BAD_SCHEMA_SOURCE = define(
+    "WM902", "bad-schema-source", "warning",
+    "A schema source is missing, unreadable, broken or not structural.",
+    why="A broken CRD file is skipped, so the kinds it serves are not checked; a missing --crds directory is "
+    "usually a typo in CI configuration.",
+    bad=JOB,
+    good=JOB,
+    fix="Fix or remove the schema source; the message names the file and line.",
+    example_mode="schema-source",
+    tags=("schema",),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaFinding:
+    """A finding without a position: the engine places it on the kind the definition names."""
+
+    rule: str
+    message: str
+    data: dict[str, Any] | None = None
+
+
+def missing_schema(store: Any, group: str, version: str, kind: str) -> SchemaFinding | None:
+    """WM901 when no source serves ``group/version kind``; names the GVK, other versions and the fix."""
+    if store.lookup(group, version, kind):
+        return None
+    gvk = (group, version, kind)
+    others = sorted({v for v, _ in store.versions_of(group, kind)} - {version})
+    known = f" (the schema sources have {kind} versions {', '.join(others)})" if others else ""
+    message = (
+        f"no schema for {format_gvk(gvk)}{known}; its paths are not checked. Provide the CRD with --crds or "
+        "WMAPLINT_SCHEMA_PATH, or run `wmaplint schemas add <crd.yaml>` / `wmaplint schemas pull`"
+    )
+    return SchemaFinding(MISSING_SCHEMA.id, message,
+                         {"gvk": {"group": group, "version": version, "kind": kind}, "versions": others})
