@@ -374,25 +374,43 @@ SELECTOR_NOT_SINGLE = define(
     example_mode="tree",
 ).id
 
+_SUITE = """\
+definition:
+  apiVersion: run.ai/v1alpha1
+  kind: Karta
+  metadata: {name: batch-job-v1}
+  spec:
+    structureDefinition:
+      rootComponent:
+        name: job
+        kind: {group: batch, version: v1, kind: Job}
+        specDefinition: {podTemplateSpecPath: .spec.template}
+        scaleDefinition: {replicasPath: '.spec.parallelism // 1'}
+        statusDefinition:
+          conditionsDefinition: {path: .status.conditions}
+          statusMappings:
+            completed: [{byConditions: [{type: Complete, status: "True"}]}]
+cases:
+- name: two pods with one GPU each
+  manifest:
+    apiVersion: batch/v1
+    kind: Job
+    metadata: {name: pi}
+    spec:
+      parallelism: 2
+      template: {spec: {containers: [{name: pi, image: perl, resources: {limits: {nvidia.com/gpu: 1}}}]}}
+  expect:
+    totals: {pods: %d, gpus: 2}
+    status: Undefined
+"""
+
 TEST_FAILED = define(
     "WM720", "definition-test-failed", "error",
     "A definition test case resolves differently from its expectations.",
     why="A definition test pins what a platform shows for a manifest; a difference means the definition "
         "changed behaviour.",
-    bad="""\
-definition: {file: jobset.yaml}
-cases:
-- name: leader and workers
-  manifest: {file: jobset-manifest.yaml}
-  expect: {totals: {pods: 4}}
-""",
-    good="""\
-definition: {file: jobset.yaml}
-cases:
-- name: leader and workers
-  manifest: {file: jobset-manifest.yaml}
-  expect: {totals: {pods: 3}}
-""",
+    bad=_SUITE % 3,
+    good=_SUITE % 2,
     fix="Fix the definition, or run `wmaplint test --update` when the new result is the intended one.",
     example_mode="test",
     example_filename="example.test.yaml",
@@ -403,13 +421,7 @@ INVALID_TEST_SUITE = define(
     "A definition test suite file cannot be read or has the wrong shape.",
     why="A suite that cannot be read tests nothing, silently.",
     bad="cases: {name: missing-definition}\n",
-    good="""\
-definition: {file: jobset.yaml}
-cases:
-- name: leader and workers
-  manifest: {file: jobset-manifest.yaml}
-  expect: {totals: {pods: 3}}
-""",
+    good=_SUITE % 2,
     fix="See docs/testing.md for the suite format.",
     example_mode="test",
     example_filename="example.test.yaml",

@@ -1,0 +1,86 @@
+"""`wmaplint tree` and `wmaplint test`: click commands only; the work is in wmaplint.resolve / wmaplint.testing."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from wmaplint.diagnostics import Diagnostic
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def _fail(message: str) -> None:
+    click.echo(f"wmaplint: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def _diagnostic_line(d: Diagnostic) -> str:
+    return f"{d.path}:{d.span.start_line}:{d.span.start_col}: {d.severity.label} {d.rule} {d.message}"
+
+
+@click.command("tree")
+@click.argument("manifests", nargs=-1, required=True)
+@click.option("--definition", "definitions", multiple=True, metavar="FILE",
+              help="Definition (Karta) file to use; repeatable. Without it the shipped catalog is used.")
+@click.option("--pods", "pods", metavar="FILE", help="A PodList or Pod documents to attribute to components.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "dot"]), default="text",
+              show_default=True)
+def tree(manifests: tuple[str, ...], definitions: tuple[str, ...], pods: str | None, output_format: str) -> None:
+    """Resolve workload MANIFESTS (YAML or JSON, multi-document, `-` for stdin) into workload trees:
+    components, instances, replicas, pods, GPUs, status and gangs."""
+    from wmaplint.resolve.render import render_dot, render_json, render_text
+    from wmaplint.resolve.run import resolve_files
+    from wmaplint.source import InputError
+
+    try:
+        run = resolve_files(list(manifests), list(definitions), pods)
+    except InputError as exc:
+        _fail(str(exc))
+        return
+    except RecursionError:
+        _fail("input nesting is too deep to read")
+        return
+    diagnostics = sorted(run.diagnostics, key=lambda d: d.sort_key())
+    if output_format == "json":
+        click.echo(render_json(run.workloads, {"diagnostics": [
+            {"rule": d.rule, "severity": d.severity.label, "message": d.message, "path": d.path,
+             "line": d.span.start_line, "column": d.span.start_col} for d in diagnostics]}), nl=False)
+        click.echo()
+    elif output_format == "dot":
+        click.echo(render_dot(run.workloads), nl=False)
+        for d in diagnostics:
+            click.echo(_diagnostic_line(d), err=True)
+    else:
+        click.echo(render_text(run.workloads), nl=False)
+        for d in diagnostics:
+            click.echo(_diagnostic_line(d), err=True)
+    if not run.workloads:
+        reason = "; ".join(run.notes) if run.notes else "no workload manifest found"
+        _fail(f"nothing could be resolved ({reason})")
+    sys.exit(EXIT_FINDINGS if run.has_errors else EXIT_OK)
+
+
+@click.command("test")
+@click.argument("paths", nargs=-1)
+@click.option("--update", is_flag=True, help="Write the current results into the suites as expectations.")
+@click.option("--junit", "junit", metavar="FILE", help="Also write a JUnit XML report.")
+def test(paths: tuple[str, ...], update: bool, junit: str | None) -> None:
+    """Run definition test suites (*.test.yaml; default: the catalog's tests/ directory)."""
+    from wmaplint.testing.runner import discover_suites, run_suites
+    from wmaplint.testing.report import render_results, write_junit
+
+    suites = discover_suites(list(paths))
+    if not suites:
+        _fail("no test suites found (*.test.yaml)")
+    results = run_suites(suites, update=update)
+    click.echo(render_results(results), nl=False)
+    if junit:
+        try:
+            write_junit(results, junit)
+        except OSError as exc:
+            _fail(f"{junit}: cannot write JUnit report ({exc.strerror or exc})")
+    if any(r.error for r in results) and not any(r.cases for r in results):
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FINDINGS if any(not r.passed for r in results) else EXIT_OK)

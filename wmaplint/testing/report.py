@@ -1,0 +1,60 @@
+"""Text and JUnit XML reports of definition test runs."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from wmaplint.testing.suite import SuiteResult
+
+
+def render_results(results: list[SuiteResult]) -> str:
+    lines: list[str] = []
+    passed = failed = 0
+    for suite in results:
+        if suite.error is not None:
+            failed += 1
+            lines.append(f"ERROR {suite.path}: {suite.error}")
+            continue
+        for case in suite.cases:
+            if case.passed:
+                passed += 1
+                lines.append(f"PASS  {suite.path} :: {case.name}" + (" (updated)" if suite.updated else ""))
+            else:
+                failed += 1
+                lines.append(f"FAIL  {suite.path} :: {case.name}")
+                if case.error:
+                    lines.append(f"        {case.error}")
+                lines.extend(f"        {difference}" for difference in case.differences)
+    lines.append(f"{passed} passed, {failed} failed")
+    return "\n".join(lines) + "\n"
+
+
+def junit_xml(results: list[SuiteResult]) -> str:
+    root = ET.Element("testsuites", name="wmaplint test")
+    for suite in results:
+        element = ET.SubElement(root, "testsuite", name=suite.path)
+        tests = failures = errors = 0
+        if suite.error is not None:
+            errors += 1
+            tests += 1
+            case = ET.SubElement(element, "testcase", name="(suite)", classname=suite.path)
+            ET.SubElement(case, "error", message=suite.error)
+        for result in suite.cases:
+            tests += 1
+            case = ET.SubElement(element, "testcase", name=result.name, classname=suite.path)
+            if result.error:
+                errors += 1
+                ET.SubElement(case, "error", message=result.error)
+            elif not result.passed:
+                failures += 1
+                failure = ET.SubElement(case, "failure", message=f"{len(result.differences)} difference(s)")
+                failure.text = "\n".join(result.differences)
+        element.set("tests", str(tests))
+        element.set("failures", str(failures))
+        element.set("errors", str(errors))
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def write_junit(results: list[SuiteResult], path: str) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(junit_xml(results))

@@ -1,0 +1,66 @@
+"""Find suites, run them, and write current results back as expectations (--update)."""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from pathlib import Path
+
+from wmaplint.resolve.jqrun import JqRuntime, default_runtime
+from wmaplint.resolve.loading import catalog_dir
+from wmaplint.testing.suite import SuiteResult, run_suite
+
+SUITE_SUFFIX = ".test.yaml"
+
+
+def discover_suites(paths: list[str]) -> list[Path]:
+    """Suite files among paths (files, or directories searched recursively); default: catalog/tests."""
+    if not paths:
+        paths = [str(catalog_dir() / "tests")]
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob(f"*{SUITE_SUFFIX}") if p.is_file()))
+        else:
+            found.append(path)  # a missing file is reported by run_suite as a suite error
+    return found
+
+
+def run_suites(paths: list[Path], *, update: bool = False, runtime: JqRuntime | None = None) -> list[SuiteResult]:
+    runtime = runtime or default_runtime()
+    results = []
+    for path in paths:
+        result = run_suite(path, runtime)
+        if update and result.error is None and any(not c.passed and c.error is None for c in result.cases):
+            update_suite(path, result)
+            result = run_suite(path, runtime)
+            result.updated = True
+        results.append(result)
+    return results
+
+
+def update_suite(path: Path, result: SuiteResult) -> None:
+    """Rewrite each case's `expect` with its actual results, keeping comments and layout elsewhere."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.preserve_quotes = True
+    yaml.width = 110
+    data = yaml.load(path.read_text(encoding="utf-8"))
+    for case in result.cases:
+        if case.error is None and not case.passed:
+            data["cases"][case.index]["expect"] = case.actual
+    buffer = io.StringIO()
+    yaml.dump(data, buffer)
+    # write atomically: a crash never leaves half a suite
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".wmaplint-", suffix=".yaml")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(buffer.getvalue())
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise

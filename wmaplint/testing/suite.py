@@ -1,0 +1,191 @@
+"""Definition test suites: reading a suite file, running its cases, comparing results with expectations.
+
+Format (docs/testing.md)::
+
+    definition: ../jobset.yaml            # path relative to the suite, {file: PATH}, or an inline definition
+    cases:
+    - name: leader and two workers
+      manifest: manifests/jobset.yaml      # path, {file: PATH}, or an inline manifest
+      pods: pods.yaml                      # optional: path or inline list of Pods
+      expect:                              # only the keys given are compared, except findings
+        totals: {pods: 3, gpus: 12}
+        status: Running
+        matches: [Running, Initializing]
+        instances: {replicatedjob: {leader: 1, workers: 2}}   # component -> instance id -> replicas
+        gangs: {job: 3}                                        # gang name -> min-available (null: unknown)
+        pods: {train-workers-0-0: replicatedjob/workers}       # pod -> component[/instance]
+        findings: []                                           # rule ids; absent means none
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wmaplint.resolve.jqrun import JqRuntime
+from wmaplint.resolve.loading import LoadedDocument, load_file
+from wmaplint.resolve.model import Workload
+from wmaplint.resolve.pods import attribute_pods, pods_from_documents
+from wmaplint.resolve.render import totals
+from wmaplint.resolve.tree import resolve_workload
+from wmaplint.source import InputError
+
+EXPECT_KEYS = ("totals", "status", "matches", "instances", "gangs", "pods", "findings")
+
+
+class SuiteError(Exception):
+    """A suite that cannot be read or has the wrong shape (one line)."""
+
+
+@dataclass
+class CaseResult:
+    name: str
+    index: int
+    passed: bool
+    differences: list[str] = field(default_factory=list)
+    actual: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+
+@dataclass
+class SuiteResult:
+    path: str
+    cases: list[CaseResult] = field(default_factory=list)
+    error: str | None = None
+    updated: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and all(c.passed for c in self.cases)
+
+
+def _load_single(ref: Any, base: Path, what: str) -> list[LoadedDocument]:
+    if isinstance(ref, dict) and set(ref) == {"file"}:
+        ref = ref["file"]
+    if isinstance(ref, str):
+        target = (base / ref) if not Path(ref).is_absolute() else Path(ref)
+        try:
+            documents, problems = load_file(str(target))
+        except InputError as exc:
+            raise SuiteError(f"{what}: {exc}") from None
+        if problems:
+            raise SuiteError(f"{what}: {target}: {problems[0].message}")
+        return documents
+    raise SuiteError(f"{what} must be a file path or an inline mapping")
+
+
+def _value(ref: Any, base: Path, what: str) -> list[Any]:
+    """Plain values of a reference: an inline mapping/list, or the documents of a file."""
+    if isinstance(ref, dict) and set(ref) != {"file"}:
+        return [ref]
+    if isinstance(ref, list):
+        return list(ref)
+    return [d.value for d in _load_single(ref, base, what)]
+
+
+def actual_results(workload: Workload) -> dict[str, Any]:
+    t = totals(workload)
+    data: dict[str, Any] = {
+        "totals": {"pods": t["pods"], "gpus": t["gpus"]},
+        "status": workload.status.status if workload.status else "Undefined",
+        "matches": list(workload.status.matches) if workload.status else [],
+        "instances": {name: {inst.id: inst.effective_replicas for inst in node.instances}
+                      for name, node in workload.components.items()},
+        "gangs": {g.name: g.min_available for g in workload.gangs},
+        "findings": sorted({f.rule for f in workload.findings}),
+    }
+    if workload.pods:
+        data["pods"] = {p.pod: (p.component or "") + (f"/{p.instance}" if p.instance else "") for p in workload.pods}
+    return data
+
+
+def compare(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    """Readable differences for the expectation keys given (findings always: absent means none)."""
+    differences: list[str] = []
+    wanted = dict(expected)
+    wanted.setdefault("findings", [])
+    for key in EXPECT_KEYS:
+        if key not in wanted:
+            continue
+        _diff(key, wanted[key], actual.get(key), differences)
+    for key in sorted(set(expected) - set(EXPECT_KEYS)):
+        differences.append(f"{key}: unknown expectation (known: {', '.join(EXPECT_KEYS)})")
+    return differences
+
+
+def _diff(where: str, expected: Any, actual: Any, out: list[str]) -> None:
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in expected:
+            if key not in actual:
+                out.append(f"{where}.{key}: expected {expected[key]!r}, got nothing")
+            else:
+                _diff(f"{where}.{key}", expected[key], actual[key], out)
+        for key in actual:
+            if key not in expected and where != "totals":
+                out.append(f"{where}.{key}: not expected, got {actual[key]!r}")
+        return
+    if isinstance(expected, list) and isinstance(actual, list) and where == "findings":
+        expected, actual = sorted(map(str, expected)), sorted(map(str, actual))
+    if isinstance(expected, (int, float)) and not isinstance(expected, bool) and isinstance(actual, (int, float)):
+        if expected == actual:
+            return
+    elif expected == actual or (isinstance(actual, str) and str(expected) == actual):
+        return
+    out.append(f"{where}: expected {expected!r}, got {actual!r}")
+
+
+def read_suite(path: Path) -> dict[str, Any]:
+    try:
+        documents, problems = load_file(str(path))
+    except InputError as exc:
+        raise SuiteError(str(exc)) from None
+    if problems:
+        raise SuiteError(f"{problems[0].message} (line {problems[0].span.start_line})")
+    if len(documents) != 1 or not isinstance(documents[0].value, dict):
+        raise SuiteError("a suite is one YAML mapping with `definition` and `cases`")
+    suite = documents[0].value
+    if "definition" not in suite:
+        raise SuiteError("the suite has no `definition`")
+    if not isinstance(suite.get("cases"), list) or not suite["cases"]:
+        raise SuiteError("`cases` must be a non-empty list")
+    return suite
+
+
+def run_suite(path: Path, runtime: JqRuntime | None = None) -> SuiteResult:
+    result = SuiteResult(path=str(path))
+    try:
+        suite = read_suite(path)
+        definitions = _value(suite["definition"], path.parent, "definition")
+    except SuiteError as exc:
+        result.error = str(exc)
+        return result
+    definition = next((d for d in definitions if isinstance(d, dict) and d.get("kind") in
+                       ("Karta", "ResourceInterface")), None)
+    if definition is None:
+        result.error = "definition: no Karta or ResourceInterface document"
+        return result
+    for index, case in enumerate(suite["cases"]):
+        result.cases.append(_run_case(index, case, definition, path.parent, runtime))
+    return result
+
+
+def _run_case(index: int, case: Any, definition: dict[str, Any], base: Path,
+              runtime: JqRuntime | None) -> CaseResult:
+    name = str(case.get("name", f"case {index + 1}")) if isinstance(case, dict) else f"case {index + 1}"
+    if not isinstance(case, dict) or "manifest" not in case:
+        return CaseResult(name, index, False, error="a case needs `manifest`")
+    try:
+        manifests = [m for m in _value(case["manifest"], base, f"{name}: manifest") if isinstance(m, dict)]
+        pods = pods_from_documents(_value(case["pods"], base, f"{name}: pods")) if "pods" in case else []
+    except SuiteError as exc:
+        return CaseResult(name, index, False, error=str(exc))
+    if len(manifests) != 1:
+        return CaseResult(name, index, False, error=f"manifest must hold one document, found {len(manifests)}")
+    workload = resolve_workload(definition, manifests[0], runtime=runtime)
+    if pods:
+        attribute_pods(definition, workload, pods, runtime)
+    actual = actual_results(workload)
+    expected = case.get("expect") if isinstance(case.get("expect"), dict) else {}
+    differences = compare(expected, actual)
+    return CaseResult(name, index, not differences, differences, actual)
