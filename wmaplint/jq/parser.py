@@ -129,7 +129,9 @@ class _Parser:
             assert m
             end = m.end()
             if text.startswith("::", end):
-                raise self._error(f"unexpected `{text[pos:end + 2]}`: a name has at most one `::`", pos, end + 2)
+                raise self._error(
+                    f"unexpected `{text[pos : end + 2]}`: a name has at most one `::`", pos, end + 2
+                )
             word = m.group()
             return _Tok("kw" if word in KEYWORDS else "ident", word, pos, end)
         if c == "$":
@@ -249,7 +251,9 @@ class _Parser:
             body = self.parse_pipe(top=True)
             if self.tok.kind != "eof":
                 if self._is_op(")") or self._is_op("]") or self._is_op("}"):
-                    raise self._error(f"unexpected `{self.tok.text}`: nothing to close", self.tok.start, self.tok.end)
+                    raise self._error(
+                        f"unexpected `{self.tok.text}`: nothing to close", self.tok.start, self.tok.end
+                    )
                 raise self._unexpected()
         for kw, path, alias in reversed(directives):
             end = body.end if body is not None else self.n
@@ -294,7 +298,9 @@ class _Parser:
                 head = self._parse_funcdef()
                 if top and self.tok.kind == "eof":
                     name, params, body, name_tok = head
-                    node = A.FuncDef(tok.start, body.end, name, params, body, None, name_tok.start, name_tok.end)
+                    node = A.FuncDef(
+                        tok.start, body.end, name, params, body, None, name_tok.start, name_tok.end
+                    )
                     break
                 frames.append(("def", tok, head))
                 continue
@@ -345,7 +351,9 @@ class _Parser:
                 node = A.Label(frame[1].start, node.end, frame[2], node)
             else:  # def
                 name, params, body, name_tok = frame[2]
-                node = A.FuncDef(frame[1].start, node.end, name, params, body, node, name_tok.start, name_tok.end)
+                node = A.FuncDef(
+                    frame[1].start, node.end, name, params, body, node, name_tok.start, name_tok.end
+                )
         self.depth -= 1
         return node
 
@@ -353,7 +361,9 @@ class _Parser:
         def_tok = self.advance()
         name_tok = self.tok
         if name_tok.kind == "kw":
-            raise self._error(f"`{name_tok.text}` is a keyword and cannot name a function", name_tok.start, name_tok.end)
+            raise self._error(
+                f"`{name_tok.text}` is a keyword and cannot name a function", name_tok.start, name_tok.end
+            )
         if name_tok.kind != "ident" or "::" in name_tok.text:
             raise self._unexpected("a function name after `def`")
         self.advance()
@@ -623,7 +633,9 @@ class _Parser:
         if kind == "kw":
             if text in ("null", "true", "false"):
                 self.advance()
-                return A.Literal(tok.start, tok.end, {"null": None, "true": True, "false": False}[text]), False
+                return A.Literal(
+                    tok.start, tok.end, {"null": None, "true": True, "false": False}[text]
+                ), False
             if text == "if":
                 return self._parse_if(), False
             if text == "try":
@@ -658,7 +670,9 @@ class _Parser:
             return A.FuncCall(name_tok.start, name_tok.end, name_tok.text, (), name_tok.end)
         open_tok = self.advance()
         if self._is_op(")"):
-            raise self._unexpected(f"an argument (`{name_tok.text}()` is not allowed; write `{name_tok.text}`)")
+            raise self._unexpected(
+                f"an argument (`{name_tok.text}()` is not allowed; write `{name_tok.text}`)"
+            )
         args = [self.parse_pipe()]
         while self._is_op(";"):
             self.advance()
@@ -825,8 +839,11 @@ class _Parser:
         m = _HEX4.match(text, pos + 2)
         assert m
         if len(m.group()) < 4:
-            raise self._error(f"invalid escape sequence `{text[pos:m.end()]}` in string (`\\u` needs four hex digits)",
-                              pos, m.end() + (1 if m.end() < self.n else 0))
+            raise self._error(
+                f"invalid escape sequence `{text[pos : m.end()]}` in string (`\\u` needs four hex digits)",
+                pos,
+                m.end() + (1 if m.end() < self.n else 0),
+            )
         code = int(m.group(), 16)
         end = m.end()
         if 0xD800 <= code < 0xDC00 and text.startswith("\\u", end):
@@ -841,7 +858,9 @@ class _Parser:
 
 def _with_optional(node: A.Node, end: int) -> A.Node:
     if isinstance(node, A.Field):
-        return A.Field(node.start, end, node.target, node.name, True, node.seg_start, node.name_start, node.name_end)
+        return A.Field(
+            node.start, end, node.target, node.name, True, node.seg_start, node.name_start, node.name_end
+        )
     if isinstance(node, A.Index):
         return A.Index(node.start, end, node.target, node.index, True, node.seg_start)
     if isinstance(node, A.Slice):

@@ -1,0 +1,33 @@
+"""What a definition field expects from its jq expression (built by the checks that map fields to roles)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: accepted values of ``ExprRole.cardinality``
+CARDINALITIES = ("per-instance", "instance-ids", "one", "first", "stream")
+
+
+@dataclass(frozen=True)
+class ExprRole:
+    """How one expression is used.
+
+    ``field``: the definition field name (``replicasPath``, ``podTemplateSpecPath``, ``keyPath``...).
+    ``context``: ``"root"`` (evaluated against the workload object) or ``"pod"`` (against a Pod).
+    ``cardinality``: ``"per-instance"`` (one output per instance: spec and scale paths), ``"instance-ids"``
+    (``instanceIdPath``: defines the instances), ``"one"`` (exactly one output: pod selector id/replica paths,
+    gang keys), ``"first"`` (only the first output is used: phase path, byExpression), ``"stream"`` (any number:
+    conditions path, type-selector existence).
+    ``writable``: the path is also written through ``path(...)`` (spec and suspend paths).
+    ``selector_value``: ``componentTypeSelector.value`` when present (the runtime evaluates
+    ``<keyPath> == <json value>``). ``expected_result``: ``byExpression.expectedResult``.
+    ``has_instances``: the component has an ``instanceIdPath``.
+    """
+
+    field: str
+    context: str
+    cardinality: str
+    writable: bool = False
+    selector_value: str | None = None
+    expected_result: str | None = None
+    has_instances: bool = False

@@ -1,0 +1,299 @@
+"""Rules of the jq front end (WM201–WM259), registered with their documentation and example files."""
+
+from __future__ import annotations
+
+from wmaplint.diagnostics import define
+
+JOB = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: batch-job-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: batch, version: v1, kind: Job}
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "true"}}]
+          completed: [{byConditions: [{type: Complete, status: "True"}]}]
+          failed: [{byConditions: [{type: Failed, status: "True"}]}]
+"""
+
+JOBSET = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: jobset-x-k8s-io-jobset-v1alpha2}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: jobset
+      kind: {group: jobset.x-k8s.io, version: v1alpha2, kind: JobSet}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          completed: [{byConditions: [{type: Completed, status: "True"}]}]
+          failed: [{byConditions: [{type: Failed, status: "True"}]}]
+    childComponents:
+    - name: replicatedjob
+      kind: {group: batch, version: v1, kind: Job}
+      ownerRef: jobset
+      instanceIdPath: '.spec.replicatedJobs[].name'
+      specDefinition: {podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template'}
+      scaleDefinition: {replicasPath: '.spec.replicatedJobs[] | (.template.spec.parallelism // 1)'}
+      podSelector:
+        componentInstanceSelector: {idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'}
+"""
+
+MPIJOB = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: kubeflow-org-mpijob-v2beta1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: mpijob
+      kind: {group: kubeflow.org, version: v2beta1, kind: MPIJob}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          completed: [{byConditions: [{type: Succeeded, status: "True"}]}]
+    childComponents:
+    - name: worker
+      kind: {group: "", version: v1, kind: Pod}
+      ownerRef: mpijob
+      specDefinition: {podTemplateSpecPath: '.spec.mpiReplicaSpecs.Worker.template'}
+      scaleDefinition: {replicasPath: '.spec.mpiReplicaSpecs.Worker.replicas // 1'}
+      podSelector:
+        componentTypeSelector:
+          keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'
+          value: worker
+"""
+
+
+def _replace(base: str, old: str, new: str) -> str:
+    if old not in base:
+        raise ValueError(f"{old!r} is not in the example")
+    return base.replace(old, new, 1)
+
+
+def job_with(old: str, new: str) -> str:
+    return _replace(JOB, old, new)
+
+
+def jobset_with(old: str, new: str) -> str:
+    return _replace(JOBSET, old, new)
+
+
+def mpijob_with(old: str, new: str) -> str:
+    return _replace(MPIJOB, old, new)
+
+
+_RUNNING = "'(.status.active // 0) > 0'"
+_REPLICAS = "'.spec.parallelism // 1'"
+
+SYNTAX_ERROR = define(
+    "WM201",
+    "jq-syntax-error",
+    "error",
+    "A jq expression does not parse in the gojq dialect the runtime uses.",
+    why="The runtime parses every expression with gojq; an expression that does not parse makes the upstream "
+    "validator reject the whole definition, and the position in its message is a byte offset.",
+    bad=job_with(_RUNNING, "'(.status.active // 0 > 0'"),
+    good=JOB,
+    fix="Correct the expression at the reported position (unbalanced brackets, `?//` written without a space, "
+    "single-quoted strings and `&&` are common causes).",
+    tags=("jq",),
+)
+UNKNOWN_FUNCTION = define(
+    "WM202",
+    "jq-unknown-function",
+    "error",
+    "A jq expression calls a function that gojq does not define with that number of arguments.",
+    why="Upstream only parses expressions, so `keys_unsorted`, a misspelled name or a wrong arity passes "
+    "validation and fails every evaluation with `function not defined: NAME/ARITY`.",
+    bad=job_with(_RUNNING, "'(.status.active // 0) > 0 and (.status.conditions | lenght) > 0'"),
+    good=job_with(_RUNNING, "'(.status.active // 0) > 0 and (.status.conditions | length) > 0'"),
+    fix="Use the suggested gojq builtin, or define the function before the query that uses it.",
+    tags=("jq",),
+)
+UNDEFINED_VARIABLE = define(
+    "WM203",
+    "jq-undefined-variable",
+    "error",
+    "A jq expression reads a `$variable` that is not bound at that point.",
+    why="gojq rejects unbound variables when it compiles the expression, so the field never yields a value; "
+    "`$__loc__` and `$ARGS` do not exist in embedded gojq.",
+    bad=job_with(_RUNNING, "'.status.active as $a | ($b // 0) > 0'"),
+    good=job_with(_RUNNING, "'.status.active as $a | ($a // 0) > 0'"),
+    fix="Bind the variable with `... as $name |` before using it, or fix its spelling.",
+    tags=("jq",),
+)
+UNDEFINED_LABEL = define(
+    "WM204",
+    "jq-undefined-label",
+    "error",
+    "`break $name` has no enclosing `label $name`.",
+    why="gojq resolves labels when it compiles, so the expression fails with `label not defined`.",
+    bad=job_with(_RUNNING, "'first(.status.active // 0 | if . > 0 then true, break $out else false end)'"),
+    good=job_with(
+        _RUNNING, "'label $out | (.status.active // 0 | if . > 0 then true, break $out else false end)'"
+    ),
+    fix="Add `label $name |` around the expression that breaks, or use `first(...)`.",
+    tags=("jq",),
+)
+UNKNOWN_FORMAT = define(
+    "WM205",
+    "jq-unknown-format",
+    "error",
+    "An `@format` that gojq does not have (`@base32` included).",
+    why="gojq parses and compiles any `@name` and fails only when the expression runs: `format not defined`.",
+    bad=job_with(_RUNNING, "'(.status.active // 0 | @base32) != \"\"'"),
+    good=job_with(_RUNNING, "'(.status.active // 0 | @base64) != \"\"'"),
+    fix="Use one of @text @json @html @uri @urid @csv @tsv @sh @base64 @base64d.",
+    tags=("jq",),
+)
+MODULE_DIRECTIVE = define(
+    "WM206",
+    "jq-module-directive",
+    "error",
+    "`import`, `include` or `module` in a definition expression.",
+    why="The runtime embeds gojq without a module loader: every import fails with `cannot load module`.",
+    bad=job_with(_RUNNING, "'include \"status\"; (.status.active // 0) > 0'"),
+    good=JOB,
+    fix="Inline the definitions you need with `def name: ...;`.",
+    tags=("jq",),
+)
+DENIED_CONSTRUCT = define(
+    "WM210",
+    "jq-denied-construct",
+    "error",
+    "A construct the upstream validator refuses: `del`, `range`, `paths`, `recurse`, `walk`, `repeat`, `..` "
+    "or an assignment operator.",
+    why="Definitions are read-only navigation; the upstream validator rejects these (it may miss them inside "
+    "`as` bindings or `label` bodies, where the runtime would still run them).",
+    bad=job_with(_REPLICAS, "'[.. | .parallelism? // empty] | first // 1'"),
+    good=JOB,
+    fix="Navigate to the field explicitly instead of searching or modifying the object.",
+    tags=("jq",),
+)
+HOST_DEPENDENT = define(
+    "WM215",
+    "jq-host-dependent-builtin",
+    "warning",
+    "A builtin whose result depends on the host or the moment: `now`, `env`/`$ENV`, `input`, `inputs`, "
+    "`debug`, `stderr`, `input_filename`, `halt`, `halt_error`, local-time functions.",
+    why="Embedded gojq sees `$ENV` as `{}`, rejects `input`/`inputs`, does not define `debug`, `stderr` or "
+    "`input_filename`, and `now` changes on every evaluation, so the same workload maps differently.",
+    bad=job_with(_RUNNING, '\'(.status.active // 0) > 0 and ($ENV.STRICT // "") == ""\''),
+    good=JOB,
+    fix="Compute the value from the workload object only.",
+    tags=("jq",),
+)
+ALTERNATIVE_OVER_STREAM = define(
+    "WM220",
+    "jq-alternative-over-stream",
+    "error",
+    "`//` applied to a whole iteration (`.a[].x // 1`) in a per-instance path.",
+    why="`//` drops every null or false output of the iteration and yields the default only when all are "
+    "missing, so a group without the field disappears and the instance count no longer matches the ids "
+    "(`instance ids count does not match results count`).",
+    bad=jobset_with(
+        "'.spec.replicatedJobs[] | (.template.spec.parallelism // 1)'",
+        "'.spec.replicatedJobs[].template.spec.parallelism // 1'",
+    ),
+    good=JOBSET,
+    fix="Apply the default per element: `.a[]? | (.x // 1)`.",
+    tags=("jq", "cardinality"),
+)
+COUNT_CHANGING_FILTER = define(
+    "WM221",
+    "jq-count-changing-filter",
+    "warning",
+    "A per-instance path uses `select`, `empty`, `first`, `limit`, `,` or similar, so it can yield a "
+    "different number of outputs than there are instances.",
+    why="Outputs are matched to instances by position; a filtered-out element shifts every later instance "
+    "onto the wrong pod template or replica count, silently.",
+    bad=jobset_with(
+        "'.spec.replicatedJobs[].template.spec.template'",
+        "'.spec.replicatedJobs[] | select(.replicas > 0) | .template.spec.template'",
+    ),
+    good=JOBSET,
+    fix="Yield one output per element (use `// default` inside the iteration instead of filtering).",
+    tags=("jq", "cardinality"),
+)
+SEVERAL_OUTPUTS = define(
+    "WM222",
+    "jq-several-outputs",
+    "warning",
+    "An expression that must yield exactly one value can yield several (an iteration or `,`).",
+    why="Pod selector paths, gang keys and the paths of a component without `instanceIdPath` are used as "
+    "one value; several outputs make the runtime fail or pick an arbitrary one.",
+    bad=job_with(
+        "{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: '.spec.template, .spec.template'}"
+    ),
+    good=JOB,
+    fix="Select one element (`[0]`, `first(...)`), or add `instanceIdPath` if the component really has "
+    "several instances.",
+    tags=("jq", "cardinality"),
+)
+FIRST_OUTPUT_ONLY = define(
+    "WM223",
+    "jq-first-output-only",
+    "warning",
+    "A status expression or phase path can yield several outputs, but only the first one is used.",
+    why="byExpression and the phase path use the first output and silently ignore the rest (upstream #298), "
+    "so `.status.replicas[].ready` only looks at the first replica.",
+    bad=job_with(_RUNNING, "'.status.conditions[].status == \"True\"'"),
+    good=job_with(_RUNNING, "'any(.status.conditions[]?; .status == \"True\")'"),
+    fix="Combine the outputs: `any(...)`, `all(...)`, `[...] | length`, or `first(...)` if the first is meant.",
+    tags=("jq", "cardinality"),
+)
+NOT_ASSIGNABLE = define(
+    "WM230",
+    "jq-not-assignable-path",
+    "error",
+    "A spec or suspend path is not a path expression, so writes through it fail.",
+    why="The runtime also writes pod templates and suspend flags through these paths with gojq path "
+    "assignment; constructed values, literals, arithmetic and variable-rooted paths fail with "
+    "`Invalid path expression` / `invalid path against`.",
+    bad=job_with(
+        "{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: '.spec as $s | $s.template'}"
+    ),
+    good=JOB,
+    fix="Navigate from `.` (`.spec.template`); filter with `select(...)` rather than binding a variable.",
+    tags=("jq", "paths"),
+)
+SELECTOR_PRECEDENCE = define(
+    "WM235",
+    "jq-selector-precedence",
+    "error",
+    "A componentTypeSelector keyPath with a top-level `//`, `,`, `and`, `or` or `|` is compared with "
+    "`value` as `<keyPath> == <value>`, which binds differently.",
+    why='`.a // .b == "x"` means `.a // (.b == "x")`: a pod with `.a` set always matches.',
+    bad=mpijob_with(
+        "'.metadata.labels[\"training.kubeflow.org/replica-type\"]'",
+        "'.metadata.labels[\"training.kubeflow.org/replica-type\"] // .metadata.labels.role'",
+    ),
+    good=mpijob_with(
+        "'.metadata.labels[\"training.kubeflow.org/replica-type\"]'",
+        "'(.metadata.labels[\"training.kubeflow.org/replica-type\"] // .metadata.labels.role)'",
+    ),
+    fix="Wrap the keyPath in parentheses.",
+    tags=("jq",),
+)
+EXPECTED_RESULT_MISMATCH = define(
+    "WM240",
+    "jq-expected-result-mismatch",
+    "error",
+    "A byExpression expectedResult can never equal `(<expression>) | tostring`.",
+    why="The runtime compares text: a boolean prints as `true`/`false`, a number in shortest form (`1`, not "
+    '`1.0`), so `expectedResult: "True"` never matches and the status is never reported.',
+    bad=job_with('expectedResult: "true"', 'expectedResult: "True"'),
+    good=JOB,
+    fix="Write the value exactly as gojq prints it (the message suggests it).",
+    tags=("jq", "status"),
+)
