@@ -1,0 +1,62 @@
+"""Runs the jq analyses on every expression of a definition and places their findings in the file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from wmaplint.checks import Context, check
+from wmaplint.definition.model import Expr
+from wmaplint.diagnostics import RULES, Diagnostic, Fix, Severity, TextEdit
+from wmaplint.source import ScalarNode
+
+
+def role_of(expr: Expr) -> Any:
+    from wmaplint.jq.roles import ExprRole
+
+    component = expr.component
+    return ExprRole(
+        field=expr.field,
+        context=expr.context,
+        cardinality=expr.cardinality,
+        writable=expr.writable,
+        selector_value=expr.selector_value,
+        expected_result=expr.expected_result,
+        has_instances=component is not None and component.instance_id_path is not None,
+    )
+
+
+def yaml_scalar(text: str, node: ScalarNode) -> str:
+    """``text`` written as a YAML scalar in the style of ``node`` where that style can hold it."""
+    if node.style == "double" or "\n" in text:
+        return json.dumps(text, ensure_ascii=False)
+    return "'" + text.replace("'", "''") + "'"
+
+
+def place(ctx: Context, expr: Expr, finding: Any, *, source: str | None = None) -> Diagnostic:
+    """A Diagnostic for a finding whose offsets are inside ``expr``'s text."""
+    rule = RULES.get(finding.rule)
+    severity = finding.severity if finding.severity is not None else (rule.severity if rule else Severity.ERROR)
+    fixes = []
+    replacement = getattr(finding, "replacement", None)
+    if replacement is not None and replacement != expr.text:
+        fixes.append(Fix(f"replace with {replacement}", (TextEdit(expr.node.span, yaml_scalar(replacement,
+                                                                                              expr.node)),)))
+    message = finding.message if source is None else f"{finding.message} [{source}]"
+    related = tuple(getattr(finding, "related", ()) or ())
+    return ctx.diag(finding.rule, expr.node.span_of(finding.start, finding.end), message, severity=severity,
+                    fixes=fixes, data=getattr(finding, "data", None), related=related)
+
+
+@check
+def jq_expressions(ctx: Context) -> Iterator[Diagnostic]:
+    try:
+        from wmaplint.jq.analysis import analyze
+    except ModuleNotFoundError as exc:
+        if exc.name != "wmaplint.jq.analysis":
+            raise
+        return
+    for expr in ctx.definition.expressions():
+        for finding in analyze(expr.text, role_of(expr)):
+            yield place(ctx, expr, finding)
