@@ -37,6 +37,22 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
     ("kubeflow-org-pytorchjob-v1", "elastic-workers"): {
         "replicas": {"master": [0], "worker": [2]}, "status": ["initializing"], "pods": 2, "gpus": 2,
     },
+    ("ray-io-raycluster-v1", "gpu-cluster-ready"): {
+        "ids": {"worker": ["gpu-a100", "cpu"]},
+        "replicas": {"head": [1], "worker": [2, 1]}, "status": ["running"], "pods": 4, "gpus": 8,
+    },
+    ("ray-io-raycluster-v1", "multihost-suspended"): {
+        "ids": {"worker": ["h100"]},
+        "replicas": {"head": [1], "worker": [4]}, "status": ["suspended"], "pods": 5, "gpus": 32,
+    },
+    ("ray-io-rayjob-v1", "pytorch-training-running"): {
+        "ids": {"worker": ["gpu"]},
+        "replicas": {"head": [1], "worker": [2]}, "status": ["running"], "pods": 3, "gpus": 9,
+    },
+    ("ray-io-rayjob-v1", "existing-cluster-complete"): {
+        "ids": {"worker": []},
+        "replicas": {"head": [0], "worker": []}, "status": ["completed"], "pods": 0, "gpus": 0,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -77,9 +93,20 @@ def _kubeflow_training(operator: str) -> LabelFn:
     return labels
 
 
+def _kuberay(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    # a RayJob / RayService creates its cluster under a generated name
+    cluster = obj["metadata"]["name"] + ("" if obj["kind"] == "RayCluster" else "-x7k2p")
+    group = instance if component == "worker" else "headgroup"
+    return {"ray.io/cluster": cluster, "ray.io/node-type": component, "ray.io/group": group,
+            "ray.io/is-ray-node": "yes", "ray.io/identifier": f"{cluster}-{component}",
+            "app.kubernetes.io/created-by": "kuberay-operator", "app.kubernetes.io/name": "kuberay"}
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
     "batch-job-v1": _job,
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller"),
+    "ray-io-raycluster-v1": _kuberay,
+    "ray-io-rayjob-v1": _kuberay,
 }

@@ -14,8 +14,8 @@ CORE_OPENAPI_FILES = {"": "api__v1_openapi.json", "apps": "apis__apps__v1_openap
 
 
 def _strict(schema: Any) -> Any:
-    """Copy of a schema where objects with declared properties reject unknown keys (like API-server pruning,
-    but loud), so a misspelt field in an example fails the test instead of vanishing."""
+    """Make a schema strict in place: objects with declared properties reject unknown keys (like API-server
+    pruning, but loud), so a misspelt field in an example fails the test instead of vanishing."""
     stack = [schema]
     while stack:
         node = stack.pop()
@@ -23,6 +23,10 @@ def _strict(schema: Any) -> Any:
             if ("properties" in node and "additionalProperties" not in node
                     and not node.get("x-kubernetes-preserve-unknown-fields")):
                 node["additionalProperties"] = False
+            if "required" in node and isinstance(node.get("properties"), dict):
+                # the API server applies defaults before validating, so a defaulted field is never missing
+                props = node["properties"]
+                node["required"] = [k for k in node["required"] if "default" not in props.get(k, {})]
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
