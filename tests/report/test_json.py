@@ -6,6 +6,7 @@ import enum
 import json
 import re
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from report_samples import DEFINITION_PATH, jobset_report, unknown_field
 
@@ -22,7 +23,8 @@ def _doc() -> dict:
 
 def test_top_level_shape() -> None:
     doc = _doc()
-    assert list(doc) == ["version", "tool", "files", "diagnostics", "summary"]
+    assert list(doc) == ["version", "tool", "files", "diagnostics", "errors", "summary"]
+    assert doc["errors"] == []
     assert doc["version"] == 1
     assert doc["tool"] == {"name": "wmaplint", "version": "0.1.0"}
     assert doc["files"] == 1
@@ -74,6 +76,11 @@ def test_sorted_by_path_then_position() -> None:
     assert render_json(report, tool_version="0") == render_json(reversed_report, tool_version="0")
 
 
+def test_unreadable_inputs_are_listed() -> None:
+    report = Report(files_checked=1, errors=["missing.yaml: no such file"])
+    assert json.loads(render_json(report, tool_version="0"))["errors"] == ["missing.yaml: no such file"]
+
+
 def test_empty_report() -> None:
     doc = json.loads(render_json(Report(files_checked=7), tool_version="0.1.0"))
     assert doc["diagnostics"] == []
@@ -87,7 +94,7 @@ class Phase(enum.Enum):
 
 def test_data_values_json_cannot_hold_are_converted() -> None:
     diagnostic = unknown_field()
-    diagnostic.data = {
+    data_in: dict[Any, Any] = {
         "alternatives": {"replicas", "replicatedJobs"},
         "path": PurePosixPath("crds/a.yaml"),
         "span": Span(1, 2, 1, 3),
@@ -95,8 +102,9 @@ def test_data_values_json_cannot_hold_are_converted() -> None:
         "severity": Severity.WARNING,
         "ratio": float("nan"),
         3: ("tuple", None),
-        "object": object.__new__(Phase.__mro__[-1]),
+        "object": object(),
     }
+    diagnostic.data = data_in
     data = json.loads(render_json(Report([diagnostic]), tool_version="0"))["diagnostics"][0]["data"]
     assert data["alternatives"] == ["replicas", "replicatedJobs"]
     assert data["path"] == "crds/a.yaml"

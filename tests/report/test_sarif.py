@@ -332,3 +332,15 @@ def test_render_dispatches_and_rejects_unknown_formats() -> None:
     assert len(log["runs"][0]["results"]) == 3
     with pytest.raises(UnknownFormatError, match="unknown output format 'xml'"):
         render(jobset_report(), "xml", tool_version="0.1.0")
+
+
+def test_unreadable_inputs_make_the_run_unsuccessful(sarif_validator: Draft4Validator) -> None:
+    report = jobset_report()
+    report.errors = ["catalog/missing.yaml: no such file or directory"]
+    log = _log(report)
+    _assert_valid(log, sarif_validator)
+    invocation = _run(log)["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    assert invocation["toolExecutionNotifications"] == [
+        {"level": "error", "message": {"text": "catalog/missing.yaml: no such file or directory"}}
+    ]

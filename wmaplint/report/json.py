@@ -88,6 +88,7 @@ def report_json(report: Report, *, tool_version: str) -> dict[str, Any]:
         "tool": {"name": "wmaplint", "version": tool_version},
         "files": report.files_checked,
         "diagnostics": [diagnostic_json(d) for d in sorted_diagnostics(report.diagnostics)],
+        "errors": list(report.errors),
         "summary": {
             "errors": counts.errors,
             "warnings": counts.warnings,

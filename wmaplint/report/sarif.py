@@ -218,6 +218,31 @@ def _directory_uri(path: Path) -> str:
     return uri if uri.endswith("/") else uri + "/"
 
 
+def _invocation(report: Report, kept: list[Diagnostic], cwd: Path, max_results: int) -> dict[str, Any]:
+    """How the run went: unreadable inputs make it unsuccessful; truncation is reported, not hidden."""
+    notes = [("error", line) for line in report.errors]
+    if len(kept) < len(report.diagnostics):
+        left_out = len(report.diagnostics) - len(kept)
+        notes.append(("warning", f"{left_out} findings left out (GitHub accepts {max_results})"))
+    crowded = sum(1 for d in kept if len(d.related) > MAX_RELATED)
+    if crowded:
+        notes.append(
+            (
+                "warning",
+                f"{crowded} findings had more than {MAX_RELATED} related locations; the rest are left out",
+            )
+        )
+    invocation: dict[str, Any] = {
+        "executionSuccessful": not report.errors,
+        "workingDirectory": {"uri": _directory_uri(cwd)},
+    }
+    if notes:
+        invocation["toolExecutionNotifications"] = [
+            {"level": level, "message": {"text": text.strip() or "error"}} for level, text in notes
+        ]
+    return invocation
+
+
 def sarif_log(
     report: Report,
     *,
@@ -235,27 +260,9 @@ def sarif_log(
     kept = _select(report.diagnostics, max_results)
     rules, rule_index = _rules(kept)
     results = [_result(d, rule_index[d.rule], locator, fingerprints) for d in kept]
-    invocation: dict[str, Any] = {
-        "executionSuccessful": True,
-        "workingDirectory": {"uri": _directory_uri(cwd)},
-    }
-    notes = []
-    if len(kept) < len(report.diagnostics):
-        notes.append(
-            f"{len(report.diagnostics) - len(kept)} findings left out (GitHub accepts {max_results})"
-        )
-    crowded = sum(1 for d in kept if len(d.related) > MAX_RELATED)
-    if crowded:
-        notes.append(
-            f"{crowded} findings had more than {MAX_RELATED} related locations; the rest are left out"
-        )
-    if notes:
-        invocation["toolExecutionNotifications"] = [
-            {"level": "warning", "message": {"text": n}} for n in notes
-        ]
     run: dict[str, Any] = {
         "tool": {"driver": _driver(tool_version, rules)},
-        "invocations": [invocation],
+        "invocations": [_invocation(report, kept, cwd, max_results)],
         "originalUriBaseIds": {SRCROOT: {"uri": _directory_uri(root)}},
         "columnKind": "utf16CodeUnits",
         "results": results,
