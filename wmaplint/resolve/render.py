@@ -113,7 +113,7 @@ def _instance_line(node: ComponentNode, inst: Instance) -> str:
     if inst.template is not None:
         per_pod = _gpus(inst.template.resources)
         extra = _extra(inst.template.resources)
-        text += f"  (per pod: {per_pod} GPU{', ' + extra if extra else ''})"
+        text += f"  (per pod: {_plural(per_pod, 'GPU')}{', ' + extra if extra else ''})"
     return text
 
 

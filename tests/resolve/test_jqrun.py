@@ -1,0 +1,53 @@
+from wmaplint.resolve.jqrun import JqInput, normalize, refusal
+
+
+def test_objects_iterate_in_sorted_key_order_like_gojq(runtime):
+    data = {"services": {"prefill": {"r": 2}, "decode": {"r": 1}, "frontend": {"r": 3}}}
+    assert runtime.evaluate(".services[] | .r", data).outputs == (1, 3, 2)
+    assert runtime.evaluate(".services | to_entries[] | .key", data).outputs == ("decode", "frontend", "prefill")
+
+
+def test_host_only_builtins_are_refused_before_running(runtime):
+    for expression in ("input", "[inputs]", "env.HOME", "$ENV.HOME", "halt", "debug", "input_filename",
+                       "keys_unsorted"):
+        result = runtime.evaluate(expression, {})
+        assert not result.ok and "not available" in result.error, expression
+
+
+def test_fields_and_object_keys_named_like_forbidden_builtins_are_fine(runtime):
+    pod = {"env": [1], "input": 2}
+    assert runtime.evaluate(".env[0]", pod).outputs == (1,)
+    assert runtime.evaluate("{input: .input} | .input", pod).outputs == (2,)
+    assert refusal('.spec.containers[].env[] | select(.name == "env")') is None
+
+
+def test_errors_come_back_as_values_in_gojq_wording(runtime):
+    assert runtime.evaluate("nosuch(1)", {}).error == "function not defined: nosuch/1"
+    assert runtime.evaluate("$x", {}).error == "variable not defined: $x"
+    result = runtime.evaluate(".a[] | .b", {"a": [{"b": 1}, 5]})
+    assert result.outputs == (1,) and "Cannot index number" in result.error
+
+
+def test_output_count_is_bounded(runtime):
+    result = runtime.evaluate("[range(5000)][]", None)
+    assert result.limited and len(result.outputs) == 1000
+
+
+def test_a_runaway_loop_is_stopped(runtime):
+    result = runtime.evaluate("until(false; .)", 1)
+    assert result.limited and "time limit" in result.error
+    # the runtime keeps working after killing the worker
+    assert runtime.evaluate("[range(3)]", None).outputs == ([0, 1, 2],)
+
+
+def test_integral_floats_are_passed_as_integers_as_gojq_prints_them(runtime):
+    assert runtime.evaluate(". | tostring", 2.0).outputs == ("2",)
+    assert normalize({"a": [1.0, 1.5]}) == {"a": [1, 1.5]}
+
+
+def test_deeply_nested_input_is_an_error_value_not_a_crash(runtime):
+    deep: object = 0
+    for _ in range(20_000):
+        deep = [deep]
+    result = runtime.evaluate(".", JqInput(deep))
+    assert not result.ok

@@ -1,0 +1,58 @@
+from decimal import Decimal
+
+import pytest
+
+from wmaplint.resolve.resources import QuantityError, format_quantity, parse_quantity, pod_resources
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("500m", Decimal("0.5")), ("4Gi", Decimal(4 * 2**30)), ("1e3", Decimal(1000)), (2, Decimal(2)),
+    ("1.5", Decimal("1.5")), ("128M", Decimal(128_000_000)), ("0.5Ki", Decimal(512)), ("+3", Decimal(3)),
+])
+def test_kubernetes_quantities(text, value):
+    assert parse_quantity(text) == value
+
+
+@pytest.mark.parametrize("text", ["four", "4GB", "", "1e999", True, None, "1.2.3"])
+def test_bad_quantities(text):
+    with pytest.raises(QuantityError):
+        parse_quantity(text)
+
+
+def gpu(n):
+    return {"resources": {"limits": {"nvidia.com/gpu": n}}}
+
+
+def test_requests_win_over_limits_and_containers_add_up():
+    spec = {"containers": [{"resources": {"requests": {"nvidia.com/gpu": 2}, "limits": {"nvidia.com/gpu": 4}}},
+                           gpu(1)]}
+    assert pod_resources(spec)[0]["nvidia.com/gpu"] == 3
+
+
+def test_largest_init_container_or_running_sum_with_sidecars():
+    spec = {"initContainers": [gpu(8), {**gpu(1), "restartPolicy": "Always"}], "containers": [gpu(2)]}
+    # running: 2 + 1 sidecar = 3; init peak 8 -> 8
+    assert pod_resources(spec)[0]["nvidia.com/gpu"] == 8
+    spec["initContainers"][0] = gpu(1)
+    assert pod_resources(spec)[0]["nvidia.com/gpu"] == 3
+
+
+def test_pod_level_resources_replace_and_overhead_adds():
+    spec = {"containers": [{"resources": {"requests": {"cpu": "2"}}}],
+            "resources": {"requests": {"cpu": "4"}}, "overhead": {"cpu": "250m"}}
+    assert pod_resources(spec)[0]["cpu"] == Decimal("4.25")
+
+
+def test_other_extended_resources_are_kept():
+    spec = {"containers": [{"resources": {"limits": {"google.com/tpu": 4, "amd.com/gpu": "1"}}}]}
+    assert pod_resources(spec)[0] == {"google.com/tpu": 4, "amd.com/gpu": 1}
+
+
+def test_bad_quantity_is_reported_not_raised():
+    resources, problems = pod_resources({"containers": [gpu("four")]})
+    assert resources == {} and "four" in problems[0]
+
+
+def test_formatting():
+    assert format_quantity("cpu", Decimal("1.2")) == "1200m"
+    assert format_quantity("memory", Decimal(192 * 2**30)) == "192Gi"
