@@ -396,3 +396,31 @@ def test_line_index_rejects_outside_indices():
     with pytest.raises(ValueError):
         index.index(2, 1)
     assert index.index(1, 99) == 3
+
+
+def test_indentation_indicator_in_nested_and_later_documents():
+    text = (
+        "spec:\n"
+        "  items: [a, b]   # flow before\n"
+        "  nested:\n"
+        "    - name: x\n"
+        "      program: |2\n"
+        "           .a\n"
+        "          | .b\n"
+        "---\n"
+        "- k: v\n"
+        "  more: >1-\n"
+        "     .c\n"
+        "    .d\n"
+    )
+    first = "   .a\n  | .b\n"
+    second = "  .c\n .d"
+    assert list(yaml.safe_load_all(text)) == [
+        {"spec": {"items": ["a", "b"], "nested": [{"name": "x", "program": first}]}},
+        [{"k": "v", "more": second}],
+    ]
+    check_all_nodes(text)
+    assert where(text, first, ".a") == (6, 12)
+    assert where(text, first, "|") == (7, 11)
+    assert where(text, second, ".c") == (11, 6)
+    assert where(text, second, ".d") == (12, 5)
