@@ -160,7 +160,6 @@ def lint_paths(paths: Iterable[str], options: Options | None = None, *, stdin_te
     report = Report()
     files, errors = collect_files(paths, options)
     report.errors.extend(errors)
-    explicit = {p for p in paths if not Path(p).is_dir()}
     work = [f for f in files if f != STDIN]
     results: list[tuple[str, str | None, list[Diagnostic] | None, str | None, bool]] = []
     if STDIN in files:
@@ -179,9 +178,7 @@ def lint_paths(paths: Iterable[str], options: Options | None = None, *, stdin_te
             report.errors.append(error)
             continue
         if not is_definition:
-            if path in explicit:
-                report.errors.append(f"{path}: no workload definition or CRD in this file")
-            continue
+            continue  # manifests and other YAML beside definitions are not ours to judge
         lintable += 1
         assert text is not None and diags is not None
         report.sources[path] = text
