@@ -1,0 +1,41 @@
+from wmaplint.resolve import rules
+from wmaplint.resolve.tree import resolve_workload
+
+
+def test_alpha_pod_groups_use_subtree_scale(jobset_definition, jobset_manifest, runtime):
+    [gang] = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime).gangs
+    assert (gang.name, gang.api, gang.min_available) == ("job", "podGroups", 3)
+    assert gang.members[0].component == "replicatedjob"
+
+
+def test_min_replicas_is_preferred_over_replicas(jobset_definition, jobset_manifest, runtime):
+    child = jobset_definition["spec"]["structureDefinition"]["childComponents"][0]
+    child["scaleDefinition"]["minReplicasPath"] = ".spec.replicatedJobs[] | 1"
+    [gang] = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime).gangs
+    assert gang.min_available == 2
+
+
+def test_v2_pod_group_with_sub_groups_and_unknown_member(jobset_definition, jobset_manifest, runtime):
+    jobset_definition["spec"]["optimizationInstructions"]["gangScheduling"] = {"podGroup": {
+        "name": "train", "topology": {"topologyName": "rack", "requiredTopologyLevel": "rack",
+                                      "preferredTopologyLevel": "host"},
+        "subGroups": [{"componentName": "replicatedjob"}, {"componentName": "nosuch"}]}}
+    workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
+    [gang] = workload.gangs
+    assert gang.api == "podGroup" and gang.min_subgroups == 2 and gang.min_available is None
+    assert gang.members[0].min_available == 3 and gang.topology["topologyName"] == "rack"
+    assert rules.GANG_MEMBER_UNKNOWN in {f.rule for f in workload.findings}
+
+
+def test_v2_without_sub_groups_sizes_the_whole_workload(jobset_definition, jobset_manifest, runtime):
+    jobset_definition["spec"]["optimizationInstructions"]["gangScheduling"] = {"podGroup": {"name": "all"}}
+    [gang] = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime).gangs
+    assert gang.min_available == 3
+
+
+def test_zero_scale_cannot_be_computed(jobset_definition, jobset_manifest, runtime):
+    for job in jobset_manifest["spec"]["replicatedJobs"]:
+        job["replicas"] = 0
+    workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
+    assert workload.gangs[0].min_available is None
+    assert rules.GANG_MIN_AVAILABLE_UNKNOWN in {f.rule for f in workload.findings}
