@@ -142,6 +142,12 @@ class _Analysis:
         self.findings.append(JqFinding(rule, message, start, end, **kw))
 
     def run(self) -> list[JqFinding]:
+        last = self.root
+        while isinstance(last, (A.FuncDef, A.Import)) and last.rest is not None:
+            last = last.rest
+        if isinstance(last, A.FuncDef):
+            self.add(R.SYNTAX_ERROR.id, 'the expression has only definitions and no query (gojq: missing query)',
+                     (0, len(self.text)))
         self.check_scopes(self.root, {}, frozenset(), frozenset())
         self.check_denied_and_host()
         cardinality = self.role.cardinality

@@ -269,7 +269,7 @@ class _Parser:
         if kw.text == "module":
             if not self._is_op("{"):
                 raise self._unexpected("a constant object after `module`")
-            self.parse_postfix()
+            self._constant_object()
         else:
             if self.tok.kind != "str":
                 raise self._unexpected(f"a module path string after `{kw.text}`")
@@ -283,9 +283,18 @@ class _Parser:
                     raise self._unexpected("a module name")
                 alias = ("$" if self.tok.kind == "var" else "") + self.advance().text
             if self._is_op("{"):
-                self.parse_postfix()
+                self._constant_object()
         self._expect("op", ";")
         return kw, path, alias
+
+    def _constant_object(self) -> None:
+        """Module metadata: keys and values are constants only (no negative numbers, no interpolation)."""
+        obj = self.parse_postfix()
+        allowed = (A.ObjectCons, A.ObjectEntry, A.ArrayCons, A.Comma, A.Literal)
+        for node in A.walk(obj):
+            if not isinstance(node, allowed) or (isinstance(node, A.ObjectEntry) and (
+                    node.value is None or node.key_kind in ("var", "expr"))):
+                raise self._error("module metadata must be a constant object", node.start, node.end)
 
     def parse_pipe(self, top: bool = False) -> A.Node:
         """query := def...; query | label $x | query | expr as pats | query | query '|' query | query ',' query."""

@@ -1,0 +1,818 @@
+"""Abstract interpretation of a jq AST over schema types: what an expression yields, and what is wrong.
+
+``infer`` walks the expression with the *type* of its input instead of a value. Each step maps a type to
+the type of its outputs (the union over the output stream); findings carry offsets into the expression.
+Unknown stays ``any`` and never yields a finding: precision where the schema is known, silence elsewhere.
+
+``check_expression`` adds what a definition field needs from its path (FORMAT.md §2.3-§2.8), recognising
+Kubernetes types by their structure because CRDs inline them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from wmaplint.jq import ast as A
+from wmaplint.jq.parser import try_parse
+from wmaplint.schema.types import (
+    ANY,
+    ANY_KIND,
+    ARRAY,
+    BOOLEAN,
+    INTEGER,
+    NULL,
+    NUMBER,
+    OBJECT,
+    STRING,
+    UNION,
+    Property,
+    SchemaType,
+    union,
+)
+
+try:
+    from wmaplint.jq.analysis import JqFinding
+except ImportError:  # pragma: no cover - same shape, kept for a tree without the analysis module
+
+    @dataclass(frozen=True)
+    class JqFinding:  # type: ignore[no-redef]
+        rule: str
+        message: str
+        start: int
+        end: int
+        severity: Any = None
+        data: dict | None = None
+        replacement: str | None = None
+
+
+UNKNOWN_FIELD = "WM301"
+NOT_ITERABLE = "WM302"
+INCOMPATIBLE_OPERANDS = "WM303"
+NON_BOOLEAN_CONDITION = "WM304"
+OPTIONAL_WITHOUT_DEFAULT = "WM305"
+WRONG_TARGET_TYPE = "WM306"
+SUSPEND_VALUE_TYPE = "WM307"
+UNREACHABLE_EXPECTED_RESULT = "WM308"
+
+MAX_DEPTH = 300  # the parser bounds trees at 220 levels; this only guards against surprises
+MAX_CALL_DEPTH = 8  # user-defined functions are inlined this deep, then ``any``
+
+
+@dataclass(frozen=True, slots=True)
+class Val:
+    """The type of a stream of values; ``optional``: some output may be null because a field is absent."""
+
+    type: SchemaType
+    optional: bool = False
+    const: Any = None
+    has_const: bool = False
+
+    @property
+    def is_any(self) -> bool:
+        return self.type.kind == ANY_KIND
+
+
+ANY_VAL = Val(ANY)
+
+
+def _scalar(kind: str, const: Any = None, has_const: bool = False) -> Val:
+    return Val(SchemaType(kind), False, const, has_const)
+
+
+@dataclass
+class TypeResult:
+    """What an expression yields (``type``, maybe-absent ``optional``) and what is wrong with it."""
+
+    type: SchemaType
+    optional: bool
+    findings: list[JqFinding] = field(default_factory=list)
+
+    @property
+    def enum(self) -> tuple[Any, ...] | None:
+        """The enum of the yielded strings when the schema declares one (phase values for status analysis)."""
+        values: list[Any] = []
+        for v in _variants(self.type):
+            if v.kind == ANY_KIND or v.enum is None:
+                return None
+            values.extend(v.enum)
+        return tuple(values) if values else None
+
+
+def _variants(t: SchemaType) -> tuple[SchemaType, ...]:
+    return t.variants if t.kind == UNION else (t,)
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _kinds(v: Val) -> frozenset[str]:
+    k = v.type.kinds()
+    if NUMBER in k or INTEGER in k:
+        k = k | {NUMBER}
+    return k | {NULL} if v.optional else k
+
+
+class _Interp:
+    def __init__(self, text: str, source: str | None) -> None:
+        self.text = text
+        self.source = source
+        self.findings: list[JqFinding] = []
+        self._seen: set[tuple[str, int, int]] = set()
+
+    def report(self, rule: str, message: str, start: int, end: int, data: dict | None = None,
+               replacement: str | None = None) -> None:
+        key = (rule, start, end)
+        if key in self._seen:  # functions and reduce bodies are visited more than once
+            return
+        self._seen.add(key)
+        self.findings.append(JqFinding(rule, message, start, end, None, data, replacement))
+
+    # -- the walk --------------------------------------------------------------------------------
+
+    def eval(self, node: A.Node, inp: Val, env: dict[str, Any], depth: int = 0, quiet: bool = False) -> Val:
+        if depth > MAX_DEPTH:
+            return ANY_VAL
+        d = depth + 1
+        if isinstance(node, A.Identity):
+            return inp
+        if isinstance(node, A.Field):
+            base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
+            return self.member(base, node.name, node, quiet or node.optional)
+        if isinstance(node, A.Index):
+            base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
+            idx = self.eval(node.index, inp, env, d, quiet)
+            return self.index(base, idx, node, quiet or node.optional)
+        if isinstance(node, A.Slice):
+            base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
+            return Val(base.type, base.optional)
+        if isinstance(node, A.Iterate):
+            base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
+            return self.iterate(base, node, quiet or node.optional)
+        if isinstance(node, A.Optional):
+            return self.eval(node.term, inp, env, d, True)
+        if isinstance(node, A.Try):
+            body = self.eval(node.body, inp, env, d, True)
+            if node.catch is not None:
+                caught = self.eval(node.catch, ANY_VAL, env, d, quiet)
+                return Val(union(body.type, caught.type), body.optional)
+            return body
+        if isinstance(node, A.Pipe):
+            return self.eval(node.right, self.eval(node.left, inp, env, d, quiet), env, d, quiet)
+        if isinstance(node, A.Comma):
+            left = self.eval(node.left, inp, env, d, quiet)
+            right = self.eval(node.right, inp, env, d, quiet)
+            return Val(union(left.type, right.type), left.optional or right.optional)
+        if isinstance(node, A.Literal):
+            return self.literal(node.value)
+        if isinstance(node, (A.StringInterp, A.Format)):
+            if isinstance(node, A.StringInterp):
+                for part in node.parts:
+                    if isinstance(part, A.Node):
+                        self.eval(part, inp, env, d, quiet)
+            return _scalar(STRING)
+        if isinstance(node, A.Neg):
+            self.eval(node.term, inp, env, d, quiet)
+            return _scalar(NUMBER)
+        if isinstance(node, A.Binary):
+            return self.binary(node, inp, env, d, quiet)
+        if isinstance(node, A.ArrayCons):
+            items = self.eval(node.body, inp, env, d, quiet).type if node.body is not None else ANY
+            return Val(SchemaType(ARRAY, items=items))
+        if isinstance(node, A.ObjectCons):
+            return self.object(node, inp, env, d, quiet)
+        if isinstance(node, A.FuncCall):
+            return self.call(node, inp, env, d, quiet)
+        if isinstance(node, A.VarRef):
+            bound = env.get("$" + node.name)
+            return bound if isinstance(bound, Val) else ANY_VAL
+        if isinstance(node, A.Bind):
+            src = self.eval(node.source, inp, env, d, quiet)
+            inner = dict(env)
+            for pattern in node.patterns:
+                self.bind(pattern, src, inner)
+            return self.eval(node.body, inp, inner, d, quiet)
+        if isinstance(node, (A.Reduce, A.Foreach)):
+            src = self.eval(node.source, inp, env, d, quiet)
+            inner = dict(env)
+            self.bind(node.pattern, src, inner)
+            state = self.eval(node.init, inp, env, d, quiet)
+            updated = self.eval(node.update, state, inner, d, quiet)
+            # one more round: the state after an update feeds the next update
+            again = self.eval(node.update, Val(union(state.type, updated.type)), inner, d, quiet)
+            result = Val(union(state.type, updated.type, again.type))
+            if isinstance(node, A.Foreach) and node.extract is not None:
+                return self.eval(node.extract, result, inner, d, quiet)
+            return result
+        if isinstance(node, A.If):
+            return self.if_(node, inp, env, d, quiet)
+        if isinstance(node, A.FuncDef):
+            inner = dict(env)
+            inner[f"{node.name}/{len(node.params)}"] = (node, env)
+            inner[f"{node.name}/{len(node.params)}"] = (node, inner)  # recursive definitions see themselves
+            return self.eval(node.rest, inp, inner, d, quiet) if node.rest is not None else inp
+        if isinstance(node, A.Label):
+            return self.eval(node.body, inp, env, d, quiet)
+        if isinstance(node, A.Import):
+            rest = getattr(node, "rest", None)
+            return self.eval(rest, inp, env, d, quiet) if isinstance(rest, A.Node) else ANY_VAL
+        for child in A.children(node):  # Assign, RecurseDefault, Break...: visit for findings, yield any
+            if not isinstance(child, (A.VarPattern, A.ArrayPattern, A.ObjectPattern)):
+                self.eval(child, inp, env, d, quiet)
+        return ANY_VAL
+
+    # -- navigation -----------------------------------------------------------------------------
+
+    def member(self, base: Val, name: str, node: A.Node, quiet: bool) -> Val:
+        if base.is_any:
+            return ANY_VAL
+        results: list[SchemaType] = []
+        optional = base.optional
+        missing_in: SchemaType | None = None
+        non_object: list[str] = []
+        for v in _variants(base.type):
+            if v.kind == ANY_KIND:
+                return ANY_VAL
+            if v.kind == OBJECT:
+                t = v.member(name)
+                if t is None:
+                    missing_in = v
+                    continue
+                results.append(t)
+                prop = v.properties.get(name)
+                if prop is None or (name not in v.required and not prop.type.has_default):
+                    optional = True
+                if t.nullable:
+                    optional = True
+            elif v.kind == NULL:
+                optional = True
+            else:
+                non_object.append(v.describe())
+        if missing_in is not None and not results:
+            self.unknown_field(missing_in, name, node)
+            return ANY_VAL
+        if non_object and not results and not quiet:
+            start = getattr(node, "seg_start", node.start)
+            self.report(NOT_ITERABLE, f"cannot read field {name!r} of {_a(' or '.join(non_object))}",
+                        start, node.end)
+        if not results:
+            return Val(SchemaType(NULL), True) if not non_object else ANY_VAL
+        return Val(union(*results), optional)
+
+    def unknown_field(self, parent: SchemaType, name: str, node: A.Node) -> None:
+        valid = sorted(parent.properties)
+        suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
+        if not suggestions:
+            lowered = {v.lower(): v for v in valid}
+            if name.lower() in lowered:
+                suggestions = [lowered[name.lower()]]
+        start = getattr(node, "name_start", node.start)
+        end = getattr(node, "name_end", node.end)
+        where = f" of {parent.ref}" if parent.ref else ""
+        hint = f"; did you mean {' or '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+        data: dict[str, Any] = {"suggestions": suggestions, "valid": valid}
+        if parent.line is not None:
+            data["declared"] = {"file": self.source, "line": parent.line, "column": parent.column}
+        message = f"field {name!r} does not exist in the schema{where}{hint}"
+        self.report(UNKNOWN_FIELD, message, start, end, data)
+
+    def index(self, base: Val, idx: Val, node: A.Index, quiet: bool) -> Val:
+        if base.is_any:
+            return ANY_VAL
+        if idx.has_const and isinstance(idx.const, str):
+            return self.member(base, idx.const, _KeySpan(node, self.text), quiet)
+        kinds = base.type.kinds()
+        if ARRAY in kinds:
+            items = [v.items or ANY for v in _variants(base.type) if v.kind == ARRAY]
+            return Val(union(*items), True)  # an index past the end yields null
+        if OBJECT in kinds:
+            return self.iterate(base, node, True)
+        if not quiet and kinds and kinds <= {STRING, INTEGER, NUMBER, BOOLEAN}:
+            self.report(NOT_ITERABLE, f"cannot index {_a(base.type.describe())}", node.seg_start, node.end)
+        return ANY_VAL
+
+    def iterate(self, base: Val, node: A.Node, quiet: bool) -> Val:
+        if base.is_any:
+            return ANY_VAL
+        out: list[SchemaType] = []
+        bad: list[str] = []
+        for v in _variants(base.type):
+            if v.kind == ANY_KIND:
+                return ANY_VAL
+            if v.kind == ARRAY:
+                out.append(v.items or ANY)
+            elif v.kind == OBJECT:
+                members = [p.type for p in v.properties.values()]
+                if v.is_open_object():
+                    members.append(v.additional or ANY)
+                out.append(union(*members) if members else ANY)
+            elif v.kind != NULL:
+                bad.append(v.describe())
+        if bad and not out and not quiet:
+            start = getattr(node, "seg_start", node.start)
+            self.report(NOT_ITERABLE, f"cannot iterate over {_a(' or '.join(bad))}", start, node.end)
+        if not out:
+            return ANY_VAL
+        return Val(union(*out))
+
+    # -- values and operators -------------------------------------------------------------------
+
+    def literal(self, value: Any) -> Val:
+        if value is None:
+            return Val(SchemaType(NULL), False, None, True)
+        if isinstance(value, bool):
+            return _scalar(BOOLEAN, value, True)
+        if isinstance(value, int):
+            return _scalar(INTEGER, value, True)
+        if isinstance(value, float):
+            return _scalar(NUMBER, value, True)
+        if isinstance(value, str):
+            t = SchemaType(STRING, enum=(value,))
+            return Val(t, False, value, True)
+        return ANY_VAL
+
+    def object(self, node: A.ObjectCons, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
+        t = SchemaType(OBJECT)
+        for entry in node.entries:
+            key = entry.key
+            value = (self.eval(entry.value, inp, env, d, quiet) if entry.value is not None
+                     else self.eval(key, inp, env, d, quiet) if entry.key_kind == "var" else None)
+            literal_key = isinstance(key, A.Literal) and isinstance(key.value, str)
+            if entry.key_kind in ("ident", "string") and literal_key:
+                if value is None:  # shorthand {a}: .a of the input
+                    value = self.member(inp, key.value, key, quiet)
+                t.properties[key.value] = Property(key.value, value.type)
+                if not value.optional:
+                    t.required = t.required | {key.value}
+            else:
+                if entry.key_kind == "expr":
+                    self.eval(key, inp, env, d, quiet)
+                t.additional = ANY
+        return Val(t)
+
+    def binary(self, node: A.Binary, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
+        left = self.eval(node.left, inp, env, d, quiet)
+        right = self.eval(node.right, inp, env, d, quiet)
+        op = node.op
+        if op == "//":
+            lt = [v for v in _variants(left.type) if v.kind != NULL]
+            return Val(union(*lt, right.type) if lt else right.type, right.optional)
+        if op in ("and", "or"):
+            self.condition(left, node.left)
+            self.condition(right, node.right)
+            return _scalar(BOOLEAN)
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            self.comparable(left, right, node)
+            return _scalar(BOOLEAN)
+        return self.arithmetic(op, left, right, node)
+
+    def comparable(self, left: Val, right: Val, node: A.Binary) -> None:
+        if left.is_any or right.is_any:
+            return
+        lk, rk = _kinds(left) - {NULL}, _kinds(right) - {NULL}
+        if ANY_KIND in lk or ANY_KIND in rk or not lk or not rk or lk & rk:
+            if node.op in ("==", "!=") and left.has_const != right.has_const:
+                typed, const = (left, right) if right.has_const else (right, left)
+                self.enum_mismatch(typed, const, node)
+            return
+        self.report(INCOMPATIBLE_OPERANDS,
+                    f"comparing {_a(left.type.describe())} with {_a(right.type.describe())}: "
+                    f"`{node.op}` is "
+                    f"{'always false' if node.op == '==' else 'decided by type order, not value'}",
+                    node.start, node.end)
+
+    def enum_mismatch(self, typed: Val, const: Val, node: A.Binary) -> None:
+        enum = TypeResult(typed.type, typed.optional).enum
+        if enum is not None and typed.type.kind == STRING and const.const not in enum:
+            self.report(INCOMPATIBLE_OPERANDS,
+                        f"{const.const!r} is not one of the values the schema allows "
+                        f"({', '.join(map(str, enum))})",
+                        node.right.start if const is not typed else node.left.start, node.end,
+                        {"valid": list(enum)})
+
+    def arithmetic(self, op: str, left: Val, right: Val, node: A.Binary) -> Val:
+        if left.is_any or right.is_any:
+            return ANY_VAL
+        lk, rk = _kinds(left) - {NULL}, _kinds(right) - {NULL}
+        if ANY_KIND in lk or ANY_KIND in rk:
+            return ANY_VAL
+        numeric = {INTEGER, NUMBER}
+        if op == "+":
+            if not lk:
+                return right
+            if not rk:
+                return left
+            if lk & rk:
+                common = lk & rk
+                if common <= numeric:
+                    return _scalar(INTEGER if INTEGER in lk and INTEGER in rk and NUMBER not in (
+                        left.type.kinds() | right.type.kinds()) else NUMBER)
+                return left
+        elif op == "-":
+            if (lk | rk) <= numeric or (lk == {ARRAY} and rk == {ARRAY}):
+                return left if lk == {ARRAY} else _scalar(NUMBER)
+            if lk & rk & numeric:
+                return _scalar(NUMBER)
+        elif op == "*":
+            if lk & numeric and rk & numeric:
+                return _scalar(NUMBER)
+            if (STRING in lk and rk & numeric) or (STRING in rk and lk & numeric):
+                return _scalar(STRING)
+            if OBJECT in lk and OBJECT in rk:
+                return left
+        elif op == "/":
+            if lk & numeric and rk & numeric:
+                return _scalar(NUMBER)
+            if STRING in lk and STRING in rk:
+                return Val(SchemaType(ARRAY, items=SchemaType(STRING)))
+        elif op == "%":
+            if lk & numeric and rk & numeric:
+                return _scalar(INTEGER)
+        else:
+            return ANY_VAL
+        if not lk or not rk:
+            return ANY_VAL
+        self.report(INCOMPATIBLE_OPERANDS,
+                    f"`{op}` cannot combine {_a(left.type.describe())} and {_a(right.type.describe())}",
+                    node.start, node.end)
+        return ANY_VAL
+
+    def condition(self, cond: Val, node: A.Node) -> None:
+        """A value used as a condition; only a value that is never boolean and never absent is suspicious
+        (``select(.optionalField)`` is the usual existence test)."""
+        if cond.is_any or cond.optional:
+            return
+        kinds = cond.type.kinds()
+        if ANY_KIND in kinds or BOOLEAN in kinds or NULL in kinds:
+            return
+        self.report(NON_BOOLEAN_CONDITION,
+                    f"condition is {_a(cond.type.describe())}, never a boolean: it is always true",
+                    node.start, node.end)
+
+    def if_(self, node: A.If, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
+        branches = []
+        for cond, then in ((node.cond, node.then), *node.elifs):
+            self.condition(self.eval(cond, inp, env, d, quiet), cond)
+            branches.append(self.eval(then, inp, env, d, quiet))
+        branches.append(self.eval(node.else_, inp, env, d, quiet) if node.else_ is not None else inp)
+        return Val(union(*(b.type for b in branches)), any(b.optional for b in branches))
+
+    def bind(self, pattern: A.Node, value: Val, env: dict[str, Any]) -> None:
+        if isinstance(pattern, A.VarPattern):
+            env["$" + pattern.name] = value
+            return
+        for sub in A.walk(pattern):  # destructuring: the parts are not tracked
+            if isinstance(sub, A.VarPattern):
+                env["$" + sub.name] = ANY_VAL
+            elif isinstance(sub, A.ObjectPatternEntry) and sub.var:
+                env["$" + sub.var] = ANY_VAL
+
+    # -- functions ------------------------------------------------------------------------------
+
+    def call(self, node: A.FuncCall, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
+        name, args = node.name, node.args
+        user = env.get(f"{name}/{len(args)}")
+        if isinstance(user, tuple):
+            return self.user_call(user, node, inp, env, d, quiet)
+        arg = lambda i, v=inp: self.eval(args[i], v, env, d, quiet)  # noqa: E731
+        if name == "select" and len(args) == 1:
+            self.condition(arg(0), args[0])
+            return inp
+        if name == "map" and len(args) == 1:
+            item = self.iterate(inp, node, quiet)
+            return Val(SchemaType(ARRAY, items=arg(0, item).type))
+        if name in ("map_values", "with_entries") and len(args) == 1:
+            if name == "with_entries":
+                arg(0, self._entry(inp))
+                return Val(SchemaType(OBJECT, additional=ANY))
+            arg(0, self.iterate(inp, node, quiet))
+            return inp
+        if name == "to_entries" and not args:
+            return Val(SchemaType(ARRAY, items=self._entry(inp).type))
+        if name == "from_entries" and not args:
+            return Val(SchemaType(OBJECT, additional=ANY))
+        if name in ("keys", "keys_unsorted") and not args:
+            kinds = inp.type.kinds()
+            key = SchemaType(INTEGER) if kinds == {ARRAY} else SchemaType(STRING)
+            return Val(SchemaType(ARRAY, items=key))
+        if name in ("length", "utf8bytelength") and not args:
+            return _scalar(INTEGER)
+        if name in ("tostring", "tojson", "ascii_downcase", "ascii_upcase", "type", "join", "ltrimstr",
+                    "rtrimstr", "trim", "ltrim", "rtrim", "ascii", "implode", "@text", "sub", "gsub"):
+            for i in range(len(args)):
+                arg(i)
+            return _scalar(STRING)
+        if name in ("tonumber", "floor", "ceil", "round", "sqrt", "fabs", "pow", "log", "exp", "abs"):
+            return _scalar(NUMBER)
+        if name in ("not", "has", "in", "contains", "inside", "startswith", "endswith", "test", "any", "all",
+                    "isinfinite", "isnan", "isnormal", "isvalid", "IN"):
+            for i in range(len(args)):
+                arg(i)
+            return _scalar(BOOLEAN)
+        if name in ("split", "splits") and args:
+            arg(0)
+            return Val(SchemaType(ARRAY, items=SchemaType(STRING)))
+        if name in ("first", "last", "min", "max", "add") and not args:
+            return Val(self.iterate(inp, node, True).type, True)
+        if name in ("first", "last", "limit", "until", "while", "repeat", "min_by", "max_by", "unique_by",
+                    "sort_by", "group_by", "getpath", "path", "paths", "recurse", "env", "input", "inputs",
+                    "splits", "range", "error", "fromjson", "tojson", "del", "to_number", "todate", "now",
+                    "input_filename", "walk", "transpose", "flatten", "indices", "index",
+                    "rindex", "combinations", "builtins", "halt", "halt_error", "debug", "stderr"):
+            for i in range(len(args)):
+                arg(i)
+            if name in ("first", "last", "limit") and args:
+                return arg(len(args) - 1)
+            if name in ("sort_by", "unique_by", "min_by", "max_by") or name in ("flatten",):
+                return inp if name in ("sort_by", "unique_by", "flatten") else Val(
+                    self.iterate(inp, node, True).type, True)
+            return ANY_VAL
+        if name in ("sort", "unique", "reverse", "values", "nulls", "objects", "arrays", "strings",
+                    "numbers", "booleans", "iterables", "scalars", "tostream", "empty", "ascii"):
+            return inp
+        if name in ("objects",):
+            return inp
+        for i in range(len(args)):
+            arg(i)
+        return ANY_VAL
+
+    def _entry(self, inp: Val) -> Val:
+        value = self.iterate(inp, _NoSpan, True).type
+        key = SchemaType(INTEGER) if inp.type.kinds() == {ARRAY} else SchemaType(STRING)
+        t = SchemaType(OBJECT, required=frozenset({"key", "value"}))
+        t.properties = {"key": Property("key", key), "value": Property("value", value),
+                        "name": Property("name", key), "k": Property("k", key), "v": Property("v", value)}
+        return Val(t)
+
+    def user_call(self, user: tuple[A.FuncDef, dict[str, Any]], node: A.FuncCall, inp: Val,
+                  env: dict[str, Any], d: int, quiet: bool) -> Val:
+        fdef, def_env = user
+        calls = env.get("#calls", 0)
+        if calls >= MAX_CALL_DEPTH:
+            return ANY_VAL
+        inner = dict(def_env)
+        inner["#calls"] = calls + 1
+        for param, argument in zip(fdef.params, node.args, strict=False):
+            if param.startswith("$"):
+                inner[param] = self.eval(argument, inp, env, d, quiet)
+            else:  # filter parameters: not tracked, calls to them yield any
+                inner[f"{param}/0"] = None
+        return self.eval(fdef.body, inp, inner, d, quiet)
+
+
+class _KeySpan:
+    """Span of the key of ``.["key"]`` for unknown-field findings (inside the quotes)."""
+
+    def __init__(self, node: A.Index, text: str) -> None:
+        self.start = node.index.start
+        self.end = node.index.end
+        self.name_start, self.name_end = self.start, self.end
+        self.seg_start = node.seg_start
+
+
+class _NoSpanType:
+    start = end = seg_start = 0
+
+
+_NoSpan: Any = _NoSpanType()
+
+
+def infer(node: A.Node, input_type: SchemaType, *, roots: Mapping[str, SchemaType] | None = None,
+          text: str = "", source: str | None = None) -> TypeResult:
+    """Evaluate ``node`` over ``input_type``.
+
+    ``roots``: variables bound before the expression (``{"$root": type}``), each a SchemaType.
+    ``text``: the expression text (for replacements); ``source``: the schema file, for "declared here" data.
+    """
+    interp = _Interp(text, source)
+    env: dict[str, Any] = {k if k.startswith("$") else "$" + k: Val(v) for k, v in (roots or {}).items()}
+    result = interp.eval(node, Val(input_type), env)
+    return TypeResult(result.type, result.optional, interp.findings)
+
+
+# -- what definition fields need ---------------------------------------------------------------------------
+
+# field name -> shape the path must reach (FORMAT.md §2.3-§2.8)
+FIELD_SHAPES = {
+    "podTemplateSpecPath": "pod-template-spec", "podSpecPath": "pod-spec", "metadataPath": "object-meta",
+    "labelsPath": "string-map", "annotationsPath": "string-map", "resourcesPath": "resource-requirements",
+    "containersPath": "containers", "containerPath": "container", "imagePath": "string",
+    "schedulerNamePath": "string", "priorityClassNamePath": "string", "podAffinityPath": "affinity",
+    "nodeAffinityPath": "affinity", "resourceClaimsPath": "resource-claims", "replicasPath": "replicas",
+    "minReplicasPath": "replicas", "maxReplicasPath": "replicas", "instanceIdPath": "instance-id",
+    "conditionsPath": "conditions", "phasePath": "phase", "suspendPath": "suspend",
+    "expression": "by-expression",
+}
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a definition field needs from its path. ``shape``: one of FIELD_SHAPES' values or ``any``.
+
+    ``type_field``/``status_field``: a conditions definition's field names; ``value``: a suspend action's JSON
+    text; ``expected_result``: a byExpression's expected result.
+    """
+
+    shape: str = "any"
+    field: str = ""
+    type_field: str = "type"
+    status_field: str = "status"
+    value: str | None = None
+    expected_result: str | None = None
+
+    @classmethod
+    def for_field(cls, field_name: str, **extra: Any) -> Expectation:
+        return cls(FIELD_SHAPES.get(field_name, "any"), field_name, **extra)
+
+
+def _obj_variants(t: SchemaType) -> list[SchemaType]:
+    return [v for v in _variants(t) if v.kind == OBJECT]
+
+
+def _has(t: SchemaType, *names: str) -> bool:
+    return any(all(n in v.properties for n in names) for v in _obj_variants(t))
+
+
+def _open(t: SchemaType) -> bool:
+    """Nothing can be said: any, or an object whose members are not declared."""
+    return any(v.kind == ANY_KIND or (v.kind == OBJECT and not v.properties and v.is_open_object())
+               for v in _variants(t))
+
+
+def _is_container(t: SchemaType) -> bool:
+    return _has(t, "name", "image") or _has(t, "name", "resources")
+
+
+def _shape_ok(shape: str, t: SchemaType) -> bool:
+    if _open(t):
+        return True
+    kinds = t.kinds() - {NULL}
+    if shape == "pod-template-spec":
+        return any("spec" in v.properties and _shape_ok("pod-spec", v.properties["spec"].type)
+                   for v in _obj_variants(t))
+    if shape == "pod-spec":
+        return any("containers" in v.properties for v in _obj_variants(t))
+    if shape == "object-meta":
+        meta = {"labels", "annotations", "name", "namespace", "generateName", "ownerReferences", "finalizers"}
+        return any(not v.properties or set(v.properties) & meta for v in _obj_variants(t))
+    if shape == "string-map":
+        return any(v.additional is not None and (v.additional.is_any or STRING in v.additional.kinds())
+                   for v in _obj_variants(t))
+    if shape == "resource-requirements":
+        return _has(t, "limits") or _has(t, "requests") or _has(t, "claims")
+    if shape == "containers":
+        return any(v.kind == ARRAY and (v.items is None or _open(v.items) or _is_container(v.items))
+                   for v in _variants(t))
+    if shape == "container":
+        return _is_container(t)
+    if shape in ("string", "phase", "instance-id"):
+        return STRING in kinds or (shape == "instance-id" and bool(kinds & {INTEGER, NUMBER}))
+    if shape == "affinity":
+        return _has(t, "requiredDuringSchedulingIgnoredDuringExecution") or _has(
+            t, "preferredDuringSchedulingIgnoredDuringExecution")
+    if shape == "resource-claims":
+        return any(v.kind == ARRAY and (v.items is None or _open(v.items) or _has(v.items, "name"))
+                   for v in _variants(t))
+    if shape == "replicas":
+        return bool(kinds & {INTEGER, NUMBER, STRING})
+    return True
+
+
+_SHAPE_NAMES = {
+    "pod-template-spec": "a PodTemplateSpec (metadata + spec with containers)", "pod-spec": "a PodSpec",
+    "object-meta": "pod metadata (ObjectMeta)", "string-map": "a map of strings",
+    "resource-requirements": "a ResourceRequirements (limits/requests)", "containers": "a list of containers",
+    "container": "a container", "string": "a string", "phase": "a string (the phase)",
+    "instance-id": "a string id", "affinity": "an affinity", "resource-claims": "a list of resource claims",
+    "replicas": "an integer or a numeric string",
+}
+
+
+def check_expression(text: str, expected: Expectation, input_type: SchemaType, *,
+                     source: str | None = None) -> list[JqFinding]:
+    """Type findings of ``text`` evaluated over ``input_type`` and what its field needs.
+
+    A jq syntax error gives no finding here (the jq checks report it).
+    """
+    node = try_parse(text)
+    if not isinstance(node, A.Node):
+        return []
+    result = infer(node, input_type, text=text, source=source)
+    findings = list(result.findings)
+    if any(f.rule in (UNKNOWN_FIELD, NOT_ITERABLE) for f in findings):
+        return findings  # the path is already wrong; its type says nothing more
+    t, shape = result.type, expected.shape
+    end = len(text.rstrip())
+    if shape in _SHAPE_NAMES and not _shape_ok(shape, t):
+        findings.append(JqFinding(
+            WRONG_TARGET_TYPE, f"{expected.field or 'path'} must reach {_SHAPE_NAMES[shape]}, "
+            f"but this reaches {_a(t.describe())}", 0, end, None, {"found": t.describe()}))
+    elif shape == "replicas" and result.optional and not t.is_any:
+        findings.append(_replicas_default(text, node, expected))
+    elif shape == "conditions":
+        findings.extend(_conditions(t, expected, end))
+    elif shape == "suspend" and expected.value is not None:
+        findings.extend(_suspend(t, expected.value, end))
+    elif shape == "by-expression" and expected.expected_result is not None:
+        findings.extend(_expected_result(result, expected.expected_result, end))
+    return findings
+
+
+def _replicas_default(text: str, node: A.Node, expected: Expectation) -> JqFinding:
+    last = node.right if isinstance(node, A.Pipe) else node
+    replacement = None
+    if isinstance(last, A.Field) and last.target is not None and not isinstance(node, A.Pipe):
+        base, name = text[last.start:last.seg_start], text[last.seg_start:last.end]
+        if any(isinstance(n, A.Iterate) for n in A.walk(last.target)):
+            replacement = f"{base} | ({name} // 1)"
+        else:
+            replacement = f"{text[:last.end]} // 1"
+    elif isinstance(last, A.Field):
+        replacement = text[:last.start] + f"({text[last.start:last.end]} // 1)" + text[last.end:]
+    else:
+        replacement = f"{text.strip()} // 1" if not isinstance(node, A.Pipe) else None
+    return JqFinding(OPTIONAL_WITHOUT_DEFAULT,
+                     f"{expected.field or 'the replicas path'} reads an optional field: an object without it "
+                     "yields null, which the runtime rejects; add a default inside the iteration",
+                     0, len(text.rstrip()), None, None, replacement)
+
+
+def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[JqFinding]:
+    if _open(t):
+        return []
+    lists = [v for v in _variants(t) if v.kind == ARRAY]
+    if not lists:
+        return [JqFinding(WRONG_TARGET_TYPE, f"the conditions path must reach a list of conditions, not a "
+                          f"{t.describe()}", 0, end)]
+    for lst in lists:
+        items = lst.items or ANY
+        if _open(items):
+            continue
+        missing = [f for f in (expected.type_field, expected.status_field)
+                   if f and not any(f in v.properties or v.is_open_object() for v in _obj_variants(items))]
+        if missing:
+            return [JqFinding(WRONG_TARGET_TYPE, "the conditions do not have the field(s) "
+                              f"{', '.join(repr(m) for m in missing)} named by the conditions definition",
+                              0, end, None, {"valid": sorted({p for v in _obj_variants(items)
+                                                              for p in v.properties})})]
+    return []
+
+
+def _suspend(t: SchemaType, value_text: str, end: int) -> list[JqFinding]:
+    try:
+        value = json.loads(value_text)
+    except ValueError:
+        return []  # invalid JSON is another rule's concern
+    if _open(t) or value is None:
+        return []
+    kinds = t.kinds()
+    need = (BOOLEAN if isinstance(value, bool) else INTEGER if isinstance(value, int) else NUMBER
+            if isinstance(value, float) else STRING if isinstance(value, str) else ARRAY
+            if isinstance(value, list) else OBJECT)
+    ok = need in kinds or (need == INTEGER and NUMBER in kinds)
+    if ok and need == STRING:
+        enum = TypeResult(t, False).enum
+        if enum is not None and value not in enum:
+            allowed = ", ".join(map(str, enum))
+            return [JqFinding(SUSPEND_VALUE_TYPE, f"value {value_text} is not one of {allowed}",
+                              0, end, None, {"valid": list(enum)})]
+    if ok:
+        return []
+    message = f"value {value_text} is {_a(need)} but the field is {_a(t.describe())}"
+    return [JqFinding(SUSPEND_VALUE_TYPE, message,
+                      0, end, None, {"found": need})]
+
+
+def _expected_result(result: TypeResult, expected: str, end: int) -> list[JqFinding]:
+    t = result.type
+    if t.is_any or any(v.kind == ANY_KIND for v in _variants(t)):
+        return []
+    possible: set[str] = set()
+    for v in _variants(t):
+        if v.kind == BOOLEAN:
+            possible |= {"true", "false"}
+        elif v.kind == NULL:
+            possible.add("null")
+        elif v.kind in (INTEGER, NUMBER):
+            try:
+                float(expected)
+                return []
+            except ValueError:
+                continue
+        elif v.kind == STRING:
+            if v.enum is None:
+                return []
+            possible |= {str(e) for e in v.enum}
+        else:
+            return []  # objects and lists print as JSON: not worth guessing
+    if result.optional:
+        possible.add("null")
+    if expected in possible:
+        return []
+    return [JqFinding(UNREACHABLE_EXPECTED_RESULT,
+                      f"expectedResult {expected!r} can never match: the expression yields "
+                      f"{', '.join(sorted(possible))}", 0, end, None, {"valid": sorted(possible)})]
