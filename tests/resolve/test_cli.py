@@ -98,4 +98,4 @@ def test_error_findings_exit_1(cli, tmp_path):
     assert result.exit_code == 1
     line = next(x for x in result.output.splitlines() if "error WM702" in x)
     # positioned at the replicasPath value in the definition
-    assert line.startswith(f"{broken}:30:")
+    assert line.startswith(f"{broken}:31:23:")
