@@ -10,6 +10,7 @@ RULE_MODULES = (
     "wmaplint.checks.components",
     "wmaplint.checks.status",
     "wmaplint.checks.expressions",
+    "wmaplint.checks.schema_paths",
     "wmaplint.checks.crd",
     "wmaplint.suppress",
     "wmaplint.jq.rules",

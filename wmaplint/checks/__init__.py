@@ -23,6 +23,7 @@ CHECK_MODULES = (
     "wmaplint.checks.components",
     "wmaplint.checks.status",
     "wmaplint.checks.expressions",
+    "wmaplint.checks.schema_paths",
 )
 
 

@@ -40,6 +40,7 @@ class Expr:
     component: Component | None = None
     selector_value: str | None = None
     expected_result: str | None = None
+    holder: MappingNode | None = None  # the mapping the expression is a value of
 
 
 @dataclass(eq=False)
@@ -206,7 +207,7 @@ def _expr(component: Component | None, holder: MappingNode | None, key: str, poi
     node = _str(holder.get(key))
     if node is None or not node.value.strip():
         return None
-    expr = Expr(text=node.value, node=node, pointer=(*pointer, key), field=key, component=component,
+    expr = Expr(text=node.value, node=node, pointer=(*pointer, key), field=key, component=component, holder=holder,
                 **role)  # type: ignore[arg-type]
     if component is not None:
         component.expressions.append(expr)

@@ -1,0 +1,123 @@
+"""Every path proven against the workload's CRD (root context) or the Pod schema (pod context).
+
+When several sources serve the root kind (two releases of an operator), each is checked and findings name the
+source, so a definition right for one release and wrong for another shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from wmaplint.checks import Context, check
+from wmaplint.checks.expressions import place
+from wmaplint.definition.model import Expr
+from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span, define
+from wmaplint.examples import JOB, job_with
+from wmaplint.source import ScalarNode
+
+POD = ("", "v1", "Pod")
+
+UNKNOWN_CHILD_KIND = define(
+    "WM903", "unknown-child-kind", "warning",
+    "No schema source knows the kind a child component names.",
+    why="A child kind with a typo (or of an operator release you do not run) is never matched to real objects; "
+    "platforms then show the component without its objects.",
+    bad=JOB.replace("    rootComponent:", "    childComponents:\n    - name: pods\n      ownerRef: job\n      kind: "
+                    "{group: \"\", version: v1, kind: Pods}\n    rootComponent:"),
+    good=JOB.replace("    rootComponent:", "    childComponents:\n    - name: pods\n      ownerRef: job\n      kind: "
+                     "{group: \"\", version: v1, kind: Pod}\n    rootComponent:"),
+    fix="Correct the group, version or kind, or provide the CRD with --crds.",
+    tags=("schema",),
+)
+
+
+def expectation_key(expr: Expr) -> str:
+    """The key of the typing analysis' field table for an expression (status and suspend paths are all `path`)."""
+    if expr.field == "path":
+        parent = expr.pointer[-2] if len(expr.pointer) >= 2 else ""
+        if parent == "conditionsDefinition":
+            return "conditionsPath"
+        if parent == "phaseDefinition":
+            return "phasePath"
+        return "suspendPath"
+    return expr.field
+
+
+def _expectation(expr: Expr) -> Any:
+    from wmaplint.jq.typing import Expectation
+
+    extra: dict[str, Any] = {}
+    key = expectation_key(expr)
+    if key == "conditionsPath" and expr.component and expr.component.status:
+        cond = expr.component.status.conditions_node
+        for name, attr in (("typeFieldName", "type_field"), ("statusFieldName", "status_field")):
+            node = cond.get(name) if cond is not None else None
+            if isinstance(node, ScalarNode) and isinstance(node.value, str) and node.value:
+                extra[attr] = node.value
+    elif key == "suspendPath":
+        value = expr.holder.get("value") if expr.holder is not None else None
+        if isinstance(value, ScalarNode) and isinstance(value.value, str):
+            extra["value"] = value.value
+    elif key == "expression":
+        extra["expected_result"] = expr.expected_result
+    return Expectation.for_field(key, **extra)
+
+
+@check
+def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
+    options, config = ctx.options if isinstance(ctx.options, tuple) else (None, None)
+    if options is None:
+        return
+    store = options.schema_store(config)
+    root = ctx.definition.root
+    if store is None or root is None or root.kind is None or not root.kind.kind:
+        return
+    from wmaplint.jq.typing import check_expression
+    from wmaplint.schema.rules import missing_schema
+
+    gvk = root.kind
+    missing = missing_schema(store, gvk.group, gvk.version, gvk.kind)
+    if missing is not None:
+        yield ctx.diag(missing.rule, gvk.node, missing.message, data=missing.data)
+    for child in ctx.definition.children:
+        k = child.kind
+        if k is not None and k.kind and k.version and not store.lookup(k.group, k.version, k.kind):
+            yield ctx.diag(UNKNOWN_CHILD_KIND, k.node,
+                           f"no schema source knows {k} (child component {child.label!r}); check the spelling or "
+                           "provide its CRD with --crds", data={"gvk": {"group": k.group, "version": k.version,
+                                                                        "kind": k.kind}})
+    roots = store.lookup(gvk.group, gvk.version, gvk.kind)
+    pods = store.lookup(*POD)
+    for expr in ctx.definition.expressions():
+        schemas = roots if expr.context == "root" else pods[:1]
+        if not schemas:
+            continue
+        expectation = _expectation(expr)
+        named = len(schemas) > 1
+        seen: set[tuple[str, int, int, str]] = set()
+        for schema in schemas:
+            label = _source_label(schema.source) if named else None
+            for finding in check_expression(expr.text, expectation, schema.type, source=schema.source):
+                key = (finding.rule, finding.start, finding.end, finding.message)
+                if key in seen and not named:
+                    continue
+                seen.add(key)
+                diag = place(ctx, expr, finding, source=f"against {label}" if label else None)
+                diag.related = diag.related + _declared_at(finding, schema.source)
+                yield diag
+
+
+def _source_label(path: str) -> str:
+    p = Path(path)
+    return f"{p.parent.name}/{p.name}" if p.parent.name else p.name
+
+
+def _declared_at(finding: Any, source: str) -> tuple[RelatedLocation, ...]:
+    data = getattr(finding, "data", None) or {}
+    where = data.get("declared_at") if isinstance(data, dict) else None
+    if isinstance(where, (list, tuple)) and len(where) == 2 and all(isinstance(x, int) for x in where):
+        line, col = where
+        return (RelatedLocation(source, Span(line, col, line, col + 1), "the schema declares the parent here"),)
+    return ()
