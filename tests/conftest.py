@@ -1,11 +1,16 @@
 """Shared fixtures: real upstream data lives in ../shared beside the repository and is never copied in."""
 
+import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+
+# Definitions in tests are checked against the real schemas beside the repository, as a user's --crds would.
+if SHARED.is_dir():
+    os.environ.setdefault("WMAPLINT_SCHEMA_PATH", f"{SHARED / 'crds'}:{SHARED / 'k8s-openapi'}")
 
 
 @pytest.fixture(scope="session")
