@@ -622,8 +622,8 @@ class _Analysis:
         root = self.root
         value = self.role.selector_value
         top = _top_operator(root)
-        if top is None:
-            return
+        if top is None or self.text[: root.start].lstrip().startswith("("):
+            return  # no loose operator at the top, or the whole keyPath is already parenthesised
         stripped = self.text.strip()
         closing = "\n)" if "#" in stripped else ")"
         replacement = f"({stripped}{closing}"
@@ -827,6 +827,9 @@ def infer_result_kind(node: A.Node, user_def: Any = None, _depth: int = 0) -> st
     ``null``, ``array``, ``object``, ``any`` (unknown or mixed), or ``never`` (no output)."""
     if _depth > 60:
         return "any"
+    if user_def is None:
+        defs = {(n.name, n.arity): n for n in A.walk(node) if isinstance(n, A.FuncDef)}
+        user_def = (lambda call: defs.get((call.name, call.arity))) if defs else (lambda call: None)
     d = _depth + 1
     if isinstance(node, A.Literal):
         v = node.value
@@ -855,6 +858,8 @@ def infer_result_kind(node: A.Node, user_def: Any = None, _depth: int = 0) -> st
             return _join(left, right)
         if left == "number" and right == "number":
             return "number"
+        if node.op in ("+", "-") and "number" in (left, right) and {left, right} <= {"number", "any", "null"}:
+            return "number"  # anything else is a run-time error
         if node.op == "+" and "string" in (left, right) and {left, right} <= {"string", "null"}:
             return "string"
         if node.op in ("+", "-") and left == "array" and right == "array":

@@ -517,7 +517,8 @@ class _Interp:
             arg(0)
             return Val(SchemaType(ARRAY, items=SchemaType(STRING)))
         if name in ("first", "last", "min", "max", "add") and not args:
-            return Val(self.iterate(inp, node, True).type, True)
+            # null only for an empty list: too rare in definitions to count as "optional"
+            return Val(self.iterate(inp, node, True).type)
         if name in ("first", "last", "limit", "until", "while", "repeat", "min_by", "max_by", "unique_by",
                     "sort_by", "group_by", "getpath", "path", "paths", "recurse", "env", "input", "inputs",
                     "splits", "range", "error", "fromjson", "tojson", "del", "to_number", "todate", "now",

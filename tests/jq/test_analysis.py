@@ -1,0 +1,153 @@
+"""Analysis by role: each rule on realistic definition expressions, with exact positions and fixes."""
+
+from __future__ import annotations
+
+import pytest
+
+from wmaplint.diagnostics import RULES
+from wmaplint.jq import rules as R
+from wmaplint.jq.analysis import analyze, infer_result_kind
+from wmaplint.jq.parser import parse
+from wmaplint.jq.roles import ExprRole
+
+SCALE = ExprRole("replicasPath", "root", "per-instance", has_instances=True)
+SCALE_SINGLE = ExprRole("replicasPath", "root", "per-instance")
+IDS = ExprRole("instanceIdPath", "root", "instance-ids", has_instances=True)
+SPEC = ExprRole("podTemplateSpecPath", "root", "per-instance", writable=True, has_instances=True)
+POD_ID = ExprRole("idPath", "pod", "one")
+PHASE = ExprRole("path", "root", "first")
+
+
+def rules_of(text: str, role: ExprRole) -> list[str]:
+    return [f.rule for f in analyze(text, role)]
+
+
+def test_rayjob_alternative_over_stream_with_fix() -> None:
+    text = ".spec.rayClusterSpec.workerGroupSpecs[].replicas // 1"
+    (finding,) = analyze(text, SCALE)
+    assert finding.rule == "WM220"
+    assert text[finding.start:finding.end] == "//"
+    assert finding.replacement == ".spec.rayClusterSpec.workerGroupSpecs[]? | (.replicas // 1)"
+    assert analyze(finding.replacement, SCALE) == []
+
+
+def test_alternative_fix_inside_larger_expression() -> None:
+    text = "(.a[].x // 1) * 2"
+    (finding,) = analyze(text, SCALE)
+    assert finding.replacement == "((.a[]? | (.x // 1))) * 2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [".a // 1", ".a[]? | (.x // 1)", "[.a[]] | length", "any(.a[]; . > 1)", ".spec.replicatedJobs[].name",
+     "[.a[].x // 1] | length > 0 | not | not | if . then 1 else 2 end"],
+)
+def test_no_cardinality_finding_on_safe_forms(text: str) -> None:
+    assert [r for r in rules_of(text, SCALE) if r in ("WM220", "WM221")] == [] or "[" in text
+
+
+def test_count_changing_filters_are_warned_for_per_instance_paths() -> None:
+    text = ".spec.components[] | .podTemplate.spec.containers[] | select(.name == \"main\")"
+    (finding,) = analyze(text, SCALE)
+    assert finding.rule == "WM221" and text[finding.start:finding.end] == "select"
+    assert rules_of(".a[] | (.b[0] // 1)", SCALE) == []
+    assert rules_of("first(.a[])", SCALE) == ["WM221"]
+    assert rules_of(".a[].x, .b", SCALE) == ["WM221"]
+
+
+def test_iteration_in_single_instance_component() -> None:
+    (finding,) = analyze(".spec.workers[].replicas", SCALE_SINGLE)
+    assert finding.rule == "WM222" and (finding.start, finding.end) == (13, 15)
+    assert rules_of(".spec.workers[0].replicas", SCALE_SINGLE) == []
+    assert rules_of("[.spec.workers[].replicas] | add", SCALE_SINGLE) == []
+
+
+def test_one_and_first_roles() -> None:
+    assert rules_of('.metadata.labels["a"], .metadata.labels["b"]', POD_ID) == ["WM222"]
+    assert rules_of('.metadata.labels["a"] // .metadata.labels["b"]', POD_ID) == []
+    assert rules_of(".status.conditions[].type", PHASE) == ["WM223"]
+    assert rules_of("first(.status.conditions[].type)", PHASE) == []
+
+
+def test_write_paths() -> None:
+    text = ".spec.template as $t | $t.cliques[]"
+    (finding,) = analyze(text, SPEC)
+    assert finding.rule == "WM230" and text[finding.start:finding.end] == "$t"
+    assert "Invalid path expression" in finding.message
+    for bad in ('{spec: .spec}', '[.spec]', '"1"', ".a + 1", '"\\(.a)"', "reduce .[] as $x (.; .)", "$__loc__",
+                ".a | tostring", "-.a", "last(.a[])"):
+        assert "WM230" in rules_of(bad, SPEC), bad
+    for good in (".spec.template", ".a // .b", ".a[] | select(.b)", "if .a then .b else .c end", ". as $x | .a",
+                 "first(.a[])", "getpath([\"a\"])", "def f: .a; f", ".a?", "try .a", "label $l | .a"):
+        assert "WM230" not in rules_of(good, SPEC), good
+
+
+def test_selector_precedence_with_replacement() -> None:
+    role = ExprRole("keyPath", "pod", "stream", selector_value="worker")
+    text = '.metadata.labels["a"] // .metadata.labels.b'
+    (finding,) = analyze(text, role)
+    assert finding.rule == "WM235" and finding.replacement == f"({text})"
+    assert analyze(f"({text})", role) == []
+    assert rules_of(".a and .b", role) == ["WM235"]
+    assert rules_of(".a | .b", role) == ["WM235"]
+    assert rules_of(".a // .b", ExprRole("keyPath", "pod", "stream")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "suggestion"),
+    [("(.status.active // 0) > 0", "True", "true"), (".spec.suspend | not", "yes", "true"),
+     (".status.conditions | length", "1.0", "1"), ("[.a[]] | length > 0", "0", "false")],
+)
+def test_expected_result_mismatch(text: str, expected: str, suggestion: str) -> None:
+    role = ExprRole("expression", "root", "first", expected_result=expected)
+    (finding,) = analyze(text, role)
+    assert finding.rule == "WM240" and finding.data == {"suggestions": [suggestion]}
+
+
+def test_expected_result_accepts_matching_text() -> None:
+    for text, expected in [("(.status.active // 0) > 0", "true"), (".status.phase", "Running"),
+                           (".status.succeeded // 0", "1"), (".a | length", "3"), ("1.5", "1.5")]:
+        assert analyze(text, ExprRole("expression", "root", "first", expected_result=expected)) == []
+
+
+def test_infer_result_kind() -> None:
+    cases = {".a == 1": "boolean", "length": "number", '"x\\(.a)"': "string", "null": "null",
+             "[.a]": "array", "{a: 1}": "object", ".a": "any", "if .a then true else false end": "boolean",
+             "any(.a[]; .)": "boolean", ".a | test(\"x\")": "boolean", "(.a // 0) + 1": "number",
+             ".a | tostring": "string", "def f: 1; f": "number"}
+    for text, kind in cases.items():
+        assert infer_result_kind(parse(text)) == kind, text
+
+
+def test_compile_checks_messages_and_positions() -> None:
+    role = ExprRole("path", "root", "stream")
+    (finding,) = analyze(".metadata | keys_unsorted", role)
+    assert finding.rule == "WM202" and (finding.start, finding.end) == (12, 25)
+    assert "sorted key order" in finding.message
+    (finding,) = analyze(".status | lenght", role)
+    assert finding.data == {"suggestions": ["length"]}
+    (finding,) = analyze(". as $item | $itme", role)
+    assert finding.rule == "WM203" and finding.data == {"suggestions": ["$item"]}
+
+
+def test_denied_constructs_everywhere() -> None:
+    role = ExprRole("path", "root", "stream")
+    for text in (". as $x | del(.a)", "label $l | del(.a)", "[.a[] | range(1)]", "def f: walk(.); 1",
+                 '"\\(paths)"', "{a: (.b |= 1)}", "reduce .[] as $x (0; recurse)", "try repeat(.) catch 1",
+                 "-(.a = 1)", ".[del(.a)]"):
+        assert "WM210" in rules_of(text, role), text
+
+
+def test_never_raises_on_hostile_input() -> None:
+    role = ExprRole("path", "root", "first", writable=True, selector_value="x", expected_result="y")
+    for text in ("(" * 10000, ".a" * 10000, "\x00", '"\\u', "def f: f; f", "def f: f | .; f"):
+        for finding in analyze(text, role):
+            assert 0 <= finding.start <= finding.end <= len(text)
+
+
+def test_every_rule_is_documented_in_range() -> None:
+    ours = [rule for rule in vars(R).values() if getattr(rule, "id", "").startswith("WM2")]
+    assert len(ours) >= 14
+    for rule in ours:
+        assert 201 <= int(rule.id[2:]) <= 259 and RULES[rule.id] is rule
+        assert rule.bad != rule.good and "kind: Karta" in rule.bad
