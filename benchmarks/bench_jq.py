@@ -16,11 +16,35 @@ SPEC = ExprRole("resourcesPath", "root", "per-instance", writable=True)
 SELECTOR = ExprRole("keyPath", "pod", "stream", selector_value="querynode")
 PHASE = ExprRole("path", "root", "first")
 
-COMPONENTS = ["standalone", "proxy", "mixCoord", "dataNode", "queryNode", "streamingNode", "indexNode", "rootCoord",
-              "dataCoord", "queryCoord", "indexCoord", "cdc", "etcd", "minio", "zookeeper", "bookkeeper",
-              "broker", "pulsarProxy"]
-FIELDS = ["resources", "nodeSelector", "affinity.nodeAffinity", "podLabels", "podAnnotations", "schedulerName",
-          "priorityClassName"]
+COMPONENTS = [
+    "standalone",
+    "proxy",
+    "mixCoord",
+    "dataNode",
+    "queryNode",
+    "streamingNode",
+    "indexNode",
+    "rootCoord",
+    "dataCoord",
+    "queryCoord",
+    "indexCoord",
+    "cdc",
+    "etcd",
+    "minio",
+    "zookeeper",
+    "bookkeeper",
+    "broker",
+    "pulsarProxy",
+]
+FIELDS = [
+    "resources",
+    "nodeSelector",
+    "affinity.nodeAffinity",
+    "podLabels",
+    "podAnnotations",
+    "schedulerName",
+    "priorityClassName",
+]
 
 
 def milvus_expressions() -> list[tuple[str, ExprRole]]:

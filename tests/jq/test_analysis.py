@@ -26,7 +26,7 @@ def test_rayjob_alternative_over_stream_with_fix() -> None:
     text = ".spec.rayClusterSpec.workerGroupSpecs[].replicas // 1"
     (finding,) = analyze(text, SCALE)
     assert finding.rule == "WM220"
-    assert text[finding.start:finding.end] == "//"
+    assert text[finding.start : finding.end] == "//"
     assert finding.replacement == ".spec.rayClusterSpec.workerGroupSpecs[]? | (.replicas // 1)"
     assert analyze(finding.replacement, SCALE) == []
 
@@ -39,17 +39,23 @@ def test_alternative_fix_inside_larger_expression() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    [".a // 1", ".a[]? | (.x // 1)", "[.a[]] | length", "any(.a[]; . > 1)", ".spec.replicatedJobs[].name",
-     "[.a[].x // 1] | length > 0 | not | not | if . then 1 else 2 end"],
+    [
+        ".a // 1",
+        ".a[]? | (.x // 1)",
+        "[.a[]] | length",
+        "any(.a[]; . > 1)",
+        ".spec.replicatedJobs[].name",
+        "[.a[].x // 1] | length > 0 | not | not | if . then 1 else 2 end",
+    ],
 )
 def test_no_cardinality_finding_on_safe_forms(text: str) -> None:
     assert [r for r in rules_of(text, SCALE) if r in ("WM220", "WM221")] == [] or "[" in text
 
 
 def test_count_changing_filters_are_warned_for_per_instance_paths() -> None:
-    text = ".spec.components[] | .podTemplate.spec.containers[] | select(.name == \"main\")"
+    text = '.spec.components[] | .podTemplate.spec.containers[] | select(.name == "main")'
     (finding,) = analyze(text, SCALE)
-    assert finding.rule == "WM221" and text[finding.start:finding.end] == "select"
+    assert finding.rule == "WM221" and text[finding.start : finding.end] == "select"
     assert rules_of(".a[] | (.b[0] // 1)", SCALE) == []
     assert rules_of("first(.a[])", SCALE) == ["WM221"]
     assert rules_of(".a[].x, .b", SCALE) == ["WM221"]
@@ -72,13 +78,34 @@ def test_one_and_first_roles() -> None:
 def test_write_paths() -> None:
     text = ".spec.template as $t | $t.cliques[]"
     (finding,) = analyze(text, SPEC)
-    assert finding.rule == "WM230" and text[finding.start:finding.end] == "$t"
+    assert finding.rule == "WM230" and text[finding.start : finding.end] == "$t"
     assert "Invalid path expression" in finding.message
-    for bad in ('{spec: .spec}', '[.spec]', '"1"', ".a + 1", '"\\(.a)"', "reduce .[] as $x (.; .)", "$__loc__",
-                ".a | tostring", "-.a", "last(.a[])"):
+    for bad in (
+        "{spec: .spec}",
+        "[.spec]",
+        '"1"',
+        ".a + 1",
+        '"\\(.a)"',
+        "reduce .[] as $x (.; .)",
+        "$__loc__",
+        ".a | tostring",
+        "-.a",
+        "last(.a[])",
+    ):
         assert "WM230" in rules_of(bad, SPEC), bad
-    for good in (".spec.template", ".a // .b", ".a[] | select(.b)", "if .a then .b else .c end", ". as $x | .a",
-                 "first(.a[])", "getpath([\"a\"])", "def f: .a; f", ".a?", "try .a", "label $l | .a"):
+    for good in (
+        ".spec.template",
+        ".a // .b",
+        ".a[] | select(.b)",
+        "if .a then .b else .c end",
+        ". as $x | .a",
+        "first(.a[])",
+        'getpath(["a"])',
+        "def f: .a; f",
+        ".a?",
+        "try .a",
+        "label $l | .a",
+    ):
         assert "WM230" not in rules_of(good, SPEC), good
 
 
@@ -95,8 +122,12 @@ def test_selector_precedence_with_replacement() -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected", "suggestion"),
-    [("(.status.active // 0) > 0", "True", "true"), (".spec.suspend | not", "yes", "true"),
-     (".status.conditions | length", "1.0", "1"), ("[.a[]] | length > 0", "0", "false")],
+    [
+        ("(.status.active // 0) > 0", "True", "true"),
+        (".spec.suspend | not", "yes", "true"),
+        (".status.conditions | length", "1.0", "1"),
+        ("[.a[]] | length > 0", "0", "false"),
+    ],
 )
 def test_expected_result_mismatch(text: str, expected: str, suggestion: str) -> None:
     role = ExprRole("expression", "root", "first", expected_result=expected)
@@ -105,16 +136,32 @@ def test_expected_result_mismatch(text: str, expected: str, suggestion: str) -> 
 
 
 def test_expected_result_accepts_matching_text() -> None:
-    for text, expected in [("(.status.active // 0) > 0", "true"), (".status.phase", "Running"),
-                           (".status.succeeded // 0", "1"), (".a | length", "3"), ("1.5", "1.5")]:
+    for text, expected in [
+        ("(.status.active // 0) > 0", "true"),
+        (".status.phase", "Running"),
+        (".status.succeeded // 0", "1"),
+        (".a | length", "3"),
+        ("1.5", "1.5"),
+    ]:
         assert analyze(text, ExprRole("expression", "root", "first", expected_result=expected)) == []
 
 
 def test_infer_result_kind() -> None:
-    cases = {".a == 1": "boolean", "length": "number", '"x\\(.a)"': "string", "null": "null",
-             "[.a]": "array", "{a: 1}": "object", ".a": "any", "if .a then true else false end": "boolean",
-             "any(.a[]; .)": "boolean", ".a | test(\"x\")": "boolean", "(.a // 0) + 1": "number",
-             ".a | tostring": "string", "def f: 1; f": "number"}
+    cases = {
+        ".a == 1": "boolean",
+        "length": "number",
+        '"x\\(.a)"': "string",
+        "null": "null",
+        "[.a]": "array",
+        "{a: 1}": "object",
+        ".a": "any",
+        "if .a then true else false end": "boolean",
+        "any(.a[]; .)": "boolean",
+        '.a | test("x")': "boolean",
+        "(.a // 0) + 1": "number",
+        ".a | tostring": "string",
+        "def f: 1; f": "number",
+    }
     for text, kind in cases.items():
         assert infer_result_kind(parse(text)) == kind, text
 
@@ -132,9 +179,18 @@ def test_compile_checks_messages_and_positions() -> None:
 
 def test_denied_constructs_everywhere() -> None:
     role = ExprRole("path", "root", "stream")
-    for text in (". as $x | del(.a)", "label $l | del(.a)", "[.a[] | range(1)]", "def f: walk(.); 1",
-                 '"\\(paths)"', "{a: (.b |= 1)}", "reduce .[] as $x (0; recurse)", "try repeat(.) catch 1",
-                 "-(.a = 1)", ".[del(.a)]"):
+    for text in (
+        ". as $x | del(.a)",
+        "label $l | del(.a)",
+        "[.a[] | range(1)]",
+        "def f: walk(.); 1",
+        '"\\(paths)"',
+        "{a: (.b |= 1)}",
+        "reduce .[] as $x (0; recurse)",
+        "try repeat(.) catch 1",
+        "-(.a = 1)",
+        ".[del(.a)]",
+    ):
         assert "WM210" in rules_of(text, role), text
 
 

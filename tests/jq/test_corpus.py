@@ -20,17 +20,33 @@ NEUTRAL = ExprRole(field="path", context="root", cardinality="stream")
 
 # Syntax gojq accepts and C jq 1.8 rejects (or the reverse); GOJQ.md §4.
 GOJQ_ONLY_SYNTAX = {
-    "\"\\ud800\"", "+1", "+.", ".a.[1:]", "def f: .;",
-    ". as {\"x\": $v, (.k): $w} | $v, $w",
+    '"\\ud800"',
+    "+1",
+    "+.",
+    ".a.[1:]",
+    "def f: .;",
+    '. as {"x": $v, (.k): $w} | $v, $w',
 }
 C_JQ_ONLY_SYNTAX = {
-    "def true: .; .", "def m::f: .; .", "reduce . as $x ?// $y (0; 1)", "{@base64 \"k\": 1}",
-
+    "def true: .; .",
+    "def m::f: .; .",
+    "reduce . as $x ?// $y (0; 1)",
+    '{@base64 "k": 1}',
 }
 # Builtins whose availability differs (gojq-only: compile errors in C jq 1.8; C-jq-only: WM202 here).
 GOJQ_ONLY_BUILTINS = {"@urid", "toboolean", "getpath(", "ltrimstr", "gamma", "pick"}
 # Lines C jq cannot compile for reasons outside the dialect difference (unbound module, input without input).
-C_JQ_COMPILE_DIFFERENT = {"import", "include", "module", "input", "$__loc__", "$ENV", "halt", "debug", "stderr"}
+C_JQ_COMPILE_DIFFERENT = {
+    "import",
+    "include",
+    "module",
+    "input",
+    "$__loc__",
+    "$ENV",
+    "halt",
+    "debug",
+    "stderr",
+}
 
 
 def corpus_entries() -> list[tuple[str, str, tuple[str, ...]]]:
@@ -100,12 +116,40 @@ def test_listed_dialect_differences_hold() -> None:
 
 # --- generated programs: constructs combined, checked for parse, span sanity and C jq agreement -------------
 
-ATOMS = [".", ".a", ".a.b", ".a[0]", ".a[]?", ".[\"x\"]", "1", "\"s\"", "null", "$v", "[.a]", "{a: .b}", "length",
-         "(.a // 1)", "\"x\\(.a)\""]
+ATOMS = [
+    ".",
+    ".a",
+    ".a.b",
+    ".a[0]",
+    ".a[]?",
+    '.["x"]',
+    "1",
+    '"s"',
+    "null",
+    "$v",
+    "[.a]",
+    "{a: .b}",
+    "length",
+    "(.a // 1)",
+    '"x\\(.a)"',
+]
 BINARY = ["|", ",", "//", "and", "or", "==", "<", "+", "-", "*"]
-WRAPPERS = ["[{}]", "({})", "{{k: ({})}}", "try {}", "if {} then . else {} end", "{}?", "first({})",
-            "reduce .[] as $x (0; {})", "label $l | {}", "def f: {}; f", "{} as $w | $w", "\"<\\({})>\"",
-            "[{}] | length", "select({})"]
+WRAPPERS = [
+    "[{}]",
+    "({})",
+    "{{k: ({})}}",
+    "try {}",
+    "if {} then . else {} end",
+    "{}?",
+    "first({})",
+    "reduce .[] as $x (0; {})",
+    "label $l | {}",
+    "def f: {}; f",
+    "{} as $w | $w",
+    '"<\\({})>"',
+    "[{}] | length",
+    "select({})",
+]
 
 
 def generated_programs() -> list[str]:

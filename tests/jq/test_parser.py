@@ -13,9 +13,9 @@ def test_field_chain_keeps_each_segment_span() -> None:
     node = parse(text)
     assert isinstance(node, A.Field) and node.name == "name"
     it = node.target
-    assert isinstance(it, A.Iterate) and text[it.seg_start:it.end] == "[]"
+    assert isinstance(it, A.Iterate) and text[it.seg_start : it.end] == "[]"
     jobs = it.target
-    assert isinstance(jobs, A.Field) and text[jobs.name_start:jobs.name_end] == "replicatedJobs"
+    assert isinstance(jobs, A.Field) and text[jobs.name_start : jobs.name_end] == "replicatedJobs"
     assert isinstance(jobs.target, A.Field) and jobs.target.target is None
 
 
@@ -99,8 +99,18 @@ def test_errors_are_positioned(text: str, message: str, span: tuple[int, int]) -
 
 @pytest.mark.parametrize(
     "text",
-    ["(" * 10000 + "." + ")" * 10000, "[" * 10000, ".a" * 10000, "1+" * 10000 + "1", ".|" * 10000 + ".",
-     "try " * 10000 + "1", '"\\(' * 5000, "-" * 10000 + "1", "{a:" * 5000, ". as " + "[" * 5000],
+    [
+        "(" * 10000 + "." + ")" * 10000,
+        "[" * 10000,
+        ".a" * 10000,
+        "1+" * 10000 + "1",
+        ".|" * 10000 + ".",
+        "try " * 10000 + "1",
+        '"\\(' * 5000,
+        "-" * 10000 + "1",
+        "{a:" * 5000,
+        ". as " + "[" * 5000,
+    ],
 )
 def test_hostile_depth_is_a_positioned_error(text: str) -> None:
     with pytest.raises(JqSyntaxError) as info:

@@ -1,6 +1,7 @@
 """Static checks of one jq expression in its definition role.
 
-``analyze(text, role)`` returns findings with offsets into ``text``; it never raises for bad input. The checks:
+``analyze(text, role)`` returns findings with offsets into ``text``; it never raises for bad input.
+The checks:
 compile-level resolution (functions, variables, labels, formats), the upstream deny-list, host-dependent
 builtins, cardinality against the role (the zip rule), assignability of written paths, selector precedence
 and the byExpression expected result.
@@ -89,7 +90,8 @@ _USER = "user"  # marker in function scopes
 _COLLECTING_ARGS: dict[str, tuple[int, ...]] = {
     "map": (0,), "map_values": (0,), "add": (0,), "any": (0, 1), "all": (0, 1), "isempty": (0,),
     "first": (0,), "last": (0,), "nth": (1,), "IN": (0, 1), "INDEX": (0, 1), "JOIN": (0, 1, 2, 3),
-    "with_entries": (0,), "sort_by": (0,), "group_by": (0,), "unique_by": (0,), "min_by": (0,), "max_by": (0,),
+    "with_entries": (0,), "sort_by": (0,), "group_by": (0,), "unique_by": (0,), "min_by": (0,),
+    "max_by": (0,),
     "walk": (0,), "del": (0,), "pick": (0,), "paths": (0,), "path": (), "to_entries": (), "reduce": (),
     "isvalid": (0,), "tostream": (), "fromstream": (0,), "truncate_stream": (0,), "limit": (0,), "skip": (0,),
     "until": (0, 1), "while": (0,), "recurse": (1,), "error": (0,), "getpath": (), "splits": (),
@@ -146,8 +148,11 @@ class _Analysis:
         while isinstance(last, (A.FuncDef, A.Import)) and last.rest is not None:
             last = last.rest
         if isinstance(last, A.FuncDef):
-            self.add(R.SYNTAX_ERROR.id, 'the expression has only definitions and no query (gojq: missing query)',
-                     (0, len(self.text)))
+            self.add(
+                R.SYNTAX_ERROR.id,
+                "the expression has only definitions and no query (gojq: missing query)",
+                (0, len(self.text)),
+            )
         self.check_scopes(self.root, {}, frozenset(), frozenset())
         self.check_denied_and_host()
         cardinality = self.role.cardinality
@@ -258,7 +263,8 @@ class _Analysis:
             what = "module metadata" if node.directive == "module" else f'module "{node.path}"'
             self.add(
                 R.MODULE_DIRECTIVE.id,
-                f"`{node.directive}` cannot be used: the runtime has no module loader (gojq: cannot load {what})",
+                f"`{node.directive}` cannot be used: the runtime has no module loader (gojq: cannot "
+                f"load {what})",
                 (node.start, node.start + len(node.directive)),
             )
             if node.rest is not None:
@@ -285,7 +291,8 @@ class _Analysis:
         if info is not None:
             return  # CLI-only builtins are reported as host-dependent
         name_span = (node.start, node.name_end)
-        base = f"function `{node.name}/{node.arity}` is not defined (gojq: function not defined: {node.name}/{node.arity})"
+        signature = f"{node.name}/{node.arity}"
+        base = f"function `{signature}` is not defined (gojq: function not defined: {signature})"
         note = B.C_JQ_ONLY.get(key) or (B.NOWHERE.get(node.name) if not B.arities(node.name) else None)
         suggestions: list[str] = []
         elsewhere = self.all_defs.get(key)
@@ -519,7 +526,8 @@ class _Analysis:
         first = leaks[0]
         self.add(
             R.FIRST_OUTPUT_ONLY.id,
-            f"{_leak_description(first, self.text)} can yield several outputs; `{self.role.field}` uses only the "
+            f"{_leak_description(first, self.text)} can yield several outputs; `{self.role.field}` "
+            f"uses only the "
             f"first and ignores the rest (combine them with `any(...)`, `all(...)` or `first(...)`)",
             _leak_span(first),
         )
@@ -908,7 +916,8 @@ _CANONICAL_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?(e[+-][1-9][0-
 
 
 def _expected_mismatch(kind: str, expected: str) -> tuple[str | None, str | None]:
-    """Why ``expected`` can never be the text of a value of ``kind`` (and a suggestion), or ``(None, None)``."""
+    """Why ``expected`` can never be the text of a value of ``kind`` (and a suggestion), or
+    ``(None, None)``."""
     if kind == "boolean":
         if expected in ("true", "false"):
             return None, None

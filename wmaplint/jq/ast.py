@@ -1,12 +1,15 @@
 """Syntax tree of a gojq program.
 
 Every node is an immutable dataclass with ``start`` and ``end``: character offsets into the expression text
-(``end`` exclusive) covering the node's whole source text. Parentheses are not kept as nodes: ``(a, b)`` is the
+(``end`` exclusive) covering the node's whole source text. Parentheses are not kept as nodes: ``(a,
+b)`` is the
 ``Comma`` node itself, whose span covers ``a, b`` (without the parentheses).
 
 Postfix nodes (``Field``, ``Index``, ``Slice``, ``Iterate``) have a ``target``: the term they apply to, or
-``None`` when they apply to the input ``.`` directly (``.a``, ``.[0]``, ``.[]``). Their ``start``..``end`` covers
-the whole chain from the first term; ``seg_start`` is where the node's own suffix begins (the ``.`` of ``.name``
+``None`` when they apply to the input ``.`` directly (``.a``, ``.[0]``, ``.[]``). Their
+``start``..``end`` covers
+the whole chain from the first term; ``seg_start`` is where the node's own suffix begins (the ``.``
+of ``.name``
 or the ``[`` of ``[0]``), so ``.spec.replicatedJobs[]`` has an ``Iterate`` with ``seg_start`` at ``[`` whose
 target is a ``Field`` named ``replicatedJobs`` with ``name_start``/``name_end`` around ``replicatedJobs``.
 
@@ -18,9 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Union
 
-JsonScalar = Union[None, bool, int, float, str]
+JsonScalar = None | bool | int | float | str
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,8 @@ class Slice(Node):
 
 @dataclass(frozen=True, slots=True)
 class Iterate(Node):
-    """``.[]`` / ``target[]``: every element or value. ``optional``: ``[]?``. ``seg_start``: offset of ``[``."""
+    """``.[]`` / ``target[]``: every element or value. ``optional``: ``[]?``. ``seg_start``: offset
+    of ``[``."""
 
     target: Node | None
     optional: bool
@@ -266,7 +269,8 @@ class ObjectPatternEntry(Node):
     """One entry of an object pattern.
 
     ``$name`` → ``var="name"``, ``key=None``, ``value=None``; ``$name: p`` → ``var`` and ``value``;
-    ``ident: p`` / ``"str": p`` / ``(q): p`` → ``key`` (a ``Literal``, ``StringInterp`` or query) and ``value``.
+    ``ident: p`` / ``"str": p`` / ``(q): p`` → ``key`` (a ``Literal``, ``StringInterp`` or query)
+    and ``value``.
     """
 
     var: str | None
@@ -281,7 +285,7 @@ class ObjectPattern(Node):
     entries: tuple[ObjectPatternEntry, ...]
 
 
-Pattern = Union[VarPattern, ArrayPattern, ObjectPattern]
+Pattern = VarPattern | ArrayPattern | ObjectPattern
 
 
 # --- control -----------------------------------------------------------------------------------------------

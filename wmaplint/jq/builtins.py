@@ -40,7 +40,8 @@ _EXCESSIVE = "function '{name}' may produce excessive output and is not allowed"
 
 # value-making functions with one output
 _add(
-    "not/0 in/1 inside/1 contains/1 has/1 isempty/1 any/0 any/1 any/2 all/0 all/1 all/2 test/1 test/2 startswith/1 "
+    "not/0 in/1 inside/1 contains/1 has/1 isempty/1 any/0 any/1 any/2 all/0 all/1 all/2 test/1 "
+    "test/2 startswith/1 "
     "endswith/1 isinfinite/0 isnan/0 isnormal/0 isfinite/0 toboolean/0 IN/1 IN/2",
     result="boolean",
 )
@@ -53,8 +54,10 @@ _add(
     " ".join(
         f"{n}/0"
         for n in (
-            "sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh floor round nearbyint rint ceil trunc significand "
-            "fabs sqrt cbrt exp exp10 exp2 expm1 log log10 log1p log2 logb gamma tgamma lgamma erf erfc j0 j1 y0 y1"
+            "sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh floor round nearbyint rint "
+            "ceil trunc significand "
+            "fabs sqrt cbrt exp exp10 exp2 expm1 log log10 log1p log2 logb gamma tgamma lgamma erf "
+            "erfc j0 j1 y0 y1"
         ).split()
     ),
     result="number",
@@ -63,13 +66,15 @@ _add(
     " ".join(
         f"{n}/2"
         for n in (
-            "atan2 copysign drem fdim fmax fmin fmod hypot jn nextafter nexttoward remainder ldexp scalb scalbln yn pow"
+            "atan2 copysign drem fdim fmax fmin fmod hypot jn nextafter nexttoward remainder ldexp "
+            "scalb scalbln yn pow"
         ).split()
     ),
     result="number",
 )
 _add(
-    "tostring/0 tojson/0 type/0 ascii_downcase/0 ascii_upcase/0 implode/0 ltrimstr/1 rtrimstr/1 trimstr/1 ltrim/0 "
+    "tostring/0 tojson/0 type/0 ascii_downcase/0 ascii_upcase/0 implode/0 ltrimstr/1 rtrimstr/1 "
+    "trimstr/1 ltrim/0 "
     "rtrim/0 trim/0 join/1 todateiso8601/0 todate/0 strftime/1 format/1 sub/2 sub/3 gsub/2 gsub/3",
     result="string",
 )
@@ -91,7 +96,8 @@ _TABLE[("capture", 2)] = BuiltinInfo("capture", 2, outputs="*", result="object")
 _TABLE[("del", 1)] = BuiltinInfo("del", 1, result="input", denied="del function is not allowed")
 # streams and generators
 _add(
-    "splits/1 splits/2 scan/1 scan/2 combinations/0 combinations/1 fromstream/1 truncate_stream/1 JOIN/3 JOIN/4",
+    "splits/1 splits/2 scan/1 scan/2 combinations/0 combinations/1 fromstream/1 truncate_stream/1 "
+    "JOIN/3 JOIN/4",
     outputs="*",
 )
 _add("match/1 match/2", outputs="*", result="object")
@@ -107,7 +113,8 @@ _add("first/1 nth/2", outputs="0-1", path=True)
 _add("first/0 last/0 nth/1", path=True)
 _add("last/1", outputs="0-1")
 _add(
-    "select/1 arrays/0 objects/0 iterables/0 booleans/0 numbers/0 strings/0 nulls/0 values/0 scalars/0 finites/0 "
+    "select/1 arrays/0 objects/0 iterables/0 booleans/0 numbers/0 strings/0 nulls/0 values/0 "
+    "scalars/0 finites/0 "
     "normals/0",
     outputs="0-1",
     path=True,
@@ -154,8 +161,10 @@ _add(
 )
 _add("_index/2 _slice/3", availability="hidden", path=True)
 _add(
-    "_plus/0 _negate/0 _add/2 _subtract/2 _multiply/2 _divide/2 _modulo/2 _alternative/2 _equal/2 _notequal/2 "
-    "_greater/2 _less/2 _greatereq/2 _lesseq/2 _range/3 _min_by/1 _max_by/1 _sort_by/1 _group_by/1 _unique_by/1 "
+    "_plus/0 _negate/0 _add/2 _subtract/2 _multiply/2 _divide/2 _modulo/2 _alternative/2 _equal/2 "
+    "_notequal/2 "
+    "_greater/2 _less/2 _greatereq/2 _lesseq/2 _range/3 _min_by/1 _max_by/1 _sort_by/1 _group_by/1 "
+    "_unique_by/1 "
     "_match/3 _captures/0 _assign/2 _modify/2 _last/1",
     availability="hidden",
 )
@@ -190,7 +199,8 @@ NOWHERE: dict[str, str] = {
 FORMATS = frozenset({"text", "json", "html", "uri", "urid", "csv", "tsv", "sh", "base64", "base64d"})
 FORMAT_RESULT = "string"
 
-#: value variables predefined by embedded gojq (``$ENV``; ``$__loc__``, ``$ARGS`` and ``$__prog_args`` are not)
+#: value variables predefined by embedded gojq (``$ENV``; ``$__loc__``, ``$ARGS`` and
+#: ``$__prog_args`` are not)
 PREDEFINED_VARIABLES = frozenset({"ENV"})
 UNDEFINED_VARIABLE_NOTES = {
     "__loc__": "`$__loc__` is C jq syntax; gojq treats it as an undefined variable",
@@ -200,7 +210,8 @@ UNDEFINED_VARIABLE_NOTES = {
 
 
 def lookup(name: str, arity: int) -> BuiltinInfo | None:
-    """The builtin ``name/arity`` callable from an embedded gojq program (library or hidden), else ``None``."""
+    """The builtin ``name/arity`` callable from an embedded gojq program (library or hidden), else
+    ``None``."""
     info = _TABLE.get((name, arity))
     if info is None or info.availability == "cli":
         return None

@@ -292,12 +292,14 @@ class _Parser:
         obj = self.parse_postfix()
         allowed = (A.ObjectCons, A.ObjectEntry, A.ArrayCons, A.Comma, A.Literal)
         for node in A.walk(obj):
-            if not isinstance(node, allowed) or (isinstance(node, A.ObjectEntry) and (
-                    node.value is None or node.key_kind in ("var", "expr"))):
+            if not isinstance(node, allowed) or (
+                isinstance(node, A.ObjectEntry) and (node.value is None or node.key_kind in ("var", "expr"))
+            ):
                 raise self._error("module metadata must be a constant object", node.start, node.end)
 
     def parse_pipe(self, top: bool = False) -> A.Node:
-        """query := def...; query | label $x | query | expr as pats | query | query '|' query | query ',' query."""
+        """query := def...; query | label $x | query | expr as pats | query | query '|' query |
+        query ',' query."""
         self._enter()
         frames: list[tuple] = []
         node: A.Node | None = None

@@ -16,7 +16,8 @@ class ExprRole:
     ``context``: ``"root"`` (evaluated against the workload object) or ``"pod"`` (against a Pod).
     ``cardinality``: ``"per-instance"`` (one output per instance: spec and scale paths), ``"instance-ids"``
     (``instanceIdPath``: defines the instances), ``"one"`` (exactly one output: pod selector id/replica paths,
-    gang keys), ``"first"`` (only the first output is used: phase path, byExpression), ``"stream"`` (any number:
+    gang keys), ``"first"`` (only the first output is used: phase path, byExpression), ``"stream"``
+    (any number:
     conditions path, type-selector existence).
     ``writable``: the path is also written through ``path(...)`` (spec and suspend paths).
     ``selector_value``: ``componentTypeSelector.value`` when present (the runtime evaluates

@@ -104,8 +104,8 @@ SYNTAX_ERROR = define(
     "validator reject the whole definition, and the position in its message is a byte offset.",
     bad=job_with(_RUNNING, "'(.status.active // 0 > 0'"),
     good=JOB,
-    fix="Correct the expression at the reported position (unbalanced brackets, `?//` written without a space, "
-    "single-quoted strings and `&&` are common causes).",
+    fix="Correct the expression at the reported position (unbalanced brackets, `?//` written "
+    "without a space, single-quoted strings and `&&` are common causes).",
     tags=("jq",),
 )
 UNKNOWN_FUNCTION = define(
@@ -249,7 +249,8 @@ FIRST_OUTPUT_ONLY = define(
     "so `.status.replicas[].ready` only looks at the first replica.",
     bad=job_with(_RUNNING, "'.status.conditions[].status == \"True\"'"),
     good=job_with(_RUNNING, "'any(.status.conditions[]?; .status == \"True\")'"),
-    fix="Combine the outputs: `any(...)`, `all(...)`, `[...] | length`, or `first(...)` if the first is meant.",
+    fix="Combine the outputs: `any(...)`, `all(...)`, `[...] | length`, or `first(...)` if the "
+    "first is meant.",
     tags=("jq", "cardinality"),
 )
 NOT_ASSIGNABLE = define(

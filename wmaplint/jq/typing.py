@@ -124,8 +124,15 @@ class _Interp:
         self.findings: list[JqFinding] = []
         self._seen: set[tuple[str, int, int]] = set()
 
-    def report(self, rule: str, message: str, start: int, end: int, data: dict | None = None,
-               replacement: str | None = None) -> None:
+    def report(
+        self,
+        rule: str,
+        message: str,
+        start: int,
+        end: int,
+        data: dict | None = None,
+        replacement: str | None = None,
+    ) -> None:
         key = (rule, start, end)
         if key in self._seen:  # functions and reduce bodies are visited more than once
             return
@@ -257,8 +264,9 @@ class _Interp:
             return ANY_VAL
         if non_object and not results and not quiet:
             start = getattr(node, "seg_start", node.start)
-            self.report(NOT_ITERABLE, f"cannot read field {name!r} of {_a(' or '.join(non_object))}",
-                        start, node.end)
+            self.report(
+                NOT_ITERABLE, f"cannot read field {name!r} of {_a(' or '.join(non_object))}", start, node.end
+            )
         if not results:
             return Val(SchemaType(NULL), True) if not non_object else ANY_VAL
         return Val(union(*results), optional)
@@ -339,8 +347,13 @@ class _Interp:
         t = SchemaType(OBJECT)
         for entry in node.entries:
             key = entry.key
-            value = (self.eval(entry.value, inp, env, d, quiet) if entry.value is not None
-                     else self.eval(key, inp, env, d, quiet) if entry.key_kind == "var" else None)
+            value = (
+                self.eval(entry.value, inp, env, d, quiet)
+                if entry.value is not None
+                else self.eval(key, inp, env, d, quiet)
+                if entry.key_kind == "var"
+                else None
+            )
             literal_key = isinstance(key, A.Literal) and isinstance(key.value, str)
             if entry.key_kind in ("ident", "string") and literal_key:
                 if value is None:  # shorthand {a}: .a of the input
@@ -379,20 +392,25 @@ class _Interp:
                 typed, const = (left, right) if right.has_const else (right, left)
                 self.enum_mismatch(typed, const, node)
             return
-        self.report(INCOMPATIBLE_OPERANDS,
-                    f"comparing {_a(left.type.describe())} with {_a(right.type.describe())}: "
-                    f"`{node.op}` is "
-                    f"{'always false' if node.op == '==' else 'decided by type order, not value'}",
-                    node.start, node.end)
+        self.report(
+            INCOMPATIBLE_OPERANDS,
+            f"comparing {_a(left.type.describe())} with {_a(right.type.describe())}: "
+            f"`{node.op}` is "
+            f"{'always false' if node.op == '==' else 'decided by type order, not value'}",
+            node.start,
+            node.end,
+        )
 
     def enum_mismatch(self, typed: Val, const: Val, node: A.Binary) -> None:
         enum = TypeResult(typed.type, typed.optional).enum
         if enum is not None and typed.type.kind == STRING and const.const not in enum:
-            self.report(INCOMPATIBLE_OPERANDS,
-                        f"{const.const!r} is not one of the values the schema allows "
-                        f"({', '.join(map(str, enum))})",
-                        node.right.start if const is not typed else node.left.start, node.end,
-                        {"valid": list(enum)})
+            self.report(
+                INCOMPATIBLE_OPERANDS,
+                f"{const.const!r} is not one of the values the schema allows ({', '.join(map(str, enum))})",
+                node.right.start if const is not typed else node.left.start,
+                node.end,
+                {"valid": list(enum)},
+            )
 
     def arithmetic(self, op: str, left: Val, right: Val, node: A.Binary) -> Val:
         if left.is_any or right.is_any:
@@ -409,8 +427,13 @@ class _Interp:
             if lk & rk:
                 common = lk & rk
                 if common <= numeric:
-                    return _scalar(INTEGER if INTEGER in lk and INTEGER in rk and NUMBER not in (
-                        left.type.kinds() | right.type.kinds()) else NUMBER)
+                    return _scalar(
+                        INTEGER
+                        if INTEGER in lk
+                        and INTEGER in rk
+                        and NUMBER not in (left.type.kinds() | right.type.kinds())
+                        else NUMBER
+                    )
                 return left
         elif op == "-":
             if (lk | rk) <= numeric or (lk == {ARRAY} and rk == {ARRAY}):
@@ -436,9 +459,12 @@ class _Interp:
             return ANY_VAL
         if not lk or not rk:
             return ANY_VAL
-        self.report(INCOMPATIBLE_OPERANDS,
-                    f"`{op}` cannot combine {_a(left.type.describe())} and {_a(right.type.describe())}",
-                    node.start, node.end)
+        self.report(
+            INCOMPATIBLE_OPERANDS,
+            f"`{op}` cannot combine {_a(left.type.describe())} and {_a(right.type.describe())}",
+            node.start,
+            node.end,
+        )
         return ANY_VAL
 
     def condition(self, cond: Val, node: A.Node) -> None:
@@ -449,9 +475,12 @@ class _Interp:
         kinds = cond.type.kinds()
         if ANY_KIND in kinds or BOOLEAN in kinds or NULL in kinds:
             return
-        self.report(NON_BOOLEAN_CONDITION,
-                    f"condition is {_a(cond.type.describe())}, never a boolean: it is always true",
-                    node.start, node.end)
+        self.report(
+            NON_BOOLEAN_CONDITION,
+            f"condition is {_a(cond.type.describe())}, never a boolean: it is always true",
+            node.start,
+            node.end,
+        )
 
     def if_(self, node: A.If, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
         branches = []
@@ -501,15 +530,46 @@ class _Interp:
             return Val(SchemaType(ARRAY, items=key))
         if name in ("length", "utf8bytelength") and not args:
             return _scalar(INTEGER)
-        if name in ("tostring", "tojson", "ascii_downcase", "ascii_upcase", "type", "join", "ltrimstr",
-                    "rtrimstr", "trim", "ltrim", "rtrim", "ascii", "implode", "@text", "sub", "gsub"):
+        if name in (
+            "tostring",
+            "tojson",
+            "ascii_downcase",
+            "ascii_upcase",
+            "type",
+            "join",
+            "ltrimstr",
+            "rtrimstr",
+            "trim",
+            "ltrim",
+            "rtrim",
+            "ascii",
+            "implode",
+            "@text",
+            "sub",
+            "gsub",
+        ):
             for i in range(len(args)):
                 arg(i)
             return _scalar(STRING)
         if name in ("tonumber", "floor", "ceil", "round", "sqrt", "fabs", "pow", "log", "exp", "abs"):
             return _scalar(NUMBER)
-        if name in ("not", "has", "in", "contains", "inside", "startswith", "endswith", "test", "any", "all",
-                    "isinfinite", "isnan", "isnormal", "isvalid", "IN"):
+        if name in (
+            "not",
+            "has",
+            "in",
+            "contains",
+            "inside",
+            "startswith",
+            "endswith",
+            "test",
+            "any",
+            "all",
+            "isinfinite",
+            "isnan",
+            "isnormal",
+            "isvalid",
+            "IN",
+        ):
             for i in range(len(args)):
                 arg(i)
             return _scalar(BOOLEAN)
@@ -519,21 +579,76 @@ class _Interp:
         if name in ("first", "last", "min", "max", "add") and not args:
             # null only for an empty list: too rare in definitions to count as "optional"
             return Val(self.iterate(inp, node, True).type)
-        if name in ("first", "last", "limit", "until", "while", "repeat", "min_by", "max_by", "unique_by",
-                    "sort_by", "group_by", "getpath", "path", "paths", "recurse", "env", "input", "inputs",
-                    "splits", "range", "error", "fromjson", "tojson", "del", "to_number", "todate", "now",
-                    "input_filename", "walk", "transpose", "flatten", "indices", "index",
-                    "rindex", "combinations", "builtins", "halt", "halt_error", "debug", "stderr"):
+        if name in (
+            "first",
+            "last",
+            "limit",
+            "until",
+            "while",
+            "repeat",
+            "min_by",
+            "max_by",
+            "unique_by",
+            "sort_by",
+            "group_by",
+            "getpath",
+            "path",
+            "paths",
+            "recurse",
+            "env",
+            "input",
+            "inputs",
+            "splits",
+            "range",
+            "error",
+            "fromjson",
+            "tojson",
+            "del",
+            "to_number",
+            "todate",
+            "now",
+            "input_filename",
+            "walk",
+            "transpose",
+            "flatten",
+            "indices",
+            "index",
+            "rindex",
+            "combinations",
+            "builtins",
+            "halt",
+            "halt_error",
+            "debug",
+            "stderr",
+        ):
             for i in range(len(args)):
                 arg(i)
             if name in ("first", "last", "limit") and args:
                 return arg(len(args) - 1)
             if name in ("sort_by", "unique_by", "min_by", "max_by") or name in ("flatten",):
-                return inp if name in ("sort_by", "unique_by", "flatten") else Val(
-                    self.iterate(inp, node, True).type, True)
+                return (
+                    inp
+                    if name in ("sort_by", "unique_by", "flatten")
+                    else Val(self.iterate(inp, node, True).type, True)
+                )
             return ANY_VAL
-        if name in ("sort", "unique", "reverse", "values", "nulls", "objects", "arrays", "strings",
-                    "numbers", "booleans", "iterables", "scalars", "tostream", "empty", "ascii"):
+        if name in (
+            "sort",
+            "unique",
+            "reverse",
+            "values",
+            "nulls",
+            "objects",
+            "arrays",
+            "strings",
+            "numbers",
+            "booleans",
+            "iterables",
+            "scalars",
+            "tostream",
+            "empty",
+            "ascii",
+        ):
             return inp
         if name in ("objects",):
             return inp
@@ -545,12 +660,24 @@ class _Interp:
         value = self.iterate(inp, _NoSpan, True).type
         key = SchemaType(INTEGER) if inp.type.kinds() == {ARRAY} else SchemaType(STRING)
         t = SchemaType(OBJECT, required=frozenset({"key", "value"}))
-        t.properties = {"key": Property("key", key), "value": Property("value", value),
-                        "name": Property("name", key), "k": Property("k", key), "v": Property("v", value)}
+        t.properties = {
+            "key": Property("key", key),
+            "value": Property("value", value),
+            "name": Property("name", key),
+            "k": Property("k", key),
+            "v": Property("v", value),
+        }
         return Val(t)
 
-    def user_call(self, user: tuple[A.FuncDef, dict[str, Any]], node: A.FuncCall, inp: Val,
-                  env: dict[str, Any], d: int, quiet: bool) -> Val:
+    def user_call(
+        self,
+        user: tuple[A.FuncDef, dict[str, Any]],
+        node: A.FuncCall,
+        inp: Val,
+        env: dict[str, Any],
+        d: int,
+        quiet: bool,
+    ) -> Val:
         fdef, def_env = user
         calls = env.get("#calls", 0)
         if calls >= MAX_CALL_DEPTH:
@@ -582,8 +709,14 @@ class _NoSpanType:
 _NoSpan: Any = _NoSpanType()
 
 
-def infer(node: A.Node, input_type: SchemaType, *, roots: Mapping[str, SchemaType] | None = None,
-          text: str = "", source: str | None = None) -> TypeResult:
+def infer(
+    node: A.Node,
+    input_type: SchemaType,
+    *,
+    roots: Mapping[str, SchemaType] | None = None,
+    text: str = "",
+    source: str | None = None,
+) -> TypeResult:
     """Evaluate ``node`` over ``input_type``.
 
     ``roots``: variables bound before the expression (``{"$root": type}``), each a SchemaType.
@@ -599,13 +732,27 @@ def infer(node: A.Node, input_type: SchemaType, *, roots: Mapping[str, SchemaTyp
 
 # field name -> shape the path must reach (FORMAT.md §2.3-§2.8)
 FIELD_SHAPES = {
-    "podTemplateSpecPath": "pod-template-spec", "podSpecPath": "pod-spec", "metadataPath": "object-meta",
-    "labelsPath": "string-map", "annotationsPath": "string-map", "resourcesPath": "resource-requirements",
-    "containersPath": "containers", "containerPath": "container", "imagePath": "string",
-    "schedulerNamePath": "string", "priorityClassNamePath": "string", "podAffinityPath": "affinity",
-    "nodeAffinityPath": "affinity", "resourceClaimsPath": "resource-claims", "replicasPath": "replicas",
-    "minReplicasPath": "replicas", "maxReplicasPath": "replicas", "instanceIdPath": "instance-id",
-    "conditionsPath": "conditions", "phasePath": "phase", "suspendPath": "suspend",
+    "podTemplateSpecPath": "pod-template-spec",
+    "podSpecPath": "pod-spec",
+    "metadataPath": "object-meta",
+    "labelsPath": "string-map",
+    "annotationsPath": "string-map",
+    "resourcesPath": "resource-requirements",
+    "containersPath": "containers",
+    "containerPath": "container",
+    "imagePath": "string",
+    "schedulerNamePath": "string",
+    "priorityClassNamePath": "string",
+    "podAffinityPath": "affinity",
+    "nodeAffinityPath": "affinity",
+    "resourceClaimsPath": "resource-claims",
+    "replicasPath": "replicas",
+    "minReplicasPath": "replicas",
+    "maxReplicasPath": "replicas",
+    "instanceIdPath": "instance-id",
+    "conditionsPath": "conditions",
+    "phasePath": "phase",
+    "suspendPath": "suspend",
     "expression": "by-expression",
 }
 
@@ -640,8 +787,10 @@ def _has(t: SchemaType, *names: str) -> bool:
 
 def _open(t: SchemaType) -> bool:
     """Nothing can be said: any, or an object whose members are not declared."""
-    return any(v.kind == ANY_KIND or (v.kind == OBJECT and not v.properties and v.is_open_object())
-               for v in _variants(t))
+    return any(
+        v.kind == ANY_KIND or (v.kind == OBJECT and not v.properties and v.is_open_object())
+        for v in _variants(t)
+    )
 
 
 def _is_container(t: SchemaType) -> bool:
@@ -653,48 +802,65 @@ def _shape_ok(shape: str, t: SchemaType) -> bool:
         return True
     kinds = t.kinds() - {NULL}
     if shape == "pod-template-spec":
-        return any("spec" in v.properties and _shape_ok("pod-spec", v.properties["spec"].type)
-                   for v in _obj_variants(t))
+        return any(
+            "spec" in v.properties and _shape_ok("pod-spec", v.properties["spec"].type)
+            for v in _obj_variants(t)
+        )
     if shape == "pod-spec":
         return any("containers" in v.properties for v in _obj_variants(t))
     if shape == "object-meta":
         meta = {"labels", "annotations", "name", "namespace", "generateName", "ownerReferences", "finalizers"}
         return any(not v.properties or set(v.properties) & meta for v in _obj_variants(t))
     if shape == "string-map":
-        return any(v.additional is not None and (v.additional.is_any or STRING in v.additional.kinds())
-                   for v in _obj_variants(t))
+        return any(
+            v.additional is not None and (v.additional.is_any or STRING in v.additional.kinds())
+            for v in _obj_variants(t)
+        )
     if shape == "resource-requirements":
         return _has(t, "limits") or _has(t, "requests") or _has(t, "claims")
     if shape == "containers":
-        return any(v.kind == ARRAY and (v.items is None or _open(v.items) or _is_container(v.items))
-                   for v in _variants(t))
+        return any(
+            v.kind == ARRAY and (v.items is None or _open(v.items) or _is_container(v.items))
+            for v in _variants(t)
+        )
     if shape == "container":
         return _is_container(t)
     if shape in ("string", "phase", "instance-id"):
         return STRING in kinds or (shape == "instance-id" and bool(kinds & {INTEGER, NUMBER}))
     if shape == "affinity":
         return _has(t, "requiredDuringSchedulingIgnoredDuringExecution") or _has(
-            t, "preferredDuringSchedulingIgnoredDuringExecution")
+            t, "preferredDuringSchedulingIgnoredDuringExecution"
+        )
     if shape == "resource-claims":
-        return any(v.kind == ARRAY and (v.items is None or _open(v.items) or _has(v.items, "name"))
-                   for v in _variants(t))
+        return any(
+            v.kind == ARRAY and (v.items is None or _open(v.items) or _has(v.items, "name"))
+            for v in _variants(t)
+        )
     if shape == "replicas":
         return bool(kinds & {INTEGER, NUMBER, STRING})
     return True
 
 
 _SHAPE_NAMES = {
-    "pod-template-spec": "a PodTemplateSpec (metadata + spec with containers)", "pod-spec": "a PodSpec",
-    "object-meta": "pod metadata (ObjectMeta)", "string-map": "a map of strings",
-    "resource-requirements": "a ResourceRequirements (limits/requests)", "containers": "a list of containers",
-    "container": "a container", "string": "a string", "phase": "a string (the phase)",
-    "instance-id": "a string id", "affinity": "an affinity", "resource-claims": "a list of resource claims",
+    "pod-template-spec": "a PodTemplateSpec (metadata + spec with containers)",
+    "pod-spec": "a PodSpec",
+    "object-meta": "pod metadata (ObjectMeta)",
+    "string-map": "a map of strings",
+    "resource-requirements": "a ResourceRequirements (limits/requests)",
+    "containers": "a list of containers",
+    "container": "a container",
+    "string": "a string",
+    "phase": "a string (the phase)",
+    "instance-id": "a string id",
+    "affinity": "an affinity",
+    "resource-claims": "a list of resource claims",
     "replicas": "an integer or a numeric string",
 }
 
 
-def check_expression(text: str, expected: Expectation, input_type: SchemaType, *,
-                     source: str | None = None) -> list[JqFinding]:
+def check_expression(
+    text: str, expected: Expectation, input_type: SchemaType, *, source: str | None = None
+) -> list[JqFinding]:
     """Type findings of ``text`` evaluated over ``input_type`` and what its field needs.
 
     A jq syntax error gives no finding here (the jq checks report it).
@@ -709,9 +875,17 @@ def check_expression(text: str, expected: Expectation, input_type: SchemaType, *
     t, shape = result.type, expected.shape
     end = len(text.rstrip())
     if shape in _SHAPE_NAMES and not _shape_ok(shape, t):
-        findings.append(JqFinding(
-            WRONG_TARGET_TYPE, f"{expected.field or 'path'} must reach {_SHAPE_NAMES[shape]}, "
-            f"but this reaches {_a(t.describe())}", 0, end, None, {"found": t.describe()}))
+        findings.append(
+            JqFinding(
+                WRONG_TARGET_TYPE,
+                f"{expected.field or 'path'} must reach {_SHAPE_NAMES[shape]}, "
+                f"but this reaches {_a(t.describe())}",
+                0,
+                end,
+                None,
+                {"found": t.describe()},
+            )
+        )
     elif shape == "replicas" and result.optional and not t.is_any:
         findings.append(_replicas_default(text, node, expected))
     elif shape == "conditions":
@@ -727,19 +901,25 @@ def _replicas_default(text: str, node: A.Node, expected: Expectation) -> JqFindi
     last = node.right if isinstance(node, A.Pipe) else node
     replacement = None
     if isinstance(last, A.Field) and last.target is not None and not isinstance(node, A.Pipe):
-        base, name = text[last.start:last.seg_start], text[last.seg_start:last.end]
+        base, name = text[last.start : last.seg_start], text[last.seg_start : last.end]
         if any(isinstance(n, A.Iterate) for n in A.walk(last.target)):
             replacement = f"{base} | ({name} // 1)"
         else:
-            replacement = f"{text[:last.end]} // 1"
+            replacement = f"{text[: last.end]} // 1"
     elif isinstance(last, A.Field):
-        replacement = text[:last.start] + f"({text[last.start:last.end]} // 1)" + text[last.end:]
+        replacement = text[: last.start] + f"({text[last.start : last.end]} // 1)" + text[last.end :]
     else:
         replacement = f"{text.strip()} // 1" if not isinstance(node, A.Pipe) else None
-    return JqFinding(OPTIONAL_WITHOUT_DEFAULT,
-                     f"{expected.field or 'the replicas path'} reads an optional field: an object without it "
-                     "yields null, which the runtime rejects; add a default inside the iteration",
-                     0, len(text.rstrip()), None, None, replacement)
+    return JqFinding(
+        OPTIONAL_WITHOUT_DEFAULT,
+        f"{expected.field or 'the replicas path'} reads an optional field: an object without it "
+        "yields null, which the runtime rejects; add a default inside the iteration",
+        0,
+        len(text.rstrip()),
+        None,
+        None,
+        replacement,
+    )
 
 
 def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[JqFinding]:
@@ -747,19 +927,35 @@ def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[JqFindin
         return []
     lists = [v for v in _variants(t) if v.kind == ARRAY]
     if not lists:
-        return [JqFinding(WRONG_TARGET_TYPE, f"the conditions path must reach a list of conditions, not a "
-                          f"{t.describe()}", 0, end)]
+        return [
+            JqFinding(
+                WRONG_TARGET_TYPE,
+                f"the conditions path must reach a list of conditions, not a {t.describe()}",
+                0,
+                end,
+            )
+        ]
     for lst in lists:
         items = lst.items or ANY
         if _open(items):
             continue
-        missing = [f for f in (expected.type_field, expected.status_field)
-                   if f and not any(f in v.properties or v.is_open_object() for v in _obj_variants(items))]
+        missing = [
+            f
+            for f in (expected.type_field, expected.status_field)
+            if f and not any(f in v.properties or v.is_open_object() for v in _obj_variants(items))
+        ]
         if missing:
-            return [JqFinding(WRONG_TARGET_TYPE, "the conditions do not have the field(s) "
-                              f"{', '.join(repr(m) for m in missing)} named by the conditions definition",
-                              0, end, None, {"valid": sorted({p for v in _obj_variants(items)
-                                                              for p in v.properties})})]
+            return [
+                JqFinding(
+                    WRONG_TARGET_TYPE,
+                    "the conditions do not have the field(s) "
+                    f"{', '.join(repr(m) for m in missing)} named by the conditions definition",
+                    0,
+                    end,
+                    None,
+                    {"valid": sorted({p for v in _obj_variants(items) for p in v.properties})},
+                )
+            ]
     return []
 
 
@@ -771,21 +967,38 @@ def _suspend(t: SchemaType, value_text: str, end: int) -> list[JqFinding]:
     if _open(t) or value is None:
         return []
     kinds = t.kinds()
-    need = (BOOLEAN if isinstance(value, bool) else INTEGER if isinstance(value, int) else NUMBER
-            if isinstance(value, float) else STRING if isinstance(value, str) else ARRAY
-            if isinstance(value, list) else OBJECT)
+    need = (
+        BOOLEAN
+        if isinstance(value, bool)
+        else INTEGER
+        if isinstance(value, int)
+        else NUMBER
+        if isinstance(value, float)
+        else STRING
+        if isinstance(value, str)
+        else ARRAY
+        if isinstance(value, list)
+        else OBJECT
+    )
     ok = need in kinds or (need == INTEGER and NUMBER in kinds)
     if ok and need == STRING:
         enum = TypeResult(t, False).enum
         if enum is not None and value not in enum:
             allowed = ", ".join(map(str, enum))
-            return [JqFinding(SUSPEND_VALUE_TYPE, f"value {value_text} is not one of {allowed}",
-                              0, end, None, {"valid": list(enum)})]
+            return [
+                JqFinding(
+                    SUSPEND_VALUE_TYPE,
+                    f"value {value_text} is not one of {allowed}",
+                    0,
+                    end,
+                    None,
+                    {"valid": list(enum)},
+                )
+            ]
     if ok:
         return []
     message = f"value {value_text} is {_a(need)} but the field is {_a(t.describe())}"
-    return [JqFinding(SUSPEND_VALUE_TYPE, message,
-                      0, end, None, {"found": need})]
+    return [JqFinding(SUSPEND_VALUE_TYPE, message, 0, end, None, {"found": need})]
 
 
 def _expected_result(result: TypeResult, expected: str, end: int) -> list[JqFinding]:
@@ -814,6 +1027,14 @@ def _expected_result(result: TypeResult, expected: str, end: int) -> list[JqFind
         possible.add("null")
     if expected in possible:
         return []
-    return [JqFinding(UNREACHABLE_EXPECTED_RESULT,
-                      f"expectedResult {expected!r} can never match: the expression yields "
-                      f"{', '.join(sorted(possible))}", 0, end, None, {"valid": sorted(possible)})]
+    return [
+        JqFinding(
+            UNREACHABLE_EXPECTED_RESULT,
+            f"expectedResult {expected!r} can never match: the expression yields "
+            f"{', '.join(sorted(possible))}",
+            0,
+            end,
+            None,
+            {"valid": sorted(possible)},
+        )
+    ]
