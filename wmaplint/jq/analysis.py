@@ -235,12 +235,12 @@ class _Analysis:
             return
         if isinstance(node, (A.Reduce, A.Foreach)):
             self.check_scopes(node.source, funcs, variables, labels)
-            bound = frozenset(set(variables) | _pattern_vars(node.pattern))
-            self.check_pattern_keys(node.pattern, funcs, bound, labels)
+            fold_vars = frozenset(set(variables) | _pattern_vars(node.pattern))
+            self.check_pattern_keys(node.pattern, funcs, fold_vars, labels)
             self.check_scopes(node.init, funcs, variables, labels)
-            self.check_scopes(node.update, funcs, bound, labels)
+            self.check_scopes(node.update, funcs, fold_vars, labels)
             if isinstance(node, A.Foreach) and node.extract is not None:
-                self.check_scopes(node.extract, funcs, bound, labels)
+                self.check_scopes(node.extract, funcs, fold_vars, labels)
             return
         if isinstance(node, A.Label):
             self.check_scopes(node.body, funcs, variables, labels | {node.name})
