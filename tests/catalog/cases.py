@@ -53,6 +53,20 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "ids": {"worker": []},
         "replicas": {"head": [0], "worker": []}, "status": ["completed"], "pods": 0, "gpus": 0,
     },
+    ("leaderworkerset-x-k8s-io-leaderworkerset-v1", "vllm-multinode"): {
+        "replicas": {"group": [2], "leader": [1], "worker": [3]}, "status": ["running"],
+        "pods": 8, "gpus": 64,
+    },
+    ("leaderworkerset-x-k8s-io-leaderworkerset-v1", "single-template-progressing"): {
+        "replicas": {"group": [3], "leader": [1], "worker": [1]}, "status": ["initializing"],
+        "pods": 6, "gpus": 6,
+    },
+    ("kubeflow-org-mpijob-v2beta1", "nccl-allreduce"): {
+        "replicas": {"launcher": [1], "worker": [4]}, "status": ["running"], "pods": 5, "gpus": 32,
+    },
+    ("kubeflow-org-mpijob-v2beta1", "launcher-as-worker-succeeded"): {
+        "replicas": {"launcher": [1], "worker": [0]}, "status": ["completed"], "pods": 1, "gpus": 2,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -78,15 +92,16 @@ def _job(component: str, instance: str, obj: dict[str, Any], index: int) -> dict
             "batch.kubernetes.io/controller-uid": uid, "controller-uid": uid}
 
 
-def _kubeflow_training(operator: str) -> LabelFn:
-    """training-operator / mpi-operator pod labels; the replica type is lower-cased."""
+def _kubeflow_training(operator: str, roles: tuple[str, ...]) -> LabelFn:
+    """training-operator / mpi-operator pod labels; the replica type is lower-cased. The job-role label is
+    only set for `roles` (training-operator: master only; mpi-operator: launcher and worker)."""
 
     def labels(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
         out = {"training.kubeflow.org/job-name": obj["metadata"]["name"],
                "training.kubeflow.org/operator-name": operator,
                "training.kubeflow.org/replica-type": component,
                "training.kubeflow.org/replica-index": str(index)}
-        if component in ("master", "launcher"):
+        if component in roles:
             out["training.kubeflow.org/job-role"] = component
         return out
 
@@ -102,11 +117,22 @@ def _kuberay(component: str, instance: str, obj: dict[str, Any], index: int) -> 
             "app.kubernetes.io/created-by": "kuberay-operator", "app.kubernetes.io/name": "kuberay"}
 
 
+def _lws(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    name = obj["metadata"]["name"]
+    return {"leaderworkerset.sigs.k8s.io/name": name,
+            "leaderworkerset.sigs.k8s.io/group-index": "1",
+            "leaderworkerset.sigs.k8s.io/group-key": "3c1b9d3f0e8a4f1c9a77d2b6e5f40a1b2c3d4e5f",
+            "leaderworkerset.sigs.k8s.io/worker-index": "0" if component == "leader" else str(index + 1),
+            "leaderworkerset.sigs.k8s.io/template-revision-hash": "5d8f7c9b6"}
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
     "batch-job-v1": _job,
-    "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller"),
+    "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "kubeflow-org-mpijob-v2beta1": _kubeflow_training("mpi-operator", ("launcher", "worker")),
+    "leaderworkerset-x-k8s-io-leaderworkerset-v1": _lws,
 }

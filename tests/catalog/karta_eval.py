@@ -275,3 +275,23 @@ def matched_statuses(defn: dict[str, Any], obj: Any) -> list[str]:
 
     mappings = status.get("statusMappings") or {}
     return [key for key in STATUS_ORDER if any(matches(m) for m in mappings.get(key) or [])]
+
+
+def ancestors(defn: dict[str, Any], comp: dict[str, Any]) -> list[dict[str, Any]]:
+    """The owner chain of a component, nearest first (bounded by the number of components)."""
+    by_name = {c["name"]: c for c in components(defn)}
+    chain: list[dict[str, Any]] = []
+    current = comp
+    while current.get("ownerRef") in by_name and len(chain) < len(by_name):
+        current = by_name[current["ownerRef"]]
+        chain.append(current)
+    return chain
+
+
+def ancestor_multiplier(defn: dict[str, Any], comp: dict[str, Any], obj: Any) -> int:
+    """Replicas of single-instance ancestors multiply a component's pods (an LWS group holds a leader...)."""
+    factor = 1
+    for owner in ancestors(defn, comp):
+        if owner.get("scaleDefinition") and not owner.get("instanceIdPath"):
+            factor *= replicas(owner, obj)[0]
+    return factor
