@@ -344,3 +344,17 @@ def test_unreadable_inputs_make_the_run_unsuccessful(sarif_validator: Draft4Vali
     assert invocation["toolExecutionNotifications"] == [
         {"level": "error", "message": {"text": "catalog/missing.yaml: no such file or directory"}}
     ]
+
+
+def test_every_project_rule_meets_githubs_requirements(sarif_validator: Draft4Validator) -> None:
+    """The shipped rules (not just the test ones) must each make a descriptor GitHub accepts."""
+    rule_modules = pytest.importorskip("wmaplint.rule_modules")
+    rule_modules.import_rule_modules()
+    checks = pytest.importorskip("wmaplint.checks")
+    if hasattr(checks, "load_checks"):
+        checks.load_checks()
+    log = _log(jobset_report())
+    _assert_valid(log, sarif_validator)
+    described = {rule["id"] for rule in _run(log)["tool"]["driver"]["rules"]}
+    assert described == set(RULES)
+    assert len(described) > len(["WM801", "WM802", "WM803"])

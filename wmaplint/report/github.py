@@ -41,11 +41,17 @@ def _message(diagnostic: Diagnostic) -> str:
     return "\n".join(lines)
 
 
-def annotation(diagnostic: Diagnostic, root: Path | None, cwd: Path | None = None) -> str:
+def annotation(
+    diagnostic: Diagnostic, root: Path | None, cwd: Path | None = None, *, paths: dict[str, str] | None = None
+) -> str:
+    """One workflow command; ``paths`` caches display paths across calls (resolving them touches the disk)."""
     span = diagnostic.span
     properties: list[tuple[str, str]] = []
     if diagnostic.path != STDIN_PATH:
-        properties.append(("file", display_path(diagnostic.path, root, cwd)))
+        cache = paths if paths is not None else {}
+        if diagnostic.path not in cache:
+            cache[diagnostic.path] = display_path(diagnostic.path, root, cwd)
+        properties.append(("file", cache[diagnostic.path]))
         start_line = max(span.start_line, 1)
         end_line = max(span.end_line, start_line)
         properties.append(("line", str(start_line)))
@@ -63,5 +69,6 @@ def annotation(diagnostic: Diagnostic, root: Path | None, cwd: Path | None = Non
 
 
 def render_github(report: Report, *, root: Path | None = None, cwd: Path | None = None) -> str:
-    lines = [annotation(d, root, cwd) for d in sorted_diagnostics(report.diagnostics)]
+    paths: dict[str, str] = {}
+    lines = [annotation(d, root, cwd, paths=paths) for d in sorted_diagnostics(report.diagnostics)]
     return "".join(line + "\n" for line in lines)

@@ -14,7 +14,7 @@ from pathlib import PurePath
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Report, Severity, Span
-from wmaplint.report.common import count, sorted_diagnostics
+from wmaplint.report.common import count, dump_json, sorted_diagnostics
 
 FORMAT_VERSION = 1
 # Deeply nested ``data`` is cut off rather than recursed into without bound.
@@ -99,10 +99,5 @@ def report_json(report: Report, *, tool_version: str) -> dict[str, Any]:
 
 
 def render_json(report: Report, *, tool_version: str) -> str:
-    document = report_json(report, tool_version=tool_version)
-    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates (undecodable input): the escaped form is still valid JSON
-        text = json.dumps(document, indent=2, ensure_ascii=True) + "\n"
-    return text
+    # expanded down to each diagnostic's keys; spans, related locations, fixes and data stay on one line
+    return dump_json(report_json(report, tool_version=tool_version), expand_depth=3)

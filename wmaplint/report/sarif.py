@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Report, Severity, Span
-from wmaplint.report.common import SourceLines, artifact_uri, sorted_diagnostics, utf16_column
+from wmaplint.report.common import SourceLines, artifact_uri, dump_json, sorted_diagnostics, utf16_column
 from wmaplint.report.fingerprint import line_hashes
 from wmaplint.report.sarif_rules import LEVEL, rule_descriptor, unregistered_descriptor
 
@@ -273,12 +272,8 @@ def sarif_log(
 
 
 def _dump(log: dict[str, Any]) -> str:
-    text = json.dumps(log, indent=2, ensure_ascii=False) + "\n"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates (undecodable input): escaped form is still valid JSON
-        text = json.dumps(log, indent=2, ensure_ascii=True) + "\n"
-    return text
+    # log > runs > run > results > result > locations: each rule and each result property on its own line
+    return dump_json(log, expand_depth=6)
 
 
 def render_sarif(
