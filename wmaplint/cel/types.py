@@ -281,6 +281,8 @@ class SchemaTypes:
                 kind = "array"
             elif "additionalProperties" in node and isinstance(node["additionalProperties"], Mapping):
                 kind = "object"
+            elif isinstance(node.get("oneOf") or node.get("anyOf"), list):
+                return CelType("dyn", UNBOUNDED, 1, node)  # e.g. resource.Quantity: string or number
             else:
                 return None
         if kind == "object":

@@ -1,0 +1,261 @@
+"""Evaluate validation rules on an object, as the API server does on create (K8S_CEL.md §2.5, §3.4, §5.2-5.3).
+
+Transition rules (those reading ``oldSelf``) are skipped: offline there is no old object. Rules whose static cost
+estimate exceeds the API server's per-rule limit are reported instead of run, so hostile rules cannot hang us.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+from wmaplint.cel import types as t
+from wmaplint.cel.issues import CelViolation, Pointer
+
+RULE_VIOLATION = "WM604"
+MAX_MESSAGE_BYTES = 5120
+MAX_NODES = 200_000
+MAX_DATA_DEPTH = 100
+
+_programs: OrderedDict[str, Any] = OrderedDict()
+_programs_lock = threading.Lock()
+
+
+def _program(text: str, serialized: bytes) -> Any:
+    with _programs_lock:
+        found = _programs.get(text)
+        if found is not None:
+            _programs.move_to_end(text)
+            return found
+    from wmaplint.cel.env import run_env
+
+    program = run_env().deserialize(serialized)
+    with _programs_lock:
+        _programs[text] = program
+        if len(_programs) > 4096:
+            _programs.popitem(last=False)
+    return program
+
+
+def to_cel_value(schema: Mapping[str, Any] | None, value: Any, types: t.SchemaTypes, depth: int = 0,
+                 root: bool = False) -> Any:
+    """JSON data -> the value CEL sees: escaped property names, null properties absent, undeclared keys gone."""
+    node = types.resolve(schema) if schema is not None else None
+    if node is None or depth > MAX_DATA_DEPTH:
+        return value
+    if isinstance(value, Mapping):
+        props = node.get("properties")
+        extra = node.get("additionalProperties")
+        if isinstance(props, Mapping) or root or node.get("x-kubernetes-embedded-resource") is True:
+            out = {}
+            declared = dict(props) if isinstance(props, Mapping) else {}
+            embedded = root or node.get("x-kubernetes-embedded-resource") is True
+            for key, item in value.items():
+                if item is None or not isinstance(key, str):
+                    continue
+                if embedded and key in ("apiVersion", "kind"):
+                    out[key] = item
+                    continue
+                if embedded and key == "metadata" and isinstance(item, Mapping):
+                    out["metadata"] = {k: v for k, v in item.items() if k in ("name", "generateName") and v is not None}
+                    continue
+                if key not in declared:
+                    continue
+                cel_name = t.escape(key)
+                if cel_name is not None:
+                    out[cel_name] = to_cel_value(declared[key], item, types, depth + 1)
+            return out
+        if isinstance(extra, Mapping):
+            return {k: to_cel_value(extra, v, types, depth + 1) for k, v in value.items()}
+        return {}
+    if isinstance(value, list):
+        items = node.get("items")
+        return [to_cel_value(items if isinstance(items, Mapping) else None, v, types, depth + 1) for v in value]
+    if node.get("type") == "number" and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if node.get("type") == "string" and node.get("format") == "byte" and isinstance(value, str):
+        try:
+            return base64.urlsafe_b64decode(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _render_path(path: tuple[str | int, ...]) -> str:
+    if not path:
+        return "<nil>"
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif out and part.startswith("["):
+            out += part
+        else:
+            out += ("." if out else "") + part
+    return out
+
+
+def _render_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+_RUNTIME_REWRITES = (
+    (re.compile(r'Key not found in map : "?(.*?)"?$'), r"no such key: \1"),
+    (re.compile(r"Index error: index=(-?\d+) size=\d+"), r"index out of bounds: \1"),
+    (re.compile(r"divide by zero"), "division by zero"),
+    (re.compile(r"No matching overloads found.*"), "no such overload"),
+)
+
+
+def _runtime_message(raw: str) -> str:
+    message = re.sub(r"^[A-Z_]+: ", "", str(raw).strip())
+    for pattern, replacement in _RUNTIME_REWRITES:
+        if pattern.search(message):
+            return pattern.sub(replacement, message)
+    return message
+
+
+def validate_object(schema_dict: Mapping[str, Any], obj: Any, resolve_ref: t.RefResolver | None = None, *,
+                    root: bool = True, schema_pointer: Pointer = ()) -> list[CelViolation]:
+    """Run every validation rule of ``schema_dict`` on the matching nodes of ``obj`` (depth-first)."""
+    from wmaplint.cel.checker import check_expression, describe
+    from wmaplint.cel.cost import STATIC_RULE_LIMIT, estimate_cost
+
+    violations: list[CelViolation] = []
+    types = t.SchemaTypes(resolve_ref)
+    stack: list[tuple[Any, Any, tuple[str | int, ...], Pointer, bool]] = [
+        (schema_dict, obj, (), schema_pointer, root)]
+    visited = 0
+    while stack and visited < MAX_NODES:
+        schema, value, path, pointer, is_root = stack.pop()
+        visited += 1
+        node = types.resolve(schema)
+        if node is None or value is None:
+            continue
+        rules = node.get("x-kubernetes-validations")
+        if isinstance(rules, list) and rules:
+            self_type = types.type_of(node, "selfType", embedded_root=is_root) or t.DYN
+            cel_self = to_cel_value(node, value, types, root=is_root)
+            schema_kind = str(node.get("type") or "")
+            for index, rule in enumerate(rules):
+                if not isinstance(rule, Mapping) or not isinstance(rule.get("rule"), str):
+                    continue
+                text = rule["rule"]
+                rule_ptr = (*pointer, "x-kubernetes-validations", index)
+                field_path = _render_path(path)
+                result = check_expression(text, {"self": self_type, "oldSelf": self_type}, "bool")
+
+                def add(message: str, detail: str, *, _path: str = field_path, _ptr: Pointer = rule_ptr,
+                        _text: str = text) -> None:
+                    violations.append(CelViolation(RULE_VIOLATION, message, _path, detail, _ptr, path, _text))
+
+                if not result.ok:
+                    issues = "\n".join(describe(p, text) for p in result.problems)
+                    add(f'{field_path}: Invalid value: "{schema_kind}": rule compile error: compilation failed: '
+                        f"{issues}", issues)
+                    continue
+                if result.uses_old_self:
+                    continue  # transition rule: no old object offline
+                assert result.compiled is not None and result.compiled.ast is not None
+                if estimate_cost(result.compiled.ast, result.node_types) > STATIC_RULE_LIMIT:
+                    detail = "estimated rule cost exceeds the per-rule limit; rule not evaluated"
+                    add(f'{field_path}: Invalid value: "{schema_kind}": {detail}', detail)
+                    continue
+                outcome = _run(text, result.compiled.serialized, cel_self)
+                if isinstance(outcome, str):
+                    rule_name = (rule.get("message") or text).strip() if isinstance(rule.get("message"), str) \
+                        else text.strip()
+                    if outcome == "no such overload":
+                        add(f"{field_path}: Invalid value: \"{schema_kind}\": 'no such overload': call arguments did "
+                            "not match a supported operator, function or macro signature for rule: "
+                            f"{rule_name}", outcome)
+                    else:
+                        add(f'{field_path}: Invalid value: "{schema_kind}": {outcome} evaluating rule: {rule_name}',
+                            outcome)
+                    continue
+                if outcome is True:
+                    continue
+                detail = _detail(rule, text, self_type, cel_self)
+                target = field_path
+                field = rule.get("fieldPath")
+                if isinstance(field, str) and field.strip():
+                    suffix = field.strip().lstrip(".")
+                    target = suffix if field_path == "<nil>" else f"{field_path}.{suffix}"
+                reason = rule.get("reason")
+                if reason == "FieldValueForbidden":
+                    add(f"{target}: Forbidden: {detail}", detail, _path=target)
+                elif reason == "FieldValueRequired":
+                    add(f"{target}: Required value: {detail}", detail, _path=target)
+                elif reason == "FieldValueDuplicate":
+                    add(f"{target}: Duplicate value: {_render_value(value)}", detail, _path=target)
+                elif isinstance(value, (Mapping, list)):
+                    add(f"{target}: Invalid value: {detail}", detail, _path=target)
+                else:
+                    add(f"{target}: Invalid value: {_render_value(value)}: {detail}", detail, _path=target)
+        children: list[tuple[Any, Any, tuple[str | int, ...], Pointer, bool]] = []
+        if isinstance(value, Mapping):
+            props = node.get("properties")
+            extra = node.get("additionalProperties")
+            if isinstance(props, Mapping):
+                for key, sub in props.items():
+                    if key in value and not (is_root and key == "metadata"):
+                        embedded = isinstance(sub, Mapping) and sub.get("x-kubernetes-embedded-resource") is True
+                        children.append((sub, value[key], (*path, key), (*pointer, "properties", key), embedded))
+            elif isinstance(extra, Mapping):
+                for key, item in value.items():
+                    children.append((extra, item, (*path, f"[{key}]"), (*pointer, "additionalProperties"), False))
+        elif isinstance(value, list):
+            items = node.get("items")
+            if isinstance(items, Mapping):
+                for i, item in enumerate(value):
+                    children.append((items, item, (*path, i), (*pointer, "items"), False))
+        stack.extend(reversed(children))
+    return violations
+
+
+def _run(text: str, serialized: bytes | None, cel_self: Any) -> bool | str:
+    """True/False, or the runtime error text."""
+    if serialized is None:
+        return "rule could not be compiled"
+    try:
+        value = _program(text, serialized).eval(data={"self": cel_self})
+    except Exception as exc:  # conversion failures of odd data become a runtime error, not a crash
+        return _runtime_message(str(exc))
+    type_name = value.type().name() if hasattr(value.type(), "name") else str(value.type())
+    if "ERROR" in str(type_name).upper():
+        return _runtime_message(str(value.value()))
+    result = value.value()
+    if isinstance(result, bool):
+        return result
+    return "no such overload"
+
+
+def _detail(rule: Mapping[str, Any], text: str, self_type: t.CelType, cel_self: Any) -> str:
+    expression = rule.get("messageExpression")
+    if isinstance(expression, str) and expression.strip():
+        from wmaplint.cel.checker import check_expression
+
+        result = check_expression(expression, {"self": self_type, "oldSelf": self_type}, "string")
+        if result.ok and result.compiled is not None and result.compiled.serialized is not None:
+            try:
+                value = _program(expression, result.compiled.serialized).eval(data={"self": cel_self}).value()
+            except Exception:
+                value = None
+            if isinstance(value, str) and value.strip() and "\n" not in value.strip() and \
+                    len(value.strip().encode()) <= MAX_MESSAGE_BYTES:
+                return value.strip()
+    message = rule.get("message")
+    if isinstance(message, str) and message.strip():
+        return message.strip()
+    return f"failed rule: {text.strip()}"
