@@ -1,4 +1,4 @@
-"""`wmaplint tree` and `wmaplint test`: click commands only; the work is in wmaplint.resolve / wmaplint.testing."""
+"""`wmaplint tree` and `wmaplint test`: click commands only (the work is in wmaplint.resolve, .testing)."""
 
 from __future__ import annotations
 
@@ -22,12 +22,20 @@ def _diagnostic_line(d: Diagnostic) -> str:
 
 @click.command("tree")
 @click.argument("manifests", nargs=-1, required=True)
-@click.option("--definition", "definitions", multiple=True, metavar="FILE",
-              help="Definition (Karta) file to use; repeatable. Without it the shipped catalog is used.")
+@click.option(
+    "--definition",
+    "definitions",
+    multiple=True,
+    metavar="FILE",
+    help="Definition (Karta) file to use; repeatable. Without it the shipped catalog is used.",
+)
 @click.option("--pods", "pods", metavar="FILE", help="A PodList or Pod documents to attribute to components.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json", "dot"]), default="text",
-              show_default=True)
-def tree(manifests: tuple[str, ...], definitions: tuple[str, ...], pods: str | None, output_format: str) -> None:
+@click.option(
+    "--format", "output_format", type=click.Choice(["text", "json", "dot"]), default="text", show_default=True
+)
+def tree(
+    manifests: tuple[str, ...], definitions: tuple[str, ...], pods: str | None, output_format: str
+) -> None:
     """Resolve workload MANIFESTS (YAML or JSON, multi-document, `-` for stdin) into workload trees:
     components, instances, replicas, pods, GPUs, status and gangs."""
     from wmaplint.resolve.render import render_dot, render_json, render_text
@@ -44,9 +52,25 @@ def tree(manifests: tuple[str, ...], definitions: tuple[str, ...], pods: str | N
         return
     diagnostics = sorted(run.diagnostics, key=lambda d: d.sort_key())
     if output_format == "json":
-        click.echo(render_json(run.workloads, {"diagnostics": [
-            {"rule": d.rule, "severity": d.severity.label, "message": d.message, "path": d.path,
-             "line": d.span.start_line, "column": d.span.start_col} for d in diagnostics]}), nl=False)
+        click.echo(
+            render_json(
+                run.workloads,
+                {
+                    "diagnostics": [
+                        {
+                            "rule": d.rule,
+                            "severity": d.severity.label,
+                            "message": d.message,
+                            "path": d.path,
+                            "line": d.span.start_line,
+                            "column": d.span.start_col,
+                        }
+                        for d in diagnostics
+                    ]
+                },
+            ),
+            nl=False,
+        )
         click.echo()
     elif output_format == "dot":
         click.echo(render_dot(run.workloads), nl=False)
@@ -68,8 +92,8 @@ def tree(manifests: tuple[str, ...], definitions: tuple[str, ...], pods: str | N
 @click.option("--junit", "junit", metavar="FILE", help="Also write a JUnit XML report.")
 def test(paths: tuple[str, ...], update: bool, junit: str | None) -> None:
     """Run definition test suites (*.test.yaml; default: the catalog's tests/ directory)."""
-    from wmaplint.testing.runner import discover_suites, run_suites
     from wmaplint.testing.report import render_results, write_junit
+    from wmaplint.testing.runner import discover_suites, run_suites
 
     suites = discover_suites(list(paths))
     if not suites:

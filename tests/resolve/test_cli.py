@@ -22,8 +22,10 @@ def cli():
 def test_text_tree_reads_as_one_workload(cli):
     result = cli("tree", MANIFEST, "--definition", DEFINITION)
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[0] == \
-        "JobSet team-a/llm-train: 1 workload, 3 pods, 12 GPUs, cpu 24, memory 192Gi"
+    assert (
+        result.output.splitlines()[0]
+        == "JobSet team-a/llm-train: 1 workload, 3 pods, 12 GPUs, cpu 24, memory 192Gi"
+    )
     assert "workers: replicas 2 -> 2 pods, 8 GPUs" in result.output
 
 
@@ -44,13 +46,17 @@ def test_dot_output(cli):
 
 def test_stdin_and_multi_document_with_pods(cli, tmp_path):
     pods = tmp_path / "pods.yaml"
-    pods.write_text("kind: PodList\napiVersion: v1\nitems:\n- kind: Pod\n  metadata:\n    name: p\n    labels:\n"
-                    "      jobset.sigs.k8s.io/jobset-name: llm-train\n"
-                    "      jobset.sigs.k8s.io/replicatedjob-name: leader\n")
+    pods.write_text(
+        "kind: PodList\napiVersion: v1\nitems:\n- kind: Pod\n  metadata:\n    name: p\n    labels:\n"
+        "      jobset.sigs.k8s.io/jobset-name: llm-train\n"
+        "      jobset.sigs.k8s.io/replicatedjob-name: leader\n"
+    )
     text = open(MANIFEST).read()
     result = cli("tree", "-", "--definition", DEFINITION, "--pods", str(pods), "--format", "json", input=text)
     [workload] = json.loads(result.output)["workloads"]
-    assert workload["pods"] == [{"pod": "p", "component": "replicatedjob", "instance": "leader", "replica": None}]
+    assert workload["pods"] == [
+        {"pod": "p", "component": "replicatedjob", "instance": "leader", "replica": None}
+    ]
 
 
 def test_unknown_kind_only_exits_2_with_a_message(cli, tmp_path):
@@ -79,7 +85,11 @@ def test_bad_input_is_one_line_not_a_traceback(cli, tmp_path, content):
     path.write_text(content)
     result = cli("tree", str(path), "--definition", DEFINITION)
     assert result.exit_code == 2
-    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+    assert (
+        "Traceback" not in result.output
+        and result.exception is None
+        or isinstance(result.exception, SystemExit)
+    )
 
 
 def test_missing_file(cli):
@@ -89,9 +99,14 @@ def test_missing_file(cli):
 
 def test_error_findings_exit_1(cli, tmp_path):
     broken = tmp_path / "def.yaml"
-    broken.write_text(open(DEFINITION).read().replace(
-        "replicasPath: '.spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)'",
-        "replicasPath: '.spec.replicatedJobs[].replicas // 1'"))
+    broken.write_text(
+        open(DEFINITION)
+        .read()
+        .replace(
+            "replicasPath: '.spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)'",
+            "replicasPath: '.spec.replicatedJobs[].replicas // 1'",
+        )
+    )
     manifest = tmp_path / "m.yaml"
     manifest.write_text(open(MANIFEST).read().replace("    replicas: 1\n", ""))
     result = cli("tree", str(manifest), "--definition", str(broken))

@@ -16,10 +16,17 @@ def test_min_replicas_is_preferred_over_replicas(jobset_definition, jobset_manif
 
 
 def test_v2_pod_group_with_sub_groups_and_unknown_member(jobset_definition, jobset_manifest, runtime):
-    jobset_definition["spec"]["optimizationInstructions"]["gangScheduling"] = {"podGroup": {
-        "name": "train", "topology": {"topologyName": "rack", "requiredTopologyLevel": "rack",
-                                      "preferredTopologyLevel": "host"},
-        "subGroups": [{"componentName": "replicatedjob"}, {"componentName": "nosuch"}]}}
+    jobset_definition["spec"]["optimizationInstructions"]["gangScheduling"] = {
+        "podGroup": {
+            "name": "train",
+            "topology": {
+                "topologyName": "rack",
+                "requiredTopologyLevel": "rack",
+                "preferredTopologyLevel": "host",
+            },
+            "subGroups": [{"componentName": "replicatedjob"}, {"componentName": "nosuch"}],
+        }
+    }
     workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
     [gang] = workload.gangs
     assert gang.api == "podGroup" and gang.min_subgroups == 2 and gang.min_available is None

@@ -4,12 +4,24 @@ from wmaplint.resolve.jqrun import JqInput, normalize, refusal
 def test_objects_iterate_in_sorted_key_order_like_gojq(runtime):
     data = {"services": {"prefill": {"r": 2}, "decode": {"r": 1}, "frontend": {"r": 3}}}
     assert runtime.evaluate(".services[] | .r", data).outputs == (1, 3, 2)
-    assert runtime.evaluate(".services | to_entries[] | .key", data).outputs == ("decode", "frontend", "prefill")
+    assert runtime.evaluate(".services | to_entries[] | .key", data).outputs == (
+        "decode",
+        "frontend",
+        "prefill",
+    )
 
 
 def test_host_only_builtins_are_refused_before_running(runtime):
-    for expression in ("input", "[inputs]", "env.HOME", "$ENV.HOME", "halt", "debug", "input_filename",
-                       "keys_unsorted"):
+    for expression in (
+        "input",
+        "[inputs]",
+        "env.HOME",
+        "$ENV.HOME",
+        "halt",
+        "debug",
+        "input_filename",
+        "keys_unsorted",
+    ):
         result = runtime.evaluate(expression, {})
         assert not result.ok and "not available" in result.error, expression
 

@@ -2,21 +2,52 @@ from wmaplint.resolve import rules
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
 from wmaplint.resolve.tree import resolve_workload
 
-PYTORCH = {"spec": {"structureDefinition": {
-    "rootComponent": {"name": "pytorchjob", "kind": {"group": "kubeflow.org", "version": "v1", "kind": "PyTorchJob"}},
-    "childComponents": [
-        {"name": "master", "ownerRef": "pytorchjob",
-         "specDefinition": {"podTemplateSpecPath": ".spec.pytorchReplicaSpecs.Master.template"},
-         "podSelector": {"componentTypeSelector": {
-             "keyPath": '.metadata.labels["training.kubeflow.org/replica-type"]', "value": "master"}}},
-        {"name": "worker", "ownerRef": "pytorchjob",
-         "specDefinition": {"podTemplateSpecPath": ".spec.pytorchReplicaSpecs.Worker.template"},
-         "podSelector": {"componentTypeSelector": {"matchLabels": {"training.kubeflow.org/replica-type": "worker"}},
-                         "replicaSelector": {"keyPath": '.metadata.labels["training.kubeflow.org/replica-index"]'}}},
-    ]}}}
-MANIFEST = {"kind": "PyTorchJob", "metadata": {"name": "mnist"}, "spec": {"pytorchReplicaSpecs": {
-    "Master": {"template": {"spec": {"containers": [{"name": "m"}]}}},
-    "Worker": {"template": {"spec": {"containers": [{"name": "w"}]}}}}}}
+PYTORCH = {
+    "spec": {
+        "structureDefinition": {
+            "rootComponent": {
+                "name": "pytorchjob",
+                "kind": {"group": "kubeflow.org", "version": "v1", "kind": "PyTorchJob"},
+            },
+            "childComponents": [
+                {
+                    "name": "master",
+                    "ownerRef": "pytorchjob",
+                    "specDefinition": {"podTemplateSpecPath": ".spec.pytorchReplicaSpecs.Master.template"},
+                    "podSelector": {
+                        "componentTypeSelector": {
+                            "keyPath": '.metadata.labels["training.kubeflow.org/replica-type"]',
+                            "value": "master",
+                        }
+                    },
+                },
+                {
+                    "name": "worker",
+                    "ownerRef": "pytorchjob",
+                    "specDefinition": {"podTemplateSpecPath": ".spec.pytorchReplicaSpecs.Worker.template"},
+                    "podSelector": {
+                        "componentTypeSelector": {
+                            "matchLabels": {"training.kubeflow.org/replica-type": "worker"}
+                        },
+                        "replicaSelector": {
+                            "keyPath": '.metadata.labels["training.kubeflow.org/replica-index"]'
+                        },
+                    },
+                },
+            ],
+        }
+    }
+}
+MANIFEST = {
+    "kind": "PyTorchJob",
+    "metadata": {"name": "mnist"},
+    "spec": {
+        "pytorchReplicaSpecs": {
+            "Master": {"template": {"spec": {"containers": [{"name": "m"}]}}},
+            "Worker": {"template": {"spec": {"containers": [{"name": "w"}]}}},
+        }
+    },
+}
 
 
 def pod(name, **labels):
@@ -25,9 +56,14 @@ def pod(name, **labels):
 
 def test_type_selectors_value_and_match_labels(runtime):
     workload = resolve_workload(PYTORCH, MANIFEST, runtime=runtime)
-    pods = [pod("m-0", **{"training.kubeflow.org/replica-type": "master"}),
-            pod("w-1", **{"training.kubeflow.org/replica-type": "worker", "training.kubeflow.org/replica-index": "1"}),
-            pod("other", app="x")]
+    pods = [
+        pod("m-0", **{"training.kubeflow.org/replica-type": "master"}),
+        pod(
+            "w-1",
+            **{"training.kubeflow.org/replica-type": "worker", "training.kubeflow.org/replica-index": "1"},
+        ),
+        pod("other", app="x"),
+    ]
     result = attribute_pods(PYTORCH, workload, pods, runtime)
     assert [(a.component, a.replica) for a in result] == [("master", None), ("worker", "1"), (None, None)]
     assert [f.rule for f in workload.findings] == [rules.POD_UNATTRIBUTED]
@@ -35,8 +71,10 @@ def test_type_selectors_value_and_match_labels(runtime):
 
 def test_single_spec_component_takes_every_pod(jobset_definition, jobset_manifest, runtime):
     workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
-    labelled = pod("llm-train-workers-1-0", **{"jobset.sigs.k8s.io/jobset-name": "llm-train",
-                                               "jobset.sigs.k8s.io/replicatedjob-name": "workers"})
+    labelled = pod(
+        "llm-train-workers-1-0",
+        **{"jobset.sigs.k8s.io/jobset-name": "llm-train", "jobset.sigs.k8s.io/replicatedjob-name": "workers"},
+    )
     [a] = attribute_pods(jobset_definition, workload, [labelled], runtime)
     assert (a.component, a.instance) == ("replicatedjob", "workers")
     stray = pod("stray")

@@ -5,10 +5,19 @@ import pytest
 from wmaplint.resolve.resources import QuantityError, format_quantity, parse_quantity, pod_resources
 
 
-@pytest.mark.parametrize(("text", "value"), [
-    ("500m", Decimal("0.5")), ("4Gi", Decimal(4 * 2**30)), ("1e3", Decimal(1000)), (2, Decimal(2)),
-    ("1.5", Decimal("1.5")), ("128M", Decimal(128_000_000)), ("0.5Ki", Decimal(512)), ("+3", Decimal(3)),
-])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("500m", Decimal("0.5")),
+        ("4Gi", Decimal(4 * 2**30)),
+        ("1e3", Decimal(1000)),
+        (2, Decimal(2)),
+        ("1.5", Decimal("1.5")),
+        ("128M", Decimal(128_000_000)),
+        ("0.5Ki", Decimal(512)),
+        ("+3", Decimal(3)),
+    ],
+)
 def test_kubernetes_quantities(text, value):
     assert parse_quantity(text) == value
 
@@ -24,8 +33,12 @@ def gpu(n):
 
 
 def test_requests_win_over_limits_and_containers_add_up():
-    spec = {"containers": [{"resources": {"requests": {"nvidia.com/gpu": 2}, "limits": {"nvidia.com/gpu": 4}}},
-                           gpu(1)]}
+    spec = {
+        "containers": [
+            {"resources": {"requests": {"nvidia.com/gpu": 2}, "limits": {"nvidia.com/gpu": 4}}},
+            gpu(1),
+        ]
+    }
     assert pod_resources(spec)[0]["nvidia.com/gpu"] == 3
 
 
@@ -38,8 +51,11 @@ def test_largest_init_container_or_running_sum_with_sidecars():
 
 
 def test_pod_level_resources_replace_and_overhead_adds():
-    spec = {"containers": [{"resources": {"requests": {"cpu": "2"}}}],
-            "resources": {"requests": {"cpu": "4"}}, "overhead": {"cpu": "250m"}}
+    spec = {
+        "containers": [{"resources": {"requests": {"cpu": "2"}}}],
+        "resources": {"requests": {"cpu": "4"}},
+        "overhead": {"cpu": "250m"},
+    }
     assert pod_resources(spec)[0]["cpu"] == Decimal("4.25")
 
 

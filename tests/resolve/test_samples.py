@@ -12,11 +12,14 @@ import yaml
 from wmaplint.resolve.tree import resolve_workload
 
 
-@pytest.mark.parametrize(("sample", "pods", "instances", "extra"), [
-    ("simple-paralleljobs.yaml", 5, {"workers": 4, "driver": 1}, {}),
-    ("pytorch-cnn-mnist.yaml", 4, {"workers": 4}, {}),
-    ("tpu-multislice-v6e-jax-workload.yaml", 8, {"slice": 8}, {"google.com/tpu": 32}),
-])
+@pytest.mark.parametrize(
+    ("sample", "pods", "instances", "extra"),
+    [
+        ("simple-paralleljobs.yaml", 5, {"workers": 4, "driver": 1}, {}),
+        ("pytorch-cnn-mnist.yaml", 4, {"workers": 4}, {}),
+        ("tpu-multislice-v6e-jax-workload.yaml", 8, {"slice": 8}, {"google.com/tpu": 32}),
+    ],
+)
 def test_jobset_samples(shared, jobset_definition, runtime, sample, pods, instances, extra):
     manifest = yaml.safe_load((shared / "samples" / "jobset.x-k8s.io" / sample).read_text())
     workload = resolve_workload(jobset_definition, manifest, runtime=runtime)

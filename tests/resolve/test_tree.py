@@ -4,13 +4,18 @@ from wmaplint.resolve import rules
 from wmaplint.resolve.tree import resolve_workload
 
 
-def test_worked_example_is_one_workload_of_three_pods_and_twelve_gpus(jobset_definition, jobset_manifest, runtime):
+def test_worked_example_is_one_workload_of_three_pods_and_twelve_gpus(
+    jobset_definition, jobset_manifest, runtime
+):
     workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
     assert (workload.kind, workload.name, workload.namespace) == ("JobSet", "llm-train", "team-a")
     assert workload.total_pods == 3
     assert workload.total_resources["nvidia.com/gpu"] == 12
     job = workload.components["replicatedjob"]
-    assert [(i.id, i.effective_replicas, i.pods) for i in job.instances] == [("leader", 1, 1), ("workers", 2, 2)]
+    assert [(i.id, i.effective_replicas, i.pods) for i in job.instances] == [
+        ("leader", 1, 1),
+        ("workers", 2, 2),
+    ]
     assert workload.root.instances[0].children == [job]
     assert workload.findings == []
 
@@ -24,48 +29,79 @@ def test_zip_mismatch_names_the_expression(jobset_definition, jobset_manifest, r
     workload = resolve_workload(jobset_definition, manifest, runtime=runtime)
     [finding] = workload.findings
     assert finding.rule == rules.INSTANCE_COUNT_MISMATCH
-    assert finding.definition_path == ("spec", "structureDefinition", "childComponents", 0, "scaleDefinition",
-                                       "replicasPath")
+    assert finding.definition_path == (
+        "spec",
+        "structureDefinition",
+        "childComponents",
+        0,
+        "scaleDefinition",
+        "replicasPath",
+    )
     assert "instance ids count (2) does not match results count (1)" in finding.message
 
 
 def test_replicas_as_numeric_strings_and_not_numbers(jobset_definition, jobset_manifest, runtime):
     child = jobset_definition["spec"]["structureDefinition"]["childComponents"][0]
-    child["scaleDefinition"] = {"replicasPath": '.spec.replicatedJobs[] | (.replicas // 1 | tostring)'}
+    child["scaleDefinition"] = {"replicasPath": ".spec.replicatedJobs[] | (.replicas // 1 | tostring)"}
     workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
     assert workload.total_pods == 3 and workload.findings == []
-    child["scaleDefinition"] = {"replicasPath": '.spec.replicatedJobs[] | .name'}
+    child["scaleDefinition"] = {"replicasPath": ".spec.replicatedJobs[] | .name"}
     workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
     assert {f.rule for f in workload.findings} == {rules.REPLICAS_NOT_A_NUMBER}
     assert 'replicas value "leader" at index 0 is not a number' in workload.findings[0].message
 
 
 def test_min_replicas_when_replicas_is_absent(runtime):
-    definition = _single({"podTemplateSpecPath": ".spec.template"},
-                         {"minReplicasPath": ".spec.min", "maxReplicasPath": ".spec.max"})
-    workload = resolve_workload(definition, {"kind": "Thing", "spec": {"min": 3, "max": 9, "template": _pod(1)}},
-                                runtime=runtime)
+    definition = _single(
+        {"podTemplateSpecPath": ".spec.template"},
+        {"minReplicasPath": ".spec.min", "maxReplicasPath": ".spec.max"},
+    )
+    workload = resolve_workload(
+        definition, {"kind": "Thing", "spec": {"min": 3, "max": 9, "template": _pod(1)}}, runtime=runtime
+    )
     assert workload.total_pods == 3 and workload.total_resources["nvidia.com/gpu"] == 3
 
 
 def test_pod_spec_path_with_metadata_path(runtime):
     definition = _single({"podSpecPath": ".spec.pod", "metadataPath": ".spec.meta"}, {"replicasPath": '"2"'})
-    workload = resolve_workload(definition, {"spec": {"pod": _pod(2)["spec"], "meta": {"labels": {"a": "b"}}}},
-                                runtime=runtime)
+    workload = resolve_workload(
+        definition, {"spec": {"pod": _pod(2)["spec"], "meta": {"labels": {"a": "b"}}}}, runtime=runtime
+    )
     inst = workload.root.instances[0]
-    assert inst.template.metadata == {"labels": {"a": "b"}} and workload.total_resources["nvidia.com/gpu"] == 4
+    assert (
+        inst.template.metadata == {"labels": {"a": "b"}} and workload.total_resources["nvidia.com/gpu"] == 4
+    )
 
 
 def test_fragments_merge_by_index_and_misalignment_is_reported(runtime):
-    definition = _single({"fragmentedPodSpecDefinition": {
-        "resourcesPath": ".spec.parts[] | .resources",
-        "containerPath": '.spec.parts[] | .containers[]? | select(.name == "main")',
-    }}, {"replicasPath": ".spec.parts[] | .replicas"}, instance_id=".spec.parts[].name")
-    manifest = {"spec": {"parts": [
-        {"name": "a", "replicas": 2, "resources": {"limits": {"nvidia.com/gpu": 1}}, "containers": [{"name": "x"}]},
-        {"name": "b", "replicas": 1, "resources": {"limits": {"nvidia.com/gpu": 2}},
-         "containers": [{"name": "main", "resources": {"limits": {"nvidia.com/gpu": 8}}}]},
-    ]}}
+    definition = _single(
+        {
+            "fragmentedPodSpecDefinition": {
+                "resourcesPath": ".spec.parts[] | .resources",
+                "containerPath": '.spec.parts[] | .containers[]? | select(.name == "main")',
+            }
+        },
+        {"replicasPath": ".spec.parts[] | .replicas"},
+        instance_id=".spec.parts[].name",
+    )
+    manifest = {
+        "spec": {
+            "parts": [
+                {
+                    "name": "a",
+                    "replicas": 2,
+                    "resources": {"limits": {"nvidia.com/gpu": 1}},
+                    "containers": [{"name": "x"}],
+                },
+                {
+                    "name": "b",
+                    "replicas": 1,
+                    "resources": {"limits": {"nvidia.com/gpu": 2}},
+                    "containers": [{"name": "main", "resources": {"limits": {"nvidia.com/gpu": 8}}}],
+                },
+            ]
+        }
+    }
     workload = resolve_workload(definition, manifest, runtime=runtime)
     a, b = workload.root.instances
     # containerPath gave one output: it lands on instance a (index 0) -- the runtime's silent shift
@@ -76,15 +112,32 @@ def test_fragments_merge_by_index_and_misalignment_is_reported(runtime):
 
 def test_child_subtrees_multiply_by_parent_replicas(runtime):
     # LeaderWorkerSet shape: group (replicas) -> leader (1) + worker (size - 1)
-    definition = {"spec": {"structureDefinition": {
-        "rootComponent": {"name": "lws", "kind": {"group": "x", "version": "v1", "kind": "LWS"}},
-        "childComponents": [
-            {"name": "group", "ownerRef": "lws", "scaleDefinition": {"replicasPath": ".spec.replicas"}},
-            {"name": "leader", "ownerRef": "group", "specDefinition": {"podTemplateSpecPath": ".spec.leader"},
-             "scaleDefinition": {"replicasPath": '"1"'}},
-            {"name": "worker", "ownerRef": "group", "specDefinition": {"podTemplateSpecPath": ".spec.worker"},
-             "scaleDefinition": {"replicasPath": ".spec.size - 1"}},
-        ]}}}
+    definition = {
+        "spec": {
+            "structureDefinition": {
+                "rootComponent": {"name": "lws", "kind": {"group": "x", "version": "v1", "kind": "LWS"}},
+                "childComponents": [
+                    {
+                        "name": "group",
+                        "ownerRef": "lws",
+                        "scaleDefinition": {"replicasPath": ".spec.replicas"},
+                    },
+                    {
+                        "name": "leader",
+                        "ownerRef": "group",
+                        "specDefinition": {"podTemplateSpecPath": ".spec.leader"},
+                        "scaleDefinition": {"replicasPath": '"1"'},
+                    },
+                    {
+                        "name": "worker",
+                        "ownerRef": "group",
+                        "specDefinition": {"podTemplateSpecPath": ".spec.worker"},
+                        "scaleDefinition": {"replicasPath": ".spec.size - 1"},
+                    },
+                ],
+            }
+        }
+    }
     manifest = {"spec": {"replicas": 3, "size": 4, "leader": _pod(0), "worker": _pod(8)}}
     workload = resolve_workload(definition, manifest, runtime=runtime)
     assert workload.total_pods == 3 * (1 + 3)
@@ -103,9 +156,13 @@ def test_hostile_inputs_do_not_raise(runtime):
     deep: object = {}
     for _ in range(10_000):
         deep = {"a": deep}
-    for definition, manifest in [({}, {}), ("x", None), (_single({"podTemplateSpecPath": "."}, {}), deep),
-                                 (_single({"podTemplateSpecPath": ".spec[]"}, {}), {"spec": list(range(100_000))}),
-                                 ({"spec": {"structureDefinition": {"rootComponent": [], "childComponents": 5}}}, {})]:
+    for definition, manifest in [
+        ({}, {}),
+        ("x", None),
+        (_single({"podTemplateSpecPath": "."}, {}), deep),
+        (_single({"podTemplateSpecPath": ".spec[]"}, {}), {"spec": list(range(100_000))}),
+        ({"spec": {"structureDefinition": {"rootComponent": [], "childComponents": 5}}}, {}),
+    ]:
         workload = resolve_workload(definition, manifest, runtime=runtime)
         assert workload is not None
 
@@ -113,7 +170,9 @@ def test_hostile_inputs_do_not_raise(runtime):
 def test_ownership_cycle_does_not_hang(runtime):
     definition = _single({"podTemplateSpecPath": ".spec.template"}, {})
     definition["spec"]["structureDefinition"]["childComponents"] = [
-        {"name": "a", "ownerRef": "b"}, {"name": "b", "ownerRef": "a"}]
+        {"name": "a", "ownerRef": "b"},
+        {"name": "b", "ownerRef": "a"},
+    ]
     workload = resolve_workload(definition, {"spec": {"template": _pod(1)}}, runtime=runtime)
     assert workload.total_pods == 1
 
@@ -123,9 +182,17 @@ def _pod(gpus: int) -> dict:
 
 
 def _single(spec: dict, scale: dict, instance_id: str | None = None) -> dict:
-    root = {"name": "thing", "kind": {"group": "example.com", "version": "v1", "kind": "Thing"},
-            "specDefinition": spec, "scaleDefinition": scale}
+    root = {
+        "name": "thing",
+        "kind": {"group": "example.com", "version": "v1", "kind": "Thing"},
+        "specDefinition": spec,
+        "scaleDefinition": scale,
+    }
     if instance_id:
         root["instanceIdPath"] = instance_id
-    return {"apiVersion": "run.ai/v1alpha1", "kind": "Karta", "metadata": {"name": "thing"},
-            "spec": {"structureDefinition": {"rootComponent": root}}}
+    return {
+        "apiVersion": "run.ai/v1alpha1",
+        "kind": "Karta",
+        "metadata": {"name": "thing"},
+        "spec": {"structureDefinition": {"rootComponent": root}},
+    }

@@ -52,8 +52,10 @@ def run_cli(*args):
 def test_passing_suite(tmp_path):
     path = make_suite(tmp_path)
     [result] = run_suites([path])
-    assert result.passed and [c.name for c in result.cases] == ["leader and two workers",
-                                                                "inline manifest without status"]
+    assert result.passed and [c.name for c in result.cases] == [
+        "leader and two workers",
+        "inline manifest without status",
+    ]
     cli = run_cli(str(tmp_path))
     assert cli.exit_code == 0 and "2 passed, 0 failed" in cli.output
 
@@ -105,7 +107,22 @@ def test_missing_manifest_fails_the_case_only(tmp_path):
 def test_unexpected_findings_fail_a_case(tmp_path):
     path = make_suite(tmp_path)
     definition = tmp_path / "jobset.karta.yaml"
-    definition.write_text(definition.read_text().replace("- componentName: replicatedjob",
-                                                         "- componentName: replicatedjobs"))
+    definition.write_text(
+        definition.read_text().replace("- componentName: replicatedjob", "- componentName: replicatedjobs")
+    )
     [result] = run_suites([path])
     assert any("findings" in d and "WM715" in d for d in result.cases[0].differences)
+
+
+def test_catalog_suites_pass(repo):
+    suites = sorted((repo / "catalog" / "tests").glob("*.test.yaml"))
+    if not suites:
+        import pytest
+
+        pytest.skip("no catalog suites yet")
+    failures = [
+        (r.path, r.error, [c.differences for c in r.cases if not c.passed])
+        for r in run_suites(suites)
+        if not r.passed
+    ]
+    assert failures == []

@@ -1,4 +1,4 @@
-"""Preview of the pod groups a gang scheduler forms from ``gangScheduling`` (alpha ``podGroups``, v2 ``podGroup``).
+"""Preview of the pod groups a gang scheduler forms (alpha ``podGroups``, v2 ``podGroup``).
 
 Min-available follows the scheduler's subtree scale: per instance, minReplicas if > 0, else replicas if
 > 0, times the sum of the children's subtree scales; a leaf without any scale counts as one pod. A result of
@@ -39,18 +39,29 @@ def _strings(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
-def _scale_of(name: str, workload: Workload, findings: list[Finding], where: tuple[str | int, ...]) -> int | None:
+def _scale_of(
+    name: str, workload: Workload, findings: list[Finding], where: tuple[str | int, ...]
+) -> int | None:
     node = workload.components.get(name)
     if node is None:
-        findings.append(Finding(rules.GANG_MEMBER_UNKNOWN,
-                                f"gang member component '{name}' is not defined (should be a root or child "
-                                "component)", where))
+        findings.append(
+            Finding(
+                rules.GANG_MEMBER_UNKNOWN,
+                f"gang member component '{name}' is not defined (should be a root or child component)",
+                where,
+            )
+        )
         return None
     scale = subtree_scale(node)
     if scale <= 0:
-        findings.append(Finding(rules.GANG_MIN_AVAILABLE_UNKNOWN,
-                                f"min-available of '{name}' cannot be computed on this manifest: component {name} "
-                                "must expose a replica scale definition (its subtree scale is 0)", where))
+        findings.append(
+            Finding(
+                rules.GANG_MIN_AVAILABLE_UNKNOWN,
+                f"min-available of '{name}' cannot be computed on this manifest: component {name} "
+                "must expose a replica scale definition (its subtree scale is 0)",
+                where,
+            )
+        )
         return None
     return scale
 
@@ -60,7 +71,7 @@ def _total(values: list[int | None]) -> int | None:
 
 
 def preview_gangs(definition: Mapping[str, Any], workload: Workload, findings: list[Finding]) -> list[Gang]:
-    gang_def = definition
+    gang_def: Any = definition
     for key in GANG:
         gang_def = gang_def.get(key) if isinstance(gang_def, Mapping) else None
     if not isinstance(gang_def, Mapping):
@@ -74,33 +85,51 @@ def preview_gangs(definition: Mapping[str, Any], workload: Workload, findings: l
         if not isinstance(entry, Mapping):
             continue
         members: list[GangMember] = []
-        for m_index, member in enumerate(entry.get("members") if isinstance(entry.get("members"), list) else []):
+        member_list: list[Any] = entry["members"] if isinstance(entry.get("members"), list) else []
+        for m_index, member in enumerate(member_list):
             if not isinstance(member, Mapping) or not isinstance(member.get("componentName"), str):
                 continue
             where = (*GANG, "podGroups", index, "members", m_index, "componentName")
-            members.append(GangMember(component=member["componentName"],
-                                      group_by_key_paths=_strings(member.get("groupByKeyPaths")),
-                                      filters=_strings(member.get("filters")),
-                                      min_available=_scale_of(member["componentName"], workload, findings, where)))
+            members.append(
+                GangMember(
+                    component=member["componentName"],
+                    group_by_key_paths=_strings(member.get("groupByKeyPaths")),
+                    filters=_strings(member.get("filters")),
+                    min_available=_scale_of(member["componentName"], workload, findings, where),
+                )
+            )
         total = _total([m.min_available for m in members])
         note = "" if total is not None else "min-available cannot be computed for every member"
         if members and any(m.group_by_key_paths for m in members):
             note = (note + "; " if note else "") + "one group per distinct groupByKeyPaths value of the pods"
-        gangs.append(Gang(name=str(entry.get("name", "")), api="podGroups", members=members, min_available=total,
-                          note=note))
+        gangs.append(
+            Gang(
+                name=str(entry.get("name", "")),
+                api="podGroups",
+                members=members,
+                min_available=total,
+                note=note,
+            )
+        )
     return gangs
 
 
 def _v2(group: Mapping[str, Any], workload: Workload, findings: list[Finding]) -> Gang:
     topology = group.get("topology") if isinstance(group.get("topology"), Mapping) else None
-    subgroups = group.get("subGroups") if isinstance(group.get("subGroups"), list) else []
+    subgroups: list[Any] = group["subGroups"] if isinstance(group.get("subGroups"), list) else []
     members: list[GangMember] = []
     for index, sub in enumerate(subgroups):
         if not isinstance(sub, Mapping) or not isinstance(sub.get("componentName"), str):
             continue
         where = (*GANG, "podGroup", "subGroups", index, "componentName")
-        members.append(GangMember(component=sub["componentName"], group_by_key_paths=[], filters=[],
-                                  min_available=_scale_of(sub["componentName"], workload, findings, where)))
+        members.append(
+            GangMember(
+                component=sub["componentName"],
+                group_by_key_paths=[],
+                filters=[],
+                min_available=_scale_of(sub["componentName"], workload, findings, where),
+            )
+        )
     if members:
         total = _total([m.min_available for m in members])
         min_subgroups: int | None = len(members)
@@ -109,5 +138,12 @@ def _v2(group: Mapping[str, Any], workload: Workload, findings: list[Finding]) -
         total = _scale_of(root.name, workload, findings, (*GANG, "podGroup")) if root else None
         min_subgroups = None
     note = "" if total is not None else "min-available cannot be computed"
-    return Gang(name=str(group.get("name", "")), api="podGroup", members=members, min_available=total,
-                topology=dict(topology) if topology else None, note=note, min_subgroups=min_subgroups)
+    return Gang(
+        name=str(group.get("name", "")),
+        api="podGroup",
+        members=members,
+        min_available=total,
+        topology=dict(topology) if topology else None,
+        note=note,
+        min_subgroups=min_subgroups,
+    )

@@ -33,23 +33,63 @@ MAX_EXPRESSION_LENGTH = 20_000
 # Host-dependent builtins the embedded runtime does not offer (or gives `{}`); refused before running.
 FORBIDDEN_NAMES = frozenset(
     {
-        "input", "inputs", "env", "$ENV", "halt", "halt_error", "debug", "stderr", "input_filename",
-        "input_line_number", "keys_unsorted", "$__loc__", "$__prog_args", "get_search_list",
-        "get_prog_origin", "get_jq_origin", "import", "include", "modulemeta",
+        "input",
+        "inputs",
+        "env",
+        "$ENV",
+        "halt",
+        "halt_error",
+        "debug",
+        "stderr",
+        "input_filename",
+        "input_line_number",
+        "keys_unsorted",
+        "$__loc__",
+        "$__prog_args",
+        "get_search_list",
+        "get_prog_origin",
+        "get_jq_origin",
+        "import",
+        "include",
+        "modulemeta",
     }
 )
 # Constructs that may run for a long time without output: evaluated in the killable worker.
 SLOW_NAMES = frozenset(
     {
-        "def", "until", "while", "repeat", "recurse", "range", "walk", "paths", "leaf_paths", "label",
-        "foreach", "reduce", "combinations", "splits", "split", "sub", "gsub", "test", "match",
-        "capture", "scan", "ascii", "implode", "tostream", "fromstream", "..", "infinite",
+        "def",
+        "until",
+        "while",
+        "repeat",
+        "recurse",
+        "range",
+        "walk",
+        "paths",
+        "leaf_paths",
+        "label",
+        "foreach",
+        "reduce",
+        "combinations",
+        "splits",
+        "split",
+        "sub",
+        "gsub",
+        "test",
+        "match",
+        "capture",
+        "scan",
+        "ascii",
+        "implode",
+        "tostream",
+        "fromstream",
+        "..",
+        "infinite",
     }
 )
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _COMMENT = re.compile(r"#[^\n]*")
-# A name not preceded by `.` (a field such as `.env`) and not followed by `:` (an object key such as `{env: 1}`).
+# A name not preceded by `.` (a field: `.env`) and not followed by `:` (an object key: `{env: 1}`).
 _TOKEN = re.compile(
     r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)?(?!\w)(?!\s*:(?!:))|\.\.(?!\.)"
 )
@@ -82,13 +122,30 @@ class JqInput:
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = json.dumps(normalize(self.value), sort_keys=True, separators=(",", ":"),
-                                    allow_nan=False, default=str)
+            self._text = _fast_text(self.value)
+            if self._text is None:
+                self._text = json.dumps(
+                    normalize(self.value), sort_keys=True, separators=(",", ":"), allow_nan=False, default=str
+                )
         return self._text
 
 
+# An integral float (`2.0`) or an exponent number in JSON text; a false hit only costs the slow path.
+_FLOAT_TEXT = re.compile(r"\d(?:\.0+|(?:\.\d+)?[eE][+-]?\d+)(?:[,\]}]|$)")
+
+
+def _fast_text(value: Any) -> str | None:
+    """JSON text straight from the value when normalising would not change it (no floats to rewrite,
+    only JSON types, string keys)."""
+    try:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return None if _FLOAT_TEXT.search(text) else text
+
+
 def normalize(value: Any) -> Any:
-    """JSON-normalise iteratively (no recursion limit): integral floats become ints, non-string keys strings."""
+    """JSON-normalise iteratively (no recursion limit): integral floats to ints, keys to strings."""
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
     while stack:
@@ -117,7 +174,7 @@ def normalize(value: Any) -> Any:
 
 
 def scan_names(expression: str) -> set[str]:
-    """Identifiers (not fields or object keys), `$variables` and `..` of an expression, with strings and comments removed."""
+    """Identifiers (not fields or object keys), `$variables` and `..`; strings and comments removed."""
     stripped = _COMMENT.sub(" ", _STRING.sub('""', expression))
     return set(_TOKEN.findall(stripped))
 
@@ -155,6 +212,7 @@ class JqRuntime:
         self._programs: dict[str, Any] = {}
         self._errors: dict[str, str] = {}
         self._slow: dict[str, bool] = {}
+        self._batches: dict[tuple[str, ...], Any] = {}
         self._worker: _Worker | None = None
         self._lock = threading.Lock()
 
@@ -194,6 +252,60 @@ class JqRuntime:
             return self._run_in_worker(expression, text)
         return self._run_here(program, text)
 
+    def evaluate_many(self, expressions: list[str], data: JqInput | Any) -> dict[str, JqResult]:
+        """Results of several expressions on one input, parsing the input once.
+
+        libjq spends most of an evaluation parsing the input text, so the in-process expressions run as one
+        program ``[(try ([limit(N+1; e1)] | [true, .]) catch [false]), ...]``. An expression that errors
+        is re-run alone, so its partial outputs and message are exactly those of a single evaluation.
+        """
+        doc = data if isinstance(data, JqInput) else JqInput(data)
+        unique = list(dict.fromkeys(e for e in expressions if isinstance(e, str)))
+        batch = [e for e in unique if self._compile(e) is not None and not self._slow[e]]
+        results: dict[str, JqResult] = {}
+        if len(batch) > 1:
+            program = self._batch_program(tuple(batch))
+            outputs = self._run_here(program, doc.text) if program is not None else None
+            if (
+                outputs is not None
+                and outputs.ok
+                and len(outputs.outputs) == 1
+                and isinstance(outputs.first, list)
+                and len(outputs.first) == len(batch)
+            ):
+                for expression, item in zip(batch, outputs.first, strict=True):
+                    if isinstance(item, list) and item and item[0] is True and len(item) == 2:
+                        values = item[1]
+                        if len(values) > self.max_outputs:
+                            results[expression] = JqResult(
+                                tuple(values[: self.max_outputs]),
+                                f"more than {self.max_outputs} outputs",
+                                limited=True,
+                            )
+                        else:
+                            results[expression] = JqResult(tuple(values))
+        for expression in unique:
+            if expression not in results:
+                results[expression] = self.evaluate(expression, doc)
+        return results
+
+    def _batch_program(self, batch: tuple[str, ...]) -> Any:
+        program = self._batches.get(batch)
+        if program is None and batch not in self._batches:
+            # a newline ends any trailing comment inside an expression before the closing parenthesis
+            parts = [
+                f"(try ([limit({self.max_outputs + 1}; ({expression}\n))] | [true, .]) catch [false])"
+                for expression in batch
+            ]
+            try:
+                program = jq.compile("[" + ", ".join(parts) + "]")
+            except Exception:
+                program = None
+            if len(self._batches) > 256:
+                self._batches.clear()
+            self._batches[batch] = program
+        return program
+
     def _run_here(self, program: Any, text: str) -> JqResult:
         outputs: list[Any] = []
         try:
@@ -202,8 +314,9 @@ class JqRuntime:
         except Exception as exc:
             return JqResult(tuple(outputs[: self.max_outputs]), clean_message(str(exc)))
         if len(outputs) > self.max_outputs:
-            return JqResult(tuple(outputs[: self.max_outputs]), f"more than {self.max_outputs} outputs",
-                            limited=True)
+            return JqResult(
+                tuple(outputs[: self.max_outputs]), f"more than {self.max_outputs} outputs", limited=True
+            )
         return JqResult(tuple(outputs))
 
     def _run_in_worker(self, expression: str, text: str) -> JqResult:
@@ -214,7 +327,9 @@ class JqRuntime:
             if reply is None:  # timed out or died: a fresh worker next time
                 self._worker.close()
                 self._worker = None
-                return JqResult(error=f"evaluation exceeded the time limit of {self.timeout:g}s", limited=True)
+                return JqResult(
+                    error=f"evaluation exceeded the time limit of {self.timeout:g}s", limited=True
+                )
         error = reply.get("error")
         return JqResult(tuple(reply.get("outputs", ())), error, bool(reply.get("limited")))
 
@@ -237,7 +352,9 @@ class _Worker:
     def __init__(self) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "wmaplint.resolve._jqworker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
         )
         self._buffer = b""

@@ -39,7 +39,11 @@ class DefinitionEntry:
     @property
     def name(self) -> str:
         metadata = self.loaded.value.get("metadata") if isinstance(self.loaded.value, dict) else None
-        return str(metadata.get("name")) if isinstance(metadata, dict) and metadata.get("name") else self.loaded.path
+        return (
+            str(metadata.get("name"))
+            if isinstance(metadata, dict) and metadata.get("name")
+            else self.loaded.path
+        )
 
 
 def read_source(path: str) -> str:
@@ -71,18 +75,25 @@ def is_definition(value: Any) -> bool:
 
 
 def definition_gvk(value: Any) -> GVK | None:
-    kind = value.get("spec", {}).get("structureDefinition", {}).get("rootComponent", {}).get("kind") \
-        if isinstance(value, dict) and isinstance(value.get("spec"), dict) \
-        and isinstance(value["spec"].get("structureDefinition"), dict) \
-        and isinstance(value["spec"]["structureDefinition"].get("rootComponent"), dict) else None
+    kind = (
+        value.get("spec", {}).get("structureDefinition", {}).get("rootComponent", {}).get("kind")
+        if isinstance(value, dict)
+        and isinstance(value.get("spec"), dict)
+        and isinstance(value["spec"].get("structureDefinition"), dict)
+        and isinstance(value["spec"]["structureDefinition"].get("rootComponent"), dict)
+        else None
+    )
     if not isinstance(kind, dict) or not isinstance(kind.get("kind"), str):
         return None
     return (str(kind.get("group") or ""), str(kind.get("version") or ""), kind["kind"])
 
 
 def manifest_gvk(value: Any) -> GVK | None:
-    if not isinstance(value, dict) or not isinstance(value.get("apiVersion"), str) \
-            or not isinstance(value.get("kind"), str):
+    if (
+        not isinstance(value, dict)
+        or not isinstance(value.get("apiVersion"), str)
+        or not isinstance(value.get("kind"), str)
+    ):
         return None
     group, _, version = value["apiVersion"].rpartition("/")
     return (group, version, value["kind"])

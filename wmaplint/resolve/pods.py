@@ -38,7 +38,9 @@ class _Component:
         self.name = str(definition.get("name", ""))
         self.owner = definition.get("ownerRef") if isinstance(definition.get("ownerRef"), str) else None
         self.has_spec = isinstance(definition.get("specDefinition"), dict)
-        selector = definition.get("podSelector") if isinstance(definition.get("podSelector"), dict) else {}
+        selector: dict[str, Any] = (
+            definition["podSelector"] if isinstance(definition.get("podSelector"), dict) else {}
+        )
         self.type_selector = selector.get("componentTypeSelector")
         self.id_path = get(selector, "componentInstanceSelector", "idPath")
         self.replica_path = get(selector, "replicaSelector", "keyPath")
@@ -83,7 +85,9 @@ class PodMatcher:
                 return False
         return isinstance(key_path, str) or isinstance(labels, Mapping)
 
-    def _single(self, comp: _Component, attribute: str, field: Pointer, ev: Evaluator, pod: Any) -> str | None:
+    def _single(
+        self, comp: _Component, attribute: str, field: Pointer, ev: Evaluator, pod: Any
+    ) -> str | None:
         """The one non-empty value a pod gives for an instance or replica selector of comp or an ancestor."""
         node: _Component | None = comp
         while node is not None and not isinstance(getattr(node, attribute), str):
@@ -94,10 +98,15 @@ class PodMatcher:
         result = ev.run(getattr(node, attribute), where, f"{field[0]} of {node.name}")
         values = [v for v in (result.outputs if result else ()) if v not in (None, "")]
         if len(values) != 1:
-            ev.findings.append(Finding(
-                rules.SELECTOR_NOT_SINGLE,
-                f"{'.'.join(map(str, field))} of {node.name} gives {len(values)} non-empty value(s) on pod "
-                f"{pod_name(pod)}; exactly one is needed", where))
+            ev.findings.append(
+                Finding(
+                    rules.SELECTOR_NOT_SINGLE,
+                    f"{'.'.join(map(str, field))} of {node.name} gives {len(values)} non-empty value(s) "
+                    f"on pod "
+                    f"{pod_name(pod)}; exactly one is needed",
+                    where,
+                )
+            )
             return None
         return _selector_text(values[0])
 
@@ -112,15 +121,17 @@ class PodMatcher:
             return PodAttribution(pod=name, component=None, instance=None, replica=None)
         comp = claimed[0]
         return PodAttribution(
-            pod=name, component=comp.name,
+            pod=name,
+            component=comp.name,
             instance=self._single(comp, "id_path", ("componentInstanceSelector", "idPath"), ev, pod),
             replica=self._single(comp, "replica_path", ("replicaSelector", "keyPath"), ev, pod),
             claimed_by=[c.name for c in claimed],
         )
 
 
-def attribute_pods(definition: Mapping[str, Any], workload: Workload, pods: list[Any],
-                   runtime: JqRuntime | None = None) -> list[PodAttribution]:
+def attribute_pods(
+    definition: Mapping[str, Any], workload: Workload, pods: list[Any], runtime: JqRuntime | None = None
+) -> list[PodAttribution]:
     """Attribute every pod; unclaimed and doubly claimed pods become findings on the workload."""
     matcher = PodMatcher(definition, runtime)
     attributions: list[PodAttribution] = []
@@ -128,22 +139,38 @@ def attribute_pods(definition: Mapping[str, Any], workload: Workload, pods: list
         result = matcher.attribute(pod, workload.findings)
         attributions.append(result)
         if result.component is None:
-            workload.findings.append(Finding(
-                rules.POD_UNATTRIBUTED, f"pod {result.pod} is claimed by no component of {workload.kind} "
-                f"{workload.name}", ("spec", "structureDefinition")))
+            workload.findings.append(
+                Finding(
+                    rules.POD_UNATTRIBUTED,
+                    f"pod {result.pod} is claimed by no component of {workload.kind} {workload.name}",
+                    ("spec", "structureDefinition"),
+                )
+            )
         elif len(result.claimed_by) > 1:
-            workload.findings.append(Finding(
-                rules.POD_CLAIMED_TWICE,
-                f"pod {result.pod} matches the componentTypeSelector of {', '.join(result.claimed_by)}; "
-                f"the runtime takes {result.claimed_by[0]}", ("spec", "structureDefinition")))
+            workload.findings.append(
+                Finding(
+                    rules.POD_CLAIMED_TWICE,
+                    f"pod {result.pod} matches the componentTypeSelector of {', '.join(result.claimed_by)}; "
+                    f"the runtime takes {result.claimed_by[0]}",
+                    ("spec", "structureDefinition"),
+                )
+            )
         elif result.instance is not None:
             node = workload.components.get(result.component)
-            if node is not None and node.multi_instance and result.instance not in {i.id for i in node.instances}:
-                workload.findings.append(Finding(
-                    rules.POD_UNATTRIBUTED,
-                    f"pod {result.pod} names instance {result.instance!r} of {node.name}, which the manifest "
-                    f"does not have ({', '.join(i.id for i in node.instances) or 'no instances'})",
-                    (*node.pointer, "podSelector", "componentInstanceSelector", "idPath")))
+            if (
+                node is not None
+                and node.multi_instance
+                and result.instance not in {i.id for i in node.instances}
+            ):
+                workload.findings.append(
+                    Finding(
+                        rules.POD_UNATTRIBUTED,
+                        f"pod {result.pod} names instance {result.instance!r} of {node.name}, "
+                        "which the manifest "
+                        f"does not have ({', '.join(i.id for i in node.instances) or 'no instances'})",
+                        (*node.pointer, "podSelector", "componentInstanceSelector", "idPath"),
+                    )
+                )
     workload.pods = attributions
     return attributions
 
@@ -157,5 +184,9 @@ def pods_from_documents(documents: list[Any]) -> list[Any]:
         if doc.get("kind") == "Pod":
             pods.append(doc)
         elif isinstance(doc.get("items"), list):
-            pods.extend(item for item in doc["items"] if isinstance(item, Mapping) and item.get("kind", "Pod") == "Pod")
+            pods.extend(
+                item
+                for item in doc["items"]
+                if isinstance(item, Mapping) and item.get("kind", "Pod") == "Pod"
+            )
     return pods

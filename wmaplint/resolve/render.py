@@ -21,8 +21,11 @@ def _gpus(resources: dict[str, Decimal]) -> int | float:
 
 
 def _extra(resources: dict[str, Decimal]) -> str:
-    parts = [f"{name} {format_quantity(name, amount)}" for name, amount in sorted(resources.items())
-             if name != GPU and amount]
+    parts = [
+        f"{name} {format_quantity(name, amount)}"
+        for name, amount in sorted(resources.items())
+        if name != GPU and amount
+    ]
     return ", ".join(parts)
 
 
@@ -40,8 +43,13 @@ def totals(workload: Workload) -> dict[str, Any]:
 # -- JSON -------------------------------------------------------------------------------------------------
 def _instance_json(inst: Instance) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "id": inst.id, "index": inst.index, "replicas": inst.replicas, "minReplicas": inst.min_replicas,
-        "maxReplicas": inst.max_replicas, "effectiveReplicas": inst.effective_replicas, "pods": inst.pods,
+        "id": inst.id,
+        "index": inst.index,
+        "replicas": inst.replicas,
+        "minReplicas": inst.min_replicas,
+        "maxReplicas": inst.max_replicas,
+        "effectiveReplicas": inst.effective_replicas,
+        "pods": inst.pods,
         "gpus": _gpus(inst.resources),
         "resources": {n: format_quantity(n, a) for n, a in sorted(inst.resources.items())},
     }
@@ -49,16 +57,23 @@ def _instance_json(inst: Instance) -> dict[str, Any]:
         data["pod"] = {
             "gpus": _gpus(inst.template.resources),
             "resources": {n: format_quantity(n, a) for n, a in sorted(inst.template.resources.items())},
-            "containers": [c.get("name") for c in inst.template.spec.get("containers", []) if isinstance(c, dict)]
-            if isinstance(inst.template.spec.get("containers"), list) else [],
+            "containers": [
+                c.get("name") for c in inst.template.spec.get("containers", []) if isinstance(c, dict)
+            ]
+            if isinstance(inst.template.spec.get("containers"), list)
+            else [],
         }
     return data
 
 
 def _component_json(node: ComponentNode) -> dict[str, Any]:
     return {
-        "name": node.name, "kind": node.kind, "owner": node.owner, "hasSpec": node.has_spec,
-        "pods": node.pods, "gpus": _gpus(node.resources),
+        "name": node.name,
+        "kind": node.kind,
+        "owner": node.owner,
+        "hasSpec": node.has_spec,
+        "pods": node.pods,
+        "gpus": _gpus(node.resources),
         "instances": [_instance_json(inst) for inst in node.instances],
     }
 
@@ -66,25 +81,50 @@ def _component_json(node: ComponentNode) -> dict[str, Any]:
 def workload_json(workload: Workload) -> dict[str, Any]:
     status = workload.status
     return {
-        "apiVersion": workload.api_version, "kind": workload.kind, "name": workload.name,
-        "namespace": workload.namespace, "definition": workload.definition_name,
-        "status": None if status is None else {
-            "status": status.status, "matches": status.matches, "phase": status.phase,
+        "apiVersion": workload.api_version,
+        "kind": workload.kind,
+        "name": workload.name,
+        "namespace": workload.namespace,
+        "definition": workload.definition_name,
+        "status": None
+        if status is None
+        else {
+            "status": status.status,
+            "matches": status.matches,
+            "phase": status.phase,
             "conditions": status.conditions,
         },
         "totals": totals(workload),
         # per component: pods and GPUs under one instance of its parent
         "components": [_component_json(node) for node in workload.components.values()],
-        "gangs": [{
-            "name": g.name, "api": g.api, "minAvailable": g.min_available, "minSubGroups": g.min_subgroups,
-            "topology": g.topology, "note": g.note,
-            "members": [{"component": m.component, "groupByKeyPaths": m.group_by_key_paths, "filters": m.filters,
-                         "minAvailable": m.min_available} for m in g.members],
-        } for g in workload.gangs],
-        "pods": [{"pod": p.pod, "component": p.component, "instance": p.instance, "replica": p.replica}
-                 for p in workload.pods],
-        "findings": [{"rule": f.rule, "message": f.message, "definitionPath": list(f.definition_path)}
-                     for f in workload.findings],
+        "gangs": [
+            {
+                "name": g.name,
+                "api": g.api,
+                "minAvailable": g.min_available,
+                "minSubGroups": g.min_subgroups,
+                "topology": g.topology,
+                "note": g.note,
+                "members": [
+                    {
+                        "component": m.component,
+                        "groupByKeyPaths": m.group_by_key_paths,
+                        "filters": m.filters,
+                        "minAvailable": m.min_available,
+                    }
+                    for m in g.members
+                ],
+            }
+            for g in workload.gangs
+        ],
+        "pods": [
+            {"pod": p.pod, "component": p.component, "instance": p.instance, "replica": p.replica}
+            for p in workload.pods
+        ],
+        "findings": [
+            {"rule": f.rule, "message": f.message, "definitionPath": list(f.definition_path)}
+            for f in workload.findings
+        ],
     }
 
 
@@ -122,9 +162,12 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
     for workload in workloads:
         t = totals(workload)
         where = f"{workload.namespace}/{workload.name}" if workload.namespace else workload.name
-        lines.append(f"{workload.kind} {where}: 1 workload, {_plural(t['pods'], 'pod')}, "
-                     f"{_plural(t['gpus'], 'GPU')}" + (f", cpu {t['cpu']}" if t["cpu"] else "")
-                     + (f", memory {t['memory']}" if t["memory"] else ""))
+        lines.append(
+            f"{workload.kind} {where}: 1 workload, {_plural(t['pods'], 'pod')}, "
+            f"{_plural(t['gpus'], 'GPU')}"
+            + (f", cpu {t['cpu']}" if t["cpu"] else "")
+            + (f", memory {t['memory']}" if t["memory"] else "")
+        )
         lines.append(f"  definition: {workload.definition_name or '(unnamed)'}")
         if workload.status is not None:
             status = workload.status
@@ -133,15 +176,22 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
             if status.phase is not None:
                 native.append(f"phase {status.phase}")
             if status.conditions:
-                native.append("conditions " + ", ".join(
-                    f"{c.get('type')}={c.get('status')}" for c in status.conditions[:8]))
+                native.append(
+                    "conditions "
+                    + ", ".join(f"{c.get('type')}={c.get('status')}" for c in status.conditions[:8])
+                )
             lines.append(f"  status: {status.status}{detail}" + (f"; {'; '.join(native)}" if native else ""))
         if workload.root is not None:
             budget = [MAX_TEXT_LINES]
             _tree_lines(workload.root, "  ", lines, budget)
         for gang in workload.gangs:
-            members = ", ".join(f"{m.component} ({m.min_available if m.min_available is not None else '?'})"
-                                for m in gang.members) or "(whole workload)"
+            members = (
+                ", ".join(
+                    f"{m.component} ({m.min_available if m.min_available is not None else '?'})"
+                    for m in gang.members
+                )
+                or "(whole workload)"
+            )
             available = gang.min_available if gang.min_available is not None else "cannot be computed"
             line = f"  gang {gang.name} ({gang.api}): members {members}; min-available {available}"
             if gang.topology:
@@ -182,8 +232,10 @@ def _tree_lines(node: ComponentNode, indent: str, lines: list[str], budget: list
             for k, child in enumerate(kids):
                 pending.append((child, child_pad, "└─ " if k == len(kids) - 1 else "├─ "))
         else:
-            lines.append(f"{head}: {_plural(len(comp.instances), 'instance')}, {_plural(comp.pods, 'pod')}, "
-                         f"{_plural(_gpus(comp.resources), 'GPU')}")
+            lines.append(
+                f"{head}: {_plural(len(comp.instances), 'instance')}, {_plural(comp.pods, 'pod')}, "
+                f"{_plural(_gpus(comp.resources), 'GPU')}"
+            )
             for i, inst in enumerate(comp.instances):
                 last = i == len(comp.instances) - 1
                 budget[0] -= 1
@@ -210,8 +262,11 @@ def render_dot(workloads: list[Workload]) -> str:
         for c_index, node in enumerate(workload.components.values()):
             cid = f"{wid}c{c_index}"
             out.append(f"  {cid} [label={_quote(f'{node.name}{_kind(node)}')}];")
-            parent = (f"{wid}c{list(workload.components).index(node.owner)}"
-                      if node.owner in workload.components and node is not workload.root else wid)
+            parent = (
+                f"{wid}c{list(workload.components).index(node.owner)}"
+                if node.owner in workload.components and node is not workload.root
+                else wid
+            )
             out.append(f"  {parent} -> {cid};")
             for inst in node.instances:
                 iid = f"{cid}i{inst.index}"

@@ -15,9 +15,18 @@ from typing import Any
 GPU = "nvidia.com/gpu"
 
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-_DECIMAL = {"n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": Decimal(1),
-            "k": Decimal("1e3"), "M": Decimal("1e6"), "G": Decimal("1e9"), "T": Decimal("1e12"),
-            "P": Decimal("1e15"), "E": Decimal("1e18")}
+_DECIMAL = {
+    "n": Decimal("1e-9"),
+    "u": Decimal("1e-6"),
+    "m": Decimal("1e-3"),
+    "": Decimal(1),
+    "k": Decimal("1e3"),
+    "M": Decimal("1e6"),
+    "G": Decimal("1e9"),
+    "T": Decimal("1e12"),
+    "P": Decimal("1e15"),
+    "E": Decimal("1e18"),
+}
 _QUANTITY = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$")
 _MAX_EXPONENT = 30
 
@@ -155,9 +164,9 @@ def format_memory(amount: Decimal) -> str:
         if amount >= unit and amount % unit == 0:
             return f"{int(amount / unit)}{suffix}"
     for suffix in ("E", "P", "T", "G", "M", "k"):
-        unit = _DECIMAL[suffix]
-        if amount >= unit and amount % unit == 0:
-            return f"{int(amount / unit)}{suffix}"
+        decimal_unit = _DECIMAL[suffix]
+        if amount >= decimal_unit and amount % decimal_unit == 0:
+            return f"{int(amount / decimal_unit)}{suffix}"
     return str(format_number(amount))
 
 

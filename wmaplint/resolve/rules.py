@@ -50,10 +50,12 @@ def _jobset(scale: str, manifest: str = _JOBSET_MANIFEST) -> str:
 _GOOD_SCALE = ".spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)"
 
 JQ_RUNTIME_ERROR = define(
-    "WM701", "jq-runtime-error", "error",
+    "WM701",
+    "jq-runtime-error",
+    "error",
     "A definition expression fails when evaluated on a manifest of its kind.",
     why="The runtime evaluates the same expression on every workload; an error there leaves the workload "
-        "without pods, replicas or status in the platform.",
+    "without pods, replicas or status in the platform.",
     bad=_jobset(".spec.replicatedJobs[] | .replicas * .template.spec.parallelism.count"),
     good=_jobset(_GOOD_SCALE),
     fix="Guard optional fields (`.x // default`, `.[]?`) and index only values of the right type.",
@@ -61,10 +63,12 @@ JQ_RUNTIME_ERROR = define(
 ).id
 
 INSTANCE_COUNT_MISMATCH = define(
-    "WM702", "instance-count-mismatch", "error",
+    "WM702",
+    "instance-count-mismatch",
+    "error",
     "A spec or scale path yields a different number of outputs than the component has instances.",
     why="Output i of every spec/scale path belongs to instance i (the zip rule); the runtime rejects the "
-        "component when the counts differ. `.a[].x // 1` is the usual cause: `//` applies to the whole stream.",
+    "component when the counts differ. `.a[].x // 1` is the usual cause: `//` applies to the whole stream.",
     bad=_jobset(".spec.replicatedJobs[].replicas // 1"),
     good=_jobset(".spec.replicatedJobs[] | (.replicas // 1)"),
     fix="Apply defaults per element: `.a[] | (.x // 1)`.",
@@ -72,7 +76,9 @@ INSTANCE_COUNT_MISMATCH = define(
 ).id
 
 REPLICAS_NOT_A_NUMBER = define(
-    "WM703", "replicas-not-a-number", "error",
+    "WM703",
+    "replicas-not-a-number",
+    "error",
     "A replicas path yields something that is neither a number nor a numeric string.",
     why="The runtime accepts JSON numbers and numeric strings only; anything else fails the whole component.",
     bad=_jobset(".spec.replicatedJobs[] | .name"),
@@ -82,22 +88,27 @@ REPLICAS_NOT_A_NUMBER = define(
 ).id
 
 INVALID_INSTANCE_ID = define(
-    "WM704", "invalid-instance-id", "error",
+    "WM704",
+    "invalid-instance-id",
+    "error",
     "instanceIdPath yields a null, empty or non-scalar id.",
     why="An instance id is matched against a label of each pod; an empty id is an error at run time and a "
-        "null one can never match.",
-    bad=_jobset(_GOOD_SCALE).replace("instanceIdPath: .spec.replicatedJobs[].name",
-                                     "instanceIdPath: .spec.replicatedJobs[].id"),
+    "null one can never match.",
+    bad=_jobset(_GOOD_SCALE).replace(
+        "instanceIdPath: .spec.replicatedJobs[].name", "instanceIdPath: .spec.replicatedJobs[].id"
+    ),
     good=_jobset(_GOOD_SCALE),
     fix="Use a field that every element has and that is unique, such as `.name`.",
     example_mode="tree",
 ).id
 
 JQ_NOT_ALLOWED = define(
-    "WM705", "jq-not-allowed", "error",
+    "WM705",
+    "jq-not-allowed",
+    "error",
     "A definition expression uses a builtin that the workload runtime does not offer.",
     why="The runtime embeds gojq as a library: `input`, `inputs`, `env`, `$ENV`, `halt`, `debug`, "
-        "`input_filename` and C jq's `keys_unsorted` either fail to compile or see nothing there.",
+    "`input_filename` and C jq's `keys_unsorted` either fail to compile or see nothing there.",
     bad=_jobset(".spec.replicatedJobs[] | $ENV.REPLICAS // 1"),
     good=_jobset(_GOOD_SCALE),
     fix="Read everything from the workload object itself; use `keys` (gojq keys are always sorted).",
@@ -105,7 +116,9 @@ JQ_NOT_ALLOWED = define(
 ).id
 
 JQ_LIMIT = define(
-    "WM706", "jq-evaluation-limit", "error",
+    "WM706",
+    "jq-evaluation-limit",
+    "error",
     "A definition expression exceeds the runtime's limits (1000 outputs or the time bound).",
     why="The runtime stops such evaluations, so the workload never resolves.",
     bad=_jobset(".spec.replicatedJobs[] | until(false; .) | 1"),
@@ -115,22 +128,28 @@ JQ_LIMIT = define(
 ).id
 
 SPEC_NOT_OBJECT = define(
-    "WM707", "spec-not-object", "warning",
+    "WM707",
+    "spec-not-object",
+    "warning",
     "A spec path yields a value that is not a pod template or pod spec object.",
     why="The runtime reads containers and metadata from that object; a string or a list leaves the "
-        "component without pods.",
-    bad=_jobset(_GOOD_SCALE).replace("podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template'",
-                                     "podTemplateSpecPath: '.spec.replicatedJobs[].name'"),
+    "component without pods.",
+    bad=_jobset(_GOOD_SCALE).replace(
+        "podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template'",
+        "podTemplateSpecPath: '.spec.replicatedJobs[].name'",
+    ),
     good=_jobset(_GOOD_SCALE),
-    fix="Point the spec path at the PodTemplateSpec (`{metadata, spec}`) or, with podSpecPath, at the PodSpec.",
+    fix="Point the spec path at the PodTemplateSpec (`{metadata, spec}`), or podSpecPath at the PodSpec.",
     example_mode="tree",
 ).id
 
 FRAGMENT_MISALIGNED = define(
-    "WM708", "fragment-misaligned", "warning",
+    "WM708",
+    "fragment-misaligned",
+    "warning",
     "A fragmentedPodSpecDefinition field yields fewer outputs than the other fragments.",
     why="Fragments are merged by index without any check, so a missing value shifts every later instance "
-        "onto the wrong resources or containers.",
+    "onto the wrong resources or containers.",
     bad="""\
 apiVersion: run.ai/v1alpha1
 kind: Karta
@@ -187,28 +206,40 @@ spec:
   - {name: a, containers: [{name: sidecar}]}
   - {name: b, containers: [{name: main}]}
 """,
-    fix="Yield exactly one value per instance: `.spec.parts[] | (first(.containers[] | select(...)) // null)`.",
+    fix="Yield one value per instance: `.spec.parts[] | (first(.containers[] | select(...)) // null)`.",
     example_mode="tree",
 ).id
 
 INVALID_QUANTITY = define(
-    "WM709", "invalid-quantity", "warning",
+    "WM709",
+    "invalid-quantity",
+    "warning",
     "A pod template asks for a resource amount that is not a Kubernetes quantity.",
     why="The API server rejects the pod, and GPU totals cannot count it.",
-    bad=_jobset(_GOOD_SCALE, _JOBSET_MANIFEST.replace("containers: [{name: main, image: trainer}]}}}}\n  - name: "
-                                                      "workers",
-                                                      "containers: [{name: main, image: trainer, resources: "
-                                                      "{limits: {nvidia.com/gpu: four}}}]}}}}\n  - name: workers")),
-    good=_jobset(_GOOD_SCALE, _JOBSET_MANIFEST.replace("containers: [{name: main, image: trainer}]}}}}\n  - name: "
-                                                       "workers",
-                                                       "containers: [{name: main, image: trainer, resources: "
-                                                       "{limits: {nvidia.com/gpu: 4}}}]}}}}\n  - name: workers")),
+    bad=_jobset(
+        _GOOD_SCALE,
+        _JOBSET_MANIFEST.replace(
+            "containers: [{name: main, image: trainer}]}}}}\n  - name: workers",
+            "containers: [{name: main, image: trainer, resources: "
+            "{limits: {nvidia.com/gpu: four}}}]}}}}\n  - name: workers",
+        ),
+    ),
+    good=_jobset(
+        _GOOD_SCALE,
+        _JOBSET_MANIFEST.replace(
+            "containers: [{name: main, image: trainer}]}}}}\n  - name: workers",
+            "containers: [{name: main, image: trainer, resources: "
+            "{limits: {nvidia.com/gpu: 4}}}]}}}}\n  - name: workers",
+        ),
+    ),
     fix="Write quantities as numbers with an optional suffix: `4`, `500m`, `16Gi`.",
     example_mode="tree",
 ).id
 
 NO_DEFINITION = define(
-    "WM710", "no-definition-for-kind", "warning",
+    "WM710",
+    "no-definition-for-kind",
+    "warning",
     "No definition describes the kind of this manifest.",
     why="Without a definition the manifest cannot be resolved into a workload tree.",
     bad=_JOBSET_MANIFEST + "---\napiVersion: example.com/v1\nkind: Unknown\nmetadata: {name: x}\n",
@@ -218,10 +249,14 @@ NO_DEFINITION = define(
 ).id
 
 AMBIGUOUS_DEFINITION = define(
-    "WM711", "ambiguous-definition", "error",
+    "WM711",
+    "ambiguous-definition",
+    "error",
     "Two definitions describe the same root kind (group, version, kind).",
     why="The runtime admits one definition per kind; which one applies would be arbitrary.",
-    bad=_JOBSET_HEAD + "---\n" + _JOBSET_HEAD.replace("jobset-x-k8s-io-jobset-v1alpha2", "jobset-copy")
+    bad=_JOBSET_HEAD
+    + "---\n"
+    + _JOBSET_HEAD.replace("jobset-x-k8s-io-jobset-v1alpha2", "jobset-copy")
     + _JOBSET_MANIFEST,
     good=_jobset(_GOOD_SCALE),
     fix="Keep one definition per root kind.",
@@ -244,19 +279,29 @@ _SELECTOR = """\
 """
 
 POD_UNATTRIBUTED = define(
-    "WM712", "pod-unattributed", "warning",
+    "WM712",
+    "pod-unattributed",
+    "warning",
     "A pod of the workload is claimed by no component.",
     why="The platform cannot show, count or gang-schedule pods that no component selector claims.",
-    bad=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR
-    + _JOBSET_MANIFEST + _PODS_GOOD.replace("replicatedjob-name: workers", "replicatedjob-name: evaluators"),
-    good=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR
-    + _JOBSET_MANIFEST + _PODS_GOOD,
+    bad=_JOBSET_HEAD
+    + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n"
+    + _SELECTOR
+    + _JOBSET_MANIFEST
+    + _PODS_GOOD.replace("replicatedjob-name: workers", "replicatedjob-name: evaluators"),
+    good=_JOBSET_HEAD
+    + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n"
+    + _SELECTOR
+    + _JOBSET_MANIFEST
+    + _PODS_GOOD,
     fix="Make the componentTypeSelector and instance idPath read labels that the pods carry.",
     example_mode="tree",
 ).id
 
 POD_CLAIMED_TWICE = define(
-    "WM713", "pod-claimed-twice", "warning",
+    "WM713",
+    "pod-claimed-twice",
+    "warning",
     "A pod matches the componentTypeSelector of more than one leaf component.",
     why="The runtime takes the first match in definition order; the pod is silently counted for one of them.",
     bad="""\
@@ -273,11 +318,13 @@ spec:
     - name: master
       ownerRef: pytorchjob
       specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Master.template}
-      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}
     - name: worker
       ownerRef: pytorchjob
       specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Worker.template}
-      podSelector: {componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}
 ---
 apiVersion: kubeflow.org/v1
 kind: PyTorchJob
@@ -307,12 +354,14 @@ spec:
       ownerRef: pytorchjob
       specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Master.template}
       podSelector:
-        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: master}
+        componentTypeSelector:
+          {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: master}
     - name: worker
       ownerRef: pytorchjob
       specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Worker.template}
       podSelector:
-        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}
+        componentTypeSelector:
+          {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}
 ---
 apiVersion: kubeflow.org/v1
 kind: PyTorchJob
@@ -336,23 +385,31 @@ _GANG = """\
     gangScheduling:
       podGroups:
       - name: job
-        members: [{componentName: %s, groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/jobset-name"]']}]
+        members:
+        - {componentName: %s, groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/jobset-name"]']}
 """
 
 GANG_MIN_AVAILABLE_UNKNOWN = define(
-    "WM714", "gang-min-available-unknown", "warning",
+    "WM714",
+    "gang-min-available-unknown",
+    "warning",
     "The gang scheduler cannot compute a min-available for a pod group on this manifest.",
     why="The scheduler sizes a gang from the members' subtree scale (minReplicas, else replicas); a scale "
-        "of 0 makes it reject the pod group, so the workload is not gang-scheduled.",
-    bad=_jobset(".spec.replicatedJobs[] | 0").replace("    childComponents:", "    childComponents:") .replace(
-        _JOBSET_MANIFEST, "") + _GANG % "replicatedjob" + _JOBSET_MANIFEST,
+    "of 0 makes it reject the pod group, so the workload is not gang-scheduled.",
+    bad=_jobset(".spec.replicatedJobs[] | 0")
+    .replace("    childComponents:", "    childComponents:")
+    .replace(_JOBSET_MANIFEST, "")
+    + _GANG % "replicatedjob"
+    + _JOBSET_MANIFEST,
     good=_jobset(_GOOD_SCALE).replace(_JOBSET_MANIFEST, "") + _GANG % "replicatedjob" + _JOBSET_MANIFEST,
     fix="Give every gang member a scaleDefinition whose replicasPath or minReplicasPath is positive.",
     example_mode="tree",
 ).id
 
 GANG_MEMBER_UNKNOWN = define(
-    "WM715", "gang-member-unknown", "error",
+    "WM715",
+    "gang-member-unknown",
+    "error",
     "A pod group member or sub-group names a component that the definition does not have.",
     why="The scheduler cannot size or fill a group around a missing component and skips the definition.",
     bad=_jobset(_GOOD_SCALE).replace(_JOBSET_MANIFEST, "") + _GANG % "replicatedjobs" + _JOBSET_MANIFEST,
@@ -362,14 +419,21 @@ GANG_MEMBER_UNKNOWN = define(
 ).id
 
 SELECTOR_NOT_SINGLE = define(
-    "WM716", "pod-selector-not-single-value", "warning",
+    "WM716",
+    "pod-selector-not-single-value",
+    "warning",
     "An instance idPath, replica keyPath or groupByKeyPath gives no value or several values on a pod.",
     why="The runtime needs exactly one non-empty value per pod to place it in an instance, replica or gang.",
-    bad=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR.replace(
-        '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]', ".metadata.labels[]")
-    + _JOBSET_MANIFEST + _PODS_GOOD,
-    good=_JOBSET_HEAD + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n" + _SELECTOR
-    + _JOBSET_MANIFEST + _PODS_GOOD,
+    bad=_JOBSET_HEAD
+    + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n"
+    + _SELECTOR.replace('.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]', ".metadata.labels[]")
+    + _JOBSET_MANIFEST
+    + _PODS_GOOD,
+    good=_JOBSET_HEAD
+    + f"      scaleDefinition: {{replicasPath: '{_GOOD_SCALE}'}}\n"
+    + _SELECTOR
+    + _JOBSET_MANIFEST
+    + _PODS_GOOD,
     fix="Read one label or field per pod.",
     example_mode="tree",
 ).id
@@ -405,10 +469,12 @@ cases:
 """
 
 TEST_FAILED = define(
-    "WM720", "definition-test-failed", "error",
+    "WM720",
+    "definition-test-failed",
+    "error",
     "A definition test case resolves differently from its expectations.",
     why="A definition test pins what a platform shows for a manifest; a difference means the definition "
-        "changed behaviour.",
+    "changed behaviour.",
     bad=_SUITE % 3,
     good=_SUITE % 2,
     fix="Fix the definition, or run `wmaplint test --update` when the new result is the intended one.",
@@ -417,7 +483,9 @@ TEST_FAILED = define(
 ).id
 
 INVALID_TEST_SUITE = define(
-    "WM721", "invalid-test-suite", "error",
+    "WM721",
+    "invalid-test-suite",
+    "error",
     "A definition test suite file cannot be read or has the wrong shape.",
     why="A suite that cannot be read tests nothing, silently.",
     bad="cases: {name: missing-definition}\n",
@@ -428,9 +496,11 @@ INVALID_TEST_SUITE = define(
 ).id
 
 INVALID_DEFINITION_INPUT = define(
-    "WM717", "definition-file-without-definition", "error",
+    "WM717",
+    "definition-file-without-definition",
+    "error",
     "A file passed with --definition holds no Karta or ResourceInterface document with a root kind.",
-    why="Without a root kind the definition cannot be matched to any manifest, so nothing is resolved with it.",
+    why="Without a root kind the definition matches no manifest, so nothing is resolved with it.",
     bad="""\
 apiVersion: run.ai/v1alpha1
 kind: Karta

@@ -43,32 +43,50 @@ def _span(loaded: LoadedDocument, pointer: tuple[str | int, ...]) -> Span:
         pointer = pointer[:-1]
 
 
-def finding_diagnostic(finding: Finding, definition: LoadedDocument, manifest: LoadedDocument | None) -> Diagnostic:
+def finding_diagnostic(
+    finding: Finding, definition: LoadedDocument, manifest: LoadedDocument | None
+) -> Diagnostic:
     rule = RULES.get(finding.rule)
     related: tuple[RelatedLocation, ...] = ()
     if manifest is not None:
-        related = (RelatedLocation(manifest.path, _span(manifest, finding.manifest_path), "manifest evaluated"),)
-    return Diagnostic(rule=finding.rule, severity=rule.severity if rule else Severity.ERROR,
-                      message=finding.message, path=definition.path,
-                      span=_span(definition, finding.definition_path), related=related)
+        related = (
+            RelatedLocation(manifest.path, _span(manifest, finding.manifest_path), "manifest evaluated"),
+        )
+    return Diagnostic(
+        rule=finding.rule,
+        severity=rule.severity if rule else Severity.ERROR,
+        message=finding.message,
+        path=definition.path,
+        span=_span(definition, finding.definition_path),
+        related=related,
+    )
 
 
-def _manifest_diag(rule_id: str, message: str, manifest: LoadedDocument,
-                   related: tuple[RelatedLocation, ...] = ()) -> Diagnostic:
-    return Diagnostic(rule=rule_id, severity=RULES[rule_id].severity, message=message, path=manifest.path,
-                      span=_span(manifest, ("kind",)), related=related)
+def _manifest_diag(
+    rule_id: str, message: str, manifest: LoadedDocument, related: tuple[RelatedLocation, ...] = ()
+) -> Diagnostic:
+    return Diagnostic(
+        rule=rule_id,
+        severity=RULES[rule_id].severity,
+        message=message,
+        path=manifest.path,
+        span=_span(manifest, ("kind",)),
+        related=related,
+    )
 
 
-def resolve_documents(manifests: list[LoadedDocument], index: DefinitionIndex, pods: list[Any],
-                      runtime: JqRuntime | None = None) -> TreeRun:
+def resolve_documents(
+    manifests: list[LoadedDocument], index: DefinitionIndex, pods: list[Any], runtime: JqRuntime | None = None
+) -> TreeRun:
     runtime = runtime or default_runtime()
     run = TreeRun(diagnostics=list(index.problems))
     chosen: list[tuple[Workload, DefinitionEntry, LoadedDocument]] = []
     for manifest in manifests:
         gvk = manifest_gvk(manifest.value)
         if gvk is None:
-            run.notes.append(f"{manifest.path}: document {manifest.document.index + 1} has no apiVersion/kind; "
-                             "skipped")
+            run.notes.append(
+                f"{manifest.path}: document {manifest.document.index + 1} has no apiVersion/kind; skipped"
+            )
             continue
         run.manifests += 1
         candidates = index.lookup(gvk)
@@ -78,12 +96,20 @@ def resolve_documents(manifests: list[LoadedDocument], index: DefinitionIndex, p
             run.notes.append(f"{manifest.path}: {message}")
             continue
         if len(candidates) > 1:
-            related = tuple(RelatedLocation(c.loaded.path, _span(c.loaded, ()), f"definition {c.name}")
-                            for c in candidates)
-            run.diagnostics.append(_manifest_diag(
-                rules.AMBIGUOUS_DEFINITION,
-                f"{len(candidates)} definitions describe {show_gvk(gvk)} ({', '.join(c.name for c in candidates)}); "
-                "keep one", manifest, related))
+            related = tuple(
+                RelatedLocation(c.loaded.path, _span(c.loaded, ()), f"definition {c.name}")
+                for c in candidates
+            )
+            run.diagnostics.append(
+                _manifest_diag(
+                    rules.AMBIGUOUS_DEFINITION,
+                    f"{len(candidates)} definitions describe {show_gvk(gvk)} "
+                    f"({', '.join(c.name for c in candidates)}); "
+                    "keep one",
+                    manifest,
+                    related,
+                )
+            )
             continue
         entry = candidates[0]
         workload = resolve_workload(entry.loaded.value, manifest.value, runtime=runtime)
@@ -97,7 +123,9 @@ def resolve_documents(manifests: list[LoadedDocument], index: DefinitionIndex, p
             if not last:
                 kept = [a for a in attributions if a.component is not None]
                 workload.pods = kept
-                remaining = [pod for pod, a in zip(remaining, attributions, strict=True) if a.component is None]
+                remaining = [
+                    pod for pod, a in zip(remaining, attributions, strict=True) if a.component is None
+                ]
                 workload.findings = [f for f in workload.findings if f.rule != rules.POD_UNATTRIBUTED]
     for workload, entry, manifest in chosen:
         run.workloads.append(workload)
@@ -105,9 +133,15 @@ def resolve_documents(manifests: list[LoadedDocument], index: DefinitionIndex, p
     return run
 
 
-def resolve_files(manifest_paths: list[str], definition_paths: list[str] = (), pods_path: str | None = None,
-                  *, use_catalog: bool = True, runtime: JqRuntime | None = None,
-                  stdin_text: str | None = None) -> TreeRun:
+def resolve_files(
+    manifest_paths: list[str],
+    definition_paths: list[str] | tuple[str, ...] = (),
+    pods_path: str | None = None,
+    *,
+    use_catalog: bool = True,
+    runtime: JqRuntime | None = None,
+    stdin_text: str | None = None,
+) -> TreeRun:
     """Resolve every manifest document in the files. Definitions and Pods found among the manifests are
     used as if passed with --definition / --pods. Raises wmaplint.source.InputError for unreadable files."""
     index = DefinitionIndex()
@@ -116,9 +150,15 @@ def resolve_files(manifest_paths: list[str], definition_paths: list[str] = (), p
         documents, found = load_file(path)
         problems.extend(found)
         if not index.add(documents):
-            problems.append(Diagnostic(rules.INVALID_DEFINITION_INPUT, Severity.ERROR,
-                                       f"{path}: no Karta or ResourceInterface document with a root kind", path,
-                                       Span.whole_file()))
+            problems.append(
+                Diagnostic(
+                    rules.INVALID_DEFINITION_INPUT,
+                    Severity.ERROR,
+                    f"{path}: no Karta or ResourceInterface document with a root kind",
+                    path,
+                    Span.whole_file(),
+                )
+            )
     manifests: list[LoadedDocument] = []
     pods: list[Any] = []
     for path in manifest_paths:
@@ -126,8 +166,12 @@ def resolve_files(manifest_paths: list[str], definition_paths: list[str] = (), p
         problems.extend(found)
         index.add(documents)
         pods.extend(pods_from_documents([d.value for d in documents]))
-        manifests.extend(d for d in documents if not is_definition(d.value)
-                         and not (isinstance(d.value, dict) and (d.value.get("kind") in ("Pod", "PodList"))))
+        manifests.extend(
+            d
+            for d in documents
+            if not is_definition(d.value)
+            and not (isinstance(d.value, dict) and (d.value.get("kind") in ("Pod", "PodList")))
+        )
     if pods_path is not None:
         documents, found = load_file(pods_path)
         problems.extend(found)

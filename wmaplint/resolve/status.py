@@ -19,13 +19,23 @@ if TYPE_CHECKING:
     from wmaplint.resolve.tree import Evaluator
 
 EVALUATION_ORDER = (
-    ("resuming", "Resuming"), ("suspending", "Suspending"), ("suspended", "Suspended"), ("running", "Running"),
-    ("failed", "Failed"), ("completed", "Completed"), ("initializing", "Initializing"), ("degraded", "Degraded"),
+    ("resuming", "Resuming"),
+    ("suspending", "Suspending"),
+    ("suspended", "Suspended"),
+    ("running", "Running"),
+    ("failed", "Failed"),
+    ("completed", "Completed"),
+    ("initializing", "Initializing"),
+    ("degraded", "Degraded"),
 )
 UNDEFINED = "Undefined"
 # Defaults the API server applies to conditionsDefinition when the keys are omitted.
-FIELD_DEFAULTS = {"typeFieldName": "type", "statusFieldName": "status", "reasonFieldName": "reason",
-                  "messageFieldName": "message"}
+FIELD_DEFAULTS = {
+    "typeFieldName": "type",
+    "statusFieldName": "status",
+    "reasonFieldName": "reason",
+    "messageFieldName": "message",
+}
 
 
 def _text(value: Any) -> str:
@@ -52,8 +62,9 @@ class _Facts:
             self.phase = result.first if result else None
         cond_def = definition.get("conditionsDefinition")
         if isinstance(cond_def, Mapping):
-            result = evaluator.run(cond_def.get("path"), (*pointer, "conditionsDefinition", "path"),
-                                   "conditions path")
+            result = evaluator.run(
+                cond_def.get("path"), (*pointer, "conditionsDefinition", "path"), "conditions path"
+            )
             for output in result.outputs if result else ():
                 items = output if isinstance(output, list) else [output]
                 self.conditions.extend(item for item in items if isinstance(item, dict))
@@ -87,8 +98,9 @@ class _Facts:
     def expression_matches(self, spec: Any, pointer: Pointer) -> bool:
         if not isinstance(spec, Mapping) or not isinstance(spec.get("expression"), str):
             return False
-        result = self.evaluator.run(f"({spec['expression']}) | tostring", (*pointer, "expression"),
-                                    "status expression")
+        result = self.evaluator.run(
+            f"({spec['expression']}) | tostring", (*pointer, "expression"), "status expression"
+        )
         if result is None or not result.outputs:
             return False
         return _text(result.first) == _text(spec.get("expectedResult"))
@@ -100,8 +112,9 @@ class _Facts:
             return False
         if "byConditions" in matcher and not self.conditions_match(matcher["byConditions"]):
             return False
-        if "byExpression" in matcher and not self.expression_matches(matcher["byExpression"],
-                                                                       (*pointer, "byExpression")):
+        if "byExpression" in matcher and not self.expression_matches(
+            matcher["byExpression"], (*pointer, "byExpression")
+        ):
             return False
         return True
 
@@ -121,5 +134,9 @@ def evaluate_status(definition: Any, pointer: Pointer, evaluator: Evaluator) -> 
             where = (*pointer, "statusMappings", key)
             if any(facts.matches(m, (*where, i)) for i, m in enumerate(matchers)):
                 matched.append(status)
-    return StatusResult(status=matched[0] if matched else UNDEFINED, matches=matched, phase=facts.phase,
-                        conditions=facts.conditions)
+    return StatusResult(
+        status=matched[0] if matched else UNDEFINED,
+        matches=matched,
+        phase=facts.phase,
+        conditions=facts.conditions,
+    )

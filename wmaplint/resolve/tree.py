@@ -21,12 +21,23 @@ from wmaplint.resolve.resources import pod_resources, scaled, summed
 
 STRUCTURE: Pointer = ("spec", "structureDefinition")
 FRAGMENT_FIELDS = (
-    "schedulerNamePath", "labelsPath", "annotationsPath", "resourcesPath", "resourceClaimsPath",
-    "podAffinityPath", "nodeAffinityPath", "containersPath", "containerPath", "priorityClassNamePath",
+    "schedulerNamePath",
+    "labelsPath",
+    "annotationsPath",
+    "resourcesPath",
+    "resourceClaimsPath",
+    "podAffinityPath",
+    "nodeAffinityPath",
+    "containersPath",
+    "containerPath",
+    "priorityClassNamePath",
     "imagePath",
 )
-SCALE_FIELDS = (("replicasPath", "replicas"), ("minReplicasPath", "min_replicas"),
-                ("maxReplicasPath", "max_replicas"))
+SCALE_FIELDS = (
+    ("replicasPath", "replicas"),
+    ("minReplicasPath", "min_replicas"),
+    ("maxReplicasPath", "max_replicas"),
+)
 MAX_COMPONENTS = 300  # keeps the subtree walks far from Python's recursion limit
 
 
@@ -36,7 +47,9 @@ def get(value: Any, *keys: str | int) -> Any:
         if isinstance(key, int):
             if not isinstance(value, list) or not -len(value) <= key < len(value):
                 return None
-        elif not isinstance(value, Mapping):
+        elif not isinstance(
+            value, dict
+        ):  # parsed YAML/JSON gives plain dicts; dict is much faster than Mapping
             return None
         value = value[key] if isinstance(key, int) else value.get(key)
     return value
@@ -64,12 +77,19 @@ class Evaluator:
         self.input = JqInput(data)
         self.findings = findings
         self.manifest_path = manifest_path
+        self._prefetched: dict[str, JqResult] = {}
+
+    def prefetch(self, expressions: list[str]) -> None:
+        """Evaluate expressions that will be asked for in one pass over the input (see evaluate_many)."""
+        self._prefetched.update(self.runtime.evaluate_many(expressions, self.input))
 
     def run(self, expression: Any, pointer: Pointer, what: str) -> JqResult | None:
         """Outputs of a definition expression, or None (and a finding) when it failed."""
         if not isinstance(expression, str) or not expression.strip():
             return None
-        result = self.runtime.evaluate(expression, self.input)
+        result = self._prefetched.get(expression)
+        if result is None:
+            result = self.runtime.evaluate(expression, self.input)
         if result.ok:
             return result
         refused = self.runtime.compile_error(expression)
@@ -79,8 +99,9 @@ class Evaluator:
             rule = rules.JQ_NOT_ALLOWED
         else:
             rule = rules.JQ_RUNTIME_ERROR
-        self.findings.append(Finding(rule, f"{what} `{expression}` failed: {result.error}", pointer,
-                                     self.manifest_path))
+        self.findings.append(
+            Finding(rule, f"{what} `{expression}` failed: {result.error}", pointer, self.manifest_path)
+        )
         return None
 
 
@@ -132,8 +153,15 @@ class TreeBuilder:
         owner = comp.get("ownerRef") if isinstance(comp.get("ownerRef"), str) else None
         spec_def = comp.get("specDefinition") if isinstance(comp.get("specDefinition"), dict) else None
         id_expr = comp.get("instanceIdPath")
-        node = ComponentNode(name=name, kind=kind, owner=owner, index=index, has_spec=spec_def is not None,
-                             multi_instance=isinstance(id_expr, str) and bool(id_expr.strip()), pointer=pointer)
+        node = ComponentNode(
+            name=name,
+            kind=kind,
+            owner=owner,
+            index=index,
+            has_spec=spec_def is not None,
+            multi_instance=isinstance(id_expr, str) and bool(id_expr.strip()),
+            pointer=pointer,
+        )
         ids: list[str] = [""]
         if node.multi_instance:
             result = self.eval.run(id_expr, (*pointer, "instanceIdPath"), f"instanceIdPath of {name}")
@@ -141,10 +169,15 @@ class TreeBuilder:
             for position, value in enumerate(result.outputs if result else ()):
                 text = instance_id(value)
                 if not text:
-                    self.findings.append(Finding(
-                        rules.INVALID_INSTANCE_ID,
-                        f"instanceIdPath of {name} gave {_show(value)} at index {position}; an instance id "
-                        "must be a non-empty string", (*pointer, "instanceIdPath")))
+                    self.findings.append(
+                        Finding(
+                            rules.INVALID_INSTANCE_ID,
+                            f"instanceIdPath of {name} gave {_show(value)} at index {position}; "
+                            "an instance id "
+                            "must be a non-empty string",
+                            (*pointer, "instanceIdPath"),
+                        )
+                    )
                     text = f"#{position}"
                 ids.append(text)
         count = len(ids)
@@ -157,28 +190,43 @@ class TreeBuilder:
         node.instances = instances
         return node
 
-    def _aligned(self, node: ComponentNode, result: JqResult | None, count: int, pointer: Pointer,
-                 field: str) -> list[Any]:
+    def _aligned(
+        self, node: ComponentNode, result: JqResult | None, count: int, pointer: Pointer, field: str
+    ) -> list[Any]:
         """Outputs of a spec/scale path aligned with the instances, with a finding when they do not zip."""
         outputs = list(result.outputs) if result else []
         if result is not None and len(outputs) != count:
-            self.findings.append(Finding(
-                rules.INSTANCE_COUNT_MISMATCH,
-                f"{field} of {node.name} gave {len(outputs)} output(s) but the component has {count} "
-                f"instance(s) (instance ids count ({count}) does not match results count ({len(outputs)}))",
-                pointer))
+            self.findings.append(
+                Finding(
+                    rules.INSTANCE_COUNT_MISMATCH,
+                    f"{field} of {node.name} gave {len(outputs)} output(s) but the component has {count} "
+                    f"instance(s) (instance ids count ({count}) does not match results count "
+                    f"({len(outputs)}))",
+                    pointer,
+                )
+            )
         return outputs[:count] + [None] * (count - len(outputs))
 
-    def _specs(self, node: ComponentNode, pointer: Pointer, spec_def: dict[str, Any],
-               instances: list[Instance], count: int) -> None:
+    def _specs(
+        self,
+        node: ComponentNode,
+        pointer: Pointer,
+        spec_def: dict[str, Any],
+        instances: list[Instance],
+        count: int,
+    ) -> None:
         base = (*pointer, "specDefinition")
         if isinstance(spec_def.get("podTemplateSpecPath"), str):
             where = (*base, "podTemplateSpecPath")
-            result = self.eval.run(spec_def["podTemplateSpecPath"], where, f"podTemplateSpecPath of {node.name}")
-            for inst, value in zip(instances, self._aligned(node, result, count, where, "podTemplateSpecPath")):
+            result = self.eval.run(
+                spec_def["podTemplateSpecPath"], where, f"podTemplateSpecPath of {node.name}"
+            )
+            aligned = self._aligned(node, result, count, where, "podTemplateSpecPath")
+            for inst, value in zip(instances, aligned, strict=True):
                 if value is not None:
-                    inst.template = self._template(node, inst, get(value, "metadata"), get(value, "spec"),
-                                                   value, where)
+                    inst.template = self._template(
+                        node, inst, get(value, "metadata"), get(value, "spec"), value, where
+                    )
         elif isinstance(spec_def.get("podSpecPath"), str):
             where = (*base, "podSpecPath")
             result = self.eval.run(spec_def["podSpecPath"], where, f"podSpecPath of {node.name}")
@@ -188,15 +236,20 @@ class TreeBuilder:
                 meta_where = (*base, "metadataPath")
                 meta = self.eval.run(spec_def["metadataPath"], meta_where, f"metadataPath of {node.name}")
                 metas = self._aligned(node, meta, count, meta_where, "metadataPath")
-            for inst, value, metadata in zip(instances, specs, metas):
+            for inst, value, metadata in zip(instances, specs, metas, strict=True):
                 if value is not None:
                     inst.template = self._template(node, inst, metadata, value, value, where)
         elif isinstance(spec_def.get("fragmentedPodSpecDefinition"), dict):
-            self._fragments(node, (*base, "fragmentedPodSpecDefinition"), spec_def["fragmentedPodSpecDefinition"],
-                            instances)
+            self._fragments(
+                node,
+                (*base, "fragmentedPodSpecDefinition"),
+                spec_def["fragmentedPodSpecDefinition"],
+                instances,
+            )
 
-    def _fragments(self, node: ComponentNode, base: Pointer, fragments: dict[str, Any],
-                   instances: list[Instance]) -> None:
+    def _fragments(
+        self, node: ComponentNode, base: Pointer, fragments: dict[str, Any], instances: list[Instance]
+    ) -> None:
         """Fragment fields merged by index; the instance count is the largest output count."""
         outputs: dict[str, list[Any]] = {}
         for field in FRAGMENT_FIELDS:
@@ -206,59 +259,95 @@ class TreeBuilder:
         width = max((len(v) for v in outputs.values()), default=0)
         if not node.multi_instance:
             if width != 1 and outputs:
-                self.findings.append(Finding(
-                    rules.INSTANCE_COUNT_MISMATCH,
-                    f"the fragments of {node.name} give {width} pod definition(s); a component without "
-                    "instanceIdPath has exactly one", base))
+                self.findings.append(
+                    Finding(
+                        rules.INSTANCE_COUNT_MISMATCH,
+                        f"the fragments of {node.name} give {width} pod definition(s); a component without "
+                        "instanceIdPath has exactly one",
+                        base,
+                    )
+                )
         elif width != len(instances):
-            self.findings.append(Finding(
-                rules.INSTANCE_COUNT_MISMATCH,
-                f"the fragments of {node.name} give {width} pod definition(s) but instanceIdPath gives "
-                f"{len(instances)} id(s)", base))
+            self.findings.append(
+                Finding(
+                    rules.INSTANCE_COUNT_MISMATCH,
+                    f"the fragments of {node.name} give {width} pod definition(s) but instanceIdPath gives "
+                    f"{len(instances)} id(s)",
+                    base,
+                )
+            )
         for field, values in outputs.items():
             if 0 < len(values) < width:
-                self.findings.append(Finding(
-                    rules.FRAGMENT_MISALIGNED,
-                    f"{field} of {node.name} gives {len(values)} output(s) while other fragments give {width}; "
-                    "fragments merge by index, so later instances get the wrong values", (*base, field)))
+                self.findings.append(
+                    Finding(
+                        rules.FRAGMENT_MISALIGNED,
+                        f"{field} of {node.name} gives {len(values)} output(s) while other fragments "
+                        f"give {width}; "
+                        "fragments merge by index, so later instances get the wrong values",
+                        (*base, field),
+                    )
+                )
         for inst in instances:
-            pieces = {field: values[inst.index] for field, values in outputs.items() if inst.index < len(values)}
+            pieces = {
+                field: values[inst.index] for field, values in outputs.items() if inst.index < len(values)
+            }
             if not any(value is not None for value in pieces.values()):
                 continue
             pod_spec, metadata = _pod_from_fragments(pieces)
             inst.template = self._template(node, inst, metadata, pod_spec, pod_spec, base)
 
-    def _template(self, node: ComponentNode, inst: Instance, metadata: Any, spec: Any, raw: Any,
-                  pointer: Pointer) -> PodTemplate | None:
+    def _template(
+        self, node: ComponentNode, inst: Instance, metadata: Any, spec: Any, raw: Any, pointer: Pointer
+    ) -> PodTemplate | None:
         if not isinstance(raw, dict) or (spec is not None and not isinstance(spec, dict)):
-            self.findings.append(Finding(
-                rules.SPEC_NOT_OBJECT,
-                f"the pod definition of {node.name} instance {inst.index} is {_show(raw)}, not an object",
-                pointer))
+            self.findings.append(
+                Finding(
+                    rules.SPEC_NOT_OBJECT,
+                    f"the pod definition of {node.name} instance {inst.index} is {_show(raw)}, not an object",
+                    pointer,
+                )
+            )
             return None
         spec = spec if isinstance(spec, dict) else {}
         resources, problems = pod_resources(spec)
         for problem in problems[:5]:
-            self.findings.append(Finding(rules.INVALID_QUANTITY,
-                                         f"{node.name} instance {inst.id or inst.index}: {problem}", pointer))
-        return PodTemplate(metadata=metadata if isinstance(metadata, dict) else {}, spec=spec, resources=resources)
+            self.findings.append(
+                Finding(
+                    rules.INVALID_QUANTITY,
+                    f"{node.name} instance {inst.id or inst.index}: {problem}",
+                    pointer,
+                )
+            )
+        return PodTemplate(
+            metadata=metadata if isinstance(metadata, dict) else {}, spec=spec, resources=resources
+        )
 
-    def _scales(self, node: ComponentNode, pointer: Pointer, scale: dict[str, Any], instances: list[Instance],
-                count: int) -> None:
+    def _scales(
+        self,
+        node: ComponentNode,
+        pointer: Pointer,
+        scale: dict[str, Any],
+        instances: list[Instance],
+        count: int,
+    ) -> None:
         for field, attribute in SCALE_FIELDS:
             if not isinstance(scale.get(field), str) or not scale[field].strip():
                 continue
             where = (*pointer, "scaleDefinition", field)
             result = self.eval.run(scale[field], where, f"{field} of {node.name}")
-            for inst, value in zip(instances, self._aligned(node, result, count, where, field)):
+            for inst, value in zip(instances, self._aligned(node, result, count, where, field), strict=True):
                 if value is None:
                     continue
                 number = _as_int(value)
                 if number is None:
-                    self.findings.append(Finding(
-                        rules.REPLICAS_NOT_A_NUMBER,
-                        f"{field} of {node.name}: replicas value {_show(value)} at index {inst.index} "
-                        "is not a number", where))
+                    self.findings.append(
+                        Finding(
+                            rules.REPLICAS_NOT_A_NUMBER,
+                            f"{field} of {node.name}: replicas value {_show(value)} at index {inst.index} "
+                            "is not a number",
+                            where,
+                        )
+                    )
                     continue
                 setattr(inst, attribute, number)
 
@@ -266,6 +355,7 @@ class TreeBuilder:
     def build(self) -> ComponentNode | None:
         if not self.entries or self.entries[0][2] != -1:
             return None
+        self.eval.prefetch(root_expressions(self.entries))
         for pointer, comp, index in self.entries:
             node = self.build_component(pointer, comp, index)
             if node.name not in self.built:
@@ -302,6 +392,33 @@ class TreeBuilder:
         return order
 
 
+def root_expressions(entries: list[tuple[Pointer, dict[str, Any], int]]) -> list[str]:
+    """The root-context expressions resolution will evaluate (status byExpression in its runtime form)."""
+    found: list[Any] = []
+    for _, comp, index in entries:
+        found.append(comp.get("instanceIdPath"))
+        spec = comp.get("specDefinition")
+        if isinstance(spec, dict):
+            found.extend(spec.get(k) for k in ("podTemplateSpecPath", "podSpecPath", "metadataPath"))
+            fragments = spec.get("fragmentedPodSpecDefinition")
+            if isinstance(fragments, dict):
+                found.extend(fragments.get(k) for k in FRAGMENT_FIELDS)
+        scale = comp.get("scaleDefinition")
+        if isinstance(scale, dict):
+            found.extend(scale.get(k) for k, _ in SCALE_FIELDS)
+        status = comp.get("statusDefinition")
+        if index == -1 and isinstance(status, dict):
+            found.append(get(status, "phaseDefinition", "path"))
+            found.append(get(status, "conditionsDefinition", "path"))
+            mappings = status.get("statusMappings")
+            for matchers in mappings.values() if isinstance(mappings, dict) else ():
+                for matcher in matchers if isinstance(matchers, list) else ():
+                    expression = get(matcher, "byExpression", "expression")
+                    if isinstance(expression, str):
+                        found.append(f"({expression}) | tostring")
+    return [e for e in found if isinstance(e, str) and e.strip()]
+
+
 def _total(node: ComponentNode) -> None:
     """Pods and resources of a component; its children's totals are already known."""
     for inst in node.instances:
@@ -320,8 +437,11 @@ def _pod_from_fragments(pieces: dict[str, Any]) -> tuple[dict[str, Any], dict[st
     """A PodSpec and metadata assembled from fragment values (containers+container, else resources)."""
     spec: dict[str, Any] = {}
     metadata: dict[str, Any] = {}
-    containers = [c for c in (pieces.get("containersPath") or []) if isinstance(c, dict)] \
-        if isinstance(pieces.get("containersPath"), list) else []
+    containers = (
+        [c for c in (pieces.get("containersPath") or []) if isinstance(c, dict)]
+        if isinstance(pieces.get("containersPath"), list)
+        else []
+    )
     if isinstance(pieces.get("containerPath"), dict):
         containers.append(pieces["containerPath"])
     if not containers:
@@ -336,9 +456,11 @@ def _pod_from_fragments(pieces: dict[str, Any]) -> tuple[dict[str, Any], dict[st
         spec["schedulerName"] = pieces["schedulerNamePath"]
     if isinstance(pieces.get("priorityClassNamePath"), str):
         spec["priorityClassName"] = pieces["priorityClassNamePath"]
-    affinity = {key: pieces[field] for field, key in (("podAffinityPath", "podAffinity"),
-                                                       ("nodeAffinityPath", "nodeAffinity"))
-                if isinstance(pieces.get(field), dict)}
+    affinity = {
+        key: pieces[field]
+        for field, key in (("podAffinityPath", "podAffinity"), ("nodeAffinityPath", "nodeAffinity"))
+        if isinstance(pieces.get(field), dict)
+    }
     if affinity:
         spec["affinity"] = affinity
     if isinstance(pieces.get("resourceClaimsPath"), list):
@@ -359,8 +481,14 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def resolve_workload(definition: dict[str, Any], obj: dict[str, Any], *, runtime: JqRuntime | None = None,
-                     with_status: bool = True, with_gangs: bool = True) -> Workload:
+def resolve_workload(
+    definition: dict[str, Any],
+    obj: dict[str, Any],
+    *,
+    runtime: JqRuntime | None = None,
+    with_status: bool = True,
+    with_gangs: bool = True,
+) -> Workload:
     """The workload tree of ``obj`` as ``definition`` (a Karta or ResourceInterface dict) describes it.
 
     Never raises for bad input: problems are findings on the returned Workload.
@@ -373,20 +501,27 @@ def resolve_workload(definition: dict[str, Any], obj: dict[str, Any], *, runtime
     root = builder.build()
     metadata = get(obj, "metadata")
     workload = Workload(
-        api_version=str(get(obj, "apiVersion") or ""), kind=str(get(obj, "kind") or ""),
+        api_version=str(get(obj, "apiVersion") or ""),
+        kind=str(get(obj, "kind") or ""),
         name=str(get(metadata, "name") or ""),
         namespace=get(metadata, "namespace") if isinstance(get(metadata, "namespace"), str) else None,
         definition_name=str(get(definition, "metadata", "name") or ""),
-        root=root, components=builder.built, findings=builder.findings,
+        root=root,
+        components=builder.built,
+        findings=builder.findings,
     )
     if root is None:
-        workload.findings.append(Finding(rules.JQ_RUNTIME_ERROR, "the definition has no rootComponent",
-                                         (*STRUCTURE, "rootComponent")))
+        workload.findings.append(
+            Finding(
+                rules.JQ_RUNTIME_ERROR, "the definition has no rootComponent", (*STRUCTURE, "rootComponent")
+            )
+        )
         return workload
     if with_status:
         root_pointer, root_def, _ = builder.entries[0]
-        workload.status = evaluate_status(root_def.get("statusDefinition"), (*root_pointer, "statusDefinition"),
-                                          builder.eval)
+        workload.status = evaluate_status(
+            root_def.get("statusDefinition"), (*root_pointer, "statusDefinition"), builder.eval
+        )
     if with_gangs:
         workload.gangs = preview_gangs(definition, workload, builder.findings)
     return workload

@@ -16,17 +16,30 @@ def suite_diagnostics(result: SuiteResult, text: str | None = None) -> list[Diag
     """WM721 for an unreadable suite, WM720 at each failing case."""
     documents = load_text(text, result.path).documents if text is not None else []
     if result.error is not None:
-        return [Diagnostic(rules.INVALID_TEST_SUITE, RULES[rules.INVALID_TEST_SUITE].severity, result.error,
-                           result.path, Span.whole_file())]
+        return [
+            Diagnostic(
+                rules.INVALID_TEST_SUITE,
+                RULES[rules.INVALID_TEST_SUITE].severity,
+                result.error,
+                result.path,
+                Span.whole_file(),
+            )
+        ]
     out = []
     for case in result.cases:
         if case.passed:
             continue
         span = find_span(documents[0], ("cases", case.index)) if documents else None
         detail = case.error or "; ".join(case.differences)
-        out.append(Diagnostic(rules.TEST_FAILED, RULES[rules.TEST_FAILED].severity,
-                              f"test case {case.name!r} failed: {detail}", result.path,
-                              span or Span.whole_file()))
+        out.append(
+            Diagnostic(
+                rules.TEST_FAILED,
+                RULES[rules.TEST_FAILED].severity,
+                f"test case {case.name!r} failed: {detail}",
+                result.path,
+                span or Span.whole_file(),
+            )
+        )
     return out
 
 

@@ -28,7 +28,9 @@ def discover_suites(paths: list[str]) -> list[Path]:
     return found
 
 
-def run_suites(paths: list[Path], *, update: bool = False, runtime: JqRuntime | None = None) -> list[SuiteResult]:
+def run_suites(
+    paths: list[Path], *, update: bool = False, runtime: JqRuntime | None = None
+) -> list[SuiteResult]:
     runtime = runtime or default_runtime()
     results = []
     for path in paths:

@@ -90,13 +90,17 @@ def actual_results(workload: Workload) -> dict[str, Any]:
         "totals": {"pods": t["pods"], "gpus": t["gpus"]},
         "status": workload.status.status if workload.status else "Undefined",
         "matches": list(workload.status.matches) if workload.status else [],
-        "instances": {name: {inst.id: inst.effective_replicas for inst in node.instances}
-                      for name, node in workload.components.items()},
+        "instances": {
+            name: {inst.id: inst.effective_replicas for inst in node.instances}
+            for name, node in workload.components.items()
+        },
         "gangs": {g.name: g.min_available for g in workload.gangs},
         "findings": sorted({f.rule for f in workload.findings}),
     }
     if workload.pods:
-        data["pods"] = {p.pod: (p.component or "") + (f"/{p.instance}" if p.instance else "") for p in workload.pods}
+        data["pods"] = {
+            p.pod: (p.component or "") + (f"/{p.instance}" if p.instance else "") for p in workload.pods
+        }
     return data
 
 
@@ -127,7 +131,11 @@ def _diff(where: str, expected: Any, actual: Any, out: list[str]) -> None:
         return
     if isinstance(expected, list) and isinstance(actual, list) and where == "findings":
         expected, actual = sorted(map(str, expected)), sorted(map(str, actual))
-    if isinstance(expected, (int, float)) and not isinstance(expected, bool) and isinstance(actual, (int, float)):
+    if (
+        isinstance(expected, (int, float))
+        and not isinstance(expected, bool)
+        and isinstance(actual, (int, float))
+    ):
         if expected == actual:
             return
     elif expected == actual or (isinstance(actual, str) and str(expected) == actual):
@@ -160,8 +168,10 @@ def run_suite(path: Path, runtime: JqRuntime | None = None) -> SuiteResult:
     except SuiteError as exc:
         result.error = str(exc)
         return result
-    definition = next((d for d in definitions if isinstance(d, dict) and d.get("kind") in
-                       ("Karta", "ResourceInterface")), None)
+    definition = next(
+        (d for d in definitions if isinstance(d, dict) and d.get("kind") in ("Karta", "ResourceInterface")),
+        None,
+    )
     if definition is None:
         result.error = "definition: no Karta or ResourceInterface document"
         return result
@@ -170,8 +180,9 @@ def run_suite(path: Path, runtime: JqRuntime | None = None) -> SuiteResult:
     return result
 
 
-def _run_case(index: int, case: Any, definition: dict[str, Any], base: Path,
-              runtime: JqRuntime | None) -> CaseResult:
+def _run_case(
+    index: int, case: Any, definition: dict[str, Any], base: Path, runtime: JqRuntime | None
+) -> CaseResult:
     name = str(case.get("name", f"case {index + 1}")) if isinstance(case, dict) else f"case {index + 1}"
     if not isinstance(case, dict) or "manifest" not in case:
         return CaseResult(name, index, False, error="a case needs `manifest`")
@@ -181,11 +192,13 @@ def _run_case(index: int, case: Any, definition: dict[str, Any], base: Path,
     except SuiteError as exc:
         return CaseResult(name, index, False, error=str(exc))
     if len(manifests) != 1:
-        return CaseResult(name, index, False, error=f"manifest must hold one document, found {len(manifests)}")
+        return CaseResult(
+            name, index, False, error=f"manifest must hold one document, found {len(manifests)}"
+        )
     workload = resolve_workload(definition, manifests[0], runtime=runtime)
     if pods:
         attribute_pods(definition, workload, pods, runtime)
     actual = actual_results(workload)
-    expected = case.get("expect") if isinstance(case.get("expect"), dict) else {}
+    expected: dict[str, Any] = case["expect"] if isinstance(case.get("expect"), dict) else {}
     differences = compare(expected, actual)
     return CaseResult(name, index, not differences, differences, actual)
