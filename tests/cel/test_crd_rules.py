@@ -100,7 +100,7 @@ def test_type_errors_match_cel_go_wording() -> None:
         "self.nosuch": "undeclared reference",
     }
     for rule, expected in cases.items():
-        found = _messages(_crd(f"            - rule: \"{rule}\"\n"))
+        found = _messages(_crd(f'            - rule: "{rule}"\n'))
         if rule == "self.nosuch":
             found = _messages(_crd("            - rule: nosuch > 1\n"))
         assert found and found[0][0] == "WM601", rule
@@ -120,14 +120,16 @@ def test_valid_constructs_are_accepted() -> None:
         "!format.dns1123Label().validate('my-name').hasValue()",
     ]
     for rule in rules:
-        assert _messages(_crd(f"            - rule: \"{rule}\"\n")) == [], rule
+        assert _messages(_crd(f'            - rule: "{rule}"\n')) == [], rule
 
 
 def test_root_metadata_only_has_name_and_generate_name() -> None:
     doc = _crd("            - rule: 'true'\n")
     root = doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
-    root["x-kubernetes-validations"] = [{"rule": "self.metadata.labels.size() > 0"},
-                                        {"rule": "self.metadata.name.size() < 64"}]
+    root["x-kubernetes-validations"] = [
+        {"rule": "self.metadata.labels.size() > 0"},
+        {"rule": "self.metadata.name.size() < 64"},
+    ]
     issues = check_crd(doc)
     assert [i.pointer[-2] for i in issues] == [0]
     assert "undefined field 'labels'" in issues[0].message
@@ -136,7 +138,9 @@ def test_root_metadata_only_has_name_and_generate_name() -> None:
 def test_message_expression_must_be_string() -> None:
     doc = _crd("            - rule: self.replicas > 0\n              messageExpression: self.replicas\n")
     assert _messages(doc) == [("WM602", "messageExpression must evaluate to a string")]
-    doc = _crd("            - rule: self.replicas > 0\n              messageExpression: self.replicaz + 'x'\n")
+    doc = _crd(
+        "            - rule: self.replicas > 0\n              messageExpression: self.replicaz + 'x'\n"
+    )
     [(rule, message)] = _messages(doc)
     assert rule == "WM602" and "undefined field 'replicaz'" in message
 
@@ -144,21 +148,30 @@ def test_message_expression_must_be_string() -> None:
 def test_cost_limit_is_a_finding() -> None:
     doc = _crd("            - rule: self.tags.all(a, self.tags.all(b, a == b || a != b))\n")
     messages = _messages(doc)
-    assert ("WM603", "estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, "
-            "or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"
-            ) in messages
+    assert (
+        "WM603",
+        "estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, "
+        "or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)",
+    ) in messages
     bounded = _crd("            - rule: self.tags.all(a, self.tags.all(b, a == b || a != b))\n")
-    tags = bounded["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["tags"]
+    tags = bounded["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"][
+        "tags"
+    ]
     tags["maxItems"] = 10
     tags["items"]["maxLength"] = 10
     assert _messages(bounded) == []
 
 
 def test_rule_field_checks() -> None:
-    assert _messages(_crd("            - rule: self.replicas > 0\n              reason: Bad\n"))[0][0] == "WM606"
-    assert _messages(_crd("            - rule: self.replicas > 0\n              optionalOldSelf: true\n")) == [
-        ("WM606", "optionalOldSelf may not be set if oldSelf is not used in rule")]
-    multi = _crd("            - rule: |\n                self.replicas > 0 &&\n                self.replicas < 9\n")
+    assert (
+        _messages(_crd("            - rule: self.replicas > 0\n              reason: Bad\n"))[0][0] == "WM606"
+    )
+    assert _messages(
+        _crd("            - rule: self.replicas > 0\n              optionalOldSelf: true\n")
+    ) == [("WM606", "optionalOldSelf may not be set if oldSelf is not used in rule")]
+    multi = _crd(
+        "            - rule: |\n                self.replicas > 0 &&\n                self.replicas < 9\n"
+    )
     assert _messages(multi) == [("WM606", "message must be specified if rule contains line breaks")]
 
 

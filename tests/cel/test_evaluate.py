@@ -19,10 +19,18 @@ def load_all(path: Path) -> list[Any]:
 
 def _karta(selector: dict[str, Any]) -> dict[str, Any]:
     return {
-        "apiVersion": "run.ai/v1alpha1", "kind": "Karta", "metadata": {"name": "x"},
-        "spec": {"structureDefinition": {"rootComponent": {
-            "name": "job", "kind": {"group": "batch", "version": "v1", "kind": "Job"},
-            "podSelector": {"componentTypeSelector": selector}}}},
+        "apiVersion": "run.ai/v1alpha1",
+        "kind": "Karta",
+        "metadata": {"name": "x"},
+        "spec": {
+            "structureDefinition": {
+                "rootComponent": {
+                    "name": "job",
+                    "kind": {"group": "batch", "version": "v1", "kind": "Job"},
+                    "podSelector": {"componentTypeSelector": selector},
+                }
+            }
+        },
     }
 
 
@@ -33,33 +41,62 @@ def _schema(doc: dict[str, Any]) -> dict[str, Any]:
 
 def test_karta_selector_rules_reject_value_only(karta_crd: dict[str, Any]) -> None:
     violations = validate_object(_schema(karta_crd), _karta({"value": "x"}))
-    assert [v.detail for v in violations] == ["at least one of keyPath or matchLabels must be set",
-                                              "value requires keyPath"]
+    assert [v.detail for v in violations] == [
+        "at least one of keyPath or matchLabels must be set",
+        "value requires keyPath",
+    ]
     path = "spec.structureDefinition.rootComponent.podSelector.componentTypeSelector"
-    assert violations[0].message == f"{path}: Invalid value: at least one of keyPath or matchLabels must be set"
+    assert (
+        violations[0].message == f"{path}: Invalid value: at least one of keyPath or matchLabels must be set"
+    )
     assert all(v.rule == "WM604" and v.field_path == path for v in violations)
     assert violations[0].schema_pointer[-2:] == ("x-kubernetes-validations", 0)
 
 
-@pytest.mark.parametrize("selector", [
-    {"keyPath": ".metadata.labels.app"},
-    {"keyPath": ".metadata.labels.app", "value": "worker"},
-    {"matchLabels": {"app": "worker"}},
-])
-def test_karta_selector_rules_accept_valid_selectors(karta_crd: dict[str, Any], selector: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "selector",
+    [
+        {"keyPath": ".metadata.labels.app"},
+        {"keyPath": ".metadata.labels.app", "value": "worker"},
+        {"matchLabels": {"app": "worker"}},
+    ],
+)
+def test_karta_selector_rules_accept_valid_selectors(
+    karta_crd: dict[str, Any], selector: dict[str, Any]
+) -> None:
     assert validate_object(_schema(karta_crd), _karta(selector)) == []
 
 
 def test_scalar_rule_messages_and_runtime_errors() -> None:
-    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
-        "count": {"type": "integer", "x-kubernetes-validations": [
-            {"rule": "self > 0", "messageExpression": "'count ' + string(self) + ' must be positive'"},
-            {"rule": "self < 10", "reason": "FieldValueForbidden"}]},
-        "name": {"type": "string", "x-kubernetes-validations": [{"rule": "self.size() < 3"}]},
-        "limits": {"type": "object", "additionalProperties": {"type": "string"},
-                   "x-kubernetes-validations": [{"rule": "self.cpu == '1'", "message": "cpu must be 1"},
-                                                {"rule": "quantity(self.mem).isLessThan(quantity('2Gi'))"}]},
-    }}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "spec": {
+                "type": "object",
+                "properties": {
+                    "count": {
+                        "type": "integer",
+                        "x-kubernetes-validations": [
+                            {
+                                "rule": "self > 0",
+                                "messageExpression": "'count ' + string(self) + ' must be positive'",
+                            },
+                            {"rule": "self < 10", "reason": "FieldValueForbidden"},
+                        ],
+                    },
+                    "name": {"type": "string", "x-kubernetes-validations": [{"rule": "self.size() < 3"}]},
+                    "limits": {
+                        "type": "object",
+                        "additionalProperties": {"type": "string"},
+                        "x-kubernetes-validations": [
+                            {"rule": "self.cpu == '1'", "message": "cpu must be 1"},
+                            {"rule": "quantity(self.mem).isLessThan(quantity('2Gi'))"},
+                        ],
+                    },
+                },
+            }
+        },
+    }
     obj = {"spec": {"count": -30, "name": "abcd", "limits": {"mem": "3Gi"}}}
     messages = [v.message for v in validate_object(schema, obj)]
     assert messages == [
@@ -69,12 +106,18 @@ def test_scalar_rule_messages_and_runtime_errors() -> None:
         "spec.limits: Invalid value: failed rule: quantity(self.mem).isLessThan(quantity('2Gi'))",
     ]
     obj = {"spec": {"count": 30, "limits": {"cpu": "1", "mem": "1500Mi"}}}
-    assert [v.message for v in validate_object(schema, obj)] == ["spec.count: Forbidden: failed rule: self < 10"]
+    assert [v.message for v in validate_object(schema, obj)] == [
+        "spec.count: Forbidden: failed rule: self < 10"
+    ]
 
 
 def test_hostile_rule_is_not_run() -> None:
-    schema = {"type": "object", "x-kubernetes-validations": [
-        {"rule": "lists.range(1000000000).all(i, lists.range(1000000000).all(j, i != j))"}]}
+    schema = {
+        "type": "object",
+        "x-kubernetes-validations": [
+            {"rule": "lists.range(1000000000).all(i, lists.range(1000000000).all(j, i != j))"}
+        ],
+    }
     [violation] = validate_object(schema, {"apiVersion": "v1", "kind": "X"})
     assert "estimated rule cost exceeds" in violation.message
 
@@ -93,8 +136,9 @@ def _index_crds(crd_docs: list[tuple[Path, dict[str, Any]]]) -> dict[tuple[str, 
 
 # One upstream sample really breaks its CRD: it sets spec.replicas together with spec.scale.enabled.
 KNOWN_VIOLATIONS = {
-    "nim-standalone-autoscaling-llm.yaml": ["spec: Invalid value: spec.replicas cannot be set when "
-                                            "spec.scale.enabled is true"],
+    "nim-standalone-autoscaling-llm.yaml": [
+        "spec: Invalid value: spec.replicas cannot be set when spec.scale.enabled is true"
+    ],
 }
 
 

@@ -19,10 +19,12 @@ def _pod(core_openapi: dict[str, Any]) -> tuple[Any, Any]:
 
 def test_pod_expressions_type_check(core_openapi: dict[str, Any]) -> None:
     pod, resolve = _pod(core_openapi)
-    for good in ['self.metadata.labels["jobset.sigs.k8s.io/jobset-name"]',
-                 "pod.metadata.ownerReferences[0].name",
-                 'self.spec.containers[0].resources.limits["nvidia.com/gpu"]',
-                 "string(self.spec.containers.size())"]:
+    for good in [
+        'self.metadata.labels["jobset.sigs.k8s.io/jobset-name"]',
+        "pod.metadata.ownerReferences[0].name",
+        'self.spec.containers[0].resources.limits["nvidia.com/gpu"]',
+        "string(self.spec.containers.size())",
+    ]:
         assert check_pod_expression(good, pod, resolve) == [], good
     [issue] = check_pod_expression("self.metadata.label['app']", pod, resolve, ("groupByExpressions", 0))
     assert issue.rule == "WM605" and "undefined field 'label'" in issue.message
@@ -30,7 +32,8 @@ def test_pod_expressions_type_check(core_openapi: dict[str, Any]) -> None:
     [issue] = check_pod_expression("self.spec.nodeName.name", pod, resolve)
     assert "type 'string' does not support field selection" in issue.message
     assert check_pod_expression("self.metadata.labels[", pod, resolve)[0].message.startswith(
-        "compilation failed: ERROR: <input>:1:22: Syntax error")
+        "compilation failed: ERROR: <input>:1:22: Syntax error"
+    )
 
 
 def test_crd_rule_examples_behave_as_documented() -> None:

@@ -12,8 +12,16 @@ from typing import Any
 
 from wmaplint.cel.issues import CelIssue, CelViolation
 
-__all__ = ["CelIssue", "CelViolation", "check_crd", "check_schema", "check_pod_expression", "schema_type",
-           "validate_object", "openapi_resolver"]
+__all__ = [
+    "CelIssue",
+    "CelViolation",
+    "check_crd",
+    "check_schema",
+    "check_pod_expression",
+    "schema_type",
+    "validate_object",
+    "openapi_resolver",
+]
 
 _LAZY = {
     "check_crd": "wmaplint.cel.crd",

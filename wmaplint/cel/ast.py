@@ -140,8 +140,10 @@ def decode_type(raw: bytes, depth: int) -> t.CelType:
         return t.list_of(decode_type(pw.first(inner, 1, b""), depth + 1))  # type: ignore[arg-type]
     if 7 in fields:
         inner = pw.parse(pw.first(fields, 7, b""))  # type: ignore[arg-type]
-        return t.map_of(decode_type(pw.first(inner, 1, b""), depth + 1),  # type: ignore[arg-type]
-                        decode_type(pw.first(inner, 2, b""), depth + 1))  # type: ignore[arg-type]
+        return t.map_of(
+            decode_type(pw.first(inner, 1, b""), depth + 1),  # type: ignore[arg-type]
+            decode_type(pw.first(inner, 2, b""), depth + 1),
+        )  # type: ignore[arg-type]
     if 11 in fields:
         return t.TYPE
     if 14 in fields:
@@ -192,13 +194,15 @@ def decode_expr(raw: bytes, depth: int) -> Node:
         for raw_entry in struct.get(2, []):
             entry = pw.parse(raw_entry)  # type: ignore[arg-type]
             key_raw = pw.first(entry, 3)
-            entries.append(MapEntry(
-                pw.as_int64(int(pw.first(entry, 1, 0))),  # type: ignore[arg-type]
-                decode_expr(key_raw, sub) if isinstance(key_raw, bytes) else None,
-                _text(pw.first(entry, 2)) or None,
-                decode_expr(pw.first(entry, 4, b""), sub),  # type: ignore[arg-type]
-                bool(pw.first(entry, 5, 0)),
-            ))
+            entries.append(
+                MapEntry(
+                    pw.as_int64(int(pw.first(entry, 1, 0))),  # type: ignore[arg-type]
+                    decode_expr(key_raw, sub) if isinstance(key_raw, bytes) else None,
+                    _text(pw.first(entry, 2)) or None,
+                    decode_expr(pw.first(entry, 4, b""), sub),  # type: ignore[arg-type]
+                    bool(pw.first(entry, 5, 0)),
+                )
+            )
         return StructLit(node_id, _text(pw.first(struct, 1)), entries)
     if 9 in fields:
         comp = pw.parse(pw.first(fields, 9, b""))  # type: ignore[arg-type]
@@ -207,8 +211,17 @@ def decode_expr(raw: bytes, depth: int) -> Node:
             raw_part = pw.first(comp, number)
             return decode_expr(raw_part, sub) if isinstance(raw_part, bytes) else Unknown(0)
 
-        return Comprehension(node_id, _text(pw.first(comp, 1)), _text(pw.first(comp, 8)), part(2),
-                             _text(pw.first(comp, 3)), part(4), part(5), part(6), part(7))
+        return Comprehension(
+            node_id,
+            _text(pw.first(comp, 1)),
+            _text(pw.first(comp, 8)),
+            part(2),
+            _text(pw.first(comp, 3)),
+            part(4),
+            part(5),
+            part(6),
+            part(7),
+        )
     return Unknown(node_id)
 
 

@@ -22,10 +22,24 @@ from wmaplint.cel import types as t
 from wmaplint.cel.protowire import WireError
 
 MAX_EXPRESSION_CHARS = 100_000
-_STRING_ONLY_MEMBERS = frozenset({
-    "contains", "startsWith", "endsWith", "matches", "lowerAscii", "upperAscii", "trim", "split", "substring",
-    "charAt", "replace", "find", "findAll", "format",
-})
+_STRING_ONLY_MEMBERS = frozenset(
+    {
+        "contains",
+        "startsWith",
+        "endsWith",
+        "matches",
+        "lowerAscii",
+        "upperAscii",
+        "trim",
+        "split",
+        "substring",
+        "charAt",
+        "replace",
+        "find",
+        "findAll",
+        "format",
+    }
+)
 _CONCRETE = frozenset({"bool", "int", "uint", "double", "string", "bytes", "timestamp", "duration"})
 _NUMERIC = frozenset({"int", "uint", "double"})
 _SIZED = frozenset({"string", "bytes", "list", "map"})
@@ -115,8 +129,13 @@ def _compile_problems(text: str, raw: str) -> list[Problem]:
     body = _strip_status(raw)
     problems = []
     for match in _ISSUE_LINE.finditer(body):
-        problems.append(Problem(_rewrite(match.group(3).strip()),
-                                _line_col_to_offset(text, int(match.group(1)), int(match.group(2))), "compile"))
+        problems.append(
+            Problem(
+                _rewrite(match.group(3).strip()),
+                _line_col_to_offset(text, int(match.group(1)), int(match.group(2))),
+                "compile",
+            )
+        )
     return problems or [Problem(body.splitlines()[0] if body else "compilation failed", None, "compile")]
 
 
@@ -162,8 +181,12 @@ def _compile_uncached(text: str, variables: tuple[str, ...]) -> Compiled:
     if not isinstance(text, str) or not text.strip():
         return Compiled(text, None, None, [Problem("expression is empty", None, "compile")])
     if len(text) > MAX_EXPRESSION_CHARS:
-        return Compiled(text, None, None, [Problem(f"expression longer than {MAX_EXPRESSION_CHARS} characters",
-                                                   None, "compile")])
+        return Compiled(
+            text,
+            None,
+            None,
+            [Problem(f"expression longer than {MAX_EXPRESSION_CHARS} characters", None, "compile")],
+        )
     tick = _backtick_offset(text)
     if tick is not None:
         return Compiled(text, None, None, [Problem("Syntax error: unsupported syntax: '`'", tick, "compile")])
@@ -174,8 +197,9 @@ def _compile_uncached(text: str, variables: tuple[str, ...]) -> Compiled:
     except RuntimeError as exc:
         return Compiled(text, None, None, _compile_problems(text, str(exc)))
     except Exception as exc:  # anything else from the native layer is still a finding, not a crash
-        return Compiled(text, None, None, [Problem(_strip_status(str(exc)) or "compilation failed", None,
-                                                   "compile")])
+        return Compiled(
+            text, None, None, [Problem(_strip_status(str(exc)) or "compilation failed", None, "compile")]
+        )
     serialized = expression.serialize()
     try:
         checked = A.decode_checked(serialized)
@@ -184,7 +208,9 @@ def _compile_uncached(text: str, variables: tuple[str, ...]) -> Compiled:
     return Compiled(text, serialized, checked, [])
 
 
-def check_expression(text: str, variables: Mapping[str, t.CelType], expect: str | None = "bool") -> CheckResult:
+def check_expression(
+    text: str, variables: Mapping[str, t.CelType], expect: str | None = "bool"
+) -> CheckResult:
     """Compile ``text`` and type-check it with ``variables`` (name -> type); ``expect`` = bool, string or None."""
     names = tuple(variables)
     compiled = compile_expression(text, names)
@@ -294,11 +320,16 @@ class _TypeWalker:
         from wmaplint.cel.env import LIBRARY_FUNCTIONS
 
         if fn in LIBRARY_FUNCTIONS:
-            for arg_node, arg_t in zip(([node.target] if node.target else []) + node.args,
-                                       ([target] if target is not None else []) + args):
+            for arg_node, arg_t in zip(
+                ([node.target] if node.target else []) + node.args,
+                ([target] if target is not None else []) + args,
+            ):
                 if isinstance(arg_t, t.OptionalType) or (
-                        isinstance(arg_node, A.Call) and arg_node.function == "dyn" and arg_node.args
-                        and isinstance(self.node_types.get(arg_node.args[0].id), t.OptionalType)):
+                    isinstance(arg_node, A.Call)
+                    and arg_node.function == "dyn"
+                    and arg_node.args
+                    and isinstance(self.node_types.get(arg_node.args[0].id), t.OptionalType)
+                ):
                     self._no_overload(node, fn, target, args)
                     return t.DYN
         if fn in ("_[_]", "_[?_]") and len(args) == 2:
@@ -327,11 +358,16 @@ class _TypeWalker:
             return t.BOOL
         if fn in ("_<_", "_<=_", "_>_", "_>=_") and len(args) == 2:
             a, b = args
-            if a.kind in _CONCRETE and b.kind in _CONCRETE and a.kind != b.kind and not (
-                    a.kind in _NUMERIC and b.kind in _NUMERIC):
+            if (
+                a.kind in _CONCRETE
+                and b.kind in _CONCRETE
+                and a.kind != b.kind
+                and not (a.kind in _NUMERIC and b.kind in _NUMERIC)
+            ):
                 self._no_overload(node, fn, None, args)
             elif (a.kind in ("object", "map", "list") and not b.is_dyn) or (
-                    b.kind in ("object", "map", "list") and not a.is_dyn):
+                b.kind in ("object", "map", "list") and not a.is_dyn
+            ):
                 self._no_overload(node, fn, None, args)
             return t.BOOL
         if fn == "@in" and len(args) == 2:
@@ -349,8 +385,12 @@ class _TypeWalker:
             a, b = args
             if isinstance(a, t.ListType) and isinstance(b, t.ListType):
                 return a if not a.elem.is_dyn else b
-            if a.kind in _CONCRETE and b.kind in _CONCRETE and a.kind != b.kind and not (
-                    {a.kind, b.kind} <= {"timestamp", "duration"}):
+            if (
+                a.kind in _CONCRETE
+                and b.kind in _CONCRETE
+                and a.kind != b.kind
+                and not ({a.kind, b.kind} <= {"timestamp", "duration"})
+            ):
                 self._no_overload(node, fn, None, args)
             return a if not a.is_dyn else self.checker_type(node)
         if fn == "dyn":
@@ -367,7 +407,8 @@ class _TypeWalker:
 
     def _member(self, node: A.Call, fn: str, target: t.CelType, args: list[t.CelType]) -> t.CelType | None:
         if fn in _STRING_ONLY_MEMBERS and target.kind in (_CONCRETE | {"list", "map", "object", "opaque"}) - {
-                "string"}:
+            "string"
+        }:
             self._no_overload(node, fn, target, args)
             return t.DYN
         if fn in ("indexOf", "lastIndexOf") and not target.is_dyn and target.kind not in ("string", "list"):
@@ -378,8 +419,12 @@ class _TypeWalker:
             if not isinstance(target, t.OpaqueType) or target.name not in allowed:
                 self._no_overload(node, fn, target, args)
                 return t.DYN
-            if fn in ("isGreaterThan", "isLessThan", "compareTo") and args and isinstance(args[0], t.OpaqueType) \
-                    and args[0].name != target.name:
+            if (
+                fn in ("isGreaterThan", "isLessThan", "compareTo")
+                and args
+                and isinstance(args[0], t.OpaqueType)
+                and args[0].name != target.name
+            ):
                 self._no_overload(node, fn, target, args)
                 return t.DYN
         if fn == "matches" and node.args:
@@ -431,10 +476,20 @@ class _TypeWalker:
             try:
                 re.compile(text)
             except re.error as exc:
-                bad = any(word in str(exc) for word in ("missing", "unterminated", "unbalanced", "nothing to repeat",
-                                                       "multiple repeat"))
+                bad = any(
+                    word in str(exc)
+                    for word in (
+                        "missing",
+                        "unterminated",
+                        "unbalanced",
+                        "nothing to repeat",
+                        "multiple repeat",
+                    )
+                )
         if bad:
-            self.problems.append(Problem(f"invalid {fn} argument", self.checked.positions.get(arg.id), "type"))
+            self.problems.append(
+                Problem(f"invalid {fn} argument", self.checked.positions.get(arg.id), "type")
+            )
 
     # -- literals and comprehensions --------------------------------------------------------------------------
 
@@ -459,8 +514,11 @@ class _TypeWalker:
         elif isinstance(rng, t.MapType):
             first, second = rng.key, rng.value
         elif not rng.is_dyn:
-            self.report(node.iter_range, f"expression of type '{rng.render()}' cannot be range of a comprehension "
-                                         "(must be list, map, or dynamic)")
+            self.report(
+                node.iter_range,
+                f"expression of type '{rng.render()}' cannot be range of a comprehension "
+                "(must be list, map, or dynamic)",
+            )
         accu = self.infer(node.accu_init, scope, depth)
         inner = dict(scope)
         inner[node.iter_var] = first

@@ -15,10 +15,30 @@ STATIC_RULE_LIMIT = 10_000_000
 STATIC_CRD_LIMIT = 100_000_000
 MAX_COST = 2**64 - 1
 
-_LINEAR_TRAVERSAL = {"lowerAscii": 0.1, "upperAscii": 0.1, "substring": 0.1, "trim": 0.1, "replace": 0.2,
-                     "split": 0.2, "url": 0.1, "cidr": 0.1, "isIP": 0.1, "isCIDR": 0.1, "ip": 0.1, "quantity": 0.1,
-                     "isQuantity": 0.1, "semver": 0.1, "isSemver": 0.1, "ip.isCanonical": 0.2, "isURL": 0.1,
-                     "format": 0.1, "strings.quote": 0.1, "charAt": 0.1, "bytes": 0.1, "string": 0.1}
+_LINEAR_TRAVERSAL = {
+    "lowerAscii": 0.1,
+    "upperAscii": 0.1,
+    "substring": 0.1,
+    "trim": 0.1,
+    "replace": 0.2,
+    "split": 0.2,
+    "url": 0.1,
+    "cidr": 0.1,
+    "isIP": 0.1,
+    "isCIDR": 0.1,
+    "ip": 0.1,
+    "quantity": 0.1,
+    "isQuantity": 0.1,
+    "semver": 0.1,
+    "isSemver": 0.1,
+    "ip.isCanonical": 0.2,
+    "isURL": 0.1,
+    "format": 0.1,
+    "strings.quote": 0.1,
+    "charAt": 0.1,
+    "bytes": 0.1,
+    "string": 0.1,
+}
 _LIST_SCANS = frozenset({"isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"})
 
 
@@ -69,8 +89,10 @@ class CostEstimator:
             total = sum(self.cost(e, depth)[0] for e in node.elements)
             return total + 10, len(node.elements)
         if isinstance(node, A.StructLit):
-            total = sum(self.cost(e.value, depth)[0] + (self.cost(e.key, depth)[0] if e.key else 0)
-                        for e in node.entries)
+            total = sum(
+                self.cost(e.value, depth)[0] + (self.cost(e.key, depth)[0] if e.key else 0)
+                for e in node.entries
+            )
             return total + (40 if node.message_name else 30), len(node.entries)
         if isinstance(node, A.Comprehension):
             return self._comprehension(node, depth)

@@ -32,11 +32,13 @@ class RuleSite:
     uncorrelatable: bool
 
 
-def walk_rule_sites(schema: Mapping[str, Any], pointer: Pointer, types: t.SchemaTypes,
-                    root: bool = True) -> Iterator[RuleSite]:
+def walk_rule_sites(
+    schema: Mapping[str, Any], pointer: Pointer, types: t.SchemaTypes, root: bool = True
+) -> Iterator[RuleSite]:
     """Every rule on the structural spine (properties, items, additionalProperties), iteratively."""
     stack: list[tuple[Any, Pointer, list[int | None], tuple[str, ...], bool, bool]] = [
-        (schema, pointer, [], (), root, False)]
+        (schema, pointer, [], (), root, False)
+    ]
     visited = 0
     while stack and visited < MAX_SCHEMA_NODES:
         node, ptr, bounds, data_path, is_root, uncorrelatable = stack.pop()
@@ -49,28 +51,50 @@ def walk_rule_sites(schema: Mapping[str, Any], pointer: Pointer, types: t.Schema
             self_type = types.type_of(resolved, "selfType", embedded_root=is_root)
             for index, rule in enumerate(rules):
                 if isinstance(rule, Mapping):
-                    yield RuleSite(resolved, index, rule, (*ptr, "x-kubernetes-validations", index),
-                                   self_type if self_type is not None else t.DYN, bounds, data_path,
-                                   uncorrelatable)
+                    yield RuleSite(
+                        resolved,
+                        index,
+                        rule,
+                        (*ptr, "x-kubernetes-validations", index),
+                        self_type if self_type is not None else t.DYN,
+                        bounds,
+                        data_path,
+                        uncorrelatable,
+                    )
         children = []
         props = resolved.get("properties")
         if isinstance(props, Mapping):
             for name, sub in props.items():
                 if is_root and name == "metadata":
                     continue
-                children.append((sub, (*ptr, "properties", name), bounds, (*data_path, str(name)), uncorrelatable))
+                children.append(
+                    (sub, (*ptr, "properties", name), bounds, (*data_path, str(name)), uncorrelatable)
+                )
         items = resolved.get("items")
         if isinstance(items, Mapping):
             max_items = resolved.get("maxItems")
             list_type = resolved.get("x-kubernetes-list-type")
-            children.append((items, (*ptr, "items"), [*bounds, max_items if isinstance(max_items, int) else None],
-                             (*data_path, "[]"), uncorrelatable or list_type != "map"))
+            children.append(
+                (
+                    items,
+                    (*ptr, "items"),
+                    [*bounds, max_items if isinstance(max_items, int) else None],
+                    (*data_path, "[]"),
+                    uncorrelatable or list_type != "map",
+                )
+            )
         extra = resolved.get("additionalProperties")
         if isinstance(extra, Mapping):
             max_props = resolved.get("maxProperties")
-            children.append((extra, (*ptr, "additionalProperties"),
-                             [*bounds, max_props if isinstance(max_props, int) else None], (*data_path, "{}"),
-                             uncorrelatable))
+            children.append(
+                (
+                    extra,
+                    (*ptr, "additionalProperties"),
+                    [*bounds, max_props if isinstance(max_props, int) else None],
+                    (*data_path, "{}"),
+                    uncorrelatable,
+                )
+            )
         for sub, sub_ptr, sub_bounds, sub_path, sub_unc in reversed(children):
             embedded = isinstance(sub, Mapping) and sub.get("x-kubernetes-embedded-resource") is True
             stack.append((sub, sub_ptr, sub_bounds, sub_path, embedded, sub_unc))
@@ -103,11 +127,21 @@ def check_crd(doc: dict[str, Any]) -> list[CelIssue]:
     return issues
 
 
-def check_schema(schema: Mapping[str, Any], pointer: Pointer = (), *, root: bool = True,
-                 resolve_ref: t.RefResolver | None = None) -> list[CelIssue]:
+def check_schema(
+    schema: Mapping[str, Any],
+    pointer: Pointer = (),
+    *,
+    root: bool = True,
+    resolve_ref: t.RefResolver | None = None,
+) -> list[CelIssue]:
     from wmaplint.cel.checker import check_expression, describe
-    from wmaplint.cel.cost import (STATIC_CRD_LIMIT, STATIC_RULE_LIMIT, cardinality_for, estimate_cost,
-                                   exceed_factor)
+    from wmaplint.cel.cost import (
+        STATIC_CRD_LIMIT,
+        STATIC_RULE_LIMIT,
+        cardinality_for,
+        estimate_cost,
+        exceed_factor,
+    )
 
     issues: list[CelIssue] = []
     types = t.SchemaTypes(resolve_ref)
@@ -117,24 +151,47 @@ def check_schema(schema: Mapping[str, Any], pointer: Pointer = (), *, root: bool
         rule_text = site.rule.get("rule")
         rule_ptr = (*site.pointer, "rule")
         if not isinstance(rule_text, str) or not rule_text.strip():
-            issues.append(CelIssue(RULE_FIELDS, "rule is not specified", rule_ptr, expression=str(rule_text or "")))
+            issues.append(
+                CelIssue(RULE_FIELDS, "rule is not specified", rule_ptr, expression=str(rule_text or ""))
+            )
             continue
         issues.extend(_field_issues(site, rule_text))
-        old_type: t.CelType = t.optional_of(site.self_type) if site.rule.get("optionalOldSelf") is True \
-            else site.self_type
+        old_type: t.CelType = (
+            t.optional_of(site.self_type) if site.rule.get("optionalOldSelf") is True else site.self_type
+        )
         variables = {"self": site.self_type, "oldSelf": old_type}
         result = check_expression(rule_text, variables, "bool")
         for problem in result.problems:
-            issues.append(CelIssue(RULE_COMPILE, f"compilation failed: {describe(problem, rule_text)}"
-                                   if problem.kind != "output" else problem.message,
-                                   rule_ptr, offset=problem.offset, expression=rule_text))
+            issues.append(
+                CelIssue(
+                    RULE_COMPILE,
+                    f"compilation failed: {describe(problem, rule_text)}"
+                    if problem.kind != "output"
+                    else problem.message,
+                    rule_ptr,
+                    offset=problem.offset,
+                    expression=rule_text,
+                )
+            )
         if result.ok and result.uses_old_self and site.uncorrelatable:
-            issues.append(CelIssue(RULE_FIELDS, "oldSelf cannot be used on the uncorrelatable portion of the schema "
-                                   "(under a list that is not x-kubernetes-list-type: map)", rule_ptr,
-                                   expression=rule_text))
+            issues.append(
+                CelIssue(
+                    RULE_FIELDS,
+                    "oldSelf cannot be used on the uncorrelatable portion of the schema "
+                    "(under a list that is not x-kubernetes-list-type: map)",
+                    rule_ptr,
+                    expression=rule_text,
+                )
+            )
         if site.rule.get("optionalOldSelf") is True and result.ok and not result.uses_old_self:
-            issues.append(CelIssue(RULE_FIELDS, "optionalOldSelf may not be set if oldSelf is not used in rule",
-                                   (*site.pointer, "optionalOldSelf"), expression=rule_text))
+            issues.append(
+                CelIssue(
+                    RULE_FIELDS,
+                    "optionalOldSelf may not be set if oldSelf is not used in rule",
+                    (*site.pointer, "optionalOldSelf"),
+                    expression=rule_text,
+                )
+            )
         if result.ok and result.compiled is not None and result.compiled.ast is not None:
             cost = estimate_cost(result.compiled.ast, result.node_types)
             cardinality = cardinality_for(site.cardinality_bounds, site.self_type)
@@ -142,36 +199,71 @@ def check_schema(schema: Mapping[str, Any], pointer: Pointer = (), *, root: bool
             total_cost += weighted
             contributors.append((weighted, rule_ptr, rule_text))
             if weighted > STATIC_RULE_LIMIT:
-                issues.append(CelIssue(COST_EXCEEDED, f"estimated rule cost exceeds budget by factor of "
-                                       f"{exceed_factor(weighted, STATIC_RULE_LIMIT)} (try simplifying the rule, or "
-                                       "adding maxItems, maxProperties, and maxLength where arrays, maps, and "
-                                       "strings are declared)", rule_ptr, expression=rule_text))
+                issues.append(
+                    CelIssue(
+                        COST_EXCEEDED,
+                        f"estimated rule cost exceeds budget by factor of "
+                        f"{exceed_factor(weighted, STATIC_RULE_LIMIT)} (try simplifying the rule, or "
+                        "adding maxItems, maxProperties, and maxLength where arrays, maps, and "
+                        "strings are declared)",
+                        rule_ptr,
+                        expression=rule_text,
+                    )
+                )
         message_expression = site.rule.get("messageExpression")
         if message_expression is not None:
             msg_ptr = (*site.pointer, "messageExpression")
             if not isinstance(message_expression, str) or not message_expression.strip():
-                issues.append(CelIssue(MESSAGE_EXPRESSION, "messageExpression must be non-empty if specified",
-                                       msg_ptr, expression=str(message_expression)))
+                issues.append(
+                    CelIssue(
+                        MESSAGE_EXPRESSION,
+                        "messageExpression must be non-empty if specified",
+                        msg_ptr,
+                        expression=str(message_expression),
+                    )
+                )
                 continue
             msg_result = check_expression(message_expression, variables, "string")
             for problem in msg_result.problems:
-                text = problem.message if problem.kind == "output" else \
-                    f"messageExpression compilation failed: {describe(problem, message_expression)}"
+                text = (
+                    problem.message
+                    if problem.kind == "output"
+                    else f"messageExpression compilation failed: {describe(problem, message_expression)}"
+                )
                 if problem.kind == "output":
                     text = "messageExpression must evaluate to a string"
-                issues.append(CelIssue(MESSAGE_EXPRESSION, text, msg_ptr, offset=problem.offset,
-                                       expression=message_expression))
+                issues.append(
+                    CelIssue(
+                        MESSAGE_EXPRESSION,
+                        text,
+                        msg_ptr,
+                        offset=problem.offset,
+                        expression=message_expression,
+                    )
+                )
             if msg_result.ok and msg_result.compiled is not None and msg_result.compiled.ast is not None:
                 msg_cost = estimate_cost(msg_result.compiled.ast, msg_result.node_types)
                 total_cost += msg_cost
                 if msg_cost > STATIC_RULE_LIMIT:
-                    issues.append(CelIssue(COST_EXCEEDED, "estimated messageExpression cost exceeds budget by "
-                                           f"factor of {exceed_factor(msg_cost, STATIC_RULE_LIMIT)}", msg_ptr,
-                                           expression=message_expression))
+                    issues.append(
+                        CelIssue(
+                            COST_EXCEEDED,
+                            "estimated messageExpression cost exceeds budget by "
+                            f"factor of {exceed_factor(msg_cost, STATIC_RULE_LIMIT)}",
+                            msg_ptr,
+                            expression=message_expression,
+                        )
+                    )
     if total_cost > STATIC_CRD_LIMIT:
-        issues.append(CelIssue(COST_EXCEEDED, "x-kubernetes-validations estimated rule cost total for entire "
-                               f"OpenAPIv3 schema exceeds budget by factor of "
-                               f"{exceed_factor(total_cost, STATIC_CRD_LIMIT)}", pointer))
+        issues.append(
+            CelIssue(
+                COST_EXCEEDED,
+                "x-kubernetes-validations estimated rule cost total for entire "
+                f"OpenAPIv3 schema exceeds budget by factor of "
+                f"{exceed_factor(total_cost, STATIC_CRD_LIMIT)}",
+                pointer,
+            )
+        )
     return issues
 
 
@@ -179,14 +271,29 @@ def _field_issues(site: RuleSite, rule_text: str) -> list[CelIssue]:
     issues = []
     message = site.rule.get("message")
     if ("\n" in rule_text.strip() or "\r" in rule_text.strip()) and not message:
-        issues.append(CelIssue(RULE_FIELDS, "message must be specified if rule contains line breaks",
-                               (*site.pointer, "rule"), expression=rule_text))
+        issues.append(
+            CelIssue(
+                RULE_FIELDS,
+                "message must be specified if rule contains line breaks",
+                (*site.pointer, "rule"),
+                expression=rule_text,
+            )
+        )
     if message is not None and (not isinstance(message, str) or not message.strip()):
-        issues.append(CelIssue(RULE_FIELDS, "message must be non-empty if specified", (*site.pointer, "message")))
+        issues.append(
+            CelIssue(RULE_FIELDS, "message must be non-empty if specified", (*site.pointer, "message"))
+        )
     elif isinstance(message, str) and ("\n" in message.strip() or "\r" in message.strip()):
-        issues.append(CelIssue(RULE_FIELDS, "message must not contain line breaks", (*site.pointer, "message")))
+        issues.append(
+            CelIssue(RULE_FIELDS, "message must not contain line breaks", (*site.pointer, "message"))
+        )
     reason = site.rule.get("reason")
     if reason is not None and reason not in _REASONS:
-        issues.append(CelIssue(RULE_FIELDS, f"Unsupported value: {reason!r}: supported values: "
-                               + ", ".join(f'"{r}"' for r in _REASONS), (*site.pointer, "reason")))
+        issues.append(
+            CelIssue(
+                RULE_FIELDS,
+                f"Unsupported value: {reason!r}: supported values: " + ", ".join(f'"{r}"' for r in _REASONS),
+                (*site.pointer, "reason"),
+            )
+        )
     return issues

@@ -42,8 +42,9 @@ def _program(text: str, serialized: bytes) -> Any:
     return program
 
 
-def to_cel_value(schema: Mapping[str, Any] | None, value: Any, types: t.SchemaTypes, depth: int = 0,
-                 root: bool = False) -> Any:
+def to_cel_value(
+    schema: Mapping[str, Any] | None, value: Any, types: t.SchemaTypes, depth: int = 0, root: bool = False
+) -> Any:
     """JSON data -> the value CEL sees: escaped property names, null properties absent, undeclared keys gone."""
     node = types.resolve(schema) if schema is not None else None
     if node is None or depth > MAX_DATA_DEPTH:
@@ -62,7 +63,9 @@ def to_cel_value(schema: Mapping[str, Any] | None, value: Any, types: t.SchemaTy
                     out[key] = item
                     continue
                 if embedded and key == "metadata" and isinstance(item, Mapping):
-                    out["metadata"] = {k: v for k, v in item.items() if k in ("name", "generateName") and v is not None}
+                    out["metadata"] = {
+                        k: v for k, v in item.items() if k in ("name", "generateName") and v is not None
+                    }
                     continue
                 if key not in declared:
                     continue
@@ -75,7 +78,9 @@ def to_cel_value(schema: Mapping[str, Any] | None, value: Any, types: t.SchemaTy
         return {}
     if isinstance(value, list):
         items = node.get("items")
-        return [to_cel_value(items if isinstance(items, Mapping) else None, v, types, depth + 1) for v in value]
+        return [
+            to_cel_value(items if isinstance(items, Mapping) else None, v, types, depth + 1) for v in value
+        ]
     if node.get("type") == "number" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if node.get("type") == "string" and node.get("format") == "byte" and isinstance(value, str):
@@ -126,8 +131,14 @@ def _runtime_message(raw: str) -> str:
     return message
 
 
-def validate_object(schema_dict: Mapping[str, Any], obj: Any, resolve_ref: t.RefResolver | None = None, *,
-                    root: bool = True, schema_pointer: Pointer = ()) -> list[CelViolation]:
+def validate_object(
+    schema_dict: Mapping[str, Any],
+    obj: Any,
+    resolve_ref: t.RefResolver | None = None,
+    *,
+    root: bool = True,
+    schema_pointer: Pointer = (),
+) -> list[CelViolation]:
     """Run every validation rule of ``schema_dict`` on the matching nodes of ``obj`` (depth-first)."""
     from wmaplint.cel.checker import check_expression, describe
     from wmaplint.cel.cost import STATIC_RULE_LIMIT, estimate_cost
@@ -135,7 +146,8 @@ def validate_object(schema_dict: Mapping[str, Any], obj: Any, resolve_ref: t.Ref
     violations: list[CelViolation] = []
     types = t.SchemaTypes(resolve_ref)
     stack: list[tuple[Any, Any, tuple[str | int, ...], Pointer, bool]] = [
-        (schema_dict, obj, (), schema_pointer, root)]
+        (schema_dict, obj, (), schema_pointer, root)
+    ]
     visited = 0
     while stack and visited < MAX_NODES:
         schema, value, path, pointer, is_root = stack.pop()
@@ -156,14 +168,23 @@ def validate_object(schema_dict: Mapping[str, Any], obj: Any, resolve_ref: t.Ref
                 field_path = _render_path(path)
                 result = check_expression(text, {"self": self_type, "oldSelf": self_type}, "bool")
 
-                def add(message: str, detail: str, *, _path: str = field_path, _ptr: Pointer = rule_ptr,
-                        _text: str = text) -> None:
+                def add(
+                    message: str,
+                    detail: str,
+                    *,
+                    _path: str = field_path,
+                    _ptr: Pointer = rule_ptr,
+                    _text: str = text,
+                ) -> None:
                     violations.append(CelViolation(RULE_VIOLATION, message, _path, detail, _ptr, path, _text))
 
                 if not result.ok:
                     issues = "\n".join(describe(p, text) for p in result.problems)
-                    add(f'{field_path}: Invalid value: "{schema_kind}": rule compile error: compilation failed: '
-                        f"{issues}", issues)
+                    add(
+                        f'{field_path}: Invalid value: "{schema_kind}": rule compile error: compilation failed: '
+                        f"{issues}",
+                        issues,
+                    )
                     continue
                 if result.uses_old_self:
                     continue  # transition rule: no old object offline
@@ -174,15 +195,23 @@ def validate_object(schema_dict: Mapping[str, Any], obj: Any, resolve_ref: t.Ref
                     continue
                 outcome = _run(text, result.compiled.serialized, cel_self)
                 if isinstance(outcome, str):
-                    rule_name = (rule.get("message") or text).strip() if isinstance(rule.get("message"), str) \
+                    rule_name = (
+                        (rule.get("message") or text).strip()
+                        if isinstance(rule.get("message"), str)
                         else text.strip()
+                    )
                     if outcome == "no such overload":
-                        add(f"{field_path}: Invalid value: \"{schema_kind}\": 'no such overload': call arguments did "
+                        add(
+                            f"{field_path}: Invalid value: \"{schema_kind}\": 'no such overload': call arguments did "
                             "not match a supported operator, function or macro signature for rule: "
-                            f"{rule_name}", outcome)
+                            f"{rule_name}",
+                            outcome,
+                        )
                     else:
-                        add(f'{field_path}: Invalid value: "{schema_kind}": {outcome} evaluating rule: {rule_name}',
-                            outcome)
+                        add(
+                            f'{field_path}: Invalid value: "{schema_kind}": {outcome} evaluating rule: {rule_name}',
+                            outcome,
+                        )
                     continue
                 if outcome is True:
                     continue
@@ -210,11 +239,17 @@ def validate_object(schema_dict: Mapping[str, Any], obj: Any, resolve_ref: t.Ref
             if isinstance(props, Mapping):
                 for key, sub in props.items():
                     if key in value and not (is_root and key == "metadata"):
-                        embedded = isinstance(sub, Mapping) and sub.get("x-kubernetes-embedded-resource") is True
-                        children.append((sub, value[key], (*path, key), (*pointer, "properties", key), embedded))
+                        embedded = (
+                            isinstance(sub, Mapping) and sub.get("x-kubernetes-embedded-resource") is True
+                        )
+                        children.append(
+                            (sub, value[key], (*path, key), (*pointer, "properties", key), embedded)
+                        )
             elif isinstance(extra, Mapping):
                 for key, item in value.items():
-                    children.append((extra, item, (*path, f"[{key}]"), (*pointer, "additionalProperties"), False))
+                    children.append(
+                        (extra, item, (*path, f"[{key}]"), (*pointer, "additionalProperties"), False)
+                    )
         elif isinstance(value, list):
             items = node.get("items")
             if isinstance(items, Mapping):
@@ -252,8 +287,12 @@ def _detail(rule: Mapping[str, Any], text: str, self_type: t.CelType, cel_self: 
                 value = _program(expression, result.compiled.serialized).eval(data={"self": cel_self}).value()
             except Exception:
                 value = None
-            if isinstance(value, str) and value.strip() and "\n" not in value.strip() and \
-                    len(value.strip().encode()) <= MAX_MESSAGE_BYTES:
+            if (
+                isinstance(value, str)
+                and value.strip()
+                and "\n" not in value.strip()
+                and len(value.strip().encode()) <= MAX_MESSAGE_BYTES
+            ):
                 return value.strip()
     message = rule.get("message")
     if isinstance(message, str) and message.strip():

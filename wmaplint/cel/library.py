@@ -84,7 +84,9 @@ def find_all(text: str, pattern: str, limit: int = -1) -> list[str]:
 
 # ---- quantity ---------------------------------------------------------------------------------------------------
 
-_QUANTITY = re.compile(r"([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?\Z")
+_QUANTITY = re.compile(
+    r"([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?\Z"
+)
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 
@@ -92,7 +94,9 @@ _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "
 def parse_quantity(text: str) -> Decimal:
     match = _QUANTITY.match(text) if isinstance(text, str) else None
     if match is None:
-        raise ValueError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+        raise ValueError(
+            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+        )
     number, suffix = match.group(1), match.group(2) or ""
     try:
         value = Decimal(number)
@@ -182,8 +186,13 @@ def semver(text: str, normalize: bool = False) -> dict[str, Any]:
     match = _SEMVER.match(text)
     if match is None:
         raise ValueError(f"Invalid semver: {text}")
-    return _tagged("kubernetes.Semver", major=int(match.group(1)), minor=int(match.group(2)),
-                   patch=int(match.group(3)), pre=match.group(4) or "")
+    return _tagged(
+        "kubernetes.Semver",
+        major=int(match.group(1)),
+        minor=int(match.group(2)),
+        patch=int(match.group(3)),
+        pre=match.group(4) or "",
+    )
 
 
 def is_semver(text: str, normalize: bool = False) -> bool:
@@ -229,7 +238,9 @@ def is_less_than(a: Any, b: Any) -> bool:
 def url(text: str) -> dict[str, Any]:
     parts = urllib.parse.urlsplit(text)
     if not (parts.scheme or text.startswith("/")) or " " in text:
-        raise ValueError(f"URL parse error during conversion from string: parse {text!r}: invalid URI for request")
+        raise ValueError(
+            f"URL parse error during conversion from string: parse {text!r}: invalid URI for request"
+        )
     return _tagged("kubernetes.URL", url=text)
 
 
@@ -323,12 +334,20 @@ def ip_predicate(name: str) -> Any:
         if name == "isLoopback":
             return addr.is_loopback
         if name == "isLinkLocalMulticast":
-            return addr.is_multicast and (addr in ipaddress.ip_network("224.0.0.0/24")
-                                          if addr.version == 4 else addr in ipaddress.ip_network("ff02::/16"))
+            return addr.is_multicast and (
+                addr in ipaddress.ip_network("224.0.0.0/24")
+                if addr.version == 4
+                else addr in ipaddress.ip_network("ff02::/16")
+            )
         if name == "isLinkLocalUnicast":
             return addr.is_link_local and not addr.is_multicast
-        return not (addr.is_unspecified or addr.is_loopback or addr.is_multicast or addr.is_link_local
-                    or addr == ipaddress.ip_address("255.255.255.255"))
+        return not (
+            addr.is_unspecified
+            or addr.is_loopback
+            or addr.is_multicast
+            or addr.is_link_local
+            or addr == ipaddress.ip_address("255.255.255.255")
+        )
 
     return check
 
@@ -343,8 +362,10 @@ def _parse_cidr(text: str) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Addres
         if length > addr.max_prefixlen:
             raise ValueError("bad prefix length")
     except ValueError as exc:
-        raise ValueError("network address parse error during conversion from string: network address parse "
-                         f"error during conversion from string: netip.ParsePrefix({text!r}): {exc}") from None
+        raise ValueError(
+            "network address parse error during conversion from string: network address parse "
+            f"error during conversion from string: netip.ParsePrefix({text!r}): {exc}"
+        ) from None
     return addr, length
 
 
@@ -400,8 +421,10 @@ def _label(text: str, prefix: bool, pattern: re.Pattern[str], what: str, example
     if len(text) > 63:
         errors.append("must be no more than 63 characters")
     if not pattern.match(text):
-        errors.append(f"a {what} must consist of lower case alphanumeric characters or '-', and must start and "
-                      f"end with an alphanumeric character (e.g. '{example}')")
+        errors.append(
+            f"a {what} must consist of lower case alphanumeric characters or '-', and must start and "
+            f"end with an alphanumeric character (e.g. '{example}')"
+        )
     return errors
 
 
@@ -412,8 +435,10 @@ def _subdomain(text: str, prefix: bool) -> list[str]:
     if len(text) > 253:
         errors.append("must be no more than 253 characters")
     if not all(_DNS1123_LABEL.match(part) for part in text.split(".")):
-        errors.append("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
-                      "'.', and must start and end with an alphanumeric character (e.g. 'example.com')")
+        errors.append(
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
+            "'.', and must start and end with an alphanumeric character (e.g. 'example.com')"
+        )
     return errors
 
 
@@ -429,8 +454,10 @@ def _qualified(text: str) -> list[str]:
     elif len(name) > 63:
         errors.append("name part must be no more than 63 characters")
     if name and not _QUALIFIED_NAME.match(name):
-        errors.append("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
-                      "end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc')")
+        errors.append(
+            "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+            "end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc')"
+        )
     return errors
 
 
@@ -446,8 +473,10 @@ def _validate_named(name: str, text: str) -> list[str]:
     if name == "labelValue":
         errors = ["must be no more than 63 characters"] if len(text) > 63 else []
         if not _LABEL_VALUE.match(text):
-            errors.append("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
-                          "or '.', and must start and end with an alphanumeric character")
+            errors.append(
+                "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+                "or '.', and must start and end with an alphanumeric character"
+            )
         return errors
     if name == "uri":
         return [] if is_url(text) else [f"parse {text!r}: invalid URI for request"]
@@ -475,8 +504,19 @@ def _validate_named(name: str, text: str) -> list[str]:
 
 
 FORMAT_NAMES = (
-    "dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName", "dns1123LabelPrefix",
-    "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue", "uri", "uuid", "byte", "date", "datetime",
+    "dns1123Label",
+    "dns1123Subdomain",
+    "dns1035Label",
+    "qualifiedName",
+    "dns1123LabelPrefix",
+    "dns1123SubdomainPrefix",
+    "dns1035LabelPrefix",
+    "labelValue",
+    "uri",
+    "uuid",
+    "byte",
+    "date",
+    "datetime",
 )
 
 

@@ -12,8 +12,9 @@ GROUP_BY_EXPRESSION = "WM605"
 POD_VARIABLES = ("self", "pod")
 
 
-def check_pod_expression(text: str, pod_schema: Mapping[str, Any], resolve_ref: t.RefResolver | None,
-                         pointer: Pointer = ()) -> list[CelIssue]:
+def check_pod_expression(
+    text: str, pod_schema: Mapping[str, Any], resolve_ref: t.RefResolver | None, pointer: Pointer = ()
+) -> list[CelIssue]:
     """Issues for one groupByExpressions entry; ``self`` and ``pod`` both name the Pod.
 
     Any result type is accepted (the value is used as a group key); the type must not be a map or object.
@@ -22,11 +23,25 @@ def check_pod_expression(text: str, pod_schema: Mapping[str, Any], resolve_ref: 
 
     pod_type = t.SchemaTypes(resolve_ref).type_of(pod_schema, "Pod") or t.DYN
     result = check_expression(text, {name: pod_type for name in POD_VARIABLES}, None)
-    issues = [CelIssue(GROUP_BY_EXPRESSION, f"compilation failed: {describe(p, text)}", pointer, offset=p.offset,
-                       expression=text) for p in result.problems]
+    issues = [
+        CelIssue(
+            GROUP_BY_EXPRESSION,
+            f"compilation failed: {describe(p, text)}",
+            pointer,
+            offset=p.offset,
+            expression=text,
+        )
+        for p in result.problems
+    ]
     if not issues and result.output.kind in ("object", "map"):
-        issues.append(CelIssue(GROUP_BY_EXPRESSION, f"groupByExpressions must yield a scalar value, not "
-                               f"{result.output.render()}", pointer, expression=text))
+        issues.append(
+            CelIssue(
+                GROUP_BY_EXPRESSION,
+                f"groupByExpressions must yield a scalar value, not {result.output.render()}",
+                pointer,
+                expression=text,
+            )
+        )
     return issues
 
 
@@ -37,7 +52,7 @@ def openapi_resolver(document: Mapping[str, Any]) -> t.RefResolver:
     def resolve(ref: str) -> Mapping[str, Any] | None:
         prefix = "#/components/schemas/"
         if isinstance(ref, str) and ref.startswith(prefix):
-            found = schemas.get(ref[len(prefix):])
+            found = schemas.get(ref[len(prefix) :])
             return found if isinstance(found, Mapping) else None
         return None
 

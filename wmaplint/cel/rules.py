@@ -33,11 +33,13 @@ def _crd(validation: str, extra_properties: str = "") -> str:
 
 
 define(
-    "WM601", "cel-rule-compile-error", "error",
+    "WM601",
+    "cel-rule-compile-error",
+    "error",
     "A CRD validation rule does not compile or type-check against its schema.",
     why="The API server rejects the CRD (or, for rules already stored, fails every object with 'rule compile "
-        "error'). Typical causes: a misspelled or missing field, comparing an integer with a string, calling a "
-        "string function on a number.",
+    "error'). Typical causes: a misspelled or missing field, comparing an integer with a string, calling a "
+    "string function on a number.",
     bad=_crd("            - rule: self.minReplica <= self.replicas\n"),
     good=_crd("            - rule: self.minReplicas <= self.replicas\n"),
     fix="Use the property names and types the schema declares; escaped names (x__dash__y) for odd characters.",
@@ -45,37 +47,51 @@ define(
 )
 
 define(
-    "WM602", "cel-message-expression-error", "error",
+    "WM602",
+    "cel-message-expression-error",
+    "error",
     "A validation rule's messageExpression does not compile or does not yield a string.",
     why="The API server rejects the CRD; a messageExpression must be a CEL expression of type string over the "
-        "same variables as the rule.",
-    bad=_crd("            - rule: self.minReplicas <= self.replicas\n"
-             "              messageExpression: self.minReplicas\n"),
-    good=_crd("            - rule: self.minReplicas <= self.replicas\n"
-              "              messageExpression: \"'minReplicas ' + string(self.minReplicas) + ' is too large'\"\n"),
+    "same variables as the rule.",
+    bad=_crd(
+        "            - rule: self.minReplicas <= self.replicas\n"
+        "              messageExpression: self.minReplicas\n"
+    ),
+    good=_crd(
+        "            - rule: self.minReplicas <= self.replicas\n"
+        "              messageExpression: \"'minReplicas ' + string(self.minReplicas) + ' is too large'\"\n"
+    ),
     fix="Return a string, e.g. with string(...) conversions and '+'.",
     tags=("cel", "crd"),
 )
 
 define(
-    "WM603", "cel-cost-exceeded", "error",
+    "WM603",
+    "cel-cost-exceeded",
+    "error",
     "A validation rule's estimated cost exceeds the API server's limit.",
     why="At CRD write time the API server estimates each rule's worst-case cost times how often it can run "
-        "(cardinality from maxItems/maxProperties) and rejects rules above 10,000,000, and schemas whose total "
-        "exceeds 100,000,000.",
-    bad=_crd("            - rule: self.names.all(a, self.names.all(b, a == b || a != b))\n",
-             "              names: {type: array, items: {type: string}}\n"),
-    good=_crd("            - rule: self.names.all(a, self.names.all(b, a == b || a != b))\n",
-              "              names: {type: array, maxItems: 16, items: {type: string, maxLength: 63}}\n"),
+    "(cardinality from maxItems/maxProperties) and rejects rules above 10,000,000, and schemas whose total "
+    "exceeds 100,000,000.",
+    bad=_crd(
+        "            - rule: self.names.all(a, self.names.all(b, a == b || a != b))\n",
+        "              names: {type: array, items: {type: string}}\n",
+    ),
+    good=_crd(
+        "            - rule: self.names.all(a, self.names.all(b, a == b || a != b))\n",
+        "              names: {type: array, maxItems: 16, items: {type: string, maxLength: 63}}\n",
+    ),
     fix="Add maxItems, maxProperties and maxLength where lists, maps and strings are declared, or simplify.",
     tags=("cel", "crd", "cost"),
 )
 
 define(
-    "WM604", "crd-rule-violation", "error",
+    "WM604",
+    "crd-rule-violation",
+    "error",
     "An object (manifest or definition) is rejected by a validation rule of its CRD.",
     why="The API server would refuse the object with this field error; a Karta definition that violates its "
-        "CRD cannot be applied.",
+    "CRD cannot be applied.",
     bad="""apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata: {name: example}
@@ -103,10 +119,12 @@ spec:
 )
 
 define(
-    "WM605", "group-by-expression-error", "error",
+    "WM605",
+    "group-by-expression-error",
+    "error",
     "A gang-scheduling groupByExpressions entry is not valid CEL over a Pod.",
     why="groupByExpressions are evaluated on every member Pod; an expression that names a field the Pod type "
-        "does not have, or does not compile, fails at scheduling time.",
+    "does not have, or does not compile, fails at scheduling time.",
     bad="""apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata: {name: example}
@@ -136,12 +154,16 @@ spec:
 )
 
 define(
-    "WM606", "cel-rule-field-invalid", "error",
+    "WM606",
+    "cel-rule-field-invalid",
+    "error",
     "A validation rule entry has an invalid field: multi-line rule without message, bad reason, "
     "optionalOldSelf without oldSelf, or oldSelf under a list that cannot be correlated.",
     why="The API server rejects the CRD with a field error on the entry.",
     bad=_crd("            - rule: self.minReplicas <= self.replicas\n              reason: Invalid\n"),
-    good=_crd("            - rule: self.minReplicas <= self.replicas\n              reason: FieldValueInvalid\n"),
+    good=_crd(
+        "            - rule: self.minReplicas <= self.replicas\n              reason: FieldValueInvalid\n"
+    ),
     fix="reason is one of FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate.",
     tags=("cel", "crd"),
 )

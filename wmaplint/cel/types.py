@@ -83,7 +83,19 @@ class CelType:
         return self.kind == "dyn"
 
 
-SCALAR_KINDS = ("dyn", "null", "bool", "int", "uint", "double", "string", "bytes", "timestamp", "duration", "type")
+SCALAR_KINDS = (
+    "dyn",
+    "null",
+    "bool",
+    "int",
+    "uint",
+    "double",
+    "string",
+    "bytes",
+    "timestamp",
+    "duration",
+    "type",
+)
 
 
 @dataclass(eq=False)
@@ -134,8 +146,13 @@ class Field:
 class ObjectType(CelType):
     """A struct-like object; ``fields`` (keyed by escaped CEL name) are computed on first use."""
 
-    def __init__(self, name: str, builder: Callable[[], dict[str, Field]], schema: Mapping[str, Any] | None,
-                 min_size: int = 2) -> None:
+    def __init__(
+        self,
+        name: str,
+        builder: Callable[[], dict[str, Field]],
+        schema: Mapping[str, Any] | None,
+        min_size: int = 2,
+    ) -> None:
         super().__init__("object", 0, min_size, schema)
         self.name = name
         self._builder = builder
@@ -237,8 +254,14 @@ class SchemaTypes:
             ref = schema.get("$ref")
             if ref is None:
                 all_of = schema.get("allOf")
-                if (isinstance(all_of, list) and len(all_of) == 1 and isinstance(all_of[0], Mapping)
-                        and "$ref" in all_of[0] and "type" not in schema and "properties" not in schema):
+                if (
+                    isinstance(all_of, list)
+                    and len(all_of) == 1
+                    and isinstance(all_of[0], Mapping)
+                    and "$ref" in all_of[0]
+                    and "type" not in schema
+                    and "properties" not in schema
+                ):
                     ref = all_of[0]["$ref"]
             if ref is None:
                 return schema
@@ -250,8 +273,9 @@ class SchemaTypes:
                 return None
         return None
 
-    def type_of(self, schema: Any, name: str = "object", *, embedded_root: bool = False,
-                depth: int = 0) -> CelType | None:
+    def type_of(
+        self, schema: Any, name: str = "object", *, embedded_root: bool = False, depth: int = 0
+    ) -> CelType | None:
         """The CEL type of a schema node; None when Kubernetes drops it (not accessible from CEL)."""
         node = self.resolve(schema)
         if node is None:
@@ -305,8 +329,15 @@ class SchemaTypes:
             max_items = _bound(node.get("maxItems"))
             bound = max_items if max_items is not None else UNBOUNDED // (elem.min_size + 1)
             keys = node.get("x-kubernetes-list-map-keys")
-            return ListType("list", bound, 2, node, elem, str(node.get("x-kubernetes-list-type") or "atomic"),
-                            tuple(k for k in keys if isinstance(k, str)) if isinstance(keys, list) else ())
+            return ListType(
+                "list",
+                bound,
+                2,
+                node,
+                elem,
+                str(node.get("x-kubernetes-list-type") or "atomic"),
+                tuple(k for k in keys if isinstance(k, str)) if isinstance(keys, list) else (),
+            )
         if kind == "string":
             fmt = node.get("format")
             max_len = _bound(node.get("maxLength"))
@@ -338,7 +369,9 @@ class SchemaTypes:
             fields: dict[str, Field] = {}
             props = node.get("properties")
             required = node.get("required")
-            required_set = {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
+            required_set = (
+                {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
+            )
             if isinstance(props, Mapping):
                 for prop, sub in props.items():
                     if not isinstance(prop, str):
@@ -379,7 +412,10 @@ class SchemaTypes:
 
 
 def embedded_metadata_type() -> ObjectType:
-    schema = {"type": "object", "properties": {"name": {"type": "string"}, "generateName": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "generateName": {"type": "string"}},
+    }
     return ObjectType(
         "metadata",
         lambda: {
@@ -390,8 +426,9 @@ def embedded_metadata_type() -> ObjectType:
     )
 
 
-def schema_type(schema: Mapping[str, Any], resolve_ref: RefResolver | None = None, *,
-                root: bool = False) -> CelType:
+def schema_type(
+    schema: Mapping[str, Any], resolve_ref: RefResolver | None = None, *, root: bool = False
+) -> CelType:
     """The CEL type of ``self`` for a rule on this schema node (``root`` adds apiVersion/kind/metadata)."""
     converted = SchemaTypes(resolve_ref).type_of(schema, "selfType", embedded_root=root)
     return converted if converted is not None else DYN
