@@ -1,0 +1,72 @@
+"""One version of one open document, parsed once and shared by every feature request."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from wmaplint.definition.model import Definition, build
+from wmaplint.lsp.positions import LineIndex
+from wmaplint.source import SourceFile, load_text
+
+LINTED_SUFFIXES = (".yaml", ".yml", ".json")
+LINTED_LANGUAGES = ("yaml", "json", "jsonc")
+# Cheap pre-filter: a file that never names one of these kinds holds no definition and no CRD.
+_KIND_WORD = re.compile(r"""["']?kind["']?\s*:\s*["']?(Karta|ResourceInterface|CustomResourceDefinition)\b""")
+_DEFINITION_KIND = re.compile(r"""["']?kind["']?\s*:\s*["']?(Karta|ResourceInterface)\b""")
+
+
+def wants_lint(path: str, language_id: str | None, text: str) -> bool:
+    """Whether diagnostics belong to this file: YAML/JSON that names a definition or CRD kind."""
+    by_language = (language_id or "").lower() in LINTED_LANGUAGES
+    by_suffix = path.lower().endswith(LINTED_SUFFIXES)
+    return (by_language or by_suffix) and _KIND_WORD.search(text) is not None
+
+
+def mentions_definition(text: str) -> bool:
+    return _DEFINITION_KIND.search(text) is not None
+
+
+@dataclass
+class Snapshot:
+    text: str
+    path: str
+    is_json: bool = False
+    _definitions: list[Definition] | None = field(default=None, repr=False)
+
+    @cached_property
+    def index(self) -> LineIndex:
+        return LineIndex(self.text)
+
+    @cached_property
+    def source(self) -> SourceFile:
+        return load_text(self.text, self.path)
+
+    @property
+    def definitions(self) -> list[Definition]:
+        """Definitions of the documents that parsed (a broken document contributes none)."""
+        if self._definitions is None:
+            found = []
+            for document in self.source.documents:
+                try:
+                    definition = build(document.root)
+                except Exception:  # the model is lenient; an unexpected shape must not break a request
+                    definition = None
+                if definition is not None:
+                    found.append(definition)
+            self._definitions = found
+        return self._definitions
+
+    def definition_at(self, offset: int) -> Definition | None:
+        for definition in self.definitions:
+            root = definition.document_node
+            if root.start <= offset <= root.end:
+                return definition
+        return None
+
+    def component_names(self) -> list[str]:
+        names: list[str] = []
+        for definition in self.definitions:
+            names.extend(c.name for c in definition.components if c.name and c.name not in names)
+        return names
