@@ -46,3 +46,15 @@ def test_zero_scale_cannot_be_computed(jobset_definition, jobset_manifest, runti
     workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
     assert workload.gangs[0].min_available is None
     assert rules.GANG_MIN_AVAILABLE_UNKNOWN in {f.rule for f in workload.findings}
+
+
+def test_alpha_member_without_pods_adds_nothing(jobset_definition, jobset_manifest, runtime):
+    members = jobset_definition["spec"]["optimizationInstructions"]["gangScheduling"]["podGroups"][0][
+        "members"
+    ]
+    members.append({"componentName": "jobset"})  # the root: no spec, scale 1 x children
+    jobset_manifest["spec"]["replicatedJobs"][0]["replicas"] = 0
+    workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
+    [gang] = workload.gangs
+    assert [m.min_available for m in gang.members] == [2, 2] and gang.min_available == 4
+    assert workload.findings == []

@@ -40,8 +40,13 @@ def _strings(value: Any) -> list[str]:
 
 
 def _scale_of(
-    name: str, workload: Workload, findings: list[Finding], where: tuple[str | int, ...]
+    name: str,
+    workload: Workload,
+    findings: list[Finding],
+    where: tuple[str | int, ...],
+    require_positive: bool = True,
 ) -> int | None:
+    """The subtree scale of a member; with require_positive (v2 sub-groups), 0 is the scheduler's error."""
     node = workload.components.get(name)
     if node is None:
         findings.append(
@@ -53,7 +58,7 @@ def _scale_of(
         )
         return None
     scale = subtree_scale(node)
-    if scale <= 0:
+    if scale <= 0 and require_positive:
         findings.append(
             Finding(
                 rules.GANG_MIN_AVAILABLE_UNKNOWN,
@@ -95,11 +100,24 @@ def preview_gangs(definition: Mapping[str, Any], workload: Workload, findings: l
                     component=member["componentName"],
                     group_by_key_paths=_strings(member.get("groupByKeyPaths")),
                     filters=_strings(member.get("filters")),
-                    min_available=_scale_of(member["componentName"], workload, findings, where),
+                    min_available=_scale_of(member["componentName"], workload, findings, where, False),
                 )
             )
+        # alpha groups: a member without pods on this manifest (scale 0) simply adds none
         total = _total([m.min_available for m in members])
-        note = "" if total is not None else "min-available cannot be computed for every member"
+        note = ""
+        if total == 0:
+            findings.append(
+                Finding(
+                    rules.GANG_MIN_AVAILABLE_UNKNOWN,
+                    f"pod group '{entry.get('name', '')}' has a min-available of 0 on this manifest: its "
+                    "members must expose a positive replica scale",
+                    (*GANG, "podGroups", index),
+                )
+            )
+            total = None
+        if total is None:
+            note = "min-available cannot be computed"
         if members and any(m.group_by_key_paths for m in members):
             note = (note + "; " if note else "") + "one group per distinct groupByKeyPaths value of the pods"
         gangs.append(
