@@ -94,7 +94,7 @@ class SchemaType:
 
     def describe(self) -> str:
         if self.kind == UNION:
-            return " or ".join(v.describe() for v in self.variants)
+            return " or ".join(dict.fromkeys(v.describe() for v in self.variants))
         if self.kind == OBJECT:
             if self.additional is not None and not self.properties:
                 return "map"
