@@ -9,6 +9,7 @@ RULE_MODULES = (
     "wmaplint.checks.format",
     "wmaplint.checks.components",
     "wmaplint.checks.status",
+    "wmaplint.checks.status_semantics",
     "wmaplint.checks.expressions",
     "wmaplint.checks.schema_paths",
     "wmaplint.checks.crd",

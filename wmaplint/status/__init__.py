@@ -1,0 +1,58 @@
+"""Status mapping analysis: what controllers write (knowledge) and matchers as conjunctions (model)."""
+
+from wmaplint.status.coverage import completes, config_names
+from wmaplint.status.knowledge import (
+    ConditionFact,
+    KindFacts,
+    Knowledge,
+    KnowledgeError,
+    PhaseFact,
+    gvk_key,
+    load_knowledge,
+    normalise_path,
+    parse_knowledge,
+    phase_values,
+    schema_enum,
+)
+from wmaplint.status.model import (
+    CONDITION_STATUSES,
+    EVALUATION_ORDER,
+    Conjunction,
+    Fact,
+    StatusModel,
+    build_model,
+    certain_overlap,
+    conflict,
+    describe_object,
+    expression_fact,
+    implies,
+    subsumes,
+)
+
+__all__ = [
+    "CONDITION_STATUSES",
+    "EVALUATION_ORDER",
+    "ConditionFact",
+    "Conjunction",
+    "Fact",
+    "KindFacts",
+    "Knowledge",
+    "KnowledgeError",
+    "PhaseFact",
+    "StatusModel",
+    "build_model",
+    "certain_overlap",
+    "completes",
+    "config_names",
+    "conflict",
+    "describe_object",
+    "expression_fact",
+    "gvk_key",
+    "implies",
+    "load_knowledge",
+    "normalise_path",
+    "parse_knowledge",
+    "phase_values",
+    "schema_enum",
+    "subsumes",
+]
