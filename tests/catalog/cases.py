@@ -67,6 +67,12 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
     ("kubeflow-org-mpijob-v2beta1", "launcher-as-worker-succeeded"): {
         "replicas": {"launcher": [1], "worker": [0]}, "status": ["completed"], "pods": 1, "gpus": 2,
     },
+    ("trainer-kubeflow-org-trainjob-v1alpha1", "torch-multi-node-gpu"): {
+        "replicas": {"node": [4]}, "status": ["running"], "pods": 4, "gpus": 32,
+    },
+    ("trainer-kubeflow-org-trainjob-v1alpha1", "suspended-defaults"): {
+        "replicas": {"node": [1]}, "status": ["suspended"], "pods": 1, "gpus": 0,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -126,6 +132,11 @@ def _lws(component: str, instance: str, obj: dict[str, Any], index: int) -> dict
             "leaderworkerset.sigs.k8s.io/template-revision-hash": "5d8f7c9b6"}
 
 
+def _trainjob(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    # the TrainJob's JobSet has the TrainJob's name; trainer nodes run in the replicated job "node"
+    return _jobset(component, "node", obj, index)
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
@@ -133,6 +144,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "trainer-kubeflow-org-trainjob-v1alpha1": _trainjob,
     "kubeflow-org-mpijob-v2beta1": _kubeflow_training("mpi-operator", ("launcher", "worker")),
     "leaderworkerset-x-k8s-io-leaderworkerset-v1": _lws,
 }
