@@ -66,23 +66,27 @@ def test_misspelled_segment_gets_the_closest_name_at_the_right_offset(types):
 
 
 @pytest.mark.parametrize("gvk,field,text", [
-    (("jobset.x-k8s.io", "v1alpha2", "JobSet"), "podTemplateSpecPath", ".spec.replicatedJobs[].template.spec.template"),
+    (("jobset.x-k8s.io", "v1alpha2", "JobSet"), "podTemplateSpecPath",
+     ".spec.replicatedJobs[].template.spec.template"),
     (("jobset.x-k8s.io", "v1alpha2", "JobSet"), "replicasPath",
      ".spec.replicatedJobs[] | .replicas * (.template.spec.parallelism // 1)"),
     (("jobset.x-k8s.io", "v1alpha2", "JobSet"), "instanceIdPath", ".spec.replicatedJobs[].name"),
     (("ray.io", "v1", "RayCluster"), "replicasPath", ".spec.workerGroupSpecs[]? | (.replicas // 1)"),
     (("ray.io", "v1", "RayCluster"), "podTemplateSpecPath", ".spec.headGroupSpec.template"),
-    (("kubeflow.org", "v1", "PyTorchJob"), "podTemplateSpecPath", '.spec.pytorchReplicaSpecs["Worker"].template'),
+    (("kubeflow.org", "v1", "PyTorchJob"), "podTemplateSpecPath",
+     '.spec.pytorchReplicaSpecs["Worker"].template'),
     (("kubeflow.org", "v1", "PyTorchJob"), "podTemplateSpecPath", ".spec.pytorchReplicaSpecs[].template"),
     (("kubeflow.org", "v1", "PyTorchJob"), "instanceIdPath", ".spec.pytorchReplicaSpecs | keys[]"),
-    (("batch", "v1", "Job"), "replicasPath", "[(.spec.parallelism // 1), (.spec.completions // empty)] | min"),
+    (("batch", "v1", "Job"), "replicasPath",
+     "[(.spec.parallelism // 1), (.spec.completions // empty)] | min"),
     (("batch", "v1", "Job"), "podTemplateSpecPath", ".spec.template"),
     (("apps", "v1", "Deployment"), "metadataPath", ".spec.template.metadata"),
     (("apps", "v1", "Deployment"), "labelsPath", ".spec.template.metadata.labels"),
     (("apps", "v1", "Deployment"), "containersPath", ".spec.template.spec.containers"),
     (("apps", "v1", "Deployment"), "resourcesPath", ".spec.template.spec.containers[0].resources"),
     (("apps", "v1", "Deployment"), "nodeAffinityPath", ".spec.template.spec.affinity.nodeAffinity"),
-    (("nvidia.com", "v1alpha1", "DynamoGraphDeployment"), "instanceIdPath", ".spec.services | to_entries[] | .key"),
+    (("nvidia.com", "v1alpha1", "DynamoGraphDeployment"), "instanceIdPath",
+     ".spec.services | to_entries[] | .key"),
     (("leaderworkerset.x-k8s.io", "v1", "LeaderWorkerSet"), "podTemplateSpecPath",
      ".spec.leaderWorkerTemplate.workerTemplate"),
 ])
@@ -111,8 +115,8 @@ def test_wrong_target_shapes(types):
     (f,) = check_expression(".spec.template.spec", Expectation.for_field("podTemplateSpecPath"), job)
     assert f.rule == "WM306"
     assert check_expression(".spec.template.spec", Expectation.for_field("podSpecPath"), job) == []
-    assert rules(check_expression(".spec.template.spec.containers[0]", Expectation.for_field("containersPath"),
-                                  job)) == ["WM306"]
+    one = ".spec.template.spec.containers[0]"
+    assert rules(check_expression(one, Expectation.for_field("containersPath"), job)) == ["WM306"]
     assert check_expression('.metadata.name // "1"', Expectation.for_field("replicasPath"), job) == []
     assert rules(check_expression(".spec.template", Expectation.for_field("imagePath"), job)) == ["WM306"]
 

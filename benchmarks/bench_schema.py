@@ -1,0 +1,68 @@
+"""Schema benchmarks: cold parse and warm (cached) load of the largest CRD, and typing 124 jq expressions.
+
+Prints `name: value unit` lines. Reads the real CRDs from ../shared beside the repository.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from wmaplint.jq.typing import Expectation, check_expression
+from wmaplint.schema.store import SchemaStore, forget_parsed
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+LARGEST = SHARED / "crds/serving.kserve.io/llminferenceservice_v1alpha2.yaml"
+GVK = ("serving.kserve.io", "v1alpha2", "LLMInferenceService")
+MILVUS = SHARED / "crds/milvus.io/milvus_v1beta1.yaml"
+
+# fields of a fragmented Milvus definition, per component: 18 components x 7 paths = 126, take 124
+_FIELDS = {
+    "replicasPath": ".spec.components.{c}.replicas // 1",
+    "imagePath": ".spec.components.{c}.image // .spec.components.image",
+    "resourcesPath": ".spec.components.{c}.resources",
+    "labelsPath": ".spec.components.{c}.podLabels",
+    "annotationsPath": ".spec.components.{c}.podAnnotations",
+    "schedulerNamePath": ".spec.components.{c}.schedulerName // .spec.components.schedulerName",
+    "priorityClassNamePath": ".spec.components.{c}.priorityClassName",
+}
+
+
+def _components(store: SchemaStore) -> list[str]:
+    (milvus,) = store.lookup("milvus.io", "v1beta1", "Milvus")
+    comps = milvus.type.member("spec").member("components")
+    return sorted(n for n, p in comps.properties.items()
+                  if p.type.kind == "object" and "replicas" in p.type.properties)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        forget_parsed()
+        t = time.perf_counter()
+        SchemaStore([LARGEST], cache_dir=tmp).lookup(*GVK)
+        print(f"schema_cold_parse_largest_crd: {(time.perf_counter() - t) * 1000:.1f} ms")
+        best = float("inf")
+        for _ in range(5):
+            forget_parsed()
+            t = time.perf_counter()
+            found = SchemaStore([LARGEST], cache_dir=tmp).lookup(*GVK)
+            best = min(best, time.perf_counter() - t)
+            assert found
+        print(f"schema_warm_load_largest_crd: {best * 1000:.1f} ms")
+
+        store = SchemaStore([MILVUS], cache_dir=tmp)
+        (milvus,) = store.lookup("milvus.io", "v1beta1", "Milvus")
+        exprs = [(f, text.format(c=c)) for c in _components(store) for f, text in _FIELDS.items()]
+        exprs = (exprs * 2)[:124]
+        t = time.perf_counter()
+        findings = 0
+        for field_name, text in exprs:
+            findings += len(check_expression(text, Expectation.for_field(field_name), milvus.type))
+        elapsed = time.perf_counter() - t
+        print(f"schema_typing_124_expressions: {elapsed * 1000:.1f} ms")
+        print(f"schema_typing_124_expressions_findings: {findings} count")
+
+
+if __name__ == "__main__":
+    main()
