@@ -358,3 +358,16 @@ def test_every_project_rule_meets_githubs_requirements(sarif_validator: Draft4Va
     described = {rule["id"] for rule in _run(log)["tool"]["driver"]["rules"]}
     assert described == set(RULES)
     assert len(described) > len(["WM801", "WM802", "WM803"])
+
+
+def test_relative_root_is_normalised(tmp_path: Path) -> None:
+    (tmp_path / "repo" / "defs").mkdir(parents=True)
+    diagnostic = Diagnostic("WM801", Severity.ERROR, "a", "defs/a.yaml", Span(1, 1, 1, 2))
+    log = json.loads(
+        render_sarif(
+            Report([diagnostic], {}, 1), tool_version="0.1.0", root=Path("../repo"), cwd=tmp_path / "repo"
+        )
+    )
+    run = _run(log)
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == (tmp_path / "repo").as_uri() + "/"
+    assert run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "defs/a.yaml"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -252,8 +253,8 @@ def sarif_log(
     max_results: int = MAX_RESULTS,
 ) -> dict[str, Any]:
     """The SARIF log as plain data. ``category`` becomes ``automationDetails.id`` (``category/run-id``)."""
-    cwd = (cwd or Path.cwd()).absolute()
-    root = (cwd / (root or cwd)).absolute()
+    cwd = Path(os.path.normpath((cwd or Path.cwd()).absolute()))
+    root = Path(os.path.normpath(cwd / (root or cwd)))
     locator = _Locator(report, root, cwd)
     fingerprints = _Fingerprints(report, cwd)
     kept = _select(report.diagnostics, max_results)
