@@ -73,6 +73,21 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
     ("trainer-kubeflow-org-trainjob-v1alpha1", "suspended-defaults"): {
         "replicas": {"node": [1]}, "status": ["suspended"], "pods": 1, "gpus": 0,
     },
+    ("apps-deployment-v1", "triton-inference"): {
+        "replicas": {"deployment": [3]}, "status": ["running"], "pods": 3, "gpus": 3,
+    },
+    ("apps-deployment-v1", "stalled-rollout"): {
+        "replicas": {"deployment": [1]}, "status": ["failed"], "pods": 1, "gpus": 1,
+    },
+    ("apps-statefulset-v1", "vector-db"): {
+        "replicas": {"statefulset": [3]}, "status": ["degraded"], "pods": 3, "gpus": 3,
+    },
+    ("core-pod-v1", "gpu-notebook"): {
+        "replicas": {"pod": [1]}, "status": ["running"], "pods": 1, "gpus": 2,
+    },
+    ("core-pod-v1", "pending-pod"): {
+        "replicas": {"pod": [1]}, "status": ["initializing"], "pods": 1, "gpus": 8,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -137,6 +152,21 @@ def _trainjob(component: str, instance: str, obj: dict[str, Any], index: int) ->
     return _jobset(component, "node", obj, index)
 
 
+def _no_labels(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    return {}
+
+
+def _replicaset(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    return {"pod-template-hash": "7d9f8b6c5d"}
+
+
+def _statefulset(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    name = obj["metadata"]["name"]
+    return {"statefulset.kubernetes.io/pod-name": f"{name}-{index}",
+            "apps.kubernetes.io/pod-index": str(index),
+            "controller-revision-hash": f"{name}-6b8c9d7f5"}
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
@@ -144,6 +174,9 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "apps-deployment-v1": _replicaset,
+    "apps-statefulset-v1": _statefulset,
+    "core-pod-v1": _no_labels,
     "trainer-kubeflow-org-trainjob-v1alpha1": _trainjob,
     "kubeflow-org-mpijob-v2beta1": _kubeflow_training("mpi-operator", ("launcher", "worker")),
     "leaderworkerset-x-k8s-io-leaderworkerset-v1": _lws,

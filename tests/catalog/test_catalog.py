@@ -41,6 +41,7 @@ DEFINITIONS = definition_files()
 # frameworks whose controller reports no failure at all (no condition, phase or counter to map)
 NO_FAILURE_SIGNAL = {
     "leaderworkerset-x-k8s-io-leaderworkerset-v1": "only Available, Progressing, UpdateInProgress conditions",
+    "apps-statefulset-v1": "no conditions; only replica counters",
 }
 DEF_IDS = [p.stem for p in DEFINITIONS]
 FIELDS = [(p.stem, f) for p in DEFINITIONS for f in jq_fields(load_definition(p))]
