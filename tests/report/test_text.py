@@ -8,7 +8,7 @@ from report_samples import DEFINITION_PATH, jobset_report, missing_status, span_
 
 from wmaplint.diagnostics import Diagnostic, Report, Severity, Span
 from wmaplint.report import render
-from wmaplint.report.text import layout_line, render_text, underline
+from wmaplint.report.text import MAX_SHOWN, layout_line, render_text, underline
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -149,3 +149,17 @@ def _definition() -> str:
     from report_samples import DEFINITION
 
     return DEFINITION
+
+
+def test_long_lines_show_a_window_around_the_span() -> None:
+    line = "x" * 5000 + ".spec.replicas" + "y" * 5000
+    start = 5001
+    shown, marks = underline(line, start, start + len(".spec.replicas"))
+    assert shown.startswith("\u2026") and shown.endswith("\u2026")
+    assert len(shown) == MAX_SHOWN + 2
+    caret = marks.index("^")
+    assert shown[caret : caret + len(".spec.replicas")] == ".spec.replicas"
+    assert marks[caret:] == "^" + "~" * 13
+    # the start of a long line is not marked as cut
+    head, head_marks = underline(line, 1, 3)
+    assert not head.startswith("\u2026") and head_marks == "^~"

@@ -19,6 +19,9 @@ from wmaplint.diagnostics import Diagnostic, Report, Severity
 from wmaplint.report.common import SourceLines, count, sorted_diagnostics, summary_line
 
 TAB_WIDTH = 4
+# Long lines (minified JSON, generated YAML) are shown as a window around the span.
+MAX_SHOWN = 200
+CONTEXT_BEFORE = 60
 
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
@@ -86,13 +89,25 @@ def underline(line: str, start_col: int, end_col: int | None) -> tuple[str, str]
 
     ``end_col`` None means "to the end of the line" (the first line of a multi-line span). The underline
     is at least one caret wide, even for an empty span or one that points past the end of the line.
+    A line longer than ``MAX_SHOWN`` code points is cut to a window around the span, marked with ``…``.
     """
-    shown, starts = layout_line(line)
     last = len(line) + 1
     first = min(max(start_col, 1), last)
     stop = last if end_col is None else min(max(end_col, first), last)
+    cut_left = cut_right = 0
+    if len(line) > MAX_SHOWN:
+        cut_left = max(0, first - 1 - CONTEXT_BEFORE)
+        cut_right = min(len(line), cut_left + MAX_SHOWN)
+        line = line[cut_left:cut_right]
+        first -= cut_left
+        stop = min(stop - cut_left, len(line) + 1)
+    shown, starts = layout_line(line)
     begin_cell = starts[first - 1]
     width = max(starts[stop - 1] - begin_cell, 1)
+    if cut_left:
+        shown, begin_cell = "\u2026" + shown, begin_cell + 1
+    if cut_right and cut_right < last - 1:
+        shown += "\u2026"
     return shown, " " * begin_cell + "^" + "~" * (width - 1)
 
 
