@@ -207,6 +207,8 @@ ORDER_SHADOW = define(
 )
 
 # Pairs of statuses a platform must tell apart (the first is evaluated first).
+# Pairwise comparisons are quadratic; beyond this many matchers per status only the first ones are compared.
+MAX_COMPARED = 256
 TERMINAL_PAIRS = (("running", "failed"), ("running", "completed"), ("failed", "completed"))
 # Degraded is evaluated last on purpose: it qualifies a running workload, so overlapping with running is expected.
 NOT_SHADOWED = frozenset({"degraded"})
@@ -490,7 +492,8 @@ def _consistency(ctx: Context, status: StatusDefinition, facts: KindFacts | None
                     severity=Severity.WARNING,
                 )
                 continue
-            usable.setdefault(key, []).append(conj)
+            if len(usable.setdefault(key, [])) < MAX_COMPARED:
+                usable[key].append(conj)
     shadowed_pairs: set[tuple[int, int]] = set()
     yield from _redundant(ctx, usable)
     yield from _shadowed(ctx, usable, shadowed_pairs)

@@ -24,5 +24,5 @@ def completes(gvk: GVK | None, facts: KindFacts | None, configured: Iterable[str
     if config_names(gvk) & set(configured):
         return True, "listed in the `completes` setting"
     if facts is not None and facts.completes:
-        return True, f"per schemas/conditions.yaml: {facts.source}"
+        return True, f"{facts.gvk} per schemas/conditions.yaml"
     return False, ""

@@ -1,0 +1,91 @@
+"""Coverage: running, failed, completed (for kinds that run to completion), suspended, initializing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wmaplint.engine import Options
+
+from .helpers import catalog_text, only, rules, status_findings, vary
+
+JOB = catalog_text("batch-job-v1.yaml")
+
+
+def test_catalog_job_is_fully_covered() -> None:
+    assert [d for d in status_findings(JOB) if d.rule.startswith("WM41")] == []
+
+
+def test_job_without_completed_is_reported_because_jobs_complete() -> None:
+    text = vary(JOB, "          completed:\n            - byConditions: [{type: Complete, status: \"True\"}]\n"
+                "            - byConditions: [{type: SuccessCriteriaMet, status: \"True\"}]\n", "")
+    found = only(status_findings(text), "WM412")
+    assert len(found) == 1
+    assert "runs to completion" in found[0].message and "batch/v1/Job" in found[0].message
+    assert found[0].span.start_line == text.splitlines().index("        statusMappings:") + 1
+
+
+def test_running_and_failed_missing() -> None:
+    text = vary(JOB, "          failed:\n            - byConditions: [{type: Failed, status: \"True\"}]\n"
+                "            - byConditions: [{type: FailureTarget, status: \"True\"}]\n", "")
+    text = text.split("          running:")[0]
+    assert {"WM410", "WM411"} <= set(rules(status_findings(text)))
+
+
+def test_suspendable_job_without_suspended() -> None:
+    text = vary(JOB, "          suspended:\n            - byConditions: [{type: Suspended, status: \"True\"}]\n", "")
+    found = only(status_findings(text), "WM413")
+    assert len(found) == 1
+    assert found[0].related and found[0].related[0].message == "suspendDefinition"
+
+
+def test_no_suspended_needed_without_suspend_definition() -> None:
+    text = catalog_text("leaderworkerset-x-k8s-io-leaderworkerset-v1.yaml")
+    assert "suspendDefinition" not in text
+    assert only(status_findings(text), "WM413") == []
+
+
+def test_lws_has_no_failed_mapping() -> None:
+    text = catalog_text("leaderworkerset-x-k8s-io-leaderworkerset-v1.yaml")
+    assert rules(status_findings(text)) == ["WM411"]
+
+
+def test_initializing_missing_is_info() -> None:
+    text = catalog_text("kubeflow-org-pytorchjob-v1.yaml")
+    text = text.split("          initializing:")[0]
+    found = only(status_findings(text), "WM414")
+    assert len(found) == 1 and found[0].severity.label == "info"
+
+
+CUSTOM = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: example-com-trainingrun-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: run
+      kind: {group: example.com, version: v1, kind: TrainingRun}
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          initializing: [{byConditions: [{type: Started, status: "False"}]}]
+          running: [{byConditions: [{type: Started, status: "True"}, {type: Failed, status: "False"}]}]
+          failed: [{byConditions: [{type: Failed, status: "True"}]}]
+"""
+
+
+def test_unknown_kind_needs_no_completed() -> None:
+    assert status_findings(CUSTOM) == []
+
+
+def test_completes_setting_by_kind_and_by_gvk(tmp_path: Path) -> None:
+    for i, entry in enumerate(("TrainingRun", "example.com/v1/TrainingRun", "example.com/TrainingRun")):
+        config = tmp_path / f"wmaplint-{i}.yaml"  # explicit config files are cached by path
+        config.write_text(f"completes: [{entry}]\n")
+        found = status_findings(CUSTOM, Options(config_file=str(config)), str(tmp_path / "run.yaml"))
+        assert rules(found) == ["WM412"], entry
+        assert "`completes` setting" in found[0].message
+    config = tmp_path / "wmaplint-other.yaml"
+    config.write_text("completes: [OtherRun]\n")
+    assert status_findings(CUSTOM, Options(config_file=str(config)), str(tmp_path / "run.yaml")) == []

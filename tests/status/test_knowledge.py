@@ -1,0 +1,198 @@
+"""Knowledge of what controllers write: condition types, phases (bundled and from CRD enums), statuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from wmaplint.schema import default_store
+from wmaplint.status import KnowledgeError, load_knowledge, parse_knowledge, phase_values, schema_enum
+
+from .helpers import catalog_text, only, status_findings, vary
+
+PYTORCH = catalog_text("kubeflow-org-pytorchjob-v1.yaml")
+RAYJOB = catalog_text("ray-io-rayjob-v1.yaml")
+JOB = catalog_text("batch-job-v1.yaml")
+
+
+def test_misspelt_condition_type_gets_a_suggestion_and_fix() -> None:
+    text = vary(PYTORCH, "[{type: Succeeded, status: \"True\"}]", "[{type: Succeded, status: \"True\"}]")
+    [d] = only(status_findings(text), "WM420")
+    assert "'Succeded'" in d.message and "did you mean 'Succeeded'?" in d.message
+    assert "kubeflow.org/v1/PyTorchJob" in d.message
+    assert d.fixes[0].edits[0].new_text == "Succeeded"
+    line = text.splitlines()[d.span.start_line - 1]
+    assert line[d.span.start_col - 1:d.span.end_col - 1] == "Succeded"
+
+
+def test_condition_type_of_another_framework() -> None:
+    # "Complete" is the batch Job's type; the training operator says "Succeeded".
+    text = vary(PYTORCH, "[{type: Succeeded, status: \"True\"}]", "[{type: Complete, status: \"True\"}]")
+    [d] = only(status_findings(text), "WM420")
+    assert "never set by kubeflow.org/v1/PyTorchJob" in d.message and "Succeeded" in d.message
+
+
+def test_kind_without_conditions() -> None:
+    text = vary(RAYJOB, "          running:\n            - byPhase: Running\n",
+                "          running:\n            - byConditions: [{type: Ready, status: \"True\"}]\n")
+    text = vary(text, "        phaseDefinition:", "        conditionsDefinition: {path: .status.conditions, "
+                "typeFieldName: type, statusFieldName: status}\n        phaseDefinition:")
+    [d] = only(status_findings(text), "WM420")
+    assert "has no conditions" in d.message
+
+
+def test_non_exhaustive_kind_reports_only_near_misses() -> None:
+    text = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: llmisvc}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: llminferenceservice
+      kind: {group: serving.kserve.io, version: v1alpha2, kind: LLMInferenceService}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          initializing: [{byConditions: [{type: PresetsCombined, status: "True"}, {type: Ready, status: "False"}]}]
+          running: [{byConditions: [{type: Ready, status: "True"}, {type: GatewayAttached, status: "True"}]}]
+          failed: [{byConditions: [{type: Redy, status: "False"}]}]
+"""
+    found = only(status_findings(text), "WM420")
+    assert [d.message.split("'")[1] for d in found] == ["Redy"]
+
+
+def test_phase_typo_in_by_phase() -> None:
+    text = vary(RAYJOB, "            - byPhase: Running\n", "            - byPhase: running\n")
+    [d] = only(status_findings(text), "WM421")
+    assert "did you mean 'Running'?" in d.message and "JobDeploymentStatus" in d.message
+    assert d.fixes[0].edits[0].new_text == "Running"
+
+
+def test_phase_compared_in_an_expression() -> None:
+    text = vary(RAYJOB, "          running:\n            - byPhase: Running\n",
+                "          running:\n            - byExpression:\n                expression: "
+                ".status.jobDeploymentStatus == \"Runing\"\n                expectedResult: \"true\"\n")
+    [d] = only(status_findings(text), "WM421")
+    assert "'Runing'" in d.message and "did you mean 'Running'?" in d.message
+
+
+def test_catalog_rayjob_phases_are_known() -> None:
+    assert only(status_findings(RAYJOB), "WM421") == []
+
+
+def test_phase_enum_from_the_crd_schema(shared: Path) -> None:
+    # .status.rollingUpdate.phase is not in the bundled knowledge; its enum comes from the CRD.
+    text = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: dgd-rollout}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: dgd
+      kind: {group: nvidia.com, version: v1beta1, kind: DynamoGraphDeployment}
+      statusDefinition:
+        phaseDefinition: {path: .status.rollingUpdate.phase}
+        statusMappings:
+          initializing: [{byPhase: Pending}]
+          running: [{byPhase: InProgress}]
+          failed: [{byPhase: Failed}]
+          degraded: [{byPhase: Complete}]
+"""
+    [d] = only(status_findings(text), "WM421")
+    assert "'Complete'" in d.message and "did you mean 'Completed'?" in d.message
+    assert "CRD schema's enum" in d.message
+
+
+def test_schema_enum_reads_real_crds(shared: Path) -> None:
+    store = default_store([str(shared / "crds" / "nvidia.com")])
+    resolved = store.lookup("nvidia.com", "v1beta1", "DynamoGraphDeployment")[0]
+    assert set(schema_enum(resolved.type, ".status.state")) == {"initializing", "pending", "successful", "failed"}
+    assert schema_enum(resolved.type, ".status.nope") == ()
+    assert schema_enum(resolved.type, ".status.components[]") == ()
+
+
+def test_bundled_phases_agree_with_crd_enums(shared: Path) -> None:
+    knowledge = load_knowledge()
+    store = default_store([str(shared / "crds")])
+    checked = 0
+    for facts in knowledge.kinds.values():
+        group, version, kind = facts.gvk.rsplit("/", 2) if facts.gvk.count("/") == 2 else ("", *facts.gvk.split("/"))
+        for resolved in store.lookup(group, version, kind):
+            for path, phase in facts.phases.items():
+                enum = schema_enum(resolved.type, path)
+                if enum:
+                    checked += 1
+                    assert set(enum) <= set(phase.values), (facts.gvk, path)
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("written, suggestion", [("true", "True"), ("false", "False"), ("unknown", "Unknown")])
+def test_condition_status_case_matters(written: str, suggestion: str) -> None:
+    text = vary(JOB, "[{type: Failed, status: \"True\"}]", f"[{{type: Failed, status: \"{written}\"}}]")
+    [d] = only(status_findings(text), "WM422")
+    assert d.severity.label == "error" and "case matters" in d.message
+    assert d.fixes[0].edits[0].new_text == f'"{suggestion}"'
+
+
+def test_unquoted_boolean_status() -> None:
+    text = vary(JOB, "[{type: Failed, status: \"True\"}]", "[{type: Failed, status: true}]")
+    [d] = only(status_findings(text), "WM422")
+    assert "YAML boolean" in d.message and d.fixes[0].edits[0].new_text == '"True"'
+
+
+def test_reason_typo_is_info() -> None:
+    text = vary(JOB, "[{type: Failed, status: \"True\"}]", "[{type: Failed, status: \"True\", "
+                "reason: DeadlineExeeded}]")
+    [d] = only(status_findings(text), "WM423")
+    assert d.severity.label == "info" and "'DeadlineExceeded'" in d.message
+
+
+def test_every_framework_crd_is_described(shared: Path) -> None:
+    knowledge = load_knowledge()
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    missing = []
+    for crd in sorted((shared / "crds").glob("*/*.yaml")):
+        for doc in yaml.load_all(crd.read_text(), Loader=loader):
+            if not doc or doc.get("kind") != "CustomResourceDefinition":
+                continue
+            group, kind = doc["spec"]["group"], doc["spec"]["names"]["kind"]
+            for version in doc["spec"]["versions"]:
+                props = version.get("schema", {}).get("openAPIV3Schema", {}).get("properties", {})
+                if "conditions" not in props.get("status", {}).get("properties", {}):
+                    continue
+                if knowledge.facts(group, version["name"], kind) is None:
+                    missing.append(f"{group}/{version['name']}/{kind}")
+    # Karta itself and the scheduler's PodGroup are not workloads a definition targets.
+    assert sorted(set(missing)) == ["run.ai/v1alpha1/Karta", "scheduling.run.ai/v2alpha2/PodGroup"]
+    for gvk in ("batch/v1/Job", "v1/Pod", "apps/v1/Deployment", "apps/v1/StatefulSet"):
+        assert gvk in knowledge.kinds
+
+
+def test_every_fact_has_a_source() -> None:
+    for facts in load_knowledge().kinds.values():
+        assert facts.source, facts.gvk
+        for condition in facts.conditions.values():
+            assert condition.source, (facts.gvk, condition.type)
+        for phase in facts.phases.values():
+            assert phase.source and phase.values, (facts.gvk, phase.path)
+        for pair in facts.exclusive:
+            assert pair <= set(facts.conditions), (facts.gvk, pair)
+
+
+def test_phase_values_normalise_the_path() -> None:
+    facts = load_knowledge().facts("ray.io", "v1", "RayJob")
+    values, source = phase_values(facts, '(.status.jobDeploymentStatus // "")')
+    assert "Complete" in values and "ray.io/v1/RayJob" in source
+
+
+def test_broken_knowledge_is_a_documented_error(tmp_path: Path) -> None:
+    with pytest.raises(KnowledgeError):
+        parse_knowledge(["not", "a", "mapping"])
+    bad = tmp_path / "conditions.yaml"
+    bad.write_text("kinds: [unclosed\n")
+    with pytest.raises(KnowledgeError):
+        load_knowledge(str(bad))
