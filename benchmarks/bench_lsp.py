@@ -25,7 +25,7 @@ def definition_of_300_lines() -> str:
     """The JobSet catalog definition with extra child components (each a real-shaped replicated job)."""
     text = (ROOT / "catalog" / "jobset-x-k8s-io-jobset-v1alpha2.yaml").read_text(encoding="utf-8")
     head, tail = text.split("  optimizationInstructions:\n", 1)
-    child = head[head.index("      - name: replicatedjob\n"):]
+    child = head[head.index("      - name: replicatedjob\n") :]
     extra, n = [], 0
     while len((head + "".join(extra) + tail).splitlines()) < 300:
         n += 1
@@ -50,17 +50,23 @@ async def measure() -> tuple[list[float], int, float]:
     await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
     client.initialized(lsp.InitializedParams())
     uri = (Path(tempfile.gettempdir()) / "bench-jobset.yaml").as_uri()
-    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-        text_document=lsp.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)
+        )
+    )
     while 1 not in published:
         await asyncio.sleep(0.005)
     samples = []
     for version in range(2, ROUNDS + 2):
         edited = text.replace("jobset-x-k8s-io-jobset-v1alpha2", f"jobset-x-k8s-io-jobset-v1alpha2-{version}")
         sent = time.perf_counter()
-        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=edited)]))
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(
+                text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=edited)],
+            )
+        )
         while version not in published:
             await asyncio.sleep(0.001)
         samples.append(published[version] - sent - DEBOUNCE_SECONDS)

@@ -17,7 +17,9 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 BROKEN = JOB.replace("[{type: Failed", "[{tpe: Failed")
 EMOJI = JOB.replace(".spec.template}", "'\"😀\" as $x | .spec.templat'}")
-WITH_CHILD = JOB + """\
+WITH_CHILD = (
+    JOB
+    + """\
     childComponents:
     - name: pods
       kind: {group: "", version: v1, kind: Pod}
@@ -30,10 +32,12 @@ WITH_CHILD = JOB + """\
         members:
         - componentName: pods
 """
+)
 
 
-@pytest_lsp.fixture(scope="module",
-                    config=ClientServerConfig(server_command=[sys.executable, "-m", "wmaplint", "lsp"]))
+@pytest_lsp.fixture(
+    scope="module", config=ClientServerConfig(server_command=[sys.executable, "-m", "wmaplint", "lsp"])
+)
 async def client(lsp_client: LanguageClient):
     params = lsp.InitializeParams(capabilities=client_capabilities("visual-studio-code"))
     await lsp_client.initialize_session(params)
@@ -46,8 +50,11 @@ def _uri(tmp_path: Path, name: str) -> str:
 
 
 async def _open(client: LanguageClient, uri: str, text: str, language: str = "yaml") -> list[lsp.Diagnostic]:
-    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-        text_document=lsp.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)))
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)
+        )
+    )
     return await _diagnostics(client, uri)
 
 
@@ -70,8 +77,11 @@ def _apply(text: str, edits: list[lsp.TextEdit]) -> str:
         s, e = edit.range.start, edit.range.end
         assert s.line == e.line, "test helper applies single-line edits only"
         line = lines[s.line].encode("utf-16-le")
-        lines[s.line] = (line[: s.character * 2].decode("utf-16-le") + edit.new_text
-                         + line[e.character * 2:].decode("utf-16-le"))
+        lines[s.line] = (
+            line[: s.character * 2].decode("utf-16-le")
+            + edit.new_text
+            + line[e.character * 2 :].decode("utf-16-le")
+        )
     return "\n".join(lines)
 
 
@@ -82,8 +92,9 @@ async def test_broken_definition_gets_positioned_diagnostics(client: LanguageCli
     assert len(unknown) == 1
     line = BROKEN.splitlines().index('          failed: [{byConditions: [{tpe: Failed, status: "True"}]}]')
     col = _find(BROKEN.splitlines(), line, "tpe")
-    assert unknown[0].range == lsp.Range(start=lsp.Position(line=line, character=col),
-                                         end=lsp.Position(line=line, character=col + 3))
+    assert unknown[0].range == lsp.Range(
+        start=lsp.Position(line=line, character=col), end=lsp.Position(line=line, character=col + 3)
+    )
     assert unknown[0].severity == lsp.DiagnosticSeverity.Warning
     assert unknown[0].source == "wmaplint"
     assert any(d.code == "WM111" and d.severity == lsp.DiagnosticSeverity.Error for d in found)
@@ -93,9 +104,13 @@ async def test_quick_fix_renames_the_field(client: LanguageClient, tmp_path: Pat
     uri = _uri(tmp_path, "fix.yaml")
     found = await _open(client, uri, BROKEN)
     target = next(d for d in found if d.code == "WM112")
-    result = await client.text_document_code_action_async(lsp.CodeActionParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), range=target.range,
-        context=lsp.CodeActionContext(diagnostics=[target])))
+    result = await client.text_document_code_action_async(
+        lsp.CodeActionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            range=target.range,
+            context=lsp.CodeActionContext(diagnostics=[target]),
+        )
+    )
     assert result is not None
     titles = [a.title for a in result if isinstance(a, lsp.CodeAction)]
     assert "rename to type" in titles
@@ -113,9 +128,12 @@ async def test_quick_fix_renames_the_field(client: LanguageClient, tmp_path: Pat
 async def test_change_relints_and_drops_fixed_findings(client: LanguageClient, tmp_path: Path):
     uri = _uri(tmp_path, "change.yaml")
     assert any(d.code == "WM112" for d in await _open(client, uri, BROKEN))
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
-        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=JOB)]))
+    client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=JOB)],
+        )
+    )
     after = await _diagnostics(client, uri, until=lambda found: not any(d.code == "WM112" for d in found))
     assert not any(d.code == "WM111" for d in after)
 
@@ -142,15 +160,21 @@ async def test_hover_on_a_field_and_on_a_jq_builtin(client: LanguageClient, tmp_
     await _open(client, uri, WITH_CHILD)
     lines = WITH_CHILD.splitlines()
     line = next(i for i, t in enumerate(lines) if "[.spec.parallelism, 1] | max" in t)
-    on_key = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri),
-        position=lsp.Position(line=line, character=_find(lines, line, "replicasPath") + 2)))
+    on_key = await client.text_document_hover_async(
+        lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=lsp.Position(line=line, character=_find(lines, line, "replicasPath") + 2),
+        )
+    )
     assert on_key is not None and isinstance(on_key.contents, lsp.MarkupContent)
     assert "Current or desired replicas" in on_key.contents.value
     assert "root workload object" in on_key.contents.value
-    on_builtin = await client.text_document_hover_async(lsp.HoverParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri),
-        position=lsp.Position(line=line, character=_find(lines, line, "max'") + 1)))
+    on_builtin = await client.text_document_hover_async(
+        lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=lsp.Position(line=line, character=_find(lines, line, "max'") + 1),
+        )
+    )
     assert on_builtin is not None and isinstance(on_builtin.contents, lsp.MarkupContent)
     assert "**max/0**" in on_builtin.contents.value
     assert on_builtin.range is not None and on_builtin.range.start.character == _find(lines, line, "max'")
@@ -162,15 +186,22 @@ async def test_completion_offers_fields_and_component_names(client: LanguageClie
     await _open(client, uri, text)
     lines = text.splitlines()
     blank = lines.index("      ", 20)
-    fields = await client.text_document_completion_async(lsp.CompletionParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=blank, character=6)))
+    fields = await client.text_document_completion_async(
+        lsp.CompletionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=blank, character=6)
+        )
+    )
     assert isinstance(fields, lsp.CompletionList)
     labels = {item.label for item in fields.items}
     assert {"instanceIdPath", "podSelector", "specDefinition"} <= labels
     assert not labels & {"name", "kind", "ownerRef"}  # already present in this component
     ref_line = lines.index("      ownerRef: j")
-    refs = await client.text_document_completion_async(lsp.CompletionParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=ref_line, character=17)))
+    refs = await client.text_document_completion_async(
+        lsp.CompletionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=lsp.Position(line=ref_line, character=17),
+        )
+    )
     assert isinstance(refs, lsp.CompletionList)
     assert {item.label for item in refs.items} == {"job", "pods"}
 
@@ -180,15 +211,22 @@ async def test_go_to_definition_of_owner_ref_and_gang_member(client: LanguageCli
     await _open(client, uri, WITH_CHILD)
     lines = WITH_CHILD.splitlines()
     owner = lines.index("      ownerRef: job")
-    result = await client.text_document_definition_async(lsp.DefinitionParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=owner, character=17)))
+    result = await client.text_document_definition_async(
+        lsp.DefinitionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=owner, character=17)
+        )
+    )
     assert isinstance(result, list) and len(result) == 1
     job_line = lines.index("      name: job")
     assert result[0].uri == uri
     assert result[0].range.start == lsp.Position(line=job_line, character=12)
     member = lines.index("        - componentName: pods")
-    result = await client.text_document_definition_async(lsp.DefinitionParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=member, character=26)))
+    result = await client.text_document_definition_async(
+        lsp.DefinitionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=lsp.Position(line=member, character=26),
+        )
+    )
     assert isinstance(result, list)
     assert result[0].range.start == lsp.Position(line=lines.index("    - name: pods"), character=12)
 
@@ -196,8 +234,9 @@ async def test_go_to_definition_of_owner_ref_and_gang_member(client: LanguageCli
 async def test_symbols_show_the_component_tree_and_gangs(client: LanguageClient, tmp_path: Path):
     uri = _uri(tmp_path, "symbols.yaml")
     await _open(client, uri, WITH_CHILD)
-    result = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
-        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    result = await client.text_document_document_symbol_async(
+        lsp.DocumentSymbolParams(text_document=lsp.TextDocumentIdentifier(uri=uri))
+    )
     assert result is not None and len(result) == 1
     top = result[0]
     assert isinstance(top, lsp.DocumentSymbol) and top.name == "batch-job-v1"

@@ -28,10 +28,15 @@ def code_actions(snapshot: Snapshot, uri: str, diagnostics: list[lsp.Diagnostic]
                 if rng is not None:
                     edits.append(lsp.TextEdit(range=rng, new_text=str(edit.get("newText", ""))))
             if edits:
-                actions.append(lsp.CodeAction(
-                    title=str(fix.get("title") or "apply fix"), kind=lsp.CodeActionKind.QuickFix,
-                    diagnostics=[diag], edit=lsp.WorkspaceEdit(changes={uri: edits}), is_preferred=len(fixes) == 1,
-                ))
+                actions.append(
+                    lsp.CodeAction(
+                        title=str(fix.get("title") or "apply fix"),
+                        kind=lsp.CodeActionKind.QuickFix,
+                        diagnostics=[diag],
+                        edit=lsp.WorkspaceEdit(changes={uri: edits}),
+                        is_preferred=len(fixes) == 1,
+                    )
+                )
         rule = str(diag.code or data.get("rule") or "")
         if rule and not snapshot.is_json:
             action = _disable_action(snapshot, uri, diag, rule)
@@ -67,8 +72,10 @@ def _disable_action(snapshot: Snapshot, uri: str, diag: lsp.Diagnostic, rule: st
             return None
         start = match.start("rules")
         end = match.end("rules")
-        rng = lsp.Range(start=lsp.Position(line=line0, character=utf16_len(line[:start])),
-                        end=lsp.Position(line=line0, character=utf16_len(line[:end])))
+        rng = lsp.Range(
+            start=lsp.Position(line=line0, character=utf16_len(line[:start])),
+            end=lsp.Position(line=line0, character=utf16_len(line[:end])),
+        )
         new_text = ",".join([*rules, rule])
     else:
         at = lsp.Position(line=line0, character=utf16_len(line.rstrip()))

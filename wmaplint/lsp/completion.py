@@ -1,4 +1,4 @@
-"""Completion: field names from the format schema at the cursor's YAML path, component names for references."""
+"""Completion: field names from the format schema at the cursor's YAML path; component names for refs."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from wmaplint.lsp.snapshot import Snapshot, mentions_definition
 from wmaplint.lsp.yamlpath import line_shape, mapping_path
 
 _KEY_PREFIX = re.compile(r"^(?P<lead>\s*(?:-\s+)*)(?P<word>[A-Za-z_][\w-]*)?$")
-_VALUE_PREFIX = re.compile(r"^(?P<lead>\s*(?:-\s+)*)(?P<key>[A-Za-z_][\w-]*):\s+(?P<quote>[\"']?)(?P<word>[\w.-]*)$")
+_VALUE_PREFIX = re.compile(
+    r"^(?P<lead>\s*(?:-\s+)*)(?P<key>[A-Za-z_][\w-]*):\s+(?P<quote>[\"']?)(?P<word>[\w.-]*)$"
+)
 REFERENCE_KEYS = ("ownerRef", "componentName")
 
 
@@ -37,21 +39,25 @@ def completions(snapshot: Snapshot, position: lsp.Position) -> list[lsp.Completi
         return []
     path, siblings = found
     present = set(siblings) | set(_keys_below(lines, position.line, key_col))
-    replace = lsp.Range(start=lsp.Position(line=position.line, character=position.character - len(word)),
-                        end=position)
+    replace = lsp.Range(
+        start=lsp.Position(line=position.line, character=position.character - len(word)), end=position
+    )
     items = []
     for name, schema in format_schema.properties_at(path).items():
         if name in present:
             continue
-        items.append(lsp.CompletionItem(
-            label=name,
-            kind=lsp.CompletionItemKind.Property,
-            detail=format_schema.type_label(schema),
-            documentation=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown,
-                                            value=format_schema.field_markdown(name, schema)),
-            text_edit=lsp.TextEdit(range=replace, new_text=_insert_text(name, schema, key_col)),
-            sort_text=("0" if format_schema.is_required(path, name) else "1") + name,
-        ))
+        items.append(
+            lsp.CompletionItem(
+                label=name,
+                kind=lsp.CompletionItemKind.Property,
+                detail=format_schema.type_label(schema),
+                documentation=lsp.MarkupContent(
+                    kind=lsp.MarkupKind.Markdown, value=format_schema.field_markdown(name, schema)
+                ),
+                text_edit=lsp.TextEdit(range=replace, new_text=_insert_text(name, schema, key_col)),
+                sort_text=("0" if format_schema.is_required(path, name) else "1") + name,
+            )
+        )
     return items
 
 
@@ -67,7 +73,7 @@ def _insert_text(name: str, schema: dict, column: int) -> str:
 def _keys_below(lines: list[str], line0: int, column: int) -> list[str]:
     """Keys of the same mapping after the cursor line (until a line left of the mapping)."""
     keys = []
-    for line in lines[line0 + 1: line0 + 500]:
+    for line in lines[line0 + 1 : line0 + 500]:
         shape = line_shape(line)
         if shape is None:
             continue
@@ -78,32 +84,46 @@ def _keys_below(lines: list[str], line0: int, column: int) -> list[str]:
     return keys
 
 
-def _value_items(snapshot: Snapshot, lines: list[str], position: lsp.Position, match: re.Match[str]
-                 ) -> list[lsp.CompletionItem]:
+def _value_items(
+    snapshot: Snapshot, lines: list[str], position: lsp.Position, match: re.Match[str]
+) -> list[lsp.CompletionItem]:
     key = match.group("key")
     word = match.group("word")
-    replace = lsp.Range(start=lsp.Position(line=position.line, character=position.character - len(word)),
-                        end=position)
+    replace = lsp.Range(
+        start=lsp.Position(line=position.line, character=position.character - len(word)), end=position
+    )
     if key in REFERENCE_KEYS:
         names = snapshot.component_names() or _names_from_text(lines)
-        return [lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Reference, detail="component",
-                                   text_edit=lsp.TextEdit(range=replace, new_text=name)) for name in names]
+        return [
+            lsp.CompletionItem(
+                label=name,
+                kind=lsp.CompletionItemKind.Reference,
+                detail="component",
+                text_edit=lsp.TextEdit(range=replace, new_text=name),
+            )
+            for name in names
+        ]
     key_col = match.end("lead")
     lines[position.line] = match.group("lead") + key
     found = mapping_path(lines, position.line, key_col)
     if found is None:
         return []
     schema = format_schema.properties_at(found[0]).get(key) or {}
-    return [lsp.CompletionItem(label=str(v), kind=lsp.CompletionItemKind.EnumMember,
-                               text_edit=lsp.TextEdit(range=replace, new_text=str(v)))
-            for v in schema.get("enum", [])]
+    return [
+        lsp.CompletionItem(
+            label=str(v),
+            kind=lsp.CompletionItemKind.EnumMember,
+            text_edit=lsp.TextEdit(range=replace, new_text=str(v)),
+        )
+        for v in schema.get("enum", [])
+    ]
 
 
 _NAME_LINE = re.compile(r"^\s*(?:-\s+)?name:\s*['\"]?([\w.-]+)")
 
 
 def _names_from_text(lines: list[str]) -> list[str]:
-    """Component names when the document does not parse: ``name:`` lines under rootComponent/childComponents."""
+    """Component names when the document does not parse: `name:` lines under rootComponent/childComponents."""
     names: list[str] = []
     for i, line in enumerate(lines):
         match = _NAME_LINE.match(line)

@@ -1,4 +1,4 @@
-"""wmaplint diagnostics as LSP diagnostics (UTF-16 ranges, severities, related locations, fixes in ``data``)."""
+"""wmaplint diagnostics as LSP diagnostics: UTF-16 ranges, severities, related locations, fixes in `data`."""
 
 from __future__ import annotations
 
@@ -20,21 +20,31 @@ SEVERITIES = {
 
 
 def _range_json(r: lsp.Range) -> dict[str, Any]:
-    return {"start": {"line": r.start.line, "character": r.start.character},
-            "end": {"line": r.end.line, "character": r.end.character}}
+    return {
+        "start": {"line": r.start.line, "character": r.start.character},
+        "end": {"line": r.end.line, "character": r.end.character},
+    }
 
 
 def range_from_json(data: Any) -> lsp.Range | None:
     try:
         s, e = data["start"], data["end"]
-        return lsp.Range(start=lsp.Position(line=int(s["line"]), character=int(s["character"])),
-                         end=lsp.Position(line=int(e["line"]), character=int(e["character"])))
+        return lsp.Range(
+            start=lsp.Position(line=int(s["line"]), character=int(s["character"])),
+            end=lsp.Position(line=int(e["line"]), character=int(e["character"])),
+        )
     except (KeyError, TypeError, ValueError):
         return None
 
 
-def to_lsp(diag: Diagnostic, index: LineIndex, path: str, uri: str,
-           uri_for_path: Callable[[str], str], other_index: Callable[[str], LineIndex | None]) -> lsp.Diagnostic:
+def to_lsp(
+    diag: Diagnostic,
+    index: LineIndex,
+    path: str,
+    uri: str,
+    uri_for_path: Callable[[str], str],
+    other_index: Callable[[str], LineIndex | None],
+) -> lsp.Diagnostic:
     """One diagnostic; ``other_index`` gives line indexes of related files (None when unreadable)."""
     related: list[lsp.DiagnosticRelatedInformation] = []
     for rel in diag.related:
@@ -43,14 +53,20 @@ def to_lsp(diag: Diagnostic, index: LineIndex, path: str, uri: str,
         if rel.span is not None and rel_index is not None:
             rel_range = rel_index.range(rel.span)
         else:
-            rel_range = lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0))
-        related.append(lsp.DiagnosticRelatedInformation(
-            location=lsp.Location(uri=uri if same else uri_for_path(rel.path), range=rel_range),
-            message=rel.message,
-        ))
+            rel_range = lsp.Range(
+                start=lsp.Position(line=0, character=0), end=lsp.Position(line=0, character=0)
+            )
+        related.append(
+            lsp.DiagnosticRelatedInformation(
+                location=lsp.Location(uri=uri if same else uri_for_path(rel.path), range=rel_range),
+                message=rel.message,
+            )
+        )
     fixes = [
-        {"title": fix.description,
-         "edits": [{"range": _range_json(index.range(e.span)), "newText": e.new_text} for e in fix.edits]}
+        {
+            "title": fix.description,
+            "edits": [{"range": _range_json(index.range(e.span)), "newText": e.new_text} for e in fix.edits],
+        }
         for fix in diag.fixes
     ]
     return lsp.Diagnostic(

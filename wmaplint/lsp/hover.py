@@ -28,7 +28,9 @@ def hover(snapshot: Snapshot, position: lsp.Position) -> lsp.Hover | None:
             return None
         name = str(found.key.value)
         required = format_schema.is_required(found.pointer[:-1], name)
-        return _markdown(format_schema.field_markdown(name, schema, required), snapshot.index.range(found.key.span))
+        return _markdown(
+            format_schema.field_markdown(name, schema, required), snapshot.index.range(found.key.span)
+        )
     node = found.value
     if not isinstance(node, ScalarNode) or not isinstance(node.value, str):
         return None

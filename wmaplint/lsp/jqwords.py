@@ -102,7 +102,11 @@ def builtin_markdown(name: str, arity: int) -> str | None:
         if info.availability != "library":
             facts.append(f"availability: {info.availability}")
         lines += ["", "; ".join(facts)]
-        for label, text in (("Note", info.note), ("Impure", info.impure), ("Rejected by the runtime", info.denied)):
+        for label, text in (
+            ("Note", info.note),
+            ("Impure", info.impure),
+            ("Rejected by the runtime", info.denied),
+        ):
             if text:
                 lines += ["", f"{label}: {text.format(name=name)}"]
     elif (name, arity) in jq_builtins.C_JQ_ONLY:
@@ -118,4 +122,10 @@ def builtin_markdown(name: str, arity: int) -> str | None:
     return "\n".join(lines)
 
 
-_OUTPUTS = {"1": "exactly one", "0": "none", "0-1": "zero or one", "*": "any number", "dep": "depends on arguments"}
+_OUTPUTS = {
+    "1": "exactly one",
+    "0": "none",
+    "0-1": "zero or one",
+    "*": "any number",
+    "dep": "depends on arguments",
+}

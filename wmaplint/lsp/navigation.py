@@ -33,18 +33,30 @@ def definition(snapshot: Snapshot, uri: str, position: lsp.Position) -> list[lsp
     return []
 
 
-def _symbol(name: str, kind: lsp.SymbolKind, detail: str | None, node: Node, selection: Node | None,
-            snapshot: Snapshot, children: list[lsp.DocumentSymbol] | None = None) -> lsp.DocumentSymbol:
+def _symbol(
+    name: str,
+    kind: lsp.SymbolKind,
+    detail: str | None,
+    node: Node,
+    selection: Node | None,
+    snapshot: Snapshot,
+    children: list[lsp.DocumentSymbol] | None = None,
+) -> lsp.DocumentSymbol:
     rng = snapshot.index.range(node.span)
     sel = snapshot.index.range(selection.span) if selection is not None else rng
-    if (sel.start.line, sel.start.character) < (rng.start.line, rng.start.character) or \
-            (sel.end.line, sel.end.character) > (rng.end.line, rng.end.character):
+    if (sel.start.line, sel.start.character) < (rng.start.line, rng.start.character) or (
+        sel.end.line,
+        sel.end.character,
+    ) > (rng.end.line, rng.end.character):
         sel = rng  # the selection range must lie inside the full range
-    return lsp.DocumentSymbol(name=name or "?", kind=kind, detail=detail, range=rng, selection_range=sel,
-                              children=children or None)
+    return lsp.DocumentSymbol(
+        name=name or "?", kind=kind, detail=detail, range=rng, selection_range=sel, children=children or None
+    )
 
 
-def _component_symbol(c: Component, snapshot: Snapshot, children: list[lsp.DocumentSymbol]) -> lsp.DocumentSymbol:
+def _component_symbol(
+    c: Component, snapshot: Snapshot, children: list[lsp.DocumentSymbol]
+) -> lsp.DocumentSymbol:
     role = "root" if c.is_root else "child"
     detail = f"{role} · {c.kind}" if c.kind is not None else role
     kind = lsp.SymbolKind.Class if c.is_root else lsp.SymbolKind.Struct
@@ -100,10 +112,21 @@ def _gang_symbols(model: Definition, snapshot: Snapshot) -> list[lsp.DocumentSym
         for member in members.items if isinstance(members, SequenceNode) else []:
             ref = member.get("componentName") if isinstance(member, MappingNode) else None
             if isinstance(ref, ScalarNode):
-                kids.append(_symbol(str(ref.value), lsp.SymbolKind.Field, "gang member", member, ref, snapshot))
+                kids.append(
+                    _symbol(str(ref.value), lsp.SymbolKind.Field, "gang member", member, ref, snapshot)
+                )
         label = str(name.value) if isinstance(name, ScalarNode) else "pod group"
-        found.append(_symbol(label, lsp.SymbolKind.Namespace, "gang group", group,
-                             name if isinstance(name, ScalarNode) else None, snapshot, kids))
+        found.append(
+            _symbol(
+                label,
+                lsp.SymbolKind.Namespace,
+                "gang group",
+                group,
+                name if isinstance(name, ScalarNode) else None,
+                snapshot,
+                kids,
+            )
+        )
     pod_group = gang.get("podGroup")
     if isinstance(pod_group, MappingNode):
         name = pod_group.get("name")
@@ -114,8 +137,17 @@ def _gang_symbols(model: Definition, snapshot: Snapshot) -> list[lsp.DocumentSym
             if isinstance(ref, ScalarNode):
                 kids.append(_symbol(str(ref.value), lsp.SymbolKind.Field, "sub-group", sub, ref, snapshot))
         label = str(name.value) if isinstance(name, ScalarNode) else "pod group"
-        found.append(_symbol(label, lsp.SymbolKind.Namespace, "gang group (podGroup)", pod_group,
-                             name if isinstance(name, ScalarNode) else None, snapshot, kids))
+        found.append(
+            _symbol(
+                label,
+                lsp.SymbolKind.Namespace,
+                "gang group (podGroup)",
+                pod_group,
+                name if isinstance(name, ScalarNode) else None,
+                snapshot,
+                kids,
+            )
+        )
     return found
 
 
@@ -124,6 +156,15 @@ def document_symbols(snapshot: Snapshot) -> list[lsp.DocumentSymbol]:
     for model in snapshot.definitions:
         children = _component_tree(model, snapshot) + _gang_symbols(model, snapshot)
         name_node = find_node(model.document_node, ("metadata", "name"))
-        symbols.append(_symbol(model.name or model.kind, lsp.SymbolKind.Module, model.kind, model.document_node,
-                               name_node, snapshot, children))
+        symbols.append(
+            _symbol(
+                model.name or model.kind,
+                lsp.SymbolKind.Module,
+                model.kind,
+                model.document_node,
+                name_node,
+                snapshot,
+                children,
+            )
+        )
     return symbols

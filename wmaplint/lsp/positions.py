@@ -1,4 +1,4 @@
-"""Positions between wmaplint (1-based lines, code-point columns) and LSP (0-based lines, UTF-16 code units)."""
+"""Positions between wmaplint (1-based lines, code-point columns) and LSP (0-based lines, UTF-16 units)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from wmaplint.diagnostics import Span
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines without their terminators; ``\\r\\n``, ``\\n`` and a lone ``\\r`` all end a line (as in YAML and LSP)."""
+    """Lines without terminators; `\\r\\n`, `\\n` and a lone `\\r` all end a line (as in YAML and LSP)."""
     lines: list[str] = []
     start = 0
     i, n = 0, len(text)

@@ -24,7 +24,9 @@ log = logging.getLogger("wmaplint.lsp")
 
 class WmaplintServer(LanguageServer):
     def __init__(self, debounce: float = DEBOUNCE_SECONDS) -> None:
-        super().__init__("wmaplint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "wmaplint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental
+        )
         from wmaplint.engine import Options
 
         self.debounce = debounce
@@ -48,8 +50,12 @@ class WmaplintServer(LanguageServer):
         """The parsed current version of an open document (cached per version)."""
         document = self.workspace.get_text_document(uri)
         cached = self.snapshots.get(uri)
-        if cached is not None and cached[0] == document.version and cached[0] is not None \
-                and cached[1].text == document.source:
+        if (
+            cached is not None
+            and cached[0] == document.version
+            and cached[0] is not None
+            and cached[1].text == document.source
+        ):
             return cached[1]
         path = to_fs_path(uri) or uri
         snapshot = Snapshot(document.source, path, is_json=_is_json(uri, document.language_id))
@@ -89,8 +95,11 @@ class WmaplintServer(LanguageServer):
             found = lint_text(text, path, self.options)
         except Exception as exc:  # an engine bug must not take the server down; say so in the log
             log.exception("linting %s failed", uri)
-            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error,
-                                                         message=f"wmaplint: linting {path} failed: {exc}"))
+            self.window_log_message(
+                lsp.LogMessageParams(
+                    type=lsp.MessageType.Error, message=f"wmaplint: linting {path} failed: {exc}"
+                )
+            )
             return []
         index = LineIndex(text)
         return [to_lsp(d, index, path, uri, _uri_for_path, _index_of_file) for d in found]
@@ -143,7 +152,9 @@ def create_server(debounce: float = DEBOUNCE_SECONDS) -> WmaplintServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" "]))
     def on_completion(ls: WmaplintServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        items = _guard(lambda: completion.completions(ls.snapshot(params.text_document.uri), params.position), [])
+        items = _guard(
+            lambda: completion.completions(ls.snapshot(params.text_document.uri), params.position), []
+        )
         return lsp.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
@@ -155,11 +166,14 @@ def create_server(debounce: float = DEBOUNCE_SECONDS) -> WmaplintServer:
     def on_symbols(ls: WmaplintServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
         return _guard(lambda: navigation.document_symbols(ls.snapshot(params.text_document.uri)), [])
 
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
-                    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix])
+    )
     def on_code_action(ls: WmaplintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         uri = params.text_document.uri
-        return _guard(lambda: actions.code_actions(ls.snapshot(uri), uri, list(params.context.diagnostics)), [])
+        return _guard(
+            lambda: actions.code_actions(ls.snapshot(uri), uri, list(params.context.diagnostics)), []
+        )
 
     return server
 

@@ -41,7 +41,7 @@ def line_shape(line: str) -> LineShape | None:
     key = match.group("key").strip()
     if key[:1] in "\"'":
         key = key[1:-1]
-    return LineShape(indent, dashes, col, key, content[match.end():].strip())
+    return LineShape(indent, dashes, col, key, content[match.end() :].strip())
 
 
 def _opens_block(rest: str) -> bool:
