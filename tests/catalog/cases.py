@@ -88,6 +88,10 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
     ("core-pod-v1", "pending-pod"): {
         "replicas": {"pod": [1]}, "status": ["initializing"], "pods": 1, "gpus": 8,
     },
+    ("ray-io-rayservice-v1", "llm-serve"): {
+        "ids": {"worker": ["l40s"]},
+        "replicas": {"head": [1], "worker": [2]}, "status": ["running"], "pods": 3, "gpus": 8,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -174,6 +178,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "ray-io-rayservice-v1": _kuberay,
     "apps-deployment-v1": _replicaset,
     "apps-statefulset-v1": _statefulset,
     "core-pod-v1": _no_labels,
