@@ -31,8 +31,6 @@ class Options:
     strict: bool = False
     offline: bool = True
     jobs: int = 1
-    _store: Any = None
-    _store_key: tuple[str, ...] | None = None
 
     def config_for(self, path: str) -> Config:
         if self.config_file:
@@ -43,16 +41,18 @@ class Options:
         return self.overrides.apply(base)
 
     def schema_store(self, config: Config) -> Any:
-        """The schema store for a configuration's sources (built once per distinct source list)."""
-        key = tuple(config.crds)
-        if self._store is None or self._store_key != key:
-            try:
-                from wmaplint.schema import default_store
-            except ImportError:
-                return None
-            self._store = default_store(list(key))
-            self._store_key = key
-        return self._store
+        """The schema store for a configuration's sources, shared by every run in this process."""
+        key = (*config.crds, "\0", os.environ.get("WMAPLINT_SCHEMA_PATH", ""), os.environ.get("WMAPLINT_CACHE_DIR", ""),
+               os.environ.get("XDG_CACHE_HOME", ""))
+        store = _STORES.get(key)
+        if store is None:
+            from wmaplint.schema import default_store
+
+            store = _STORES[key] = default_store(list(config.crds))
+        return store
+
+
+_STORES: dict[tuple[str, ...], Any] = {}
 
 
 _EXPLICIT: dict[str, Config] = {}

@@ -36,7 +36,7 @@ spec:
 
 
 def rules(text: str) -> list[tuple[str, int]]:
-    return [(d.rule, d.span.start_line) for d in lint_text(text, "def.yaml") if d.rule.startswith(("WM1", "WM4",
+    return [(d.rule, d.span.start_line) for d in lint_text(text, "def.yaml") if d.rule.startswith(("WM1", "WM40",
                                                                                                      "WM5"))]
 
 

@@ -75,9 +75,12 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
     if store is None or root is None or root.kind is None or not root.kind.kind:
         return
     from wmaplint.jq.typing import check_expression
-    from wmaplint.schema.rules import missing_schema
+    from wmaplint.schema.rules import BAD_SCHEMA_SOURCE, missing_schema
 
     gvk = root.kind
+    roots = store.lookup(gvk.group, gvk.version, gvk.kind)
+    for error in store.errors:
+        yield ctx.diag(BAD_SCHEMA_SOURCE, gvk.node, f"a schema source was skipped, its kinds are not checked: {error}")
     missing = missing_schema(store, gvk.group, gvk.version, gvk.kind)
     if missing is not None:
         yield ctx.diag(missing.rule, gvk.node, missing.message, data=missing.data)
@@ -88,7 +91,6 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
                            f"no schema source knows {k} (child component {child.label!r}); check the spelling or "
                            "provide its CRD with --crds", data={"gvk": {"group": k.group, "version": k.version,
                                                                         "kind": k.kind}})
-    roots = store.lookup(gvk.group, gvk.version, gvk.kind)
     pods = store.lookup(*POD)
     for expr in ctx.definition.expressions():
         schemas = roots if expr.context == "root" else pods[:1]

@@ -408,7 +408,7 @@ GANG_MIN_AVAILABLE_UNKNOWN = define(
 
 GANG_MEMBER_UNKNOWN = define(
     "WM715",
-    "gang-member-unknown",
+    "gang-member-not-resolved",
     "error",
     "A pod group member or sub-group names a component that the definition does not have.",
     why="The scheduler cannot size or fill a group around a missing component and skips the definition.",

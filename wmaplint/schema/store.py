@@ -151,14 +151,23 @@ class SchemaStore:
             f.gvks = [tuple(g) for g in entry[3]]  # type: ignore[misc]
             f.declared = {tuple(k.split("\0", 1)): v for k, v in entry[4].items()}  # type: ignore[misc]
             return True
+        mention_key = "mentions\0" + key
+        known = self._index.get(mention_key)
+        if (kind is not None and isinstance(known, list) and len(known) == 3
+                and known[:2] == [st.st_mtime_ns, st.st_size] and kind not in known[2]):
+            return False  # the index already says this file never names the kind: no read at all
         try:
             data = Path(f.path).read_bytes()
         except OSError as exc:
             self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.path))
             f.gvks = []
             return False
-        if kind is not None and not _mentions_kind(data, kind):
-            return False  # cannot declare this kind; index it later if someone asks for everything
+        if kind is not None:
+            mentioned = _mentioned_kinds(data)
+            self._index[mention_key] = [st.st_mtime_ns, st.st_size, sorted(mentioned)]
+            self._index_dirty = True
+            if kind not in mentioned:
+                return False  # cannot declare this kind; index it later if someone asks for everything
         f.sha256 = hashlib.sha256(data).hexdigest()
         parsed = self._parse(f, data)
         f.gvks = list(parsed.types)
@@ -231,10 +240,12 @@ class SchemaStore:
             self._index_dirty = False
 
 
-def _mentions_kind(data: bytes, kind: str) -> bool:
-    """Cheap necessary condition for a file to declare ``kind`` (as a YAML or JSON ``kind`` value)."""
-    k = re.escape(kind.encode())
-    return re.search(rb"""["']?kind["']?\s*:\s*["']?""" + k + rb"""["']?\s*[,}\n\r]""", data) is not None
+_KIND_VALUE = re.compile(rb"""["']?kind["']?\s*:\s*["']?([A-Za-z0-9_.-]+)["']?\s*[,}\n\r]""")
+
+
+def _mentioned_kinds(data: bytes) -> set[str]:
+    """Every value a file gives a ``kind`` key: a file can only declare kinds it names (cheap, cached by mtime)."""
+    return {m.decode("utf-8", "replace") for m in _KIND_VALUE.findall(data)}
 
 
 def default_store(explicit_paths: list[str], env: Mapping[str, str] | None = None) -> SchemaStore:

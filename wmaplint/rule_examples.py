@@ -1,0 +1,39 @@
+"""Runners for rule examples that `check` alone cannot show (resolution, test suites, schema sources)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+
+from wmaplint.examples import JOB
+
+
+def _resolution(mode: str) -> Callable[[str, str], Iterable[str]]:
+    def run(text: str, filename: str) -> Iterable[str]:
+        from wmaplint.resolve.examples import lint_example
+
+        return [d.rule for d in lint_example(text, mode, filename)]
+
+    return run
+
+
+def _schema_source(text: str, filename: str) -> Iterable[str]:
+    """The example is a schema file; lint the Job example with it as an extra source."""
+    from wmaplint.config import Overrides
+    from wmaplint.engine import Options, lint_text
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, filename)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        options = Options(overrides=Overrides(extra_crds=(path,)))
+        return [d.rule for d in lint_text(JOB, "job.yaml", options)]
+
+
+RUNNERS: dict[str, Callable[[str, str], Iterable[str]]] = {
+    "tree": _resolution("tree"),
+    "definition-file": _resolution("definition-file"),
+    "test": _resolution("test"),
+    "schema-source": _schema_source,
+}
