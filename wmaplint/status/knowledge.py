@@ -113,18 +113,22 @@ def load_knowledge(path: str | None = None) -> Knowledge:
 
 
 _WS = re.compile(r"\s+")
-_DEFAULT = re.compile(r'^\(?(.*?)\s*//\s*(""|null)\)?$')
+_DEFAULT = re.compile(r'^(.*?)//(""|null)$')
 
 
 def normalise_path(text: str) -> str:
-    """A phase path without blanks and without a trailing `// ""` default, for comparing paths."""
-    text = _WS.sub(" ", text.strip())
-    m = _DEFAULT.match(text)
-    if m:
-        text = m.group(1)
-    while text.startswith("(") and text.endswith(")") and text.count("(") == 1:
-        text = text[1:-1].strip()
-    return text.replace(" ", "")
+    """A phase path without blanks, outer parentheses or a trailing `// ""` default, for comparing paths."""
+    text = _WS.sub("", text)
+    for _ in range(8):  # a few layers of `( ... // "" )` at most; more is not a plain path anyway
+        before = text
+        if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+            text = text[1:-1]
+        m = _DEFAULT.match(text)
+        if m:
+            text = m.group(1)
+        if text == before:
+            break
+    return text
 
 
 _SIMPLE_PATH = re.compile(r"^(\.[A-Za-z_][A-Za-z0-9_]*)+$")
