@@ -92,6 +92,14 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "ids": {"worker": ["l40s"]},
         "replicas": {"head": [1], "worker": [2]}, "status": ["running"], "pods": 3, "gpus": 8,
     },
+    ("serving-kserve-io-inferenceservice-v1beta1", "hf-llm-gpu"): {
+        "replicas": {"predictor": [2], "transformer": [0], "explainer": [0]}, "status": ["running"],
+        "pods": 2, "gpus": 2,
+    },
+    ("serving-kserve-io-inferenceservice-v1beta1", "transformer-failed-load"): {
+        "replicas": {"predictor": [1], "transformer": [1], "explainer": [0]}, "status": ["failed"],
+        "pods": 2, "gpus": 1,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -171,6 +179,12 @@ def _statefulset(component: str, instance: str, obj: dict[str, Any], index: int)
             "controller-revision-hash": f"{name}-6b8c9d7f5"}
 
 
+def _kserve(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    name = obj["metadata"]["name"]
+    return {"serving.kserve.io/inferenceservice": name, "component": component,
+            "app": f"isvc.{name}-{component}"}
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
@@ -178,6 +192,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "serving-kserve-io-inferenceservice-v1beta1": _kserve,
     "ray-io-rayservice-v1": _kuberay,
     "apps-deployment-v1": _replicaset,
     "apps-statefulset-v1": _statefulset,
