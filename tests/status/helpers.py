@@ -16,12 +16,15 @@ def catalog_text(name: str) -> str:
 
 
 def vary(text: str, old: str, new: str) -> str:
-    """``text`` with one piece replaced; the piece must be there, so a catalog edit cannot silently void a test."""
+    """``text`` with one piece replaced; the piece must be there, so a catalog edit cannot silently void a
+    test."""
     assert old in text, f"{old!r} not in the definition"
     return text.replace(old, new, 1)
 
 
-def status_findings(text: str, options: Options | None = None, path: str = "definition.yaml") -> list[Diagnostic]:
+def status_findings(
+    text: str, options: Options | None = None, path: str = "definition.yaml"
+) -> list[Diagnostic]:
     return [d for d in lint_text(text, path, options) if "WM410" <= d.rule <= "WM449"]
 
 

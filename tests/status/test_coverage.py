@@ -16,8 +16,13 @@ def test_catalog_job_is_fully_covered() -> None:
 
 
 def test_job_without_completed_is_reported_because_jobs_complete() -> None:
-    text = vary(JOB, "          completed:\n            - byConditions: [{type: Complete, status: \"True\"}]\n"
-                "            - byConditions: [{type: SuccessCriteriaMet, status: \"True\"}]\n", "")
+    text = vary(
+        JOB,
+        "          completed:\n            - byConditions: "
+        '[{type: Complete, status: "True"}]\n'
+        '            - byConditions: [{type: SuccessCriteriaMet, status: "True"}]\n',
+        "",
+    )
     found = only(status_findings(text), "WM412")
     assert len(found) == 1
     assert "runs to completion" in found[0].message and "batch/v1/Job" in found[0].message
@@ -25,14 +30,20 @@ def test_job_without_completed_is_reported_because_jobs_complete() -> None:
 
 
 def test_running_and_failed_missing() -> None:
-    text = vary(JOB, "          failed:\n            - byConditions: [{type: Failed, status: \"True\"}]\n"
-                "            - byConditions: [{type: FailureTarget, status: \"True\"}]\n", "")
+    text = vary(
+        JOB,
+        '          failed:\n            - byConditions: [{type: Failed, status: "True"}]\n'
+        '            - byConditions: [{type: FailureTarget, status: "True"}]\n',
+        "",
+    )
     text = text.split("          running:")[0]
     assert {"WM410", "WM411"} <= set(rules(status_findings(text)))
 
 
 def test_suspendable_job_without_suspended() -> None:
-    text = vary(JOB, "          suspended:\n            - byConditions: [{type: Suspended, status: \"True\"}]\n", "")
+    text = vary(
+        JOB, '          suspended:\n            - byConditions: [{type: Suspended, status: "True"}]\n', ""
+    )
     found = only(status_findings(text), "WM413")
     assert len(found) == 1
     assert found[0].related and found[0].related[0].message == "suspendDefinition"

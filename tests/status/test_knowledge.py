@@ -18,27 +18,34 @@ JOB = catalog_text("batch-job-v1.yaml")
 
 
 def test_misspelt_condition_type_gets_a_suggestion_and_fix() -> None:
-    text = vary(PYTORCH, "[{type: Succeeded, status: \"True\"}]", "[{type: Succeded, status: \"True\"}]")
+    text = vary(PYTORCH, '[{type: Succeeded, status: "True"}]', '[{type: Succeded, status: "True"}]')
     [d] = only(status_findings(text), "WM420")
     assert "'Succeded'" in d.message and "did you mean 'Succeeded'?" in d.message
     assert "kubeflow.org/v1/PyTorchJob" in d.message
     assert d.fixes[0].edits[0].new_text == "Succeeded"
     line = text.splitlines()[d.span.start_line - 1]
-    assert line[d.span.start_col - 1:d.span.end_col - 1] == "Succeded"
+    assert line[d.span.start_col - 1 : d.span.end_col - 1] == "Succeded"
 
 
 def test_condition_type_of_another_framework() -> None:
     # "Complete" is the batch Job's type; the training operator says "Succeeded".
-    text = vary(PYTORCH, "[{type: Succeeded, status: \"True\"}]", "[{type: Complete, status: \"True\"}]")
+    text = vary(PYTORCH, '[{type: Succeeded, status: "True"}]', '[{type: Complete, status: "True"}]')
     [d] = only(status_findings(text), "WM420")
     assert "never set by kubeflow.org/v1/PyTorchJob" in d.message and "Succeeded" in d.message
 
 
 def test_kind_without_conditions() -> None:
-    text = vary(RAYJOB, "          running:\n            - byPhase: Running\n",
-                "          running:\n            - byConditions: [{type: Ready, status: \"True\"}]\n")
-    text = vary(text, "        phaseDefinition:", "        conditionsDefinition: {path: .status.conditions, "
-                "typeFieldName: type, statusFieldName: status}\n        phaseDefinition:")
+    text = vary(
+        RAYJOB,
+        "          running:\n            - byPhase: Running\n",
+        '          running:\n            - byConditions: [{type: Ready, status: "True"}]\n',
+    )
+    text = vary(
+        text,
+        "        phaseDefinition:",
+        "        conditionsDefinition: {path: .status.conditions, "
+        "typeFieldName: type, statusFieldName: status}\n        phaseDefinition:",
+    )
     [d] = only(status_findings(text), "WM420")
     assert "has no conditions" in d.message
 
@@ -56,7 +63,8 @@ spec:
       statusDefinition:
         conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
         statusMappings:
-          initializing: [{byConditions: [{type: PresetsCombined, status: "True"}, {type: Ready, status: "False"}]}]
+          initializing:
+            - byConditions: [{type: PresetsCombined, status: "True"}, {type: Ready, status: "False"}]
           running: [{byConditions: [{type: Ready, status: "True"}, {type: GatewayAttached, status: "True"}]}]
           failed: [{byConditions: [{type: Redy, status: "False"}]}]
 """
@@ -72,9 +80,12 @@ def test_phase_typo_in_by_phase() -> None:
 
 
 def test_phase_compared_in_an_expression() -> None:
-    text = vary(RAYJOB, "          running:\n            - byPhase: Running\n",
-                "          running:\n            - byExpression:\n                expression: "
-                ".status.jobDeploymentStatus == \"Runing\"\n                expectedResult: \"true\"\n")
+    text = vary(
+        RAYJOB,
+        "          running:\n            - byPhase: Running\n",
+        "          running:\n            - byExpression:\n                expression: "
+        '.status.jobDeploymentStatus == "Runing"\n                expectedResult: "true"\n',
+    )
     [d] = only(status_findings(text), "WM421")
     assert "'Runing'" in d.message and "did you mean 'Running'?" in d.message
 
@@ -110,7 +121,12 @@ spec:
 def test_schema_enum_reads_real_crds(shared: Path) -> None:
     store = default_store([str(shared / "crds" / "nvidia.com")])
     resolved = store.lookup("nvidia.com", "v1beta1", "DynamoGraphDeployment")[0]
-    assert set(schema_enum(resolved.type, ".status.state")) == {"initializing", "pending", "successful", "failed"}
+    assert set(schema_enum(resolved.type, ".status.state")) == {
+        "initializing",
+        "pending",
+        "successful",
+        "failed",
+    }
     assert schema_enum(resolved.type, ".status.nope") == ()
     assert schema_enum(resolved.type, ".status.components[]") == ()
 
@@ -120,7 +136,9 @@ def test_bundled_phases_agree_with_crd_enums(shared: Path) -> None:
     store = default_store([str(shared / "crds")])
     checked = 0
     for facts in knowledge.kinds.values():
-        group, version, kind = facts.gvk.rsplit("/", 2) if facts.gvk.count("/") == 2 else ("", *facts.gvk.split("/"))
+        group, version, kind = (
+            facts.gvk.rsplit("/", 2) if facts.gvk.count("/") == 2 else ("", *facts.gvk.split("/"))
+        )
         for resolved in store.lookup(group, version, kind):
             for path, phase in facts.phases.items():
                 enum = schema_enum(resolved.type, path)
@@ -130,23 +148,26 @@ def test_bundled_phases_agree_with_crd_enums(shared: Path) -> None:
     assert checked >= 3
 
 
-@pytest.mark.parametrize("written, suggestion", [("true", "True"), ("false", "False"), ("unknown", "Unknown")])
+@pytest.mark.parametrize(
+    "written, suggestion", [("true", "True"), ("false", "False"), ("unknown", "Unknown")]
+)
 def test_condition_status_case_matters(written: str, suggestion: str) -> None:
-    text = vary(JOB, "[{type: Failed, status: \"True\"}]", f"[{{type: Failed, status: \"{written}\"}}]")
+    text = vary(JOB, '[{type: Failed, status: "True"}]', f'[{{type: Failed, status: "{written}"}}]')
     [d] = only(status_findings(text), "WM422")
     assert d.severity.label == "error" and "case matters" in d.message
     assert d.fixes[0].edits[0].new_text == f'"{suggestion}"'
 
 
 def test_unquoted_boolean_status() -> None:
-    text = vary(JOB, "[{type: Failed, status: \"True\"}]", "[{type: Failed, status: true}]")
+    text = vary(JOB, '[{type: Failed, status: "True"}]', "[{type: Failed, status: true}]")
     [d] = only(status_findings(text), "WM422")
     assert "YAML boolean" in d.message and d.fixes[0].edits[0].new_text == '"True"'
 
 
 def test_reason_typo_is_info() -> None:
-    text = vary(JOB, "[{type: Failed, status: \"True\"}]", "[{type: Failed, status: \"True\", "
-                "reason: DeadlineExeeded}]")
+    text = vary(
+        JOB, '[{type: Failed, status: "True"}]', '[{type: Failed, status: "True", reason: DeadlineExeeded}]'
+    )
     [d] = only(status_findings(text), "WM423")
     assert d.severity.label == "info" and "'DeadlineExceeded'" in d.message
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from wmaplint.definition.model import build
 from wmaplint.source import load_text
-from wmaplint.status import EVALUATION_ORDER, Fact, build_model, conflict, describe_object, expression_fact, implies, subsumes
+from wmaplint.status import (
+    EVALUATION_ORDER,
+    Fact,
+    build_model,
+    conflict,
+    describe_object,
+    expression_fact,
+    implies,
+    subsumes,
+)
 from wmaplint.status.knowledge import load_knowledge, normalise_path
 
 from .helpers import catalog_text
@@ -22,9 +31,11 @@ def test_phase_expressions_become_phase_facts() -> None:
     assert expression_fact('(.status.jobDeploymentStatus // "") == ""', "true", path) == Fact("phase", "", "")
     assert expression_fact(".status.jobDeploymentStatus", "Running", path) == Fact("phase", "", "Running")
     assert expression_fact('"Failed" == .status.jobDeploymentStatus', "false", path) == Fact(
-        "phase", "", "Failed", positive=False)
+        "phase", "", "Failed", positive=False
+    )
     assert expression_fact('.status.jobDeploymentStatus != "Failed"', "true", path) == Fact(
-        "phase", "", "Failed", positive=False)
+        "phase", "", "Failed", positive=False
+    )
     assert expression_fact(".status.jobStatus", "SUCCEEDED", path).kind == "expr"
 
 
@@ -71,6 +82,8 @@ def test_subsumption_on_a_real_definition() -> None:
 
 
 def test_describe_object() -> None:
-    facts = frozenset({Fact("cond", "Failed", "True"), Fact("cond", "Complete", "True"), Fact("phase", "", "X")})
+    facts = frozenset(
+        {Fact("cond", "Failed", "True"), Fact("cond", "Complete", "True"), Fact("phase", "", "X")}
+    )
     assert describe_object(facts) == "conditions Complete=True and Failed=True; phase 'X'"
     assert describe_object(frozenset()) == "any object"

@@ -1,4 +1,5 @@
-"""Status mapping semantics: coverage of the statuses a platform needs, knowledge of what controllers write, and
+"""Status mapping semantics: coverage of the statuses a platform needs, knowledge of what controllers write,
+and
 consistency of the matchers (contradictions, overlaps, redundancy, evaluation-order surprises).
 
 Only the root's statusDefinition is read by the runtime, so only the root is analysed.
@@ -35,7 +36,8 @@ MISSING_RUNNING = define(
     "status-running-unmapped",
     "warning",
     "The status mappings never report running.",
-    why="Platforms show, bill and schedule around running workloads; without a running matcher a healthy workload "
+    why="Platforms show, bill and schedule around running workloads; without a running matcher a healthy "
+    "workload "
     "reads Undefined for its whole life.",
     bad=job_with(
         "          running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "
@@ -43,14 +45,16 @@ MISSING_RUNNING = define(
         "",
     ),
     good=JOB,
-    fix="Add a running matcher (a Running/Ready condition, a running phase, or an expression on ready replicas).",
+    fix="Add a running matcher (a Running/Ready condition, a running phase, or an expression on ready "
+    "replicas).",
 )
 MISSING_FAILED = define(
     "WM411",
     "status-failed-unmapped",
     "warning",
     "The status mappings never report failed.",
-    why="Without a failed matcher a broken workload reads Undefined (or, worse, running): platforms cannot alert, "
+    why="Without a failed matcher a broken workload reads Undefined (or, worse, running): platforms cannot "
+    "alert, "
     "retry or release its GPUs.",
     bad=job_with('          failed: [{byConditions: [{type: Failed, status: "True"}]}]\n', ""),
     good=JOB,
@@ -61,19 +65,23 @@ MISSING_COMPLETED = define(
     "status-completed-unmapped",
     "warning",
     "A workload that runs to completion has no completed mapping.",
-    why="Jobs and training runs finish; without completed a finished workload reads Undefined and platforms cannot "
-    "tell success from a lost status. Which kinds complete comes from schemas/conditions.yaml and the `completes` "
+    why="Jobs and training runs finish; without completed a finished workload reads Undefined and platforms "
+    "cannot "
+    "tell success from a lost status. Which kinds complete comes from schemas/conditions.yaml and the "
+    "`completes` "
     "setting.",
     bad=job_with('          completed: [{byConditions: [{type: Complete, status: "True"}]}]\n', ""),
     good=JOB,
-    fix="Add a completed matcher (e.g. the Complete/Succeeded condition), or list nothing if the kind never ends.",
+    fix="Add a completed matcher (e.g. the Complete/Succeeded condition), or list nothing if the kind never "
+    "ends.",
 )
 MISSING_SUSPENDED = define(
     "WM413",
     "status-suspended-unmapped",
     "warning",
     "The component can be suspended (suspendDefinition) but no mapping reports suspended.",
-    why="A platform that suspends the workload needs to see that it took effect; without a suspended matcher a "
+    why="A platform that suspends the workload needs to see that it took effect; without a suspended "
+    "matcher a "
     "suspended workload reads Undefined or keeps an old status.",
     bad=JOB_SUSPENDABLE,
     good=JOB_SUSPENDABLE.replace(
@@ -100,7 +108,8 @@ UNKNOWN_CONDITION = define(
     "unknown-condition-type",
     "warning",
     "A matcher tests a condition type the workload's controller never sets.",
-    why="Condition types are compared exactly; a type the controller never writes (a typo, another framework's "
+    why="Condition types are compared exactly; a type the controller never writes (a typo, another "
+    "framework's "
     "name) means the matcher never matches. Known types come from schemas/conditions.yaml.",
     bad=job_with('[{type: Failed, status: "True"}]', '[{type: Failure, status: "True"}]'),
     good=JOB,
@@ -111,7 +120,8 @@ UNKNOWN_PHASE = define(
     "unknown-phase-value",
     "warning",
     "A byPhase value (or phase compared in an expression) that the phase field never takes.",
-    why="Phases are compared as exact strings; a value outside the controller's set (or the CRD's enum) never "
+    why="Phases are compared as exact strings; a value outside the controller's set (or the CRD's enum) "
+    "never "
     "matches, so the status is never reported.",
     bad=POD.replace("byPhase: Succeeded", "byPhase: Succeded"),
     good=POD,
@@ -149,21 +159,24 @@ CONTRADICTION = define(
     "contradictory-matcher",
     "error",
     "A matcher requires things no object can have at once, so it never matches.",
-    why="The fields of one matcher are ANDed: the same condition with two statuses, two different phases, or (for "
+    why="The fields of one matcher are ANDed: the same condition with two statuses, two different phases, "
+    "or (for "
     "known controllers) two conditions the controller never sets True together cannot all hold.",
     bad=job_with(
         '[{type: Failed, status: "True"}]',
         '[{type: Failed, status: "True"}, {type: Failed, status: "False"}]',
     ),
     good=JOB,
-    fix="Split the alternatives into separate matchers (entries of the list are ORed), or drop one requirement.",
+    fix="Split the alternatives into separate matchers (entries of the list are ORed), or drop one "
+    "requirement.",
 )
 TERMINAL_OVERLAP = define(
     "WM431",
     "overlapping-terminal-statuses",
     "warning",
     "Two of completed, failed and running can match the same object.",
-    why="A workload cannot have succeeded and failed, or be running and failed; when both match, the status a "
+    why="A workload cannot have succeeded and failed, or be running and failed; when both match, the status "
+    "a "
     "platform shows depends on evaluation order, and success or failure is misreported.",
     bad=CUSTOM.replace(
         '[{type: Finished, status: "True"}, {type: Succeeded, status: "False"}]',
@@ -177,7 +190,8 @@ REDUNDANT = define(
     "redundant-matcher",
     "info",
     "A matcher that matches only objects another matcher of the same status already matches.",
-    why="Entries of a status list are ORed; an entry subsumed by a more general one adds nothing and usually means "
+    why="Entries of a status list are ORed; an entry subsumed by a more general one adds nothing and "
+    "usually means "
     "a requirement was meant for the other entry.",
     bad=job_with(
         '          failed: [{byConditions: [{type: Failed, status: "True"}]}]',
@@ -192,8 +206,10 @@ ORDER_SHADOW = define(
     "status-hidden-by-evaluation-order",
     "warning",
     "Every object a matcher matches is also matched by a status evaluated earlier.",
-    why="Statuses are listed in the order Resuming, Suspending, Suspended, Running, Failed, Completed, Initializing, "
-    "Degraded and platforms take the first; a later status whose matcher is covered by an earlier one is never "
+    why="Statuses are listed in the order Resuming, Suspending, Suspended, Running, Failed, Completed, "
+    "Initializing, "
+    "Degraded and platforms take the first; a later status whose matcher is covered by an earlier one is "
+    "never "
     "shown (a running matcher that matches every failed object hides failures).",
     bad=PYTORCHJOB.replace(
         'running: [{byConditions: [{type: Running, status: "True"}]}]',
@@ -210,7 +226,8 @@ ORDER_SHADOW = define(
 # Pairwise comparisons are quadratic; beyond this many matchers per status only the first ones are compared.
 MAX_COMPARED = 256
 TERMINAL_PAIRS = (("running", "failed"), ("running", "completed"), ("failed", "completed"))
-# Degraded is evaluated last on purpose: it qualifies a running workload, so overlapping with running is expected.
+# Degraded is evaluated last on purpose: it qualifies a running workload, so overlapping with running is
+# expected.
 NOT_SHADOWED = frozenset({"degraded"})
 
 
@@ -304,7 +321,8 @@ def _rename_fix(node: ScalarNode, new: str) -> list[Fix]:
 
 
 def _schema_types(ctx: Context, root: Component) -> list[Any]:
-    """The target CRD's schema types, when a schema store is configured (best effort: never fails the lint)."""
+    """The target CRD's schema types, when a schema store is configured (best effort: never fails the
+    lint)."""
     if root.kind is None or not isinstance(ctx.options, tuple) or len(ctx.options) != 2:
         return []
     cache_key = f"status-schema:{root.kind}"
@@ -382,7 +400,8 @@ def _unknown_phase(
 ) -> Diagnostic:
     suggestion = _suggest(value, [k for k in known if k])
     shown = ", ".join(repr(k) for k in known)
-    message = f"{key!r} compares the phase with {value!r}, which {gvk or 'the workload'} never sets (values: {shown}"
+    who = gvk or "the workload"
+    message = f"{key!r} compares the phase with {value!r}, which {who} never sets (values: {shown}"
     message += f"; from {source})" if source else ")"
     if suggestion:
         message += f"; did you mean {suggestion!r}?"
@@ -505,7 +524,7 @@ def _node_of(conj: Conjunction) -> Node:
 
 
 def _redundant(ctx: Context, usable: dict[str, list[Conjunction]]) -> Iterator[Diagnostic]:
-    for key, conjunctions in usable.items():
+    for conjunctions in usable.values():
         for j, specific in enumerate(conjunctions):
             for i, general in enumerate(conjunctions):
                 if i == j or not subsumes(general, specific):
@@ -538,8 +557,10 @@ def _shadowed(
                 yield ctx.diag(
                     ORDER_SHADOW,
                     _node_of(specific),
-                    f"every object {specific.label} matches ({_example(specific)}) also matches {general.label}, and "
-                    f"{_title(earlier)} is evaluated before {_title(later)}: such objects are reported {earlier}, "
+                    f"every object {specific.label} matches ({_example(specific)}) also matches "
+                    f"{general.label}, and "
+                    f"{_title(earlier)} is evaluated before {_title(later)}: such objects are reported "
+                    f"{earlier}, "
                     f"so {later} is never shown for them",
                     related=[ctx.here(_node_of(general), f"{general.label} matches them first")],
                 )
@@ -574,7 +595,8 @@ def _overlaps(
         yield ctx.diag(
             TERMINAL_OVERLAP,
             _node_of(b),
-            f"an object with {describe_object(witness)} matches both {a.label} and {b.label}: a workload cannot be "
+            f"an object with {describe_object(witness)} matches both {a.label} and {b.label}: a workload "
+            f"cannot be "
             f"{first} and {second} at once; {_title(first)} is evaluated first, so it is reported {first}",
             related=[ctx.here(_node_of(a), f"{a.label} also matches")],
         )

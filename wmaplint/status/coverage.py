@@ -9,7 +9,8 @@ from wmaplint.status.knowledge import KindFacts
 
 
 def config_names(gvk: GVK) -> set[str]:
-    """The spellings a `completes` entry may use for a kind: Kind, group/Kind, group/version/Kind (core: v1/Kind)."""
+    """The spellings a `completes` entry may use for a kind: Kind, group/Kind, group/version/Kind (core:
+    v1/Kind)."""
     names = {gvk.kind, f"{gvk.version}/{gvk.kind}", str(gvk)}
     if gvk.group:
         names |= {f"{gvk.group}/{gvk.kind}", f"{gvk.group}/{gvk.version}/{gvk.kind}"}

@@ -12,7 +12,8 @@ JOB_SUSPENDABLE = job_with(
 
 JOB_WITH_INITIALIZING = job_with(
     "          completed:",
-    "          initializing: [{byExpression: {expression: '(.status.ready // 0) == 0', expectedResult: \"true\"}}]\n"
+    "          initializing: "
+    "[{byExpression: {expression: '(.status.ready // 0) == 0', expectedResult: \"true\"}}]\n"
     "          completed:",
 )
 
@@ -59,7 +60,9 @@ spec:
         specDefinition: {podTemplateSpecPath: '.spec.pytorchReplicaSpecs.Worker.template'}
         scaleDefinition: {replicasPath: '.spec.pytorchReplicaSpecs.Worker.replicas // 1'}
         podSelector:
-          componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}
+          componentTypeSelector:
+            keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'
+            value: worker
 """
 
 # A workload the bundled knowledge does not describe: nothing says which conditions exclude each other.

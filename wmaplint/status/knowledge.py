@@ -1,7 +1,7 @@
-"""What controllers write into status: condition types, reasons, phases, completion (``schemas/conditions.yaml``).
+"""What controllers write into status: condition types, reasons, phases, completion.
 
-Knowledge is keyed by group/version/kind. Phase values can also come from the target CRD's schema (an ``enum`` on
-the phase field); :func:`phase_values` merges both.
+The facts live in ``schemas/conditions.yaml``, keyed by group/version/kind. Phase values can also come from
+the target CRD's schema (an ``enum`` on the phase field); :func:`phase_values` merges both.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Matchers as conjunctions of facts about one object: condition states, the phase and expression results.
 
-A matcher holds when all of its facts hold; a status key holds when any of its matchers does. Expressions are
-opaque (only their text and expected result are known) unless they merely compare the phase, in which case they
-become phase facts. With this model two matchers *certainly* overlap when their facts are jointly satisfiable and
-neither relies on an expression result the other does not also require.
+A matcher holds when all of its facts hold; a status key holds when any of its matchers does. Expressions
+are opaque (only their text and expected result are known) unless they merely compare the phase, in which
+case they become phase facts. With this model two matchers *certainly* overlap when their facts are jointly
+satisfiable and neither relies on an expression result the other does not also require.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from wmaplint.definition.model import Matcher, StatusDefinition
 from wmaplint.source import ScalarNode
 from wmaplint.status.knowledge import KindFacts, normalise_path
 
-# StatusMappings.Entries() order; all matching statuses are listed in this order, callers usually take the first.
+# StatusMappings.Entries() order; all matching statuses are listed in this order, callers usually take the
+# first.
 EVALUATION_ORDER = (
     "resuming",
     "suspending",
