@@ -245,14 +245,17 @@ def certain_overlap(a: Conjunction, b: Conjunction, kind_facts: KindFacts | None
 
 
 def describe_object(facts: frozenset[Fact]) -> str:
-    conds = sorted(f for f in facts if f.kind in ("cond", "exists", "reason"))
+    reasons = {f.key: f.value for f in facts if f.kind == "reason"}
+    names = []
+    for f in sorted(x for x in facts if x.kind in ("cond", "exists")):
+        reason = reasons.pop(f.key, None)
+        text = f.describe() if f.kind == "cond" else f.key
+        names.append(f"{text} (reason {reason})" if reason else text)
+    names.extend(f"{key} with reason {value}" for key, value in sorted(reasons.items()))
     other = sorted(f for f in facts if f.kind not in ("cond", "exists", "reason"))
     parts = []
-    if conds:
-        names = [f.describe() for f in conds]
-        parts.append(
-            "conditions "
-            + (" and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1])
-        )
+    if names:
+        joined = " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+        parts.append("conditions " + joined)
     parts.extend(f.describe() for f in other)
     return "; ".join(parts) if parts else "any object"
