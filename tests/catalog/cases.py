@@ -100,6 +100,12 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "replicas": {"predictor": [1], "transformer": [1], "explainer": [0]}, "status": ["failed"],
         "pods": 2, "gpus": 1,
     },
+    ("serving-knative-dev-service-v1", "gpu-inference"): {
+        "replicas": {"revision": [2]}, "status": ["running"], "pods": 2, "gpus": 2,
+    },
+    ("serving-knative-dev-service-v1", "helloworld-deploying"): {
+        "replicas": {"revision": [1]}, "status": ["initializing"], "pods": 1, "gpus": 0,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -185,6 +191,12 @@ def _kserve(component: str, instance: str, obj: dict[str, Any], index: int) -> d
             "app": f"isvc.{name}-{component}"}
 
 
+def _knative(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    name = obj["metadata"]["name"]
+    return {"serving.knative.dev/service": name, "serving.knative.dev/configuration": name,
+            "serving.knative.dev/revision": f"{name}-00001", "app": f"{name}-00001"}
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
@@ -192,6 +204,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "serving-knative-dev-service-v1": _knative,
     "serving-kserve-io-inferenceservice-v1beta1": _kserve,
     "ray-io-rayservice-v1": _kuberay,
     "apps-deployment-v1": _replicaset,
