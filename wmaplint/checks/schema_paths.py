@@ -78,7 +78,7 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
     from wmaplint.schema.rules import BAD_SCHEMA_SOURCE, missing_schema
 
     gvk = root.kind
-    roots = store.lookup(gvk.group, gvk.version, gvk.kind)
+    roots = _distinct(store.lookup(gvk.group, gvk.version, gvk.kind))
     for error in store.errors:
         yield ctx.diag(BAD_SCHEMA_SOURCE, gvk.node, f"a schema source was skipped, its kinds are not checked: {error}")
     missing = missing_schema(store, gvk.group, gvk.version, gvk.kind)
@@ -111,15 +111,30 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
                 yield diag
 
 
+def _distinct(schemas: list[Any]) -> list[Any]:
+    """One schema per distinct file content: the same CRD in --crds and in the user cache is one release."""
+    seen: set[str] = set()
+    out = []
+    for schema in schemas:
+        if schema.sha256 not in seen:
+            seen.add(schema.sha256)
+            out.append(schema)
+    return out
+
+
 def _source_label(path: str) -> str:
     p = Path(path)
     return f"{p.parent.name}/{p.name}" if p.parent.name else p.name
 
 
 def _declared_at(finding: Any, source: str) -> tuple[RelatedLocation, ...]:
+    """The "declared here" location typing puts in ``data["declared"]`` ({"file", "line", "column"})."""
     data = getattr(finding, "data", None) or {}
-    where = data.get("declared_at") if isinstance(data, dict) else None
-    if isinstance(where, (list, tuple)) and len(where) == 2 and all(isinstance(x, int) for x in where):
-        line, col = where
-        return (RelatedLocation(source, Span(line, col, line, col + 1), "the schema declares the parent here"),)
-    return ()
+    where = data.get("declared") if isinstance(data, dict) else None
+    if not isinstance(where, dict):
+        return ()
+    line, col = where.get("line"), where.get("column")
+    if not (isinstance(line, int) and isinstance(col, int) and line >= 1 and col >= 1):
+        return ()
+    file = where.get("file") if isinstance(where.get("file"), str) else source
+    return (RelatedLocation(file, Span(line, col, line, col + 1), "the schema declares the parent here"),)

@@ -1,0 +1,61 @@
+"""Schema-aware checks through `check`: real CRDs, two operator releases, pod paths, missing schemas."""
+
+from __future__ import annotations
+
+from wmaplint.config import Overrides
+from wmaplint.engine import Options, lint_text
+
+LLMISVC = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: serving-kserve-io-llminferenceservice-v1alpha1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: llminferenceservice
+      kind: {group: serving.kserve.io, version: v1alpha1, kind: LLMInferenceService}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          running: [{byConditions: [{type: Ready, status: "True"}]}]
+          failed: [{byConditions: [{type: Ready, status: "False"}]}]
+    childComponents:
+    - name: main
+      kind: {group: apps, version: v1, kind: Deployment}
+      ownerRef: llminferenceservice
+      specDefinition: {podSpecPath: .spec.template}
+      scaleDefinition: {minReplicasPath: '.spec.scaling.minReplicas // 1'}
+"""
+
+
+def findings(text: str, rule: str) -> list:
+    return [d for d in lint_text(text, "def.yaml") if d.rule == rule]
+
+
+def test_a_field_missing_in_one_operator_release_names_that_release(shared) -> None:
+    (d,) = findings(LLMISVC, "WM301")
+    assert "llminferenceservice_v1alpha1.yaml" in d.message and "scaling" in d.message
+    assert (d.span.start_line, d.span.start_col) == (19, 49)
+
+
+def test_misspelled_segment_points_at_the_segment_with_a_suggestion(shared) -> None:
+    text = LLMISVC.replace(".spec.scaling.minReplicas // 1", ".spec.replica // 1")
+    found = [d for d in findings(text, "WM301") if "replica" in d.message]
+    assert found and all(d.span.start_col == 49 for d in found)
+    assert "replicas" in found[0].data["suggestions"]
+
+
+def test_pod_paths_are_checked_against_the_pod_schema(shared) -> None:
+    text = LLMISVC + ("      podSelector:\n        componentTypeSelector: {keyPath: '.metadata.label.app', "
+                      "value: main}\n")
+    (d,) = [d for d in findings(text, "WM301") if "label" in d.message]
+    assert d.span.start_line == 21 and "labels" in d.data["suggestions"]
+
+
+def test_missing_schema_is_a_warning_naming_the_gvk_and_an_error_when_strict(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", str(tmp_path))
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    (d,) = [d for d in lint_text(LLMISVC, "def.yaml", Options(overrides=Overrides())) if d.rule == "WM901"]
+    assert "serving.kserve.io/v1alpha1" in d.message and d.severity.label == "warning"
+    (d,) = [d for d in lint_text(LLMISVC, "def.yaml", Options(strict=True)) if d.rule == "WM901"]
+    assert d.severity.label == "error"
