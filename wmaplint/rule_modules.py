@@ -12,6 +12,7 @@ RULE_MODULES = (
     "wmaplint.checks.status_semantics",
     "wmaplint.checks.expressions",
     "wmaplint.checks.schema_paths",
+    "wmaplint.checks.cel_rules",
     "wmaplint.checks.crd",
     "wmaplint.suppress",
     "wmaplint.jq.rules",

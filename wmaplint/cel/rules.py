@@ -90,32 +90,34 @@ define(
     "crd-rule-violation",
     "error",
     "An object (manifest or definition) is rejected by a validation rule of its CRD.",
-    why="The API server would refuse the object with this field error; a Karta definition that violates its "
-    "CRD cannot be applied.",
-    bad="""apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: example}
+    why="The API server would refuse the object with this field error. Definitions are checked against the "
+    "Karta CRD's rules, workload manifests (`wmaplint tree`) against their own CRD's rules.",
+    bad="""apiVersion: apps.nvidia.com/v1alpha1
+kind: NIMService
+metadata: {name: llm}
 spec:
-  structureDefinition:
-    rootComponent:
-      name: job
-      kind: {group: batch, version: v1, kind: Job}
-      podSelector:
-        componentTypeSelector: {value: worker}
+  image: {repository: nvcr.io/nim/meta/llama-3.2-1b-instruct, tag: "1.12.0"}
+  authSecret: ngc-api-secret
+  storage: {nimCache: {name: llm}}
+  replicas: 1
+  scale:
+    enabled: true
+    hpa: {minReplicas: 1, maxReplicas: 2}
 """,
-    good="""apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: example}
+    good="""apiVersion: apps.nvidia.com/v1alpha1
+kind: NIMService
+metadata: {name: llm}
 spec:
-  structureDefinition:
-    rootComponent:
-      name: job
-      kind: {group: batch, version: v1, kind: Job}
-      podSelector:
-        componentTypeSelector: {keyPath: '.metadata.labels["app"]', value: worker}
+  image: {repository: nvcr.io/nim/meta/llama-3.2-1b-instruct, tag: "1.12.0"}
+  authSecret: ngc-api-secret
+  storage: {nimCache: {name: llm}}
+  scale:
+    enabled: true
+    hpa: {minReplicas: 1, maxReplicas: 2}
 """,
     fix="Change the object so the rule holds; the message is the rule's own message.",
     tags=("cel", "crd"),
+    example_mode="tree",
 )
 
 define(
@@ -166,4 +168,39 @@ define(
     ),
     fix="reason is one of FieldValueInvalid, FieldValueForbidden, FieldValueRequired, FieldValueDuplicate.",
     tags=("cel", "crd"),
+)
+
+define(
+    "WM607",
+    "manifest-schema-violation",
+    "warning",
+    "A workload manifest does not fit its kind's schema: an unknown field, a wrong type, a missing required "
+    "field or a value outside an enum.",
+    why="The API server (kubectl's default strict field validation) rejects the object; a misspelled field "
+    "that a lenient client drops silently leaves the setting at its default.",
+    bad="""apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: demo}
+spec:
+  replica: 2
+  leaderWorkerTemplate:
+    size: 2
+    workerTemplate:
+      spec:
+        containers: [{name: worker, image: busybox}]
+""",
+    good="""apiVersion: leaderworkerset.x-k8s.io/v1
+kind: LeaderWorkerSet
+metadata: {name: demo}
+spec:
+  replicas: 2
+  leaderWorkerTemplate:
+    size: 2
+    workerTemplate:
+      spec:
+        containers: [{name: worker, image: busybox}]
+""",
+    fix="Use the field names and types the CRD declares (`kubectl explain` shows them).",
+    tags=("schema", "manifest"),
+    example_mode="tree",
 )

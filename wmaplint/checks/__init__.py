@@ -25,6 +25,7 @@ CHECK_MODULES = (
     "wmaplint.checks.status_semantics",
     "wmaplint.checks.expressions",
     "wmaplint.checks.schema_paths",
+    "wmaplint.checks.cel_rules",
 )
 
 

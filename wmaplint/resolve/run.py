@@ -141,9 +141,13 @@ def resolve_files(
     use_catalog: bool = True,
     runtime: JqRuntime | None = None,
     stdin_text: str | None = None,
+    crds: list[str] | tuple[str, ...] = (),
+    validate: bool = True,
 ) -> TreeRun:
     """Resolve every manifest document in the files. Definitions and Pods found among the manifests are
-    used as if passed with --definition / --pods. Raises wmaplint.source.InputError for unreadable files."""
+    used as if passed with --definition / --pods. Raises wmaplint.source.InputError for unreadable files.
+    With ``validate``, manifests are also checked against their schemas (``crds`` first, then the default
+    sources); see wmaplint.resolve.validate."""
     index = DefinitionIndex()
     problems: list[Diagnostic] = []
     for path in definition_paths:
@@ -180,4 +184,10 @@ def resolve_files(
         index.add_catalog()
     run = resolve_documents(manifests, index, pods, runtime)
     run.diagnostics[:0] = problems
+    if validate:
+        from wmaplint.resolve.validate import validate_loaded
+
+        checked = validate_loaded(manifests, crds)
+        run.diagnostics.extend(checked.diagnostics)
+        run.notes.extend(checked.notes)
     return run

@@ -1,0 +1,102 @@
+"""CEL on definitions: the Karta CRD's own validation rules (WM604) and gang groupByExpressions (WM605).
+
+The CRD's structural schema is not applied here: wmaplint's format checks already cover every declared field,
+and know the unreleased fields (groupByExpressions) the copied CRD would prune.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import wmaplint.cel.rules  # noqa: F401  (registers WM604 and WM605)
+from wmaplint.checks import Context, check
+from wmaplint.definition.model import KARTA, Component
+from wmaplint.diagnostics import Diagnostic
+from wmaplint.resolve.validate import anchor_node, unbracket
+from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode, find_node, to_python
+
+RULE_VIOLATION = "WM604"
+GROUP_BY_EXPRESSION = "WM605"
+KARTA_GVK = ("run.ai", "v1alpha1", "Karta")
+POD_GVK = ("", "v1", "Pod")
+
+# Karta CRD rule messages on componentTypeSelector that the structural checks WM510/WM511 already report.
+SELECTOR_RULES = ("at least one of keyPath or matchLabels must be set", "value requires keyPath")
+
+
+def _store(ctx: Context) -> Any:
+    options, config = ctx.options if isinstance(ctx.options, tuple) else (None, None)
+    if options is None:
+        return None
+    return options.schema_store(config)
+
+
+def _selector_reported(selector: MappingNode) -> bool:
+    """True when WM510 or WM511 fires on this componentTypeSelector (same conditions as checks.components)."""
+    key_path = selector.get("keyPath")
+    labels = selector.get("matchLabels")
+    has_key = isinstance(key_path, ScalarNode) and bool(key_path.value)
+    has_labels = isinstance(labels, MappingNode) and bool(labels.pairs)
+    return (not has_key and not has_labels) or (selector.get("value") is not None and not has_key)
+
+
+def _covered(node: Node | None, detail: str, components: list[Component]) -> bool:
+    if detail not in SELECTOR_RULES or not isinstance(node, MappingNode):
+        return False
+    return any(c.type_selector_node is node and _selector_reported(node) for c in components)
+
+
+@check
+def karta_crd_rules(ctx: Context) -> Iterator[Diagnostic]:
+    if ctx.definition.kind != KARTA[1]:
+        return
+    store = _store(ctx)
+    schemas = store.lookup(*KARTA_GVK) if store is not None else []
+    if not schemas:
+        return
+    from wmaplint.cel import validate_object
+
+    schema = schemas[0]
+    obj = to_python(ctx.document.root)
+    root = ctx.document.root
+    seen: set[tuple[int, str]] = set()
+    for violation in validate_object(schema.raw, obj, schema.resolve_ref):
+        node = find_node(root, tuple(violation.data_path))
+        if _covered(node, violation.detail, ctx.definition.components):
+            continue
+        anchor = anchor_node(root, tuple(unbracket(p) for p in violation.data_path))
+        key = (id(anchor), violation.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield ctx.diag(
+            RULE_VIOLATION,
+            anchor,
+            f"the Karta CRD rejects this: {violation.message}",
+            data={"rule": violation.expression, "field": violation.field_path},
+        )
+
+
+@check
+def group_by_expressions(ctx: Context) -> Iterator[Diagnostic]:
+    members = [(m, m.node.get("groupByExpressions")) for m in ctx.definition.gang_members]
+    members = [(m, seq) for m, seq in members if isinstance(seq, SequenceNode) and seq.items]
+    if not members:
+        return
+    store = _store(ctx)
+    pods = store.lookup(*POD_GVK) if store is not None else []
+    if not pods:
+        return
+    from wmaplint.cel import check_pod_expression
+
+    pod = pods[0]
+    pod_schema = pod.raw
+    for member, seq in members:
+        for index, item in enumerate(seq.items):
+            if not isinstance(item, ScalarNode) or not isinstance(item.value, str):
+                continue  # the format check reports non-strings
+            pointer = (*member.pointer, "groupByExpressions", index)
+            for issue in check_pod_expression(item.value, pod_schema, pod.resolve_ref, pointer):
+                where = item.span if issue.offset is None else item.span_of(issue.offset, issue.offset + 1)
+                yield ctx.diag(GROUP_BY_EXPRESSION, where, f"groupByExpressions[{index}]: {issue.message}")

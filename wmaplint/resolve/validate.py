@@ -1,0 +1,339 @@
+"""Validate workload manifests against their schemas, as the API server would on create.
+
+Two kinds of findings, both positioned in the manifest file:
+- structural (WM607): a field the schema does not declare (where unknown fields are not preserved), a value of
+  the wrong type, a missing required field, a value outside an enum; the API server with strict field
+  validation (kubectl's default) rejects the object;
+- CEL (WM604): the CRD's x-kubernetes-validations rules, evaluated with wmaplint.cel.
+
+A kind no schema source serves is a note, never an error: without the CRD there is nothing to check against.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import wmaplint.cel.rules  # noqa: F401  (registers WM604 and WM607)
+from wmaplint.diagnostics import RULES, Diagnostic, Span
+from wmaplint.source import Document, MappingNode, Node, SequenceNode, find_node
+
+RULE_VIOLATION = "WM604"
+MAX_NODES = 200_000
+MAX_DEPTH = 100
+MAX_REF_HOPS = 16
+
+Path = tuple[str | int, ...]
+
+SCHEMA_VIOLATION = "WM607"  # registered in wmaplint.cel.rules
+
+
+@dataclass(frozen=True)
+class ManifestProblem:
+    """One finding about a manifest: ``path`` is the data path, ``at_key`` places it on the key itself."""
+
+    rule: str
+    message: str
+    path: Path
+    at_key: bool = True
+
+
+@dataclass
+class ManifestValidation:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    checked: int = 0
+
+
+def render_path(path: Path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + part
+    return out or "<root>"
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return "null"
+
+
+def _fits(kind: str, value: Any) -> bool:
+    actual = _type_name(value)
+    if kind == "number":
+        return actual in ("integer", "number")
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        return True  # JSON numbers like 2.0 decode as integers on the server
+    return actual == kind
+
+
+class _Schemas:
+    """Follows ``$ref`` and the OpenAPI ``allOf: [{$ref}]`` wrapper through a resolver."""
+
+    def __init__(self, resolve_ref: Any) -> None:
+        self.resolve_ref = resolve_ref
+
+    def resolve(self, schema: Any) -> Mapping[str, Any] | None:
+        for _ in range(MAX_REF_HOPS):
+            if not isinstance(schema, Mapping):
+                return None
+            ref = schema.get("$ref")
+            all_of = schema.get("allOf")
+            if (
+                ref is None
+                and isinstance(all_of, list)
+                and len(all_of) == 1
+                and isinstance(all_of[0], Mapping)
+            ):
+                if "$ref" in all_of[0] and "type" not in schema and "properties" not in schema:
+                    ref = all_of[0]["$ref"]
+            if ref is None:
+                return schema
+            if self.resolve_ref is None:
+                return None
+            try:
+                schema = self.resolve_ref(ref)
+            except Exception:  # an unresolvable reference means "unknown", never a crash
+                return None
+        return None
+
+
+def structural_problems(
+    schema: Mapping[str, Any], obj: Any, resolve_ref: Any = None
+) -> list[ManifestProblem]:
+    """Unknown fields, wrong types, missing required fields and enum violations of ``obj`` (iterative walk).
+
+    CRD schemas prune undeclared fields (unless x-kubernetes-preserve-unknown-fields); in Kubernetes OpenAPI
+    documents an object without properties is free-form. Root metadata without declared properties is the
+    API server's own ObjectMeta and is not checked here.
+    """
+    schemas = _Schemas(resolve_ref)
+    openapi = "x-kubernetes-group-version-kind" in schema
+    out: list[ManifestProblem] = []
+    stack: list[tuple[Any, Any, Path, bool]] = [(schema, obj, (), False)]
+    visited = 0
+    while stack and visited < MAX_NODES:
+        raw, value, path, embedded = stack.pop()
+        visited += 1
+        node = schemas.resolve(raw)
+        if node is None or value is None or len(path) > MAX_DEPTH:
+            continue
+        where = render_path(path)
+        if not _type_ok(node, value, schemas):
+            expected = _expected_type(node)
+            out.append(
+                ManifestProblem(
+                    SCHEMA_VIOLATION,
+                    f'{where}: Invalid value: "{_type_name(value)}": {where} in body must be of type '
+                    f"{expected}: {_show(value)}",
+                    path,
+                )
+            )
+            continue
+        enum = node.get("enum")
+        if isinstance(enum, list) and enum and not isinstance(value, (Mapping, list)) and value not in enum:
+            supported = ", ".join(_show(e) for e in enum)
+            out.append(
+                ManifestProblem(
+                    SCHEMA_VIOLATION,
+                    f"{where}: Unsupported value: {_show(value)}: supported values: {supported}",
+                    path,
+                )
+            )
+        children: list[tuple[Any, Any, Path, bool]] = []
+        if isinstance(value, Mapping):
+            props = node.get("properties")
+            props = props if isinstance(props, Mapping) else {}
+            extra = node.get("additionalProperties")
+            preserve = node.get("x-kubernetes-preserve-unknown-fields") is True
+            is_embedded = embedded or node.get("x-kubernetes-embedded-resource") is True
+            required = node.get("required")
+            if isinstance(required, list):
+                for name in required:
+                    if isinstance(name, str) and value.get(name) is None:
+                        out.append(
+                            ManifestProblem(
+                                SCHEMA_VIOLATION,
+                                f"{render_path((*path, name))}: Required value",
+                                path,
+                            )
+                        )
+            free_form = not props and not isinstance(extra, Mapping) and (openapi or extra is True)
+            for key, item in value.items():
+                key = str(key)
+                if key in props:
+                    if not path and key == "metadata" and not _declares_properties(props[key], schemas):
+                        continue
+                    sub_embedded = isinstance(props[key], Mapping) and (
+                        props[key].get("x-kubernetes-embedded-resource") is True
+                    )
+                    children.append((props[key], item, (*path, key), sub_embedded))
+                elif isinstance(extra, Mapping):
+                    children.append((extra, item, (*path, key), False))
+                elif preserve or free_form or extra is True:
+                    continue
+                elif (not path or is_embedded) and key in ("apiVersion", "kind", "metadata"):
+                    continue
+                else:
+                    out.append(
+                        ManifestProblem(
+                            SCHEMA_VIOLATION, f'unknown field "{render_path((*path, key))}"', (*path, key)
+                        )
+                    )
+        elif isinstance(value, list):
+            items = node.get("items")
+            if isinstance(items, Mapping):
+                children.extend((items, item, (*path, i), False) for i, item in enumerate(value))
+        stack.extend(reversed(children))
+    return out
+
+
+def _declares_properties(schema: Any, schemas: _Schemas) -> bool:
+    node = schemas.resolve(schema)
+    return (
+        isinstance(node, Mapping) and isinstance(node.get("properties"), Mapping) and bool(node["properties"])
+    )
+
+
+def _branches(node: Mapping[str, Any], schemas: _Schemas) -> list[Mapping[str, Any]]:
+    out = []
+    for key in ("oneOf", "anyOf"):
+        options = node.get(key)
+        if isinstance(options, list):
+            out.extend(b for b in (schemas.resolve(o) for o in options) if b is not None)
+    return out
+
+
+def _type_ok(node: Mapping[str, Any], value: Any, schemas: _Schemas) -> bool:
+    if node.get("x-kubernetes-int-or-string") is True or node.get("format") == "int-or-string":
+        return isinstance(value, (int, str)) and not isinstance(value, bool)
+    kind = node.get("type")
+    if isinstance(kind, str) and kind:
+        return _fits(kind, value)
+    branches = _branches(node, schemas)
+    typed = [b.get("type") for b in branches if isinstance(b.get("type"), str)]
+    return not typed or any(_fits(k, value) for k in typed)
+
+
+def _expected_type(node: Mapping[str, Any]) -> str:
+    kind = node.get("type")
+    return kind if isinstance(kind, str) else "the declared type"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, (Mapping, list)):
+        return _type_name(value)
+    return json.dumps(value)
+
+
+def cel_problems(schema: Mapping[str, Any], obj: Any, resolve_ref: Any = None) -> list[ManifestProblem]:
+    """The CRD's validation rules on ``obj`` (WM604), with the API server's messages."""
+    from wmaplint.cel import validate_object
+
+    return [
+        ManifestProblem(RULE_VIOLATION, v.message, tuple(unbracket(p) for p in v.data_path))
+        for v in validate_object(schema, obj, resolve_ref)
+    ]
+
+
+def unbracket(part: str | int) -> str | int:
+    """validate_object names additionalProperties entries "[key]"."""
+    if isinstance(part, str) and len(part) >= 2 and part.startswith("[") and part.endswith("]"):
+        return part[1:-1]
+    return part
+
+
+def validate_manifest(value: Any, store: Any) -> tuple[list[ManifestProblem], str | None]:
+    """Problems of one manifest and, when no schema source serves its kind, a note saying so."""
+    if not isinstance(value, Mapping):
+        return [], None
+    api_version, kind = value.get("apiVersion"), value.get("kind")
+    if not isinstance(api_version, str) or not isinstance(kind, str) or not kind:
+        return [], None
+    group, _, version = api_version.rpartition("/")
+    schemas = store.lookup(group, version, kind) if store is not None else []
+    if not schemas:
+        return (
+            [],
+            f"no schema source serves {api_version} {kind}: the manifest is not validated (pass --crds)",
+        )
+    schema = schemas[0]
+    raw = schema.raw
+    if not raw:
+        return [], None
+    return structural_problems(raw, value, schema.resolve_ref) + cel_problems(
+        raw, value, schema.resolve_ref
+    ), None
+
+
+def anchor_node(root: Node | None, path: Path, at_key: bool = True) -> Node | None:
+    """The node of a data path: a mapping entry's key (or value); else the nearest existing ancestor."""
+    parts = list(path)
+    while parts:
+        parent = find_node(root, tuple(parts[:-1]))
+        last = parts[-1]
+        if isinstance(parent, MappingNode) and isinstance(last, str):
+            value = parent.get(last)
+            key = parent.key_node(last)
+            if key is not None:
+                return key if at_key or value is None else value
+        if isinstance(parent, SequenceNode) and isinstance(last, int) and 0 <= last < len(parent.items):
+            return parent.items[last]
+        parts.pop()
+    return root
+
+
+def problem_diagnostic(problem: ManifestProblem, document: Document, path: str) -> Diagnostic:
+    node = anchor_node(document.root, problem.path, problem.at_key)
+    span = node.span if node is not None else Span.whole_file()
+    return Diagnostic(problem.rule, RULES[problem.rule].severity, problem.message, path, span)
+
+
+def validate_documents(documents: list[tuple[str, Document, Any]], store: Any) -> ManifestValidation:
+    """Validate (file path, positioned document, plain value) triples; notes name kinds without a schema."""
+    result = ManifestValidation()
+    noted: set[str] = set()
+    for path, document, value in documents:
+        problems, note = validate_manifest(value, store)
+        if note is not None:
+            if note not in noted:
+                noted.add(note)
+                result.notes.append(f"{path}: {note}")
+            continue
+        result.checked += 1
+        result.diagnostics.extend(problem_diagnostic(p, document, path) for p in problems)
+    return result
+
+
+_STORES: dict[tuple[str, ...], Any] = {}
+
+
+def schema_store(crds: list[str] | tuple[str, ...] = ()) -> Any:
+    """The default schema store (explicit CRDs, WMAPLINT_SCHEMA_PATH, the user cache), shared per process."""
+    import os
+
+    from wmaplint.schema import default_store
+
+    key = (*crds, "\0", os.environ.get("WMAPLINT_SCHEMA_PATH", ""), os.environ.get("WMAPLINT_CACHE_DIR", ""))
+    store = _STORES.get(key)
+    if store is None:
+        store = _STORES[key] = default_store(list(crds))
+    return store
+
+
+def validate_loaded(manifests: list[Any], crds: list[str] | tuple[str, ...] = ()) -> ManifestValidation:
+    """Validate loaded manifest documents (wmaplint.resolve.loading.LoadedDocument) with the default store."""
+    store = schema_store(crds)
+    return validate_documents([(m.path, m.document, m.value) for m in manifests], store)
