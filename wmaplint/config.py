@@ -9,6 +9,7 @@ to the config file), ``fail-level`` (error|warning|info), ``rule-packs`` (declar
 from __future__ import annotations
 
 import fnmatch
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -66,8 +67,12 @@ class Config:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
 
 
+# Rule pack ids (ACME001) and their prefixes (ACME): upper-case letters, then letters or digits.
+_PACK_ID = re.compile(r"[A-Z][A-Z0-9]*\Z")
+
+
 def _matches(rule_id: str, selector: str) -> bool:
-    return rule_id == selector or (selector.startswith("WM") and rule_id.startswith(selector))
+    return rule_id == selector or (_PACK_ID.match(selector) is not None and rule_id.startswith(selector))
 
 
 def normalise_selector(text: str, where: str) -> str:
@@ -75,6 +80,8 @@ def normalise_selector(text: str, where: str) -> str:
     if text.upper().startswith("WM") and text[2:].isdigit() and len(text) <= 5:
         return text.upper()
     rule = rule_by_name_or_id(text)
+    if rule is None and _PACK_ID.match(text):
+        return text  # a rule pack id or prefix: packs are loaded after the configuration
     if rule is None:
         raise ConfigError(f"{where}: unknown rule {text!r} (see `wmaplint rules`)")
     return rule.id

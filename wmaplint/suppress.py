@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Severity, Span, define, rule_by_name_or_id
 from wmaplint.examples import JOB
@@ -63,7 +64,7 @@ def parse_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Di
             if name == "all":
                 rules.add("all")
                 continue
-            rule = rule_by_name_or_id(name)
+            rule = rule_by_name_or_id(name) or _pack_rule(name)
             if rule is None:
                 problems.append(Diagnostic(
                     UNKNOWN_RULE.id, UNKNOWN_RULE.severity, f"suppression names unknown rule {name!r}", path,
@@ -77,12 +78,23 @@ def parse_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Di
     return found, problems
 
 
+def _pack_rule(name: str) -> Any:
+    """A rule from a rule pack (ids such as ACME001), once the packs in use are loaded."""
+    import sys
+
+    packs = sys.modules.get("wmaplint.rulepacks")
+    return packs.pack_rule(name) if packs is not None else None
+
+
 def apply_suppressions(diagnostics: list[Diagnostic], text: str, path: str) -> list[Diagnostic]:
     suppressions, problems = parse_suppressions(text, path)
     if not suppressions:
         return diagnostics + problems
     kept: list[Diagnostic] = []
     for diag in diagnostics:
+        if diag.path != path:  # e.g. a problem in a rule pack file: this file's comments do not cover it
+            kept.append(diag)
+            continue
         hit = None
         for s in suppressions:
             if (diag.rule in s.rules or "all" in s.rules) and (s.whole_file or diag.span.start_line in s.lines):

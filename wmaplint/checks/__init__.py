@@ -26,6 +26,7 @@ CHECK_MODULES = (
     "wmaplint.checks.expressions",
     "wmaplint.checks.schema_paths",
     "wmaplint.checks.cel_rules",
+    "wmaplint.rulepacks",
 )
 
 

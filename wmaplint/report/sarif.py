@@ -19,6 +19,7 @@ import gzip
 import hashlib
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -195,13 +196,21 @@ def _select(diagnostics: list[Diagnostic], limit: int) -> list[Diagnostic]:
     return [ordered[i] for i in sorted(ranked)]
 
 
+def _pack_descriptor(rule_id: str) -> dict[str, Any] | None:
+    """Rule pack rules (ids such as ACME001) are documented by their pack, once it is loaded."""
+    packs = sys.modules.get("wmaplint.rulepacks")
+    rule = packs.pack_rule(rule_id) if packs is not None else None
+    return rule_descriptor(rule.as_rule()) if rule is not None else None
+
+
 def _rules(diagnostics: list[Diagnostic]) -> tuple[list[dict[str, Any]], dict[str, int]]:
     descriptors = [rule_descriptor(RULES[rule_id]) for rule_id in sorted(RULES)]
     index = {descriptor["id"]: i for i, descriptor in enumerate(descriptors)}
     for diagnostic in diagnostics:
         if diagnostic.rule not in index:
             index[diagnostic.rule] = len(descriptors)
-            descriptors.append(unregistered_descriptor(diagnostic.rule, Severity(diagnostic.severity)))
+            descriptors.append(_pack_descriptor(diagnostic.rule)
+                               or unregistered_descriptor(diagnostic.rule, Severity(diagnostic.severity)))
     return descriptors, index
 
 

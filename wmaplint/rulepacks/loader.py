@@ -1,0 +1,281 @@
+"""Read a rule pack: positioned YAML -> schema check -> JSONPath and CEL compiled and typed against the format.
+
+Every problem is a Diagnostic whose path is the pack file, at the line of the offending value; a rule with a
+problem is left out of the pack (the other rules still run).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from wmaplint.diagnostics import Diagnostic, Rule, Severity, Span
+from wmaplint.rulepacks import paths
+from wmaplint.rulepacks.schema import API_VERSION, KIND, PACK_SCHEMA
+from wmaplint.source import InputError, MappingNode, Node, ScalarNode, SequenceNode, find_node, load_text, read_path
+from wmaplint.source import to_python
+
+PACK_INVALID = "WM920"
+BAD_GIVEN = "WM921"
+BAD_ASSERT = "WM922"
+DUPLICATE_ID = "WM923"
+MAX_PROBLEMS = 100  # per pack: a hopeless file should not flood the report
+
+
+@dataclass(frozen=True)
+class CompiledGiven:
+    text: str
+    query: Any  # jsonpath_rfc9535.JSONPathQuery
+    node: Node
+
+
+@dataclass(frozen=True)
+class PackRule:
+    """One loaded rule; ``assert_node`` and friends are positions in the pack file for related locations."""
+
+    id: str
+    name: str
+    severity: Severity
+    message: str
+    docs: str
+    givens: tuple[CompiledGiven, ...]
+    assert_text: str
+    assert_serialized: bytes
+    pack_path: str
+    assert_span: Span
+    id_span: Span
+    message_expression: str | None = None
+    message_serialized: bytes | None = None
+
+    def as_rule(self) -> Rule:
+        """The rule in the shape reporters document (SARIF rule metadata)."""
+        return Rule(
+            id=self.id, name=self.name, severity=self.severity, summary=self.message, why=self.docs,
+            bad="", good="", tags=("rule-pack",),
+        )
+
+
+@dataclass
+class LoadedPack:
+    path: str
+    name: str
+    rules: list[PackRule] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+
+def _diag(rule: str, message: str, path: str, span: Span) -> Diagnostic:
+    return Diagnostic(rule=rule, severity=Severity.ERROR, message=message, path=path, span=span)
+
+
+def _point(node: Node | None, offset: int | None, word: str = "") -> Span:
+    """The span of a character (or of ``word`` from there on) inside a scalar, else the node's."""
+    if node is None:
+        return Span.point(1, 1)
+    if isinstance(node, ScalarNode) and offset is not None and isinstance(node.value, str):
+        offset = max(0, min(offset, max(len(node.value) - 1, 0)))
+        found = node.value.find(word, offset) if word else -1
+        if found >= 0:
+            return node.span_of(found, found + len(word))
+        return node.span_of(offset, offset + 1)
+    return node.span
+
+
+def _word(message: str) -> str:
+    found = re.match(r"undefined field '([^']+)'", message)
+    return found.group(1) if found else ""
+
+
+def _schema_problems(data: Any, root: Node, path: str) -> list[Diagnostic]:
+    from jsonschema import Draft202012Validator
+
+    problems = []
+    for error in sorted(Draft202012Validator(PACK_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.path))):
+        location = tuple(error.absolute_path)
+        node = find_node(root, location)
+        message = error.message
+        if error.validator == "additionalProperties" and isinstance(node, MappingNode):
+            allowed = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
+            extra = [k for k in node.pairs if k[0].value not in allowed]
+            if extra:
+                node = extra[0][0]
+                message = f"unknown field {extra[0][0].value!r} (allowed: {', '.join(sorted(allowed))})"
+        elif error.validator == "not" and location and location[-1] == "id":
+            message = f"rule id {error.instance!r} uses the reserved WM prefix; choose your own, e.g. ACME001"
+        elif error.validator == "pattern" and location and location[-1] == "id":
+            message = f"rule id {error.instance!r} must be upper-case letters and digits, e.g. ACME001"
+        elif error.validator == "const":
+            message = f"{'.'.join(map(str, location))} must be {error.validator_value!r}"
+        where = ".".join(str(p) for p in location) or "the pack"
+        problems.append(_diag(PACK_INVALID, f"invalid rule pack: {where}: {message}", path,
+                              node.span if node is not None else Span.point(1, 1)))
+    return problems
+
+
+def _compile_given(text: str, node: Node, path: str, rule_id: str) -> tuple[CompiledGiven | None, paths.StaticPath,
+                                                                             Diagnostic | None]:
+    import jsonpath_rfc9535 as jp
+
+    try:
+        query = jp.compile(text)
+    except (jp.JSONPathError, RecursionError) as exc:
+        token = getattr(exc, "token", None)
+        offset = getattr(token, "index", None)
+        reason = exc.args[0] if getattr(exc, "args", None) else "invalid JSONPath"
+        return None, paths.StaticPath(None), _diag(
+            BAD_GIVEN, f"{rule_id}: given is not an RFC 9535 JSONPath: {reason}", path, _point(node, offset))
+    static = paths.walk(query)
+    if static.problem:
+        return None, static, _diag(BAD_GIVEN, f"{rule_id}: given {text!r}: {static.problem}", path, node.span)
+    return CompiledGiven(text, query, node), static, None
+
+
+def root_type() -> Any:
+    return paths.TYPES.type_of(paths.DEFINITION_SCHEMA, "root")
+
+
+def _check_cel(text: str, node: Node, self_types: list[Any], expect: str, what: str, path: str,
+               rule_id: str) -> tuple[bytes | None, list[Diagnostic]]:
+    from wmaplint.cel import types as t
+    from wmaplint.cel.checker import check_expression
+
+    serialized = None
+    for self_type in self_types or [t.DYN]:
+        result = check_expression(text, {"self": self_type, "root": root_type()}, expect)
+        if result.problems:
+            return None, [
+                _diag(BAD_ASSERT, f"{rule_id}: {what} does not compile: {p.message}", path,
+                  _point(node, p.offset, _word(p.message)))
+                for p in result.problems
+            ]
+        if result.compiled is None or result.compiled.ast is None or result.compiled.serialized is None:
+            return None, [_diag(BAD_ASSERT, f"{rule_id}: {what} could not be compiled", path, node.span)]
+        serialized = result.compiled.serialized
+    return serialized, []
+
+
+def _load_rule(index: int, raw: Mapping[str, Any], node: MappingNode, path: str
+               ) -> tuple[PackRule | None, list[Diagnostic]]:
+    rule_id = raw["id"]
+    given_node = node.get("given")
+    assert given_node is not None
+    givens_raw = [raw["given"]] if isinstance(raw["given"], str) else list(raw["given"])
+    given_nodes = [given_node] if isinstance(given_node, ScalarNode) else (
+        given_node.items if isinstance(given_node, SequenceNode) else [])
+    problems: list[Diagnostic] = []
+    compiled: list[CompiledGiven] = []
+    self_types = []
+    for text, gnode in zip(givens_raw, given_nodes):
+        found, static, problem = _compile_given(text, gnode, path, rule_id)
+        if problem is not None:
+            problems.append(problem)
+        elif found is not None:
+            compiled.append(found)
+            self_types.append(static.self_type())
+    if problems:
+        return None, problems
+    assert_node = node.get("assert")
+    assert assert_node is not None
+    serialized, cel_problems = _check_cel(raw["assert"], assert_node, self_types, "bool", "assert", path, rule_id)
+    message_expression = raw.get("messageExpression")
+    message_serialized = None
+    if message_expression is not None:
+        mnode = node.get("messageExpression")
+        assert mnode is not None
+        message_serialized, more = _check_cel(message_expression, mnode, self_types, "string",
+                                              "messageExpression", path, rule_id)
+        cel_problems += more
+    if cel_problems or serialized is None:
+        return None, cel_problems
+    return PackRule(
+        id=rule_id, name=raw.get("name") or rule_id.lower(), severity=Severity.parse(raw["severity"]),
+        message=raw["message"], docs=raw["docs"], givens=tuple(compiled), assert_text=raw["assert"],
+        assert_serialized=serialized, pack_path=path, assert_span=assert_node.span,
+        id_span=node.get("id").span if node.get("id") is not None else node.span,  # type: ignore[union-attr]
+        message_expression=message_expression, message_serialized=message_serialized,
+    ), []
+
+
+def _is_pack(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("kind") == KIND
+
+
+def load_pack_text(text: str, path: str) -> LoadedPack:
+    """Load a pack from its text; never raises for bad input (problems are in ``.problems``)."""
+    source = load_text(text, path)
+    pack = LoadedPack(path=path, name=os.path.basename(path))
+    for problem in source.problems:
+        pack.problems.append(_diag(PACK_INVALID, f"rule pack is not valid YAML: {problem.message}", path,
+                                   problem.span))
+    if source.problems:
+        return pack
+    documents = [d for d in source.documents if d.root is not None]
+    if len(documents) != 1:
+        pack.problems.append(_diag(PACK_INVALID, f"a rule pack is one YAML document, found {len(documents)}",
+                                   path, Span.point(1, 1)))
+        return pack
+    root = documents[0].root
+    assert root is not None
+    data = to_python(root)
+    schema_problems = _schema_problems(data, root, path)
+    if schema_problems:
+        pack.problems.extend(schema_problems[:MAX_PROBLEMS])
+        if not isinstance(data, dict) or not isinstance(data.get("rules"), list) or not _is_pack(data) \
+                or data.get("apiVersion") != API_VERSION:
+            return pack
+    bad_rules = {p.span for p in schema_problems}
+    name = data.get("metadata", {}).get("name") if isinstance(data.get("metadata"), dict) else None
+    pack.name = name if isinstance(name, str) else pack.name
+    rules_node = find_node(root, ("rules",))
+    seen: dict[str, Span] = {}
+    for index, raw in enumerate(data["rules"]):
+        node = find_node(rules_node, (index,))
+        if not isinstance(node, MappingNode) or not isinstance(raw, dict):
+            continue
+        if any(node.span.start_line <= s.start_line <= node.span.end_line for s in bad_rules):
+            continue  # the schema already explained what is wrong with this rule
+        id_node = node.get("id")
+        rule_id = raw["id"]
+        if rule_id in seen:
+            pack.problems.append(_diag(DUPLICATE_ID, f"rule id {rule_id} is used twice in this pack (first at "
+                                                     f"line {seen[rule_id].start_line})", path,
+                                       id_node.span if id_node is not None else node.span))
+            continue
+        seen[rule_id] = id_node.span if id_node is not None else node.span
+        rule, problems = _load_rule(index, raw, node, path)
+        pack.problems.extend(problems)
+        if rule is not None:
+            pack.rules.append(rule)
+        if len(pack.problems) >= MAX_PROBLEMS:
+            break
+    return pack
+
+
+_cache: dict[str, tuple[tuple[int, int], LoadedPack]] = {}
+_cache_lock = threading.Lock()
+
+
+def load_pack(path: str) -> LoadedPack:
+    """Load a pack file, cached while the file is unchanged (size and mtime)."""
+    try:
+        stat = os.stat(path)
+        stamp = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        stamp = (-1, -1)
+    with _cache_lock:
+        cached = _cache.get(path)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    try:
+        text = read_path(path)
+    except InputError as exc:
+        pack = LoadedPack(path=path, name=os.path.basename(path))
+        pack.problems.append(_diag(PACK_INVALID, f"cannot read rule pack: {exc}", path, Span.point(1, 1)))
+        return pack
+    pack = load_pack_text(text, path)
+    with _cache_lock:
+        _cache[path] = (stamp, pack)
+    return pack

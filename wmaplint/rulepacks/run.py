@@ -1,0 +1,108 @@
+"""Run loaded pack rules on one definition: JSONPath finds the nodes, CEL judges each with ``self`` and ``root``."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any
+
+from wmaplint.diagnostics import Diagnostic, RelatedLocation
+from wmaplint.rulepacks import paths
+from wmaplint.rulepacks.loader import PackRule
+from wmaplint.source import Node, find_node, to_python
+
+VARIABLES = ("self", "root")
+MAX_MATCHES = 10_000  # per rule and definition
+MAX_MESSAGE_CHARS = 1_000
+
+_programs: OrderedDict[bytes, Any] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _program(serialized: bytes) -> Any:
+    with _lock:
+        found = _programs.get(serialized)
+        if found is not None:
+            _programs.move_to_end(serialized)
+            return found
+    from wmaplint.cel.env import run_env
+
+    program = run_env(VARIABLES).deserialize(serialized)
+    with _lock:
+        _programs[serialized] = program
+        if len(_programs) > 1024:
+            _programs.popitem(last=False)
+    return program
+
+
+def _evaluate(serialized: bytes, cel_self: Any, cel_root: Any) -> tuple[Any, str | None]:
+    """(value, None) or (None, runtime error text)."""
+    from wmaplint.cel.evaluate import _runtime_message
+
+    try:
+        value = _program(serialized).eval(data={"self": cel_self, "root": cel_root})
+        type_name = str(getattr(value.type(), "name", lambda: value.type())())
+        if "ERROR" in type_name.upper():
+            return None, _runtime_message(str(value.value()))
+        return value.value(), None
+    except Exception as exc:  # odd data or a native failure is a finding about the rule, not a crash
+        return None, _runtime_message(str(exc)) or "evaluation failed"
+
+
+def _cel_value(location: tuple[str | int, ...], value: Any) -> Any:
+    from wmaplint.cel.evaluate import to_cel_value
+
+    schema = paths.schema_at(location)
+    return to_cel_value(schema, value, paths.TYPES) if schema is not None else value
+
+
+def _message(rule: PackRule, cel_self: Any, cel_root: Any) -> str:
+    if rule.message_serialized is not None:
+        value, error = _evaluate(rule.message_serialized, cel_self, cel_root)
+        if error is None and isinstance(value, str) and value.strip():
+            text = " ".join(value.split())
+            return text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 1] + "\u2026"
+    return rule.message
+
+
+def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Diagnostic]:
+    """Findings of every rule on one positioned definition (path is the definition's file)."""
+    data = to_python(root_node)
+    cel_root = _cel_value((), data)
+    for rule in rules:
+        related = (RelatedLocation(rule.pack_path, rule.assert_span, f"{rule.id} assertion"),)
+        seen: set[tuple[str | int, ...]] = set()
+        for given in rule.givens:
+            try:
+                matches = list(_bounded(given.query.finditer(data)))
+            except Exception:  # hostile nesting (JSONPathRecursionError, RecursionError): select nothing
+                continue
+            for match in matches:
+                location = tuple(match.location)
+                if location in seen:
+                    continue
+                seen.add(location)
+                node = find_node(root_node, location)
+                if node is None:
+                    continue
+                cel_self = _cel_value(location, match.value)
+                value, error = _evaluate(rule.assert_serialized, cel_self, cel_root)
+                if error is not None:
+                    message = f"{rule.message} (the assertion could not be evaluated: {error})"
+                elif value is True:
+                    continue
+                elif value is False:
+                    message = _message(rule, cel_self, cel_root)
+                else:
+                    message = f"{rule.message} (the assertion gave {value!r}, not a bool)"
+                yield Diagnostic(rule=rule.id, severity=rule.severity, message=message, path=path, span=node.span,
+                                 related=related, data={"pack": rule.pack_path, "name": rule.name,
+                                                        "given": given.text})
+
+
+def _bounded(found: Iterator[Any]) -> Iterator[Any]:
+    for count, item in enumerate(found):
+        if count >= MAX_MATCHES:
+            return
+        yield item
