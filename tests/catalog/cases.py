@@ -106,6 +106,12 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
     ("serving-knative-dev-service-v1", "helloworld-deploying"): {
         "replicas": {"revision": [1]}, "status": ["initializing"], "pods": 1, "gpus": 0,
     },
+    ("apps-nvidia-com-nimservice-v1alpha1", "llama-autoscaled"): {
+        "replicas": {"nimservice": [2]}, "status": ["running"], "pods": 2, "gpus": 2,
+    },
+    ("apps-nvidia-com-nimservice-v1alpha1", "deepseek-multinode"): {
+        "replicas": {"nimservice": [2]}, "status": ["initializing"], "pods": 2, "gpus": 16,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -197,6 +203,14 @@ def _knative(component: str, instance: str, obj: dict[str, Any], index: int) -> 
             "serving.knative.dev/revision": f"{name}-00001", "app": f"{name}-00001"}
 
 
+def _nim(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    name = obj["metadata"]["name"]
+    labels = {"app": name, "app.kubernetes.io/name": name, "app.kubernetes.io/managed-by": "k8s-nim-operator"}
+    if obj["spec"].get("multiNode"):
+        labels.update(_lws("worker" if index else "leader", instance, obj, index))
+    return labels
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
@@ -204,6 +218,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "apps-nvidia-com-nimservice-v1alpha1": _nim,
     "serving-knative-dev-service-v1": _knative,
     "serving-kserve-io-inferenceservice-v1beta1": _kserve,
     "ray-io-rayservice-v1": _kuberay,

@@ -241,12 +241,29 @@ def test_pod_context_paths_give_one_value_and_attribute_the_pod(name: str, examp
         if selector.get("componentInstanceSelector"):
             assert run(selector["componentInstanceSelector"]["idPath"], pod) == [instance]
         lineage = {f"component {c['name']}." for c in [comp, *ancestors(defn, comp)]}
+        excluded = _gang_members_filtered_out(defn, pod)
         for field in pod_fields:
+            if field.kind == "gang" and any(field.where.startswith(x) for x in excluded):
+                continue
             if field.kind == "selector" and not any(field.where.startswith(x) for x in lineage):
                 continue
-            if "componentTypeSelector" in field.where:
-                continue  # existence/equality semantics, checked above
+            if "componentTypeSelector" in field.where or ".filters[" in field.where:
+                continue  # existence/equality semantics checked above; filters checked in the helper
             out = run(field.expr, pod)
             assert len(out) == 1 and out[0] not in (None, ""), f"{field.where} on {comp['name']}: {out}"
             if field.kind == "gang":
                 assert re.fullmatch(r"[a-z0-9]([-a-z0-9.]*[a-z0-9])?", str(out[0])), out
+
+
+def _gang_members_filtered_out(defn: dict[str, Any], pod: Any) -> set[str]:
+    """Gang members (as "podGroup <group>.<member>.groupByKeyPaths[" prefixes) whose filters reject the pod.
+    Every filter must give exactly one boolean."""
+    gang = (defn["spec"].get("optimizationInstructions") or {}).get("gangScheduling") or {}
+    excluded = set()
+    for group in gang.get("podGroups", []):
+        for member in group["members"]:
+            results = [run(expr, pod) for expr in member.get("filters", [])]
+            assert all(len(r) == 1 and isinstance(r[0], bool) for r in results), results
+            if not all(r[0] for r in results):
+                excluded.add(f"podGroup {group['name']}.{member['componentName']}.groupByKeyPaths[")
+    return excluded
