@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
-from .helpers import PACK_HEAD, acme_rule
 from wmaplint.diagnostics import Span
 from wmaplint.rulepacks import load_pack_text
 from wmaplint.rulepacks.schema import SCHEMA_FILE, schema_json
+
+from .helpers import PACK_HEAD, acme_rule
 
 ROOT = "$.spec.structureDefinition.rootComponent"
 
@@ -39,7 +40,8 @@ def test_bad_severity_points_at_the_value() -> None:
 
 def test_missing_required_field_and_wrong_kind() -> None:
     text = PACK_HEAD.replace("kind: RulePack", "kind: Rules") + acme_rule(ROOT, "true").replace(
-        "    docs: Because.\n", "")
+        "    docs: Because.\n", ""
+    )
     found = problems(text)
     assert {f[0] for f in found} == {"WM920"}
     assert any("'docs' is a required property" in f[2] and f[1].start_line == 5 for f in found)
@@ -70,13 +72,17 @@ def test_name_on_a_list_is_a_load_error() -> None:
 def test_misspelled_field_in_assert_is_a_load_error_at_the_field() -> None:
     (found,) = problems(PACK_HEAD + acme_rule(ROOT, "has(self.scaleDefinition.replicaPath)"))
     # "    assert: has(self.scaleDefinition." is 37 characters: the misspelling starts at column 38
-    assert found == ("WM922", Span(11, 38, 11, 49), "ACME001: assert does not compile: undefined field "
-                                                   "'replicaPath'")
+    assert found == (
+        "WM922",
+        Span(11, 38, 11, 49),
+        "ACME001: assert does not compile: undefined field 'replicaPath'",
+    )
 
 
 def test_misspelled_field_through_root_is_a_load_error() -> None:
-    (found,) = problems(PACK_HEAD + acme_rule("$.metadata.name", "root.spec.structureDefinition.rootComponent.nme "
-                                                                   "== self"))
+    (found,) = problems(
+        PACK_HEAD + acme_rule("$.metadata.name", "root.spec.structureDefinition.rootComponent.nme == self")
+    )
     assert found[0] == "WM922" and "undefined field 'nme'" in found[2]
 
 
@@ -124,4 +130,10 @@ def test_deeply_nested_pack_does_not_raise() -> None:
 def test_schema_file_is_current() -> None:
     assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_json()
     assert json.loads(schema_json())["$defs"]["Rule"]["required"] == [
-        "id", "severity", "message", "docs", "given", "assert"]
+        "id",
+        "severity",
+        "message",
+        "docs",
+        "given",
+        "assert",
+    ]

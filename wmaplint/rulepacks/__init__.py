@@ -28,8 +28,16 @@ from wmaplint.rulepacks.loader import (
 )
 
 __all__ = [
-    "LoadedPack", "PackRule", "PACK_RULES", "SHIPPED_DIR", "lint_pack_document", "load_pack", "load_pack_text",
-    "pack_rule", "packs_for", "shipped_pack_paths",
+    "LoadedPack",
+    "PackRule",
+    "PACK_RULES",
+    "SHIPPED_DIR",
+    "lint_pack_document",
+    "load_pack",
+    "load_pack_text",
+    "pack_rule",
+    "packs_for",
+    "shipped_pack_paths",
 ]
 
 SHIPPED_DIR = Path(__file__).resolve().parents[2] / "rules"
@@ -50,42 +58,54 @@ rules:
 """
 
 define(
-    PACK_INVALID, "rule-pack-invalid", "error",
+    PACK_INVALID,
+    "rule-pack-invalid",
+    "error",
     "A rule pack file cannot be used: unreadable, not YAML, or not in the rule pack format.",
     why="A broken pack would silently check nothing; its rules only run once the file is a valid RulePack "
-        "(schemas/rulepack.schema.json).",
+    "(schemas/rulepack.schema.json).",
     bad=_GOOD_PACK.replace("    severity: warning\n", "    severity: loud\n"),
     good=_GOOD_PACK,
     fix="Correct the field named in the message; every rule needs id, severity, message, docs, given and assert.",
-    tags=("rule-pack",), example_filename="pack.yaml",
+    tags=("rule-pack",),
+    example_filename="pack.yaml",
 )
 define(
-    BAD_GIVEN, "rule-pack-bad-given", "error",
+    BAD_GIVEN,
+    "rule-pack-bad-given",
+    "error",
     "A pack rule's `given` is not an RFC 9535 JSONPath, or names a field the definition format does not have.",
     why="A query with a typo selects nothing, so the rule would pass on every definition without checking anything.",
     bad=_GOOD_PACK.replace("rootComponent\n", "rootComponnet\n"),
     good=_GOOD_PACK,
     fix="Spell the path as in the definition format (schemas/definition.schema.json); lists need [*] or [n].",
-    tags=("rule-pack",), example_filename="pack.yaml",
+    tags=("rule-pack",),
+    example_filename="pack.yaml",
 )
 define(
-    BAD_ASSERT, "rule-pack-bad-assert", "error",
+    BAD_ASSERT,
+    "rule-pack-bad-assert",
+    "error",
     "A pack rule's `assert` (or messageExpression) does not compile or type-check against the definition format.",
     why="The expression is checked with the CEL type of the node `given` selects, so a misspelled field is "
-        "caught when the pack loads rather than failing, or passing, on every definition.",
+    "caught when the pack loads rather than failing, or passing, on every definition.",
     bad=_GOOD_PACK.replace("has(self.statusDefinition)", "has(self.statusDefinitoin)"),
     good=_GOOD_PACK,
     fix="Use the field names of the selected node; `self` is that node and `root` the whole definition.",
-    tags=("rule-pack",), example_filename="pack.yaml",
+    tags=("rule-pack",),
+    example_filename="pack.yaml",
 )
 define(
-    DUPLICATE_ID, "rule-pack-duplicate-rule", "error",
+    DUPLICATE_ID,
+    "rule-pack-duplicate-rule",
+    "error",
     "Two pack rules share one id (in one pack, or across the packs in use).",
     why="Configuration, suppressions and reports address rules by id; two rules under one id cannot be told apart.",
     bad=_GOOD_PACK + _GOOD_PACK.split("rules:\n", 1)[1],
     good=_GOOD_PACK,
     fix="Give each rule its own id; to replace a shipped rule, ignore its id and add yours.",
-    tags=("rule-pack",), example_filename="pack.yaml",
+    tags=("rule-pack",),
+    example_filename="pack.yaml",
 )
 
 
@@ -108,10 +128,15 @@ def packs_for(config: Any) -> tuple[list[PackRule], list[Diagnostic]]:
         for rule in pack.rules:
             owner = owners.get(rule.id)
             if owner is not None and owner != rule.pack_path:
-                problems.append(Diagnostic(
-                    DUPLICATE_ID, rule_severity(DUPLICATE_ID),
-                    f"rule id {rule.id} is already defined by {owner}; this rule is not used", rule.pack_path,
-                    rule.id_span))
+                problems.append(
+                    Diagnostic(
+                        DUPLICATE_ID,
+                        rule_severity(DUPLICATE_ID),
+                        f"rule id {rule.id} is already defined by {owner}; this rule is not used",
+                        rule.pack_path,
+                        rule.id_span,
+                    )
+                )
                 continue
             if owner is None:
                 owners[rule.id] = rule.pack_path

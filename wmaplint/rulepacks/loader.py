@@ -16,8 +16,17 @@ from typing import Any
 from wmaplint.diagnostics import Diagnostic, Rule, Severity, Span
 from wmaplint.rulepacks import paths
 from wmaplint.rulepacks.schema import API_VERSION, KIND, PACK_SCHEMA
-from wmaplint.source import InputError, MappingNode, Node, ScalarNode, SequenceNode, find_node, load_text, read_path
-from wmaplint.source import to_python
+from wmaplint.source import (
+    InputError,
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    find_node,
+    load_text,
+    read_path,
+    to_python,
+)
 
 PACK_INVALID = "WM920"
 BAD_GIVEN = "WM921"
@@ -54,8 +63,14 @@ class PackRule:
     def as_rule(self) -> Rule:
         """The rule in the shape reporters document (SARIF rule metadata)."""
         return Rule(
-            id=self.id, name=self.name, severity=self.severity, summary=self.message, why=self.docs,
-            bad="", good="", tags=("rule-pack",),
+            id=self.id,
+            name=self.name,
+            severity=self.severity,
+            summary=self.message,
+            why=self.docs,
+            bad="",
+            good="",
+            tags=("rule-pack",),
         )
 
 
@@ -93,7 +108,9 @@ def _schema_problems(data: Any, root: Node, path: str) -> list[Diagnostic]:
     from jsonschema import Draft202012Validator
 
     problems = []
-    for error in sorted(Draft202012Validator(PACK_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.path))):
+    for error in sorted(
+        Draft202012Validator(PACK_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.path))
+    ):
         location = tuple(error.absolute_path)
         node = find_node(root, location)
         message = error.message
@@ -110,13 +127,20 @@ def _schema_problems(data: Any, root: Node, path: str) -> list[Diagnostic]:
         elif error.validator == "const":
             message = f"{'.'.join(map(str, location))} must be {error.validator_value!r}"
         where = ".".join(str(p) for p in location) or "the pack"
-        problems.append(_diag(PACK_INVALID, f"invalid rule pack: {where}: {message}", path,
-                              node.span if node is not None else Span.point(1, 1)))
+        problems.append(
+            _diag(
+                PACK_INVALID,
+                f"invalid rule pack: {where}: {message}",
+                path,
+                node.span if node is not None else Span.point(1, 1),
+            )
+        )
     return problems
 
 
-def _compile_given(text: str, node: Node, path: str, rule_id: str) -> tuple[CompiledGiven | None, paths.StaticPath,
-                                                                             Diagnostic | None]:
+def _compile_given(
+    text: str, node: Node, path: str, rule_id: str
+) -> tuple[CompiledGiven | None, paths.StaticPath, Diagnostic | None]:
     import jsonpath_rfc9535 as jp
 
     try:
@@ -125,8 +149,16 @@ def _compile_given(text: str, node: Node, path: str, rule_id: str) -> tuple[Comp
         token = getattr(exc, "token", None)
         offset = getattr(token, "index", None)
         reason = exc.args[0] if getattr(exc, "args", None) else "invalid JSONPath"
-        return None, paths.StaticPath(None), _diag(
-            BAD_GIVEN, f"{rule_id}: given is not an RFC 9535 JSONPath: {reason}", path, _point(node, offset))
+        return (
+            None,
+            paths.StaticPath(None),
+            _diag(
+                BAD_GIVEN,
+                f"{rule_id}: given is not an RFC 9535 JSONPath: {reason}",
+                path,
+                _point(node, offset),
+            ),
+        )
     static = paths.walk(query)
     if static.problem:
         return None, static, _diag(BAD_GIVEN, f"{rule_id}: given {text!r}: {static.problem}", path, node.span)
@@ -137,8 +169,9 @@ def root_type() -> Any:
     return paths.TYPES.type_of(paths.DEFINITION_SCHEMA, "root")
 
 
-def _check_cel(text: str, node: Node, self_types: list[Any], expect: str, what: str, path: str,
-               rule_id: str) -> tuple[bytes | None, list[Diagnostic]]:
+def _check_cel(
+    text: str, node: Node, self_types: list[Any], expect: str, what: str, path: str, rule_id: str
+) -> tuple[bytes | None, list[Diagnostic]]:
     from wmaplint.cel import types as t
     from wmaplint.cel.checker import check_expression
 
@@ -147,8 +180,12 @@ def _check_cel(text: str, node: Node, self_types: list[Any], expect: str, what: 
         result = check_expression(text, {"self": self_type, "root": root_type()}, expect)
         if result.problems:
             return None, [
-                _diag(BAD_ASSERT, f"{rule_id}: {what} does not compile: {p.message}", path,
-                  _point(node, p.offset, _word(p.message)))
+                _diag(
+                    BAD_ASSERT,
+                    f"{rule_id}: {what} does not compile: {p.message}",
+                    path,
+                    _point(node, p.offset, _word(p.message)),
+                )
                 for p in result.problems
             ]
         if result.compiled is None or result.compiled.ast is None or result.compiled.serialized is None:
@@ -157,18 +194,22 @@ def _check_cel(text: str, node: Node, self_types: list[Any], expect: str, what: 
     return serialized, []
 
 
-def _load_rule(index: int, raw: Mapping[str, Any], node: MappingNode, path: str
-               ) -> tuple[PackRule | None, list[Diagnostic]]:
+def _load_rule(
+    index: int, raw: Mapping[str, Any], node: MappingNode, path: str
+) -> tuple[PackRule | None, list[Diagnostic]]:
     rule_id = raw["id"]
     given_node = node.get("given")
     assert given_node is not None
     givens_raw = [raw["given"]] if isinstance(raw["given"], str) else list(raw["given"])
-    given_nodes = [given_node] if isinstance(given_node, ScalarNode) else (
-        given_node.items if isinstance(given_node, SequenceNode) else [])
+    given_nodes = (
+        [given_node]
+        if isinstance(given_node, ScalarNode)
+        else (given_node.items if isinstance(given_node, SequenceNode) else [])
+    )
     problems: list[Diagnostic] = []
     compiled: list[CompiledGiven] = []
     self_types = []
-    for text, gnode in zip(givens_raw, given_nodes):
+    for text, gnode in zip(givens_raw, given_nodes, strict=False):
         found, static, problem = _compile_given(text, gnode, path, rule_id)
         if problem is not None:
             problems.append(problem)
@@ -179,23 +220,34 @@ def _load_rule(index: int, raw: Mapping[str, Any], node: MappingNode, path: str
         return None, problems
     assert_node = node.get("assert")
     assert assert_node is not None
-    serialized, cel_problems = _check_cel(raw["assert"], assert_node, self_types, "bool", "assert", path, rule_id)
+    serialized, cel_problems = _check_cel(
+        raw["assert"], assert_node, self_types, "bool", "assert", path, rule_id
+    )
     message_expression = raw.get("messageExpression")
     message_serialized = None
     if message_expression is not None:
         mnode = node.get("messageExpression")
         assert mnode is not None
-        message_serialized, more = _check_cel(message_expression, mnode, self_types, "string",
-                                              "messageExpression", path, rule_id)
+        message_serialized, more = _check_cel(
+            message_expression, mnode, self_types, "string", "messageExpression", path, rule_id
+        )
         cel_problems += more
     if cel_problems or serialized is None:
         return None, cel_problems
     return PackRule(
-        id=rule_id, name=raw.get("name") or rule_id.lower(), severity=Severity.parse(raw["severity"]),
-        message=raw["message"], docs=raw["docs"], givens=tuple(compiled), assert_text=raw["assert"],
-        assert_serialized=serialized, pack_path=path, assert_span=assert_node.span,
+        id=rule_id,
+        name=raw.get("name") or rule_id.lower(),
+        severity=Severity.parse(raw["severity"]),
+        message=raw["message"],
+        docs=raw["docs"],
+        givens=tuple(compiled),
+        assert_text=raw["assert"],
+        assert_serialized=serialized,
+        pack_path=path,
+        assert_span=assert_node.span,
         id_span=node.get("id").span if node.get("id") is not None else node.span,  # type: ignore[union-attr]
-        message_expression=message_expression, message_serialized=message_serialized,
+        message_expression=message_expression,
+        message_serialized=message_serialized,
     ), []
 
 
@@ -208,14 +260,21 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     source = load_text(text, path)
     pack = LoadedPack(path=path, name=os.path.basename(path))
     for problem in source.problems:
-        pack.problems.append(_diag(PACK_INVALID, f"rule pack is not valid YAML: {problem.message}", path,
-                                   problem.span))
+        pack.problems.append(
+            _diag(PACK_INVALID, f"rule pack is not valid YAML: {problem.message}", path, problem.span)
+        )
     if source.problems:
         return pack
     documents = [d for d in source.documents if d.root is not None]
     if len(documents) != 1:
-        pack.problems.append(_diag(PACK_INVALID, f"a rule pack is one YAML document, found {len(documents)}",
-                                   path, Span.point(1, 1)))
+        pack.problems.append(
+            _diag(
+                PACK_INVALID,
+                f"a rule pack is one YAML document, found {len(documents)}",
+                path,
+                Span.point(1, 1),
+            )
+        )
         return pack
     root = documents[0].root
     assert root is not None
@@ -223,8 +282,12 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     schema_problems = _schema_problems(data, root, path)
     if schema_problems:
         pack.problems.extend(schema_problems[:MAX_PROBLEMS])
-        if not isinstance(data, dict) or not isinstance(data.get("rules"), list) or not _is_pack(data) \
-                or data.get("apiVersion") != API_VERSION:
+        if (
+            not isinstance(data, dict)
+            or not isinstance(data.get("rules"), list)
+            or not _is_pack(data)
+            or data.get("apiVersion") != API_VERSION
+        ):
             return pack
     bad_rules = {p.span for p in schema_problems}
     name = data.get("metadata", {}).get("name") if isinstance(data.get("metadata"), dict) else None
@@ -240,9 +303,15 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
         id_node = node.get("id")
         rule_id = raw["id"]
         if rule_id in seen:
-            pack.problems.append(_diag(DUPLICATE_ID, f"rule id {rule_id} is used twice in this pack (first at "
-                                                     f"line {seen[rule_id].start_line})", path,
-                                       id_node.span if id_node is not None else node.span))
+            pack.problems.append(
+                _diag(
+                    DUPLICATE_ID,
+                    f"rule id {rule_id} is used twice in this pack (first at "
+                    f"line {seen[rule_id].start_line})",
+                    path,
+                    id_node.span if id_node is not None else node.span,
+                )
+            )
             continue
         seen[rule_id] = id_node.span if id_node is not None else node.span
         rule, problems = _load_rule(index, raw, node, path)

@@ -24,7 +24,7 @@ def resolve_ref(ref: str) -> Schema | None:
     prefix = "#/$defs/"
     if not ref.startswith(prefix):
         return None
-    found = DEFINITION_SCHEMA["$defs"].get(ref[len(prefix):])
+    found = DEFINITION_SCHEMA["$defs"].get(ref[len(prefix) :])
     return found if isinstance(found, Mapping) else None
 
 

@@ -96,9 +96,15 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
                     message = _message(rule, cel_self, cel_root)
                 else:
                     message = f"{rule.message} (the assertion gave {value!r}, not a bool)"
-                yield Diagnostic(rule=rule.id, severity=rule.severity, message=message, path=path, span=node.span,
-                                 related=related, data={"pack": rule.pack_path, "name": rule.name,
-                                                        "given": given.text})
+                yield Diagnostic(
+                    rule=rule.id,
+                    severity=rule.severity,
+                    message=message,
+                    path=path,
+                    span=node.span,
+                    related=related,
+                    data={"pack": rule.pack_path, "name": rule.name, "given": given.text},
+                )
 
 
 def _bounded(found: Iterator[Any]) -> Iterator[Any]:

@@ -1,0 +1,134 @@
+"""The shipped best-practice pack: loads cleanly, each rule fails and passes on real definitions, catalog is clean."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wmaplint.engine import lint_text
+from wmaplint.examples import JOB, job_with
+from wmaplint.rulepacks import load_pack, shipped_pack_paths
+
+from .helpers import PackLab
+
+CHILDREN = """\
+    childComponents:
+      - name: head
+        ownerRef: job
+        kind: {group: "", version: v1, kind: Pod}
+        specDefinition: {podTemplateSpecPath: .spec.head}
+        scaleDefinition: {replicasPath: "1"}
+        podSelector:
+          componentTypeSelector:
+            matchLabels: {"example.com/role": head}
+      - name: worker
+        ownerRef: job
+        kind: {group: "", version: v1, kind: Pod}
+        specDefinition: {podTemplateSpecPath: .spec.worker}
+        scaleDefinition: {replicasPath: .spec.workers}
+        podSelector:
+          componentTypeSelector: {keyPath: '.metadata.labels["example.com/worker"]'}
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+        - name: all
+          members:
+            - componentName: head
+            - componentName: worker
+"""
+TWO_PODS = JOB + CHILDREN
+
+
+def pack_rules(text: str, path: str = "job.yaml") -> list:
+    return [d for d in lint_text(text, path) if d.rule.startswith("KBP")]
+
+
+def test_shipped_packs_load_without_problems() -> None:
+    paths = shipped_pack_paths()
+    assert paths and all(Path(p).parent.name == "rules" for p in paths)
+    for path in paths:
+        pack = load_pack(path)
+        assert pack.problems == [] and pack.rules
+
+
+def test_shipped_rules_are_quiet_on_good_definitions() -> None:
+    assert pack_rules(JOB) == [] and pack_rules(TWO_PODS) == []
+
+
+def test_kbp001_gang_member_without_scale() -> None:
+    text = TWO_PODS.replace("        scaleDefinition: {replicasPath: .spec.workers}\n", "")
+    (found,) = pack_rules(text)
+    assert found.rule == "KBP001" and "'worker'" in found.message
+    assert text.splitlines()[found.span.start_line - 1].strip() == "- componentName: worker"
+
+
+def test_kbp002_selector_label_key_invalid() -> None:
+    text = TWO_PODS.replace('"example.com/role": head', '"example.com/role": head, "-bad key": x')
+    (found,) = pack_rules(text)
+    assert found.rule == "KBP002" and found.message == "not valid label keys: -bad key"
+    assert "matchLabels" in text.splitlines()[found.span.start_line - 1]
+
+
+@pytest.mark.parametrize("key", ["a" * 64, "Example.com/role", "example.com/", "/role", "x/y/z"])
+def test_kbp002_rejects(key: str) -> None:
+    text = TWO_PODS.replace('"example.com/role": head', f'"{key}": head')
+    assert [d.rule for d in pack_rules(text)] == ["KBP002"]
+
+
+@pytest.mark.parametrize("key", ["a" * 63, "app.kubernetes.io/name", "role", "x_y.z-1", "a/b"])
+def test_kbp002_accepts(key: str) -> None:
+    text = TWO_PODS.replace('"example.com/role": head', f'"{key}": head')
+    assert pack_rules(text) == []
+
+
+def test_kbp003_definition_name_convention() -> None:
+    (found,) = pack_rules(job_with("name: batch-job-v1", "name: job-definition"))
+    assert (
+        found.rule == "KBP003" and "should be 'batch-job-v1'" in found.message and found.span.start_line == 3
+    )
+
+
+def test_kbp003_core_group() -> None:
+    text = job_with("{group: batch, version: v1, kind: Job}", '{group: "", version: v1, kind: Pod}')
+    (found,) = pack_rules(text)
+    assert "should be 'core-pod-v1'" in found.message
+    assert pack_rules(text.replace("name: batch-job-v1", "name: core-pod-v1")) == []
+
+
+def test_kbp004_pod_child_without_pod_selector() -> None:
+    text = TWO_PODS.replace(
+        "        podSelector:\n          componentTypeSelector: {keyPath: '.metadata.labels[\"example.com/worker\"]'}\n",
+        "",
+    )
+    (found,) = pack_rules(text)
+    assert found.rule == "KBP004" and "'worker'" in found.message
+    assert text.splitlines()[found.span.start_line - 1].strip() == "- name: worker"
+
+
+def test_kbp004_single_pod_bearing_component_needs_no_selector() -> None:
+    text = (
+        JOB.replace("      specDefinition: {podTemplateSpecPath: .spec.template}\n", "")
+        + """\
+    childComponents:
+      - name: pods
+        ownerRef: job
+        specDefinition: {podTemplateSpecPath: .spec.template}
+"""
+    )
+    assert pack_rules(text) == []
+
+
+def test_shipped_pack_is_disabled_by_ignoring_its_prefix(tmp_path: Path) -> None:
+    lab = PackLab(tmp_path)
+    text = job_with("name: batch-job-v1", "name: job-definition")
+    assert pack_rules(text) != []
+    assert [
+        d for d in lab.lint(text, packs=(), extra_config="ignore: [KBP]\n") if d.rule.startswith("KBP")
+    ] == []
+
+
+def test_catalog_definitions_are_clean(repo: Path) -> None:
+    for path in sorted((repo / "catalog").glob("*.yaml")):
+        found = pack_rules(path.read_text(encoding="utf-8"), str(path))
+        assert found == [], (path.name, [(d.rule, d.message) for d in found])
