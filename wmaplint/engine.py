@@ -19,6 +19,7 @@ STDIN = "-"
 DocumentLinter = Callable[[SourceFile, Any, "Options", Config], Iterable[Diagnostic]]
 DOCUMENT_LINTERS: dict[str, str] = {
     "CustomResourceDefinition": "wmaplint.checks.crd:lint_crd_document",
+    "RulePack": "wmaplint.rulepacks:lint_pack_document",
 }
 
 
@@ -186,7 +187,9 @@ def lint_paths(paths: Iterable[str], options: Options | None = None, *, stdin_te
     report.files_checked = lintable
     if lintable == 0 and not report.errors:
         report.errors.append("no workload definitions found in " + ", ".join(paths))
-    report.diagnostics.sort(key=Diagnostic.sort_key)
+    # findings about shared inputs (a rule pack, a schema source) come once per linted file: keep one
+    unique = {(d.path, d.span, d.rule, d.message): d for d in report.diagnostics}
+    report.diagnostics = sorted(unique.values(), key=Diagnostic.sort_key)
     return report
 
 

@@ -175,11 +175,3 @@ def lint_pack_document(source: Any, document: Any, options: Any, config: Any) ->
     """Lint a file of kind RulePack on its own (the engine's document handler)."""
     return load_pack_text(source.text, source.path).problems
 
-
-def _register_document_linter() -> None:
-    from wmaplint import engine
-
-    engine.DOCUMENT_LINTERS.setdefault("RulePack", "wmaplint.rulepacks:lint_pack_document")
-
-
-_register_document_linter()
