@@ -31,10 +31,21 @@ def _diagnostic_line(d: Diagnostic) -> str:
 )
 @click.option("--pods", "pods", metavar="FILE", help="A PodList or Pod documents to attribute to components.")
 @click.option(
+    "--crds",
+    "crds",
+    multiple=True,
+    metavar="PATH",
+    help="CRD file or directory to validate manifests against (before WMAPLINT_SCHEMA_PATH); repeatable.",
+)
+@click.option(
     "--format", "output_format", type=click.Choice(["text", "json", "dot"]), default="text", show_default=True
 )
 def tree(
-    manifests: tuple[str, ...], definitions: tuple[str, ...], pods: str | None, output_format: str
+    manifests: tuple[str, ...],
+    definitions: tuple[str, ...],
+    pods: str | None,
+    crds: tuple[str, ...],
+    output_format: str,
 ) -> None:
     """Resolve workload MANIFESTS (YAML or JSON, multi-document, `-` for stdin) into workload trees:
     components, instances, replicas, pods, GPUs, status and gangs."""
@@ -43,7 +54,7 @@ def tree(
     from wmaplint.source import InputError
 
     try:
-        run = resolve_files(list(manifests), list(definitions), pods)
+        run = resolve_files(list(manifests), list(definitions), pods, crds=list(crds))
     except InputError as exc:
         _fail(str(exc))
         return

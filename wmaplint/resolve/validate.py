@@ -170,7 +170,13 @@ def structural_problems(
                                 path,
                             )
                         )
-            free_form = not props and not isinstance(extra, Mapping) and (openapi or extra is True)
+            free_form = (
+                not props
+                and not isinstance(extra, Mapping)
+                and (
+                    openapi or extra is True or "type" not in node  # an untyped schema accepts anything
+                )
+            )
             for key, item in value.items():
                 key = str(key)
                 if key in props:
@@ -336,4 +342,19 @@ def schema_store(crds: list[str] | tuple[str, ...] = ()) -> Any:
 def validate_loaded(manifests: list[Any], crds: list[str] | tuple[str, ...] = ()) -> ManifestValidation:
     """Validate loaded manifest documents (wmaplint.resolve.loading.LoadedDocument) with the default store."""
     store = schema_store(crds)
-    return validate_documents([(m.path, m.document, m.value) for m in manifests], store)
+    result = validate_documents([(m.path, m.document, m.value) for m in manifests], store)
+    if result.checked or result.notes:  # errors surface when a kind was looked up
+        result.diagnostics.extend(_source_diagnostic(error) for error in store.errors)
+    return result
+
+
+def _source_diagnostic(error: Any) -> Diagnostic:
+    """WM902 for a schema source the store skipped (a --crds typo, a broken file)."""
+    from wmaplint.schema.rules import BAD_SCHEMA_SOURCE
+
+    line = getattr(error, "line", None) or 1
+    column = getattr(error, "column", None) or 1
+    span = Span(line, column, line, column + 1) if getattr(error, "line", None) else Span.whole_file()
+    path = getattr(error, "file", None) or "<schema sources>"
+    message = f"a schema source was skipped, manifests of its kinds are not validated: {error}"
+    return Diagnostic(BAD_SCHEMA_SOURCE.id, BAD_SCHEMA_SOURCE.severity, message, path, span)
