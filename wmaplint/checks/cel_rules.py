@@ -11,7 +11,7 @@ from typing import Any
 
 import wmaplint.cel.rules  # noqa: F401  (registers WM604 and WM605)
 from wmaplint.checks import Context, check
-from wmaplint.definition.model import KARTA, Component
+from wmaplint.definition.model import KARTA, Component, GangMember
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.resolve.validate import anchor_node, unbracket
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode, find_node, to_python
@@ -80,8 +80,11 @@ def karta_crd_rules(ctx: Context) -> Iterator[Diagnostic]:
 
 @check
 def group_by_expressions(ctx: Context) -> Iterator[Diagnostic]:
-    members = [(m, m.node.get("groupByExpressions")) for m in ctx.definition.gang_members]
-    members = [(m, seq) for m, seq in members if isinstance(seq, SequenceNode) and seq.items]
+    members: list[tuple[GangMember, SequenceNode]] = []
+    for member in ctx.definition.gang_members:
+        seq = member.node.get("groupByExpressions")
+        if isinstance(seq, SequenceNode) and seq.items:
+            members.append((member, seq))
     if not members:
         return
     store = _store(ctx)

@@ -214,7 +214,7 @@ def _declares_properties(schema: Any, schemas: _Schemas) -> bool:
 
 
 def _branches(node: Mapping[str, Any], schemas: _Schemas) -> list[Mapping[str, Any]]:
-    out = []
+    out: list[Mapping[str, Any]] = []
     for key in ("oneOf", "anyOf"):
         options = node.get(key)
         if isinstance(options, list):
@@ -229,7 +229,7 @@ def _type_ok(node: Mapping[str, Any], value: Any, schemas: _Schemas) -> bool:
     if isinstance(kind, str) and kind:
         return _fits(kind, value)
     branches = _branches(node, schemas)
-    typed = [b.get("type") for b in branches if isinstance(b.get("type"), str)]
+    typed = [str(b["type"]) for b in branches if isinstance(b.get("type"), str)]
     return not typed or any(_fits(k, value) for k in typed)
 
 
