@@ -112,6 +112,10 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
     ("apps-nvidia-com-nimservice-v1alpha1", "deepseek-multinode"): {
         "replicas": {"nimservice": [2]}, "status": ["initializing"], "pods": 2, "gpus": 16,
     },
+    ("grove-io-podcliqueset-v1alpha1", "disaggregated-inference"): {
+        "ids": {"clique": ["frontend", "pleader", "pworker"]},
+        "replicas": {"clique": [2, 2, 4]}, "status": ["running"], "pods": 8, "gpus": 24,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -211,6 +215,22 @@ def _nim(component: str, instance: str, obj: dict[str, Any], index: int) -> dict
     return labels
 
 
+def _grove(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    pcs = obj["metadata"]["name"]
+    labels = {"app.kubernetes.io/part-of": pcs, "app.kubernetes.io/managed-by": "grove-operator",
+              "grove.io/podcliqueset-replica-index": "0", "grove.io/podclique-pod-index": str(index)}
+    groups = obj["spec"]["template"].get("podCliqueScalingGroups", [])
+    group = next((g for g in groups if instance in g.get("cliqueNames", [])), None)
+    if group is None:
+        labels["grove.io/podclique"] = f"{pcs}-0-{instance}"
+    else:
+        pcsg = f"{pcs}-0-{group['name']}"
+        labels.update({"grove.io/podcliquescalinggroup": pcsg,
+                       "grove.io/podcliquescalinggroup-replica-index": "1",
+                       "grove.io/podclique": f"{pcsg}-1-{instance}"})
+    return labels
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
@@ -218,6 +238,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "grove-io-podcliqueset-v1alpha1": _grove,
     "apps-nvidia-com-nimservice-v1alpha1": _nim,
     "serving-knative-dev-service-v1": _knative,
     "serving-kserve-io-inferenceservice-v1beta1": _kserve,
