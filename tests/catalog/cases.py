@@ -116,6 +116,11 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "ids": {"clique": ["frontend", "pleader", "pworker"]},
         "replicas": {"clique": [2, 2, 4]}, "status": ["running"], "pods": 8, "gpus": 24,
     },
+    # GPUs are in Dynamo's resource shape, invisible to a Kubernetes ResourceRequirements reading: 0 here
+    ("nvidia-com-dynamographdeployment-v1alpha1", "vllm-disagg"): {
+        "ids": {"service": ["Frontend", "VllmDecodeWorker", "VllmPrefillWorker"]},
+        "replicas": {"service": [1, 2, 2]}, "status": ["running"], "pods": 5, "gpus": 0,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -231,6 +236,16 @@ def _grove(component: str, instance: str, obj: dict[str, Any], index: int) -> di
     return labels
 
 
+def _dynamo(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    service = obj["spec"]["services"][instance]
+    labels = {"nvidia.com/dynamo-graph-deployment-name": obj["metadata"]["name"],
+              "nvidia.com/dynamo-component": instance,
+              "nvidia.com/dynamo-component-type": service.get("componentType", "")}
+    if (service.get("multinode") or {}).get("nodeCount", 1) > 1:
+        labels.update(_lws("worker" if index else "leader", instance, obj, index))
+    return labels
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
@@ -238,6 +253,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "nvidia-com-dynamographdeployment-v1alpha1": _dynamo,
     "grove-io-podcliqueset-v1alpha1": _grove,
     "apps-nvidia-com-nimservice-v1alpha1": _nim,
     "serving-knative-dev-service-v1": _knative,
