@@ -89,7 +89,9 @@ def test_corrupt_cache_entries_are_rebuilt(shared, tmp_path):
     crd = shared / "crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"
     forget_parsed()
     SchemaStore([crd], cache_dir=tmp_path).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
-    for p in (tmp_path / "types").rglob("*.pickle"):
+    entries = [*(tmp_path / "types").rglob("*.pickle"), *(tmp_path / "types").rglob("*.marshal")]
+    assert any(p.suffix == ".marshal" for p in entries)
+    for p in entries:
         p.write_bytes(b"not a pickle")
     (tmp_path / "index.json").write_text("{broken")
     forget_parsed()

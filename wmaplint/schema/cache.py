@@ -1,6 +1,7 @@
 """On-disk cache of parsed schema files, keyed by the sha256 of the file bytes.
 
-``types/<sha>.pickle`` holds the type model (with property line numbers) and the problems found;
+``types/<sha>/`` holds the problems found (``meta.pickle``) and one type model per GVK (with property line
+numbers), as a compact table (``.marshal``, see ``compact``) whose nodes are built only when read;
 ``raw/<sha>.marshal`` the raw schema dicts, written and read only when someone asks for ``.raw``;
 ``index.json`` maps a file path (+ mtime and size) to its digest and GVKs, so a warm run reads no schema
 file it does not need. A corrupt or foreign entry is ignored and rebuilt.
@@ -19,10 +20,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from wmaplint.schema.compact import decode, encode
 from wmaplint.schema.loader import ParsedFile
 from wmaplint.schema.types import SchemaType
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
 
 def _write_atomic(target: Path, data: bytes) -> None:
@@ -56,9 +58,22 @@ class ParsedCache:
         return parsed if isinstance(parsed, ParsedFile) else None
 
     def load_type(self, sha: str, gvk: tuple[str, str, str]) -> SchemaType | None:
-        payload = self._load_pickle(self._type_path(sha, gvk))
-        t = payload.get("type") if payload else None
-        return t if isinstance(t, SchemaType) else None
+        """The GVK's type: from its compact table (members built on first access), else from a pickle."""
+        if self.root is None:
+            return None
+        try:
+            blob = self._type_path(sha, gvk, compact=True).read_bytes()
+        except OSError:
+            payload = self._load_pickle(self._type_path(sha, gvk))
+            t = payload.get("type") if payload else None
+            return t if isinstance(t, SchemaType) else None
+        try:
+            payload = marshal.loads(blob)
+            if not isinstance(payload, dict) or payload.get("version") != FORMAT_VERSION:
+                return None
+            return decode(payload.get("rows"))  # type: ignore[arg-type]
+        except (EOFError, ValueError, TypeError):
+            return None
 
     def store_types(self, sha: str, parsed: ParsedFile) -> None:
         if self.root is None:
@@ -66,17 +81,24 @@ class ParsedCache:
         meta = ParsedFile(parsed.path, parsed.format, dict.fromkeys(parsed.types), {}, {}, parsed.errors,
                           parsed.declared_versions)
         for gvk, t in parsed.types.items():
-            self._store_pickle(self._type_path(sha, gvk), {"version": FORMAT_VERSION, "type": t})
+            if t is None:
+                continue
+            try:  # defaults and enums are JSON values, which marshal keeps; anything else goes to pickle
+                blob = marshal.dumps({"version": FORMAT_VERSION, "rows": encode(t)})
+            except ValueError:
+                self._store_pickle(self._type_path(sha, gvk), {"version": FORMAT_VERSION, "type": t})
+            else:
+                _write_atomic(self._type_path(sha, gvk, compact=True), blob)
         self._store_pickle(self._meta_path(sha), {"version": FORMAT_VERSION, "parsed": meta})
 
     def _meta_path(self, sha: str) -> Path:
         assert self.root is not None
         return self.root / "types" / sha / "meta.pickle"
 
-    def _type_path(self, sha: str, gvk: tuple[str, str, str]) -> Path:
+    def _type_path(self, sha: str, gvk: tuple[str, str, str], compact: bool = False) -> Path:
         assert self.root is not None
         name = hashlib.sha256("\0".join(gvk).encode()).hexdigest()[:24]
-        return self.root / "types" / sha / f"{name}.pickle"
+        return self.root / "types" / sha / f"{name}.{'marshal' if compact else 'pickle'}"
 
     def _load_pickle(self, path: Path | None) -> dict[str, Any] | None:
         if self.root is None:
