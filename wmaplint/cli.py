@@ -21,7 +21,29 @@ LAZY_COMMANDS = {
 }
 
 
+_NO_ARGS_IS_HELP: type[Exception] = getattr(click.exceptions, "NoArgsIsHelpError", click.exceptions.Exit)
+
+
 class LazyGroup(click.Group):
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command; a usage error is one line on stderr and exit 2, as for any other bad input."""
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except _NO_ARGS_IS_HELP as exc:  # bare `wmaplint`: the help text, as click shows it
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else "wmaplint"
+            click.echo(f"wmaplint: {exc.format_message()} (see `{where} --help`)", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"wmaplint: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("wmaplint: aborted", err=True)
+            sys.exit(1)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
 

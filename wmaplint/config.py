@@ -148,6 +148,8 @@ def load_config_file(path: str | Path) -> Config:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        except RecursionError:  # tomllib parses nested arrays and tables recursively
+            raise ConfigError(f"{path}: configuration is nested too deeply to read") from None
         return parse_config(doc.get("tool", {}).get("wmaplint"), str(p))
     import yaml
 
@@ -157,6 +159,8 @@ def load_config_file(path: str | Path) -> Config:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
         raise ConfigError(f"{path}{where}: invalid YAML in configuration") from None
+    except RecursionError:  # PyYAML composes and constructs nested collections recursively
+        raise ConfigError(f"{path}: configuration is nested too deeply to read") from None
     return parse_config(doc, str(p))
 
 

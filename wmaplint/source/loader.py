@@ -13,7 +13,15 @@ import yaml
 
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
 from wmaplint.source import rules
-from wmaplint.source.nodes import STYLE_NAMES, MappingNode, Node, ScalarNode, SequenceNode, SourceText
+from wmaplint.source.nodes import (
+    STYLE_NAMES,
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    SourceText,
+    no_cyclic_gc,
+)
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 # Nodes that aliases may add to a document; a "billion laughs" file stops here instead of exhausting memory.
@@ -92,9 +100,10 @@ def load_text(text: str, path: str) -> SourceFile:
     result = SourceFile(path=path, source=source)
     builder = _Builder(source, result.problems)
     try:
-        for index, ynode in enumerate(yaml.compose_all(text, Loader=_Loader)):
-            root = builder.convert(ynode) if ynode is not None else None
-            result.documents.append(Document(index=index, root=root, source=source))
+        with no_cyclic_gc():
+            for index, ynode in enumerate(yaml.compose_all(text, Loader=_Loader)):
+                root = builder.convert(ynode) if ynode is not None else None
+                result.documents.append(Document(index=index, root=root, source=source))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +65,22 @@ class SequenceNode(Node):
     items: list[Node]
 
 
+@contextmanager
+def no_cyclic_gc() -> Iterator[None]:
+    """Pause the cyclic collector while building node trees or plain data from them.
+
+    Reading a file allocates millions of acyclic objects; each full collection rescans all of them, so a
+    200,000-item array took 30 s instead of 4 s. Reference counting still frees garbage meanwhile.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def to_python(node: Node | None) -> Any:
     """Plain data for a node tree (iterative: safe for deep trees)."""
     if node is None:
@@ -71,6 +89,12 @@ def to_python(node: Node | None) -> Any:
         return node.value
     root: Any = {} if isinstance(node, MappingNode) else []
     stack: list[tuple[Node, Any]] = [(node, root)]
+    with no_cyclic_gc():
+        _fill(stack)
+    return root
+
+
+def _fill(stack: list[tuple[Node, Any]]) -> None:
     while stack:
         current, out = stack.pop()
         children: list[tuple[Any, Node]]
@@ -89,7 +113,6 @@ def to_python(node: Node | None) -> Any:
                 out[key] = value
             else:
                 out.append(value)
-    return root
 
 
 def find_node(node: Node | None, pointer: tuple[str | int, ...]) -> Node | None:
