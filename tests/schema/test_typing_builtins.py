@@ -165,3 +165,14 @@ def test_builtin_results():
 def test_empty_output_gives_no_shape_finding(job):
     assert rules("empty", Expectation.for_field("podTemplateSpecPath"), job) == []
     assert rules('error("no pods")', Expectation.for_field("containersPath"), job) == []
+
+
+def test_unknown_field_declared_location_reaches_the_check_as_related(store):
+    from wmaplint.checks.schema_paths import _declared_at
+
+    (rayjob,) = store.lookup("ray.io", "v1", "RayJob")
+    (f,) = check_expression(".spec.workerGroupSpecs", Expectation(), rayjob.type, source=rayjob.source)
+    (related,) = _declared_at(f, rayjob.source)
+    assert related.path == rayjob.source
+    assert (related.span.start_line, related.span.start_col) == (
+        f.data["declared"]["line"], f.data["declared"]["column"])
