@@ -121,6 +121,16 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "ids": {"service": ["Frontend", "VllmDecodeWorker", "VllmPrefillWorker"]},
         "replicas": {"service": [1, 2, 2]}, "status": ["running"], "pods": 5, "gpus": 0,
     },
+    ("milvus-io-milvus-v1beta1", "cluster-gpu-querynodes"): {
+        "replicas": {"standalone": [0], "proxy": [2], "mixcoord": [1], "rootcoord": [0],
+                     "datacoord": [0], "querycoord": [0], "indexcoord": [0], "datanode": [2],
+                     "querynode": [3], "indexnode": [1], "streamingnode": [2], "cdc": [0]},
+        "status": ["running"], "pods": 11, "gpus": 3,
+    },
+    ("milvus-io-milvus-v1beta1", "standalone-pending"): {
+        "replicas": {"standalone": [1], "proxy": [0], "mixcoord": [0], "rootcoord": [0], "querynode": [0]},
+        "status": ["initializing"], "pods": 1, "gpus": 0,
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -246,6 +256,11 @@ def _dynamo(component: str, instance: str, obj: dict[str, Any], index: int) -> d
     return labels
 
 
+def _milvus(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    return {"app.kubernetes.io/instance": obj["metadata"]["name"], "app.kubernetes.io/name": "milvus",
+            "app.kubernetes.io/component": component}
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
@@ -253,6 +268,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "milvus-io-milvus-v1beta1": _milvus,
     "nvidia-com-dynamographdeployment-v1alpha1": _dynamo,
     "grove-io-podcliqueset-v1alpha1": _grove,
     "apps-nvidia-com-nimservice-v1alpha1": _nim,
