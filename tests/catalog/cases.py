@@ -131,6 +131,17 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "replicas": {"standalone": [1], "proxy": [0], "mixcoord": [0], "rootcoord": [0], "querynode": [0]},
         "status": ["initializing"], "pods": 1, "gpus": 0,
     },
+    # the scheduler pod spec comes from a preset that is not part of the object
+    ("serving-kserve-io-llminferenceservice-v1alpha1", "pd-disaggregated"): {
+        "replicas": {"main": [2], "worker": [0], "prefill": [1], "prefill-worker": [0],
+                     "router-scheduler": [1]},
+        "status": ["running"], "pods": 4, "gpus": 3, "external_templates": ["router-scheduler"],
+    },
+    ("serving-kserve-io-llminferenceservice-v1alpha1", "dp-ep-multinode"): {
+        "replicas": {"main": [1], "worker": [3], "prefill": [0], "prefill-worker": [0],
+                     "router-scheduler": [1]},
+        "status": ["initializing"], "pods": 5, "gpus": 32, "external_templates": ["router-scheduler"],
+    },
 }
 
 LabelFn = Callable[[str, str, dict[str, Any], int], dict[str, str]]
@@ -261,6 +272,34 @@ def _milvus(component: str, instance: str, obj: dict[str, Any], index: int) -> d
             "app.kubernetes.io/component": component}
 
 
+_LLMISVC_COMPONENT_LABELS = {
+    "main": "llminferenceservice-workload", "worker": "llminferenceservice-workload-worker",
+    "prefill": "llminferenceservice-workload-prefill",
+    "prefill-worker": "llminferenceservice-workload-worker-prefill",
+    "router-scheduler": "llminferenceservice-router-scheduler",
+}
+
+
+def _llmisvc(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    name = obj["metadata"]["name"]
+    spec = obj["spec"]
+    multinode = {"main": "worker" in spec, "worker": True,
+                 "prefill": "worker" in (spec.get("prefill") or {}), "prefill-worker": True}
+    value = _LLMISVC_COMPONENT_LABELS[component]
+    labels = {"app.kubernetes.io/name": name, "app.kubernetes.io/part-of": "llminferenceservice"}
+    if multinode.get(component):
+        role = "leader" if component in ("main", "prefill") else "worker"
+        lws = f"{name}-kserve-mn" + ("-prefill" if "prefill" in component else "")
+        labels.update(_lws(role, instance, obj, index))
+        labels["leaderworkerset.sigs.k8s.io/name"] = lws
+        if component == "main":
+            value = "llminferenceservice-workload-leader"
+        elif component == "prefill":
+            value = "llminferenceservice-workload-leader-prefill"
+    labels["app.kubernetes.io/component"] = value
+    return labels
+
+
 # definition name -> labels the framework's controller puts on a pod of (component, instance id, index)
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
@@ -268,6 +307,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
+    "serving-kserve-io-llminferenceservice-v1alpha1": _llmisvc,
     "milvus-io-milvus-v1beta1": _milvus,
     "nvidia-com-dynamographdeployment-v1alpha1": _dynamo,
     "grove-io-podcliqueset-v1alpha1": _grove,
