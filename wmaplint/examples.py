@@ -25,3 +25,24 @@ def job_with(old: str, new: str) -> str:
     if old not in JOB:
         raise ValueError(f"{old!r} is not in the Job example")
     return JOB.replace(old, new, 1)
+
+
+POD = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: core-pod-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: pod
+      kind: {group: "", version: v1, kind: Pod}
+      specDefinition: {podTemplateSpecPath: .}
+      scaleDefinition: {replicasPath: '1'}
+      statusDefinition:
+        phaseDefinition: {path: .status.phase}
+        statusMappings:
+          initializing: [{byPhase: Pending}]
+          running: [{byPhase: Running}]
+          completed: [{byPhase: Succeeded}]
+          failed: [{byPhase: Failed}]
+"""

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from wmaplint.checks import Context, check
 from wmaplint.diagnostics import Diagnostic, Fix, TextEdit, define
-from wmaplint.examples import JOB, job_with
+from wmaplint.examples import JOB, POD, job_with
 from wmaplint.source import MappingNode, ScalarNode
 
 EMPTY_MATCHER = define(
@@ -32,10 +32,8 @@ PHASE_UNDEFINED = define(
     "WM403", "phase-matcher-without-definition", "error",
     "byPhase is used but the status definition has no phaseDefinition.",
     why="Without phaseDefinition there is no phase to compare, so the matcher never matches.",
-    bad=job_with("running: [{byExpression", "initializing: [{byPhase: Pending}]\n          running: [{byExpression"),
-    good=job_with("        conditionsDefinition:", "        phaseDefinition: {path: .status.phase}\n"
-                  "        conditionsDefinition:").replace(
-        "running: [{byExpression", "initializing: [{byPhase: Pending}]\n          running: [{byExpression"),
+    bad=POD.replace("        phaseDefinition: {path: .status.phase}\n", ""),
+    good=POD,
     fix="Add phaseDefinition with the path of the phase field.",
 )
 REASON_UNREAD = define(
