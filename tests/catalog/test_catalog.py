@@ -270,3 +270,49 @@ def _gang_members_filtered_out(defn: dict[str, Any], pod: Any) -> set[str]:
             if not all(r[0] for r in results):
                 excluded.add(f"podGroup {group['name']}.{member['componentName']}.groupByKeyPaths[")
     return excluded
+
+
+def _richest_example(name: str, comp: dict[str, Any]) -> Path:
+    """The example with the most instances of a component."""
+    return max(example_files(name), key=lambda ex: len(instance_ids(comp, _workload(ex))))
+
+
+MULTI_INSTANCE = [
+    (d.stem, _richest_example(d.stem, comp), comp["name"])
+    for d in DEFINITIONS
+    for comp in components(load_definition(d))
+    if comp.get("instanceIdPath")
+]
+
+
+def _instance_container(comp: dict[str, Any]) -> str:
+    """The array or map a multi-instance component iterates: the leading navigation of its instanceIdPath."""
+    match = re.match(r"\s*(\.[A-Za-z0-9_.]+)", comp["instanceIdPath"])
+    assert match, comp["instanceIdPath"]
+    return match.group(1).rstrip(".")
+
+
+@pytest.mark.parametrize("name,example,comp_name", MULTI_INSTANCE,
+                         ids=[f"{n}/{c}" for n, _, c in MULTI_INSTANCE])
+@pytest.mark.parametrize("variant", ["absent", "empty", "sparse"])
+def test_multi_instance_paths_stay_aligned_on_edge_cases(name: str, example: Path, comp_name: str,
+                                                         variant: str) -> None:
+    """The zip rule must hold when the instance list is missing, empty, or its entries omit optional
+    numbers (the `.a[].x // 1` bug: `//` over the whole stream drops or invents outputs)."""
+    comp = next(c for c in components(_definition(name)) if c["name"] == comp_name)
+    container = _instance_container(comp)
+    program = {
+        "absent": f"delpaths([path({container})])",
+        "empty": f"if ({container} | type) == \"object\" then {container} = {{}} else {container} = [] end",
+        # drop every numeric field of each entry so that all defaults kick in
+        "sparse": f"{container} |= map_values(with_entries(select(.value | type != \"number\")))",
+    }[variant]
+    workload = run(program, _workload(example))[0]
+    ids = instance_ids(comp, workload)
+    expected = len(ids) if variant == "sparse" else 0
+    assert len(ids) == expected
+    for key, expr in spec_and_scale_paths(comp).items():
+        out = run(expr, workload)
+        assert len(out) == expected, f"{key}: {len(out)} outputs for {expected} instances"
+        if "eplicas" in key:
+            assert all(isinstance(v, int | float) for v in out), (key, out)
