@@ -17,6 +17,8 @@ from typing import Any
 import jq
 import yaml
 
+_jq: Any = jq  # the binding ships no type information
+
 CATALOG = Path(__file__).resolve().parents[2] / "catalog"
 EXAMPLES = CATALOG / "examples"
 
@@ -121,7 +123,7 @@ def jq_fields(defn: dict[str, Any]) -> Iterator[JqField]:
 
 @cache
 def compiled(expr: str) -> Any:
-    return jq.compile(expr)
+    return _jq.compile(expr)
 
 
 def to_json_value(obj: Any) -> Any:

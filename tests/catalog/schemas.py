@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import yaml
 
 CORE_OPENAPI_FILES = {"": "api__v1_openapi.json", "apps": "apis__apps__v1_openapi.json",
@@ -33,17 +34,11 @@ def _strict(schema: Any) -> Any:
     return schema
 
 
-@cache
-def _crd_index(shared: Path) -> dict[tuple[str, str, str], Path]:
-    index = {}
-    for path in sorted((shared / "crds").rglob("*.yaml")):
-        for doc in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader):
-            if not isinstance(doc, dict) or doc.get("kind") != "CustomResourceDefinition":
-                continue
-            spec = doc["spec"]
-            for version in spec["versions"]:
-                index[(spec["group"], version["name"], spec["names"]["kind"])] = path
-    return index
+def _crd_files(shared: Path, group: str) -> list[Path]:
+    """CRD files for a group: ../shared/crds keeps one directory per API group."""
+    directory = shared / "crds" / group
+    root = directory if directory.is_dir() else shared / "crds"
+    return sorted(root.rglob("*.yaml"))
 
 
 @cache
@@ -54,10 +49,22 @@ def schema_for(shared: Path, group: str, version: str, kind: str) -> dict[str, A
         api_group = group or "core"
         name = f"io.k8s.api.{api_group}.{version}.{kind}"
         return _strict({"$ref": f"#/components/schemas/{name}", "components": doc["components"]})
-    path = _crd_index(shared)[(group, version, kind)]
-    for doc in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader):
-        if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition":
+    for path in _crd_files(shared, group):
+        text = path.read_text()
+        if f"kind: {kind}\n" not in text:
+            continue  # cheap pre-filter: these files are large
+        for doc in yaml.load_all(text, Loader=yaml.CSafeLoader):
+            if not isinstance(doc, dict) or doc.get("kind") != "CustomResourceDefinition":
+                continue
+            if doc["spec"]["group"] != group or doc["spec"]["names"]["kind"] != kind:
+                continue
             for v in doc["spec"]["versions"]:
-                if v["name"] == version and doc["spec"]["names"]["kind"] == kind:
+                if v["name"] == version:
                     return _strict(v["schema"]["openAPIV3Schema"])
     raise KeyError((group, version, kind))
+
+
+@cache
+def validator_for(shared: Path, group: str, version: str, kind: str) -> jsonschema.Draft7Validator:
+    """A reusable validator (building one per call re-checks the whole schema, which is slow)."""
+    return jsonschema.Draft7Validator(schema_for(shared, group, version, kind))

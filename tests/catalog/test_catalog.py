@@ -7,8 +7,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import jq
-import jsonschema
 import pytest
 
 from .cases import CONTROLLER_LABELS, EXPECTED
@@ -17,6 +15,7 @@ from .karta_eval import (
     ancestor_multiplier,
     ancestors,
     attribute_pod,
+    compiled,
     components,
     definition_files,
     example_files,
@@ -35,7 +34,7 @@ from .karta_eval import (
     to_json_value,
     type_selector_matches,
 )
-from .schemas import schema_for
+from .schemas import validator_for
 
 DEFINITIONS = definition_files()
 # frameworks whose controller reports no failure at all (no condition, phase or counter to map)
@@ -87,8 +86,7 @@ def test_definition_is_one_karta_named_after_its_root_kind(path: Path) -> None:
 
 @pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
 def test_definition_is_valid_against_the_karta_crd(path: Path, shared: Path) -> None:
-    schema = schema_for(shared, "run.ai", "v1alpha1", "Karta")
-    jsonschema.validate(load_definition(path), schema)
+    validator_for(shared, "run.ai", "v1alpha1", "Karta").validate(load_definition(path))
 
 
 @pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
@@ -143,7 +141,7 @@ def test_every_definition_has_examples(path: Path) -> None:
 
 @pytest.mark.parametrize("name,field", FIELDS, ids=[f"{n}:{f.where}" for n, f in FIELDS])
 def test_jq_expression_compiles_and_is_allowed(name: str, field: Any) -> None:
-    jq.compile(field.expr)
+    compiled(field.expr)
     assert not DENIED.search(re.sub(r'"(\\.|[^"\\])*"', '""', field.expr)), field.expr
     assert "$__loc__" not in field.expr and "keys_unsorted" not in field.expr
 
@@ -165,7 +163,7 @@ def test_example_is_valid_against_the_target_schema(name: str, example: Path, sh
     group, version, kind = _root_gvk(_definition(name))
     assert workload["apiVersion"] == (f"{group}/{version}" if group else version)
     assert workload["kind"] == kind
-    jsonschema.validate(workload, schema_for(shared, group, version, kind))
+    validator_for(shared, group, version, kind).validate(workload)
 
 
 @pytest.mark.parametrize("name,example", EXAMPLES, ids=EXAMPLE_IDS)
