@@ -59,3 +59,33 @@ def test_missing_schema_is_a_warning_naming_the_gvk_and_an_error_when_strict(tmp
     assert "serving.kserve.io/v1alpha1" in d.message and d.severity.label == "warning"
     (d,) = [d for d in lint_text(LLMISVC, "def.yaml", Options(strict=True)) if d.rule == "WM901"]
     assert d.severity.label == "error"
+
+
+OLD_RAYJOB_WORKER = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: ray-io-rayjob-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: rayjob
+      kind: {group: ray.io, version: v1, kind: RayJob}
+      statusDefinition:
+        phaseDefinition: {path: .status.jobDeploymentStatus}
+        statusMappings:
+          running: [{byPhase: Running}]
+          failed: [{byPhase: Failed}]
+    childComponents:
+    - name: worker
+      ownerRef: rayjob
+      instanceIdPath: .spec.workerGroupSpecs[].groupName
+      podSelector:
+        componentInstanceSelector: {idPath: '.metadata.labels["ray.io/group"]'}
+"""
+
+
+def test_old_rayjob_worker_path_says_where_the_field_lives_and_fixes_it(shared) -> None:
+    (d,) = findings(OLD_RAYJOB_WORKER, "WM301")
+    assert (d.span.start_line, d.span.start_col, d.span.end_col) == (17, 29, 45)
+    assert "'.rayClusterSpec.workerGroupSpecs'" in d.message
+    assert d.fixes[0].edits[0].new_text == "'.spec.rayClusterSpec.workerGroupSpecs[].groupName'"

@@ -135,6 +135,31 @@ def _kinds(v: Val) -> frozenset[str]:
     return k | {NULL} if v.optional else k
 
 
+def _nested_paths(parent: SchemaType, name: str, max_depth: int = 3, budget: int = 2000) -> list[str]:
+    """Where a missing field does exist a few levels down (the RayJob `.spec.workerGroupSpecs` that lives under
+    `.spec.rayClusterSpec`): the shallowest paths, breadth first, within a node budget."""
+    frontier: list[tuple[SchemaType, str]] = [(parent, "")]
+    for _ in range(max_depth):
+        found: list[str] = []
+        following: list[tuple[SchemaType, str]] = []
+        for t, prefix in frontier:
+            for v in _variants(t):
+                if v.kind == OBJECT:
+                    for prop_name, prop in v.properties.items():
+                        path = f"{prefix}.{prop_name}"
+                        if prefix and prop_name == name:
+                            found.append(path)
+                        following.append((prop.type, path))
+                elif v.kind == ARRAY and v.items is not None:
+                    following.append((v.items, prefix + "[]"))
+            if len(following) > budget:
+                break
+        if found:
+            return sorted(set(found))[:3]
+        frontier = following[:budget]
+    return []
+
+
 class _Interp:
     def __init__(self, text: str, source: str | None) -> None:
         self.text = text
@@ -304,8 +329,17 @@ class _Interp:
         data: dict[str, Any] = {"suggestions": suggestions, "valid": valid}
         if parent.line is not None:
             data["declared"] = {"file": self.source, "line": parent.line, "column": parent.column}
+        deeper = [] if suggestions else _nested_paths(parent, name)
+        if deeper:
+            data["nested"] = deeper
+            hint = f"; it exists deeper, at {' and '.join(repr(p) for p in deeper)} below this object"
         message = f"field {name!r} does not exist in the schema{where}{hint}"
-        self.report(UNKNOWN_FIELD, message, start, end, data)
+        replacement = None
+        if len(deeper) == 1 and "[]" not in deeper[0] and self.text[start:end] == name:
+            replacement = self.text[:start] + deeper[0][1:] + self.text[end:]
+        elif len(suggestions) == 1 and self.text[start:end] == name:
+            replacement = self.text[:start] + suggestions[0] + self.text[end:]
+        self.report(UNKNOWN_FIELD, message, start, end, data, replacement)
 
     def index(self, base: Val, idx: Val, node: A.Index, quiet: bool) -> Val:
         if base.is_any or _is_never(base):
