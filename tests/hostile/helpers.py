@@ -17,11 +17,14 @@ HANG_TIMEOUT = 60.0  # a hang detector, not a speed test
 MEMORY_LIMIT = 2 << 30  # address space for runs on big inputs
 REPO = Path(__file__).resolve().parents[2]
 # "path:line:col: ..." lines are positioned diagnostics; anything else on stderr is an error line
-DIAGNOSTIC_LINE = re.compile(r"^.+:\d+:\d+: ")
+DIAGNOSTIC_LINE = re.compile(r"^(?!wmaplint: |error: ).+:\d+:\d+: ")
 
 WIDGET_DEFINITION = (
     JOB.replace("metadata: {name: batch-job-v1}", "metadata: {name: example-com-widget-v1}")
-    .replace("kind: {group: batch, version: v1, kind: Job}", "kind: {group: example.com, version: v1, kind: Widget}")
+    .replace(
+        "kind: {group: batch, version: v1, kind: Job}",
+        "kind: {group: example.com, version: v1, kind: Widget}",
+    )
     .replace("'.spec.parallelism // 1'", "'.spec.replicas // 1'")
 )
 
@@ -49,16 +52,22 @@ class Run:
         return [line for line in self.stderr.splitlines() if line.strip() and not DIAGNOSTIC_LINE.match(line)]
 
     def __str__(self) -> str:
-        return f"wmaplint {' '.join(self.args)[:200]} -> {self.returncode}\n{self.stdout[-2000:]}\n{self.stderr[-3000:]}"
+        command = " ".join(self.args)[:200]
+        return f"wmaplint {command} -> {self.returncode}\n{self.stdout[-2000:]}\n{self.stderr[-3000:]}"
 
 
 def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def wmaplint(*args: str | Path, stdin: bytes | str | None = None, cwd: Path | None = None,
-             env: dict[str, str] | None = None, limit_memory: bool = False,
-             timeout: float = HANG_TIMEOUT) -> Run:
+def wmaplint(
+    *args: str | Path,
+    stdin: bytes | str | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    limit_memory: bool = False,
+    timeout: float = HANG_TIMEOUT,
+) -> Run:
     """Run ``python -m wmaplint ARGS`` in a subprocess; raises TimeoutExpired on a hang."""
     data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
     full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
@@ -71,8 +80,12 @@ def wmaplint(*args: str | Path, stdin: bytes | str | None = None, cwd: Path | No
         env=full_env,
         preexec_fn=_limit_memory if limit_memory else None,
     )
-    return Run(tuple(map(str, args)), proc.returncode, proc.stdout.decode("utf-8", "replace"),
-               proc.stderr.decode("utf-8", "replace"))
+    return Run(
+        tuple(map(str, args)),
+        proc.returncode,
+        proc.stdout.decode("utf-8", "replace"),
+        proc.stderr.decode("utf-8", "replace"),
+    )
 
 
 def assert_clean(run: Run, *codes: int, bad_inputs: int = 1) -> Run:

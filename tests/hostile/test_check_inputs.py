@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import JOB_MANIFEST, assert_clean, rules_of, wmaplint
 from wmaplint.examples import JOB, job_with
+
+from .helpers import JOB_MANIFEST, assert_clean, rules_of, wmaplint
 
 
 def _alias_bomb(levels: int = 9) -> str:
@@ -22,8 +23,9 @@ def test_missing_file_is_one_line(tmp_path) -> None:
 
 def test_several_bad_inputs_give_one_line_each(tmp_path) -> None:
     (tmp_path / "bin.yaml").write_bytes(b"\x00\x01binary")
-    run = assert_clean(wmaplint("check", tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "bin.yaml"), 2,
-                       bad_inputs=3)
+    run = assert_clean(
+        wmaplint("check", tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "bin.yaml"), 2, bad_inputs=3
+    )
     assert len(run.error_lines) == 3
 
 
@@ -60,8 +62,11 @@ def test_unreadable_bytes_on_stdin() -> None:
     assert "binary" in assert_clean(wmaplint("check", "-", stdin=b"\x00" * 64), 2).stderr
 
 
-@pytest.mark.parametrize("text", ["", "\n\n", "---\n---\n", "# only a comment\n", "null\n", "[]\n", "42\n"],
-                         ids=["empty", "blank", "empty-docs", "comment", "null", "list", "scalar"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "\n\n", "---\n---\n", "# only a comment\n", "null\n", "[]\n", "42\n"],
+    ids=["empty", "blank", "empty-docs", "comment", "null", "list", "scalar"],
+)
 def test_empty_and_trivial_files(tmp_path, text: str) -> None:
     (tmp_path / "x.yaml").write_text(text)
     run = assert_clean(wmaplint("check", tmp_path / "x.yaml"), 2)
@@ -79,7 +84,9 @@ def test_alias_bomb_is_a_positioned_diagnostic(tmp_path) -> None:
 
 
 def test_alias_bomb_inside_a_definition(tmp_path) -> None:
-    text = _alias_bomb() + JOB.replace("metadata: {name: batch-job-v1}", "metadata: {name: batch-job-v1, x: *a9}")
+    text = _alias_bomb() + JOB.replace(
+        "metadata: {name: batch-job-v1}", "metadata: {name: batch-job-v1, x: *a9}"
+    )
     (tmp_path / "def.yaml").write_text(text)
     run = assert_clean(wmaplint("check", tmp_path / "def.yaml", "--format", "json", limit_memory=True), 1)
     assert '"WM103"' in run.stdout
@@ -91,8 +98,12 @@ def test_alias_bomb_inside_a_definition(tmp_path) -> None:
     ids=["flow-sequences", "flow-mappings", "block-sequences"],
 )
 def test_ten_thousand_levels_of_yaml(tmp_path, nested: str) -> None:
-    (tmp_path / "deep.yaml").write_text(job_with("metadata: {name: batch-job-v1}", "metadata: {name: batch-job-v1}")
-                                        + "extra: " + nested + "\n")
+    (tmp_path / "deep.yaml").write_text(
+        job_with("metadata: {name: batch-job-v1}", "metadata: {name: batch-job-v1}")
+        + "extra: "
+        + nested
+        + "\n"
+    )
     run = assert_clean(wmaplint("check", tmp_path / "deep.yaml"), 1)
     assert "WM101" in rules_of(run)
 
@@ -120,7 +131,9 @@ def test_fifty_megabytes_on_stdin() -> None:
 def test_megabyte_strings_in_a_definition(tmp_path) -> None:
     big = "x" * 2_000_000
     text = job_with("'.spec.parallelism // 1'", f"'.spec.parallelism // \"{big}\"'")
-    text = text.replace("metadata: {name: batch-job-v1}", f"metadata: {{name: batch-job-v1, annotations: {{a: {big}}}}}")
+    text = text.replace(
+        "metadata: {name: batch-job-v1}", f"metadata: {{name: batch-job-v1, annotations: {{a: {big}}}}}"
+    )
     (tmp_path / "def.yaml").write_text(text)
     assert_clean(wmaplint("check", tmp_path / "def.yaml", limit_memory=True), 0, 1)
 
@@ -158,7 +171,15 @@ def test_deeply_nested_jq_is_a_syntax_finding(tmp_path, expression: str) -> None
 @pytest.mark.parametrize(
     "expression",
     ['"\\u12" | .spec.parallelism', '"\\uZZZZ"', '"\\ud800" | length', '"\\u', '"\\', '"\\q"', '"\\u00"+"x"'],
-    ids=["short", "not-hex", "lone-surrogate", "unterminated-u", "unterminated", "unknown-escape", "short-then-more"],
+    ids=[
+        "short",
+        "not-hex",
+        "lone-surrogate",
+        "unterminated-u",
+        "unterminated",
+        "unknown-escape",
+        "short-then-more",
+    ],
 )
 def test_broken_unicode_escapes_in_jq(tmp_path, expression: str) -> None:
     quoted = expression.replace("'", "''")
@@ -190,7 +211,7 @@ spec:
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
 def test_every_format_survives_a_broken_file(tmp_path, fmt: str) -> None:
-    (tmp_path / "def.yaml").write_bytes(JOB.encode() + b"  bad: [\n\t\x7f\xc2\xa0: \"\\\n")
+    (tmp_path / "def.yaml").write_bytes(JOB.encode() + b'  bad: [\n\t\x7f\xc2\xa0: "\\\n')
     assert_clean(wmaplint("check", tmp_path / "def.yaml", "--format", fmt), 1)
 
 

@@ -19,15 +19,26 @@ def _write(path: Path, text: str | bytes) -> Path:
 
 
 def _definition(tmp_path: Path, replicas: str) -> Path:
-    return _write(tmp_path / "def.yaml", job_with("'.spec.parallelism // 1'", "'" + replicas.replace("'", "''") + "'"))
+    return _write(
+        tmp_path / "def.yaml", job_with("'.spec.parallelism // 1'", "'" + replicas.replace("'", "''") + "'")
+    )
 
 
 @pytest.mark.parametrize(
     "text",
-    ["apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", "apiVersion: example.com/v1\nkind: Gadget\n", "",
-     "[1, 2]\n",
-     pytest.param("kind: [Job]\napiVersion: {a: b}\n", marks=pytest.mark.xfail(
-         strict=True, reason="resolve/loading.py: is_definition hashes a non-string apiVersion/kind (TypeError)"))],
+    [
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+        "apiVersion: example.com/v1\nkind: Gadget\n",
+        "",
+        "[1, 2]\n",
+        pytest.param(
+            "kind: [Job]\napiVersion: {a: b}\n",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="resolve/loading.py: is_definition hashes a non-string apiVersion/kind (TypeError)",
+            ),
+        ),
+    ],
     ids=["configmap", "unknown-kind", "empty", "list", "odd-kind"],
 )
 def test_manifests_without_a_definition(tmp_path, text: str) -> None:
@@ -49,18 +60,25 @@ def test_huge_array_in_a_manifest(tmp_path) -> None:
     args = "".join(f"        - --flag-{i}\n" for i in range(200_000))
     containers = "      containers:\n      - name: main\n        image: busybox\n        args:\n" + args
     text = JOB_MANIFEST.replace("      containers: [{name: main, image: busybox}]\n", containers)
-    run = assert_clean(wmaplint("tree", _write(tmp_path / "m.yaml", text), "--format", "json", limit_memory=True), 0, 1)
+    run = assert_clean(
+        wmaplint("tree", _write(tmp_path / "m.yaml", text), "--format", "json", limit_memory=True), 0, 1
+    )
     assert "train" in run.stdout
 
 
 def test_huge_json_manifest_over_the_size_limit(tmp_path) -> None:
-    doc = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"},
-           "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}] * 800_000}}}}
+    doc = {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": "j"},
+        "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "x"}] * 800_000}}},
+    }
     assert_clean(wmaplint("tree", _write(tmp_path / "m.json", json.dumps(doc)), limit_memory=True), 2)
 
 
 @pytest.mark.parametrize(
-    "extra", ["[" * 10_000 + "]" * 10_000, "[" * 990 + "]" * 990, "{a: " * 10_000 + "1" + "}" * 10_000],
+    "extra",
+    ["[" * 10_000 + "]" * 10_000, "[" * 990 + "]" * 990, "{a: " * 10_000 + "1" + "}" * 10_000],
     ids=["ten-thousand", "just-under-the-yaml-limit", "mappings"],
 )
 def test_deep_nesting_in_a_manifest(tmp_path, extra: str) -> None:
@@ -70,18 +88,42 @@ def test_deep_nesting_in_a_manifest(tmp_path, extra: str) -> None:
 
 def test_alias_bomb_manifest(tmp_path) -> None:
     bomb = "x-a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"x-a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9))
+        f"x-a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9)
+    )
     text = bomb + JOB_MANIFEST.replace("  parallelism: 2\n", "  parallelism: 2\n  extra: *a8\n")
     assert_clean(wmaplint("tree", _write(tmp_path / "m.yaml", text), limit_memory=True), 0, 1, 2)
 
 
 @pytest.mark.parametrize(
     "expression",
-    ["until(false; .)", "def f: f; f", "def f: [f]; f", "[repeat(1)] | length", "[limit(1e9; repeat(1))] | length",
-     "[range(1e9)] | length", "range(1e9)", '"x" * 10000000000 | length', "input", "$ENV.HOME | length",
-     "[paths] | length", ".spec.parallelism / 0", "error(\"boom\")", '"\\u12"'],
-    ids=["until", "recursion", "recursive-array", "repeat", "limit-repeat", "big-range", "many-outputs",
-         "huge-string", "input", "env", "paths", "division-by-zero", "error", "broken-escape"],
+    [
+        "until(false; .)",
+        "def f: f; f",
+        "[repeat(1)] | length",
+        "[range(1e9)] | length",
+        "range(1e9)",
+        '"x" * 10000000000 | length',
+        "input",
+        "$ENV.HOME | length",
+        "[paths] | length",
+        ".spec.parallelism / 0",
+        'error("boom")',
+        '"\\u12"',
+    ],
+    ids=[
+        "until",
+        "recursion",
+        "repeat",
+        "big-range",
+        "many-outputs",
+        "huge-string",
+        "input",
+        "env",
+        "paths",
+        "division-by-zero",
+        "error",
+        "broken-escape",
+    ],
 )
 def test_hostile_jq_during_resolution(tmp_path, expression: str) -> None:
     manifest = _write(tmp_path / "m.yaml", JOB_MANIFEST)
@@ -89,18 +131,25 @@ def test_hostile_jq_during_resolution(tmp_path, expression: str) -> None:
     assert_clean(run, 0, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="resolve/jqrun.py: expressions without loop builtins run in-process with no "
-                   "time bound; nested array construction grows exponentially and runs for minutes")
+@pytest.mark.xfail(
+    strict=True,
+    reason="resolve/jqrun.py: expressions without loop builtins run in-process with no "
+    "time bound; nested array construction grows exponentially and runs for minutes",
+)
 def test_exponential_jq_is_time_bounded(tmp_path) -> None:
     expression = " | ".join(["[.,.,.,.,.,.,.,.]"] * 8) + " | tojson | length"
     manifest = _write(tmp_path / "m.yaml", JOB_MANIFEST)
-    run = wmaplint("tree", manifest, "--definition", _definition(tmp_path, expression), limit_memory=True,
-                   timeout=15)
+    run = wmaplint(
+        "tree", manifest, "--definition", _definition(tmp_path, expression), limit_memory=True, timeout=10
+    )
     assert_clean(run, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="resolve/: non-finite and negative replica counts are accepted silently "
-                   "(infinite prints a 309-digit pod count)")
+@pytest.mark.xfail(
+    strict=True,
+    reason="resolve/: non-finite and negative replica counts are accepted silently "
+    "(infinite prints a 309-digit pod count)",
+)
 @pytest.mark.parametrize("replicas", ["infinite", "-5", "nan"])
 def test_impossible_replica_counts_are_findings(tmp_path, replicas: str) -> None:
     manifest = _write(tmp_path / "m.yaml", JOB_MANIFEST)
@@ -149,7 +198,9 @@ def test_suite_with_garbage_cases(tmp_path) -> None:
     _write(tmp_path / "def.yaml", JOB)
     _write(tmp_path / "bin.yaml", b"\x00\xff")
     _write(tmp_path / "deep.yaml", "[" * 10_000 + "]" * 10_000)
-    suite = _write(tmp_path / "x.test.yaml", """\
+    suite = _write(
+        tmp_path / "x.test.yaml",
+        """\
 definition: def.yaml
 cases:
 - name: odd expectations
@@ -161,7 +212,8 @@ cases:
 - {name: deep manifest, manifest: deep.yaml}
 - {name: no manifest}
 - {name: pods garbage, manifest: {kind: Job, apiVersion: batch/v1, metadata: {name: a}}, pods: 7}
-""")
+""",
+    )
     run = assert_clean(wmaplint("test", suite), 1)
     assert "odd expectations" in run.stdout
 
@@ -169,13 +221,18 @@ cases:
 def test_suite_with_a_hanging_definition(tmp_path) -> None:
     _definition(tmp_path, "def f: f; f")
     _write(tmp_path / "m.yaml", JOB_MANIFEST)
-    suite = _write(tmp_path / "x.test.yaml", "definition: def.yaml\ncases:\n- {name: loops, manifest: m.yaml}\n")
+    suite = _write(
+        tmp_path / "x.test.yaml", "definition: def.yaml\ncases:\n- {name: loops, manifest: m.yaml}\n"
+    )
     assert_clean(wmaplint("test", suite), 1)
 
 
 def test_no_suites_and_unwritable_junit(tmp_path) -> None:
     assert_clean(wmaplint("test", tmp_path), 2)
     _write(tmp_path / "def.yaml", JOB)
-    suite = _write(tmp_path / "x.test.yaml", "definition: def.yaml\ncases:\n- {name: a, manifest: "
-                   "{kind: Job, apiVersion: batch/v1, metadata: {name: a}}}\n")
+    suite = _write(
+        tmp_path / "x.test.yaml",
+        "definition: def.yaml\ncases:\n- {name: a, manifest: "
+        "{kind: Job, apiVersion: batch/v1, metadata: {name: a}}}\n",
+    )
     assert_clean(wmaplint("test", suite, "--junit", tmp_path / "no" / "such" / "dir" / "j.xml"), 1, 2)

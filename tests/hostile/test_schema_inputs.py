@@ -15,25 +15,43 @@ GVK = [{"group": "example.com", "version": "v1", "kind": "Widget"}]
 WIDGET_SCHEMA = {
     "type": "object",
     "properties": {
-        "spec": {"type": "object", "properties": {
-            "replicas": {"type": "integer"},
-            "template": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}},
-        "status": {"type": "object", "properties": {
-            "active": {"type": "integer"},
-            "conditions": {"type": "array", "items": {"type": "object", "properties": {
-                "type": {"type": "string"}, "status": {"type": "string"}}}}}},
+        "spec": {
+            "type": "object",
+            "properties": {
+                "replicas": {"type": "integer"},
+                "template": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+            },
+        },
+        "status": {
+            "type": "object",
+            "properties": {
+                "active": {"type": "integer"},
+                "conditions": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"type": {"type": "string"}, "status": {"type": "string"}},
+                    },
+                },
+            },
+        },
     },
 }
 
 
 def _crd(schema: object, version: str = "v1") -> str:
     crd = {
-        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
         "metadata": {"name": "widgets.example.com"},
-        "spec": {"group": "example.com", "scope": "Namespaced",
-                 "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
-                 "versions": [{"name": version, "served": True, "storage": True,
-                               "schema": {"openAPIV3Schema": schema}}]},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
+            "versions": [
+                {"name": version, "served": True, "storage": True, "schema": {"openAPIV3Schema": schema}}
+            ],
+        },
     }
     return "# a CRD in JSON flow style\n" + json.dumps(crd)
 
@@ -64,19 +82,35 @@ def test_the_widget_fixture_is_sound(tmp_path) -> None:
 
 
 def test_crd_without_the_named_version(tmp_path) -> None:
-    run = assert_clean(_check_widget(tmp_path, _write(tmp_path / "crds/crd.yaml", _crd(WIDGET_SCHEMA, "v9"))), 1)
+    run = assert_clean(
+        _check_widget(tmp_path, _write(tmp_path / "crds/crd.yaml", _crd(WIDGET_SCHEMA, "v9"))), 1
+    )
     assert "WM901" in run.stdout and "v9" in run.stdout
 
 
 def test_ten_thousand_deep_crd_schema(tmp_path) -> None:
     text = _crd(WIDGET_SCHEMA).replace('{"type": "integer"}', _deep_schema_text(), 1)
-    run = assert_clean(_check_widget(tmp_path, _write(tmp_path / "crds/crd.yaml", text), extra=("--strict",)), 1)
+    run = assert_clean(
+        _check_widget(tmp_path, _write(tmp_path / "crds/crd.yaml", text), extra=("--strict",)), 1
+    )
     assert "WM901" in run.stdout  # libyaml refuses the depth, so the kind has no schema
 
 
 def test_ten_thousand_deep_openapi_schema(tmp_path) -> None:
-    doc = json.dumps({"openapi": "3.0.0", "components": {"schemas": {"com.example.v1.Widget": {
-        "type": "object", "x-kubernetes-group-version-kind": GVK, "properties": {"spec": "DEEP"}}}}})
+    doc = json.dumps(
+        {
+            "openapi": "3.0.0",
+            "components": {
+                "schemas": {
+                    "com.example.v1.Widget": {
+                        "type": "object",
+                        "x-kubernetes-group-version-kind": GVK,
+                        "properties": {"spec": "DEEP"},
+                    }
+                }
+            },
+        }
+    )
     text = doc.replace('"DEEP"', _deep_schema_text())
     run = assert_clean(_check_widget(tmp_path, _write(tmp_path / "oa/openapi.json", text)), 1)
     assert {"WM901", "WM902"} <= set(d["rule"] for d in json.loads(run.stdout)["diagnostics"])
@@ -84,22 +118,41 @@ def test_ten_thousand_deep_openapi_schema(tmp_path) -> None:
 
 def test_cyclic_refs_in_openapi(tmp_path) -> None:
     ref = "#/components/schemas/"
-    doc = {"openapi": "3.0.0", "components": {"schemas": {
-        "com.example.v1.Widget": {"type": "object", "x-kubernetes-group-version-kind": GVK, "properties": {
-            "spec": {"$ref": ref + "A"}, "status": {"$ref": ref + "Self"}}},
-        "A": {"type": "object", "properties": {"b": {"$ref": ref + "B"}, "replicas": {"type": "integer"},
-                                                "template": {"$ref": ref + "A"}}},
-        "B": {"allOf": [{"$ref": ref + "A"}, {"$ref": ref + "B"}]},
-        "Self": {"$ref": ref + "Self"},
-    }}}
+    doc = {
+        "openapi": "3.0.0",
+        "components": {
+            "schemas": {
+                "com.example.v1.Widget": {
+                    "type": "object",
+                    "x-kubernetes-group-version-kind": GVK,
+                    "properties": {"spec": {"$ref": ref + "A"}, "status": {"$ref": ref + "Self"}},
+                },
+                "A": {
+                    "type": "object",
+                    "properties": {
+                        "b": {"$ref": ref + "B"},
+                        "replicas": {"type": "integer"},
+                        "template": {"$ref": ref + "A"},
+                    },
+                },
+                "B": {"allOf": [{"$ref": ref + "A"}, {"$ref": ref + "B"}]},
+                "Self": {"$ref": ref + "Self"},
+            }
+        },
+    }
     run = _check_widget(tmp_path, _write(tmp_path / "oa/openapi.json", json.dumps(doc)))
     assert_clean(run, 0, 1)
 
 
 def test_ten_thousand_long_ref_chain(tmp_path) -> None:
     ref = "#/components/schemas/"
-    schemas: dict[str, object] = {"com.example.v1.Widget": {
-        "type": "object", "x-kubernetes-group-version-kind": GVK, "properties": {"spec": {"$ref": ref + "S0"}}}}
+    schemas: dict[str, object] = {
+        "com.example.v1.Widget": {
+            "type": "object",
+            "x-kubernetes-group-version-kind": GVK,
+            "properties": {"spec": {"$ref": ref + "S0"}},
+        }
+    }
     for i in range(DEPTH):
         schemas[f"S{i}"] = {"type": "object", "properties": {"n": {"$ref": f"{ref}S{i + 1}"}}}
     schemas[f"S{DEPTH}"] = {"type": "string"}
@@ -136,8 +189,9 @@ def test_broken_openapi_documents(tmp_path, text: str | bytes) -> None:
         "kind: CustomResourceDefinition\nspec: {group: example.com, names: {kind: Widget}, versions: 7}\n",
         "kind: CustomResourceDefinition\nspec: {group: example.com, names: {kind: Widget}, versions: [1, "
         "{name: v1, schema: {openAPIV3Schema: [1]}}, {name: [x]}]}\n",
-        "kind: CustomResourceDefinition\nspec: {group: example.com, names: {kind: Widget}, versions: [{name: v1, "
-        "schema: {openAPIV3Schema: {type: object, properties: {spec: {type: [1], properties: 7, items: 3, "
+        "kind: CustomResourceDefinition\nspec: {group: example.com, names: {kind: Widget}, "
+        "versions: [{name: v1, schema: {openAPIV3Schema: {type: object, "
+        "properties: {spec: {type: [1], properties: 7, items: 3, "
         "additionalProperties: [1], required: 5, allOf: {a: 1}, x-kubernetes-validations: 5}}}}}]}\n",
         b"kind: CustomResourceDefinition\nspec: {names: {kind: caf\xe9 Widget}}\n",
         "kind: List\nitems: [1, {kind: CustomResourceDefinition}]\n",
@@ -150,9 +204,12 @@ def test_broken_crds(tmp_path, text: str | bytes) -> None:
 
 def test_alias_bomb_crd(tmp_path) -> None:
     bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9))
+        f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9)
+    )
     crd_doc = json.loads(_crd(WIDGET_SCHEMA).split("\n", 1)[1])
-    spec = json.dumps(crd_doc["spec"]).replace('"replicas": {"type": "integer"}', '"replicas": {"type": "integer", "x": *a8}')
+    spec = json.dumps(crd_doc["spec"]).replace(
+        '"replicas": {"type": "integer"}', '"replicas": {"type": "integer", "x": *a8}'
+    )
     text = bomb + f"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {spec}\n"
     crd = _write(tmp_path / "crds/crd.yaml", text)
     assert_clean(_check_widget(tmp_path, crd), 0, 1)
@@ -166,8 +223,12 @@ def test_missing_and_odd_crds_paths(tmp_path) -> None:
 
 HOSTILE_RULES = [
     "self.template.all(a, self.template.all(b, self.template.all(c, true)))",
-    "[" + ",".join(["1"] * 10) + "]" + "".join(f".all(x{i}, [1,2,3,4,5,6,7,8,9,10]" for i in range(8))
-    + ".all(z, true" + ")" * 9,
+    "["
+    + ",".join(["1"] * 10)
+    + "]"
+    + "".join(f".all(x{i}, [1,2,3,4,5,6,7,8,9,10]" for i in range(8))
+    + ".all(z, true"
+    + ")" * 9,
     "'" + "a" * 100 + "'.matches('" + "(a*)*" * 20 + "b')",
     "(" * 5_000 + "true" + ")" * 5_000,
     "1 + " * 5_000 + "1 == 1",
@@ -197,10 +258,19 @@ def test_hostile_cel_rules_during_resolution(tmp_path) -> None:
     ]
     crd = _write(tmp_path / "crds/crd.yaml", _crd(schema))
     definition = _write(tmp_path / "widget.yaml", WIDGET_DEFINITION)
-    manifest = _write(tmp_path / "w.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
-                      "spec: {replicas: 2, template: {a: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], b: {c: d}}}\n")
-    run = wmaplint("tree", manifest, "--definition", definition, limit_memory=True,
-                   env={"WMAPLINT_SCHEMA_PATH": str(crd.parent), "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")})
+    manifest = _write(
+        tmp_path / "w.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+        "spec: {replicas: 2, template: {a: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], b: {c: d}}}\n",
+    )
+    run = wmaplint(
+        "tree",
+        manifest,
+        "--definition",
+        definition,
+        limit_memory=True,
+        env={"WMAPLINT_SCHEMA_PATH": str(crd.parent), "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")},
+    )
     assert_clean(run, 0, 1)
 
 
@@ -214,13 +284,21 @@ def _schemas(tmp_path: Path, *args: str | Path, stdin: bytes | None = None):
 
 @pytest.mark.parametrize(
     "data",
-    [b"garbage: [\n", b"", b"just text\n", b"[1, 2]\n", b"kind: CustomResourceDefinition\n",
-     ("[" * 10_000 + "]" * 10_000).encode()],
+    [
+        b"garbage: [\n",
+        b"",
+        b"just text\n",
+        b"[1, 2]\n",
+        b"kind: CustomResourceDefinition\n",
+        ("[" * 10_000 + "]" * 10_000).encode(),
+    ],
     ids=["broken", "empty", "text", "list", "crd-without-spec", "deep"],
 )
 def test_schemas_add_garbage_from_stdin(tmp_path, data: bytes) -> None:
     assert_clean(_schemas(tmp_path, "add", "-", stdin=data), 2)
-    assert not (tmp_path / "cache" / "schemas").exists() or not any((tmp_path / "cache" / "schemas").rglob("*.*"))
+    assert not (tmp_path / "cache" / "schemas").exists() or not any(
+        (tmp_path / "cache" / "schemas").rglob("*.*")
+    )
 
 
 def test_schemas_add_missing_file_and_directory(tmp_path) -> None:
@@ -240,12 +318,16 @@ def test_schemas_add_then_list_survives(tmp_path) -> None:
     assert "example.com/v1" in run.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="schema/commands.py: non-UTF-8 stdin raises UnicodeEncodeError in lock.add")
+@pytest.mark.xfail(
+    strict=True, reason="schema/commands.py: non-UTF-8 stdin raises UnicodeEncodeError in lock.add"
+)
 def test_schemas_add_non_utf8_stdin(tmp_path) -> None:
     assert_clean(_schemas(tmp_path, "add", "-", stdin=b"kind: caf\xe9\n"), 2)
 
 
-@pytest.mark.xfail(strict=True, reason="schema/lock.py: PyYAML's multi-line problem text reaches the one-line error")
+@pytest.mark.xfail(
+    strict=True, reason="schema/lock.py: PyYAML's multi-line problem text reaches the one-line error"
+)
 def test_schemas_add_binary_file_is_one_line(tmp_path) -> None:
     assert_clean(_schemas(tmp_path, "add", _write(tmp_path / "bin.yaml", b"\x00\xff" * 50)), 2)
 
@@ -253,8 +335,11 @@ def test_schemas_add_binary_file_is_one_line(tmp_path) -> None:
 def _lock(tmp_path: Path, data: bytes) -> Path:
     import hashlib
 
-    text = (f"schemas:\n- file: crds/example.com/widget.yaml\n  url: https://127.0.0.1:9/widget.yaml\n"
-            f"  sha256: {hashlib.sha256(data).hexdigest()}\n  gvks: [{{group: example.com, version: v1, kind: Widget}}]\n")
+    text = (
+        f"schemas:\n- file: crds/example.com/widget.yaml\n  url: https://127.0.0.1:9/widget.yaml\n"
+        f"  sha256: {hashlib.sha256(data).hexdigest()}\n"
+        "  gvks: [{group: example.com, version: v1, kind: Widget}]\n"
+    )
     return _write(tmp_path / "lock.yaml", text)
 
 
@@ -268,8 +353,11 @@ def test_schemas_pull_from_directory_with_wrong_digests(tmp_path) -> None:
     assert_clean(_schemas(tmp_path, "pull", "--lock", lock, "--from", tmp_path / "mirror"), 0)
 
 
-@pytest.mark.xfail(strict=True, reason="schema/lock.py: `pull --from` falls back to downloading (its help says no "
-                   "network); a wrong digest should be reported as such")
+@pytest.mark.xfail(
+    strict=True,
+    reason="schema/lock.py: `pull --from` falls back to downloading (its help says no "
+    "network); a wrong digest should be reported as such",
+)
 def test_schemas_pull_from_never_downloads(tmp_path) -> None:
     good = _crd(WIDGET_SCHEMA).encode()
     _write(tmp_path / "mirror" / "crds" / "example.com" / "widget.yaml", good + b"\n# tampered\n")
@@ -280,17 +368,29 @@ def test_schemas_pull_from_never_downloads(tmp_path) -> None:
 
 @pytest.mark.parametrize(
     "lock",
-    ["schemas: 7\n",
-     pytest.param("garbage: [\n", marks=pytest.mark.xfail(
-         strict=True, reason="schema/lock.py: read_lock puts PyYAML's multi-line message in the one-line error")),
-     "schemas: [{file: /etc/passwd, url: x, sha256: y}]\n",
-     "schemas: [{file: ../../x, url: x, sha256: y}]\n", "schemas: [1]\n"],
+    [
+        "schemas: 7\n",
+        pytest.param(
+            "garbage: [\n",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="schema/lock.py: read_lock puts PyYAML's multi-line message in the one-line error",
+            ),
+        ),
+        "schemas: [{file: /etc/passwd, url: x, sha256: y}]\n",
+        "schemas: [{file: ../../x, url: x, sha256: y}]\n",
+        "schemas: [1]\n",
+    ],
     ids=["not-a-list", "broken", "absolute", "escaping", "entry-number"],
 )
 def test_schemas_pull_with_a_bad_lock(tmp_path, lock: str) -> None:
     (tmp_path / "mirror").mkdir()
-    assert_clean(_schemas(tmp_path, "pull", "--lock", _write(tmp_path / "lock.yaml", lock), "--from",
-                          tmp_path / "mirror"), 2)
+    assert_clean(
+        _schemas(
+            tmp_path, "pull", "--lock", _write(tmp_path / "lock.yaml", lock), "--from", tmp_path / "mirror"
+        ),
+        2,
+    )
 
 
 def test_schemas_pull_from_a_missing_directory(tmp_path) -> None:
