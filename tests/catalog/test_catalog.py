@@ -34,7 +34,8 @@ from .karta_eval import (
     to_json_value,
     type_selector_matches,
 )
-from .schemas import validator_for
+from .paths import missing_step, root_chains
+from .schemas import schema_for, validator_for
 
 DEFINITIONS = definition_files()
 # frameworks whose controller reports no failure at all (no condition, phase or counter to map)
@@ -144,6 +145,16 @@ def test_jq_expression_compiles_and_is_allowed(name: str, field: Any) -> None:
     compiled(field.expr)
     assert not DENIED.search(re.sub(r'"(\\.|[^"\\])*"', '""', field.expr)), field.expr
     assert "$__loc__" not in field.expr and "keys_unsorted" not in field.expr
+
+
+ROOT_FIELDS = [(n, f) for n, f in FIELDS if f.context == "R"]
+
+
+@pytest.mark.parametrize("name,field", ROOT_FIELDS, ids=[f"{n}:{f.where}" for n, f in ROOT_FIELDS])
+def test_root_paths_exist_in_the_target_schema(name: str, field: Any, shared: Path) -> None:
+    schema = schema_for(shared, *_root_gvk(_definition(name)))
+    for chain in root_chains(field.expr):
+        assert missing_step(schema, chain) is None, f"{'.'.join(chain)} is not in the schema ({field.expr})"
 
 
 @pytest.mark.parametrize("name,field", [(n, f) for n, f in FIELDS if f.kind in ("spec", "suspend")],
