@@ -25,6 +25,13 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "pods": 9,
         "gpus": 64,
     },
+    ("jobset-x-k8s-io-jobset-v1alpha2", "failed-after-restarts"): {
+        "ids": {"replicatedjob": ["workers"]},
+        "replicas": {"replicatedjob": [4]},
+        "status": ["failed"],
+        "pods": 4,
+        "gpus": 8,
+    },
     ("batch-job-v1", "indexed-gpu-job"): {
         "replicas": {"job": [2]}, "status": ["running"], "pods": 2, "gpus": 2,
     },

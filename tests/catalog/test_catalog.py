@@ -125,9 +125,17 @@ def test_status_mappings_cover_the_lifecycle(path: Path) -> None:
     assert mappings.get("failed") or path.stem in NO_FAILURE_SIGNAL
     if root.get("suspendDefinition"):
         assert mappings.get("suspended")
+    status = root["statusDefinition"]
+    cond_def = status.get("conditionsDefinition")
+    if cond_def:
+        # offline (no API-server defaulting) an omitted field name is "", so every name is spelled out
+        for key in ("typeFieldName", "statusFieldName", "reasonFieldName", "messageFieldName"):
+            assert cond_def.get(key), key
     for matchers in mappings.values():
         for matcher in matchers:
             assert matcher, "an empty matcher always matches"
+            assert "byPhase" not in matcher or status.get("phaseDefinition")
+            assert "byConditions" not in matcher or cond_def
             for cond in matcher.get("byConditions", []):
                 assert "status" in cond or "reason" in cond
 
