@@ -33,121 +33,232 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "gpus": 8,
     },
     ("batch-job-v1", "indexed-gpu-job"): {
-        "replicas": {"job": [2]}, "status": ["running"], "pods": 2, "gpus": 2,
+        "replicas": {"job": [2]},
+        "status": ["running"],
+        "pods": 2,
+        "gpus": 2,
     },
     ("batch-job-v1", "completed-job"): {
-        "replicas": {"job": [1]}, "status": ["completed"], "pods": 1, "gpus": 0,
+        "replicas": {"job": [1]},
+        "status": ["completed"],
+        "pods": 1,
+        "gpus": 0,
     },
     ("kubeflow-org-pytorchjob-v1", "ddp-master-workers"): {
-        "replicas": {"master": [1], "worker": [3]}, "status": ["running"], "pods": 4, "gpus": 32,
+        "replicas": {"master": [1], "worker": [3]},
+        "status": ["running"],
+        "pods": 4,
+        "gpus": 32,
     },
     ("kubeflow-org-pytorchjob-v1", "elastic-workers"): {
-        "replicas": {"master": [0], "worker": [2]}, "status": ["initializing"], "pods": 2, "gpus": 2,
+        "replicas": {"master": [0], "worker": [2]},
+        "status": ["initializing"],
+        "pods": 2,
+        "gpus": 2,
     },
     ("ray-io-raycluster-v1", "gpu-cluster-ready"): {
         "ids": {"worker": ["gpu-a100", "cpu"]},
-        "replicas": {"head": [1], "worker": [2, 1]}, "status": ["running"], "pods": 4, "gpus": 8,
+        "replicas": {"head": [1], "worker": [2, 1]},
+        "status": ["running"],
+        "pods": 4,
+        "gpus": 8,
     },
     ("ray-io-raycluster-v1", "multihost-suspended"): {
         "ids": {"worker": ["h100"]},
-        "replicas": {"head": [1], "worker": [4]}, "status": ["suspended"], "pods": 5, "gpus": 32,
+        "replicas": {"head": [1], "worker": [4]},
+        "status": ["suspended"],
+        "pods": 5,
+        "gpus": 32,
     },
     ("ray-io-rayjob-v1", "pytorch-training-running"): {
         "ids": {"worker": ["gpu"]},
-        "replicas": {"head": [1], "worker": [2]}, "status": ["running"], "pods": 3, "gpus": 9,
+        "replicas": {"head": [1], "worker": [2]},
+        "status": ["running"],
+        "pods": 3,
+        "gpus": 9,
     },
     ("ray-io-rayjob-v1", "existing-cluster-complete"): {
         "ids": {"worker": []},
-        "replicas": {"head": [0], "worker": []}, "status": ["completed"], "pods": 0, "gpus": 0,
+        "replicas": {"head": [0], "worker": []},
+        "status": ["completed"],
+        "pods": 0,
+        "gpus": 0,
     },
     ("leaderworkerset-x-k8s-io-leaderworkerset-v1", "vllm-multinode"): {
-        "replicas": {"group": [2], "leader": [1], "worker": [3]}, "status": ["running"],
-        "pods": 8, "gpus": 64,
+        "replicas": {"group": [2], "leader": [1], "worker": [3]},
+        "status": ["running"],
+        "pods": 8,
+        "gpus": 64,
     },
     ("leaderworkerset-x-k8s-io-leaderworkerset-v1", "single-template-progressing"): {
-        "replicas": {"group": [3], "leader": [1], "worker": [1]}, "status": ["initializing"],
-        "pods": 6, "gpus": 6,
+        "replicas": {"group": [3], "leader": [1], "worker": [1]},
+        "status": ["initializing"],
+        "pods": 6,
+        "gpus": 6,
     },
     ("kubeflow-org-mpijob-v2beta1", "nccl-allreduce"): {
-        "replicas": {"launcher": [1], "worker": [4]}, "status": ["running"], "pods": 5, "gpus": 32,
+        "replicas": {"launcher": [1], "worker": [4]},
+        "status": ["running"],
+        "pods": 5,
+        "gpus": 32,
     },
     ("kubeflow-org-mpijob-v2beta1", "launcher-as-worker-succeeded"): {
-        "replicas": {"launcher": [1], "worker": [0]}, "status": ["completed"], "pods": 1, "gpus": 2,
+        "replicas": {"launcher": [1], "worker": [0]},
+        "status": ["completed"],
+        "pods": 1,
+        "gpus": 2,
     },
     ("trainer-kubeflow-org-trainjob-v1alpha1", "torch-multi-node-gpu"): {
-        "replicas": {"node": [4]}, "status": ["running"], "pods": 4, "gpus": 32,
+        "replicas": {"node": [4]},
+        "status": ["running"],
+        "pods": 4,
+        "gpus": 32,
     },
     ("trainer-kubeflow-org-trainjob-v1alpha1", "suspended-defaults"): {
-        "replicas": {"node": [1]}, "status": ["suspended"], "pods": 1, "gpus": 0,
+        "replicas": {"node": [1]},
+        "status": ["suspended"],
+        "pods": 1,
+        "gpus": 0,
     },
     ("apps-deployment-v1", "triton-inference"): {
-        "replicas": {"deployment": [3]}, "status": ["running"], "pods": 3, "gpus": 3,
+        "replicas": {"deployment": [3]},
+        "status": ["running"],
+        "pods": 3,
+        "gpus": 3,
     },
     ("apps-deployment-v1", "stalled-rollout"): {
-        "replicas": {"deployment": [1]}, "status": ["failed"], "pods": 1, "gpus": 1,
+        "replicas": {"deployment": [1]},
+        "status": ["failed"],
+        "pods": 1,
+        "gpus": 1,
     },
     ("apps-statefulset-v1", "vector-db"): {
-        "replicas": {"statefulset": [3]}, "status": ["degraded"], "pods": 3, "gpus": 3,
+        "replicas": {"statefulset": [3]},
+        "status": ["degraded"],
+        "pods": 3,
+        "gpus": 3,
     },
     ("core-pod-v1", "gpu-notebook"): {
-        "replicas": {"pod": [1]}, "status": ["running"], "pods": 1, "gpus": 2,
+        "replicas": {"pod": [1]},
+        "status": ["running"],
+        "pods": 1,
+        "gpus": 2,
     },
     ("core-pod-v1", "pending-pod"): {
-        "replicas": {"pod": [1]}, "status": ["initializing"], "pods": 1, "gpus": 8,
+        "replicas": {"pod": [1]},
+        "status": ["initializing"],
+        "pods": 1,
+        "gpus": 8,
     },
     ("ray-io-rayservice-v1", "llm-serve"): {
         "ids": {"worker": ["l40s"]},
-        "replicas": {"head": [1], "worker": [2]}, "status": ["running"], "pods": 3, "gpus": 8,
+        "replicas": {"head": [1], "worker": [2]},
+        "status": ["running"],
+        "pods": 3,
+        "gpus": 8,
     },
     ("serving-kserve-io-inferenceservice-v1beta1", "hf-llm-gpu"): {
-        "replicas": {"predictor": [2], "transformer": [0], "explainer": [0]}, "status": ["running"],
-        "pods": 2, "gpus": 2,
+        "replicas": {"predictor": [2], "transformer": [0], "explainer": [0]},
+        "status": ["running"],
+        "pods": 2,
+        "gpus": 2,
     },
     ("serving-kserve-io-inferenceservice-v1beta1", "transformer-failed-load"): {
-        "replicas": {"predictor": [1], "transformer": [1], "explainer": [0]}, "status": ["failed"],
-        "pods": 2, "gpus": 1,
+        "replicas": {"predictor": [1], "transformer": [1], "explainer": [0]},
+        "status": ["failed"],
+        "pods": 2,
+        "gpus": 1,
     },
     ("serving-knative-dev-service-v1", "gpu-inference"): {
-        "replicas": {"revision": [2]}, "status": ["running"], "pods": 2, "gpus": 2,
+        "replicas": {"revision": [2]},
+        "status": ["running"],
+        "pods": 2,
+        "gpus": 2,
     },
     ("serving-knative-dev-service-v1", "helloworld-deploying"): {
-        "replicas": {"revision": [1]}, "status": ["initializing"], "pods": 1, "gpus": 0,
+        "replicas": {"revision": [1]},
+        "status": ["initializing"],
+        "pods": 1,
+        "gpus": 0,
     },
     ("apps-nvidia-com-nimservice-v1alpha1", "llama-autoscaled"): {
-        "replicas": {"nimservice": [2]}, "status": ["running"], "pods": 2, "gpus": 2,
+        "replicas": {"nimservice": [2]},
+        "status": ["running"],
+        "pods": 2,
+        "gpus": 2,
     },
     ("apps-nvidia-com-nimservice-v1alpha1", "deepseek-multinode"): {
-        "replicas": {"nimservice": [2]}, "status": ["initializing"], "pods": 2, "gpus": 16,
+        "replicas": {"nimservice": [2]},
+        "status": ["initializing"],
+        "pods": 2,
+        "gpus": 16,
     },
     ("grove-io-podcliqueset-v1alpha1", "disaggregated-inference"): {
         "ids": {"clique": ["frontend", "pleader", "pworker"]},
-        "replicas": {"clique": [2, 2, 4]}, "status": ["running"], "pods": 8, "gpus": 24,
+        "replicas": {"clique": [2, 2, 4]},
+        "status": ["running"],
+        "pods": 8,
+        "gpus": 24,
     },
     # GPUs are in Dynamo's resource shape, invisible to a Kubernetes ResourceRequirements reading: 0 here
     ("nvidia-com-dynamographdeployment-v1alpha1", "vllm-disagg"): {
         "ids": {"service": ["Frontend", "VllmDecodeWorker", "VllmPrefillWorker"]},
-        "replicas": {"service": [1, 2, 2]}, "status": ["running"], "pods": 5, "gpus": 0,
+        "replicas": {"service": [1, 2, 2]},
+        "status": ["running"],
+        "pods": 5,
+        "gpus": 0,
     },
     ("milvus-io-milvus-v1beta1", "cluster-gpu-querynodes"): {
-        "replicas": {"standalone": [0], "proxy": [2], "mixcoord": [1], "rootcoord": [0],
-                     "datacoord": [0], "querycoord": [0], "indexcoord": [0], "datanode": [2],
-                     "querynode": [3], "indexnode": [1], "streamingnode": [2], "cdc": [0]},
-        "status": ["running"], "pods": 11, "gpus": 3,
+        "replicas": {
+            "standalone": [0],
+            "proxy": [2],
+            "mixcoord": [1],
+            "rootcoord": [0],
+            "datacoord": [0],
+            "querycoord": [0],
+            "indexcoord": [0],
+            "datanode": [2],
+            "querynode": [3],
+            "indexnode": [1],
+            "streamingnode": [2],
+            "cdc": [0],
+        },
+        "status": ["running"],
+        "pods": 11,
+        "gpus": 3,
     },
     ("milvus-io-milvus-v1beta1", "standalone-pending"): {
         "replicas": {"standalone": [1], "proxy": [0], "mixcoord": [0], "rootcoord": [0], "querynode": [0]},
-        "status": ["initializing"], "pods": 1, "gpus": 0,
+        "status": ["initializing"],
+        "pods": 1,
+        "gpus": 0,
     },
     # the scheduler pod spec comes from a preset that is not part of the object
     ("serving-kserve-io-llminferenceservice-v1alpha1", "pd-disaggregated"): {
-        "replicas": {"main": [2], "worker": [0], "prefill": [1], "prefill-worker": [0],
-                     "router-scheduler": [1]},
-        "status": ["running"], "pods": 4, "gpus": 3, "external_templates": ["router-scheduler"],
+        "replicas": {
+            "main": [2],
+            "worker": [0],
+            "prefill": [1],
+            "prefill-worker": [0],
+            "router-scheduler": [1],
+        },
+        "status": ["running"],
+        "pods": 4,
+        "gpus": 3,
+        "external_templates": ["router-scheduler"],
     },
     ("serving-kserve-io-llminferenceservice-v1alpha1", "dp-ep-multinode"): {
-        "replicas": {"main": [1], "worker": [3], "prefill": [0], "prefill-worker": [0],
-                     "router-scheduler": [1]},
-        "status": ["initializing"], "pods": 5, "gpus": 32, "external_templates": ["router-scheduler"],
+        "replicas": {
+            "main": [1],
+            "worker": [3],
+            "prefill": [0],
+            "prefill-worker": [0],
+            "router-scheduler": [1],
+        },
+        "status": ["initializing"],
+        "pods": 5,
+        "gpus": 32,
+        "external_templates": ["router-scheduler"],
     },
 }
 
@@ -170,8 +281,12 @@ def _jobset(component: str, instance: str, obj: dict[str, Any], index: int) -> d
 def _job(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     name = obj["metadata"]["name"]
     uid = "5f0c1a52-7d3e-4c8a-9b1e-2a6f4d9c0e11"
-    return {"batch.kubernetes.io/job-name": name, "job-name": name,
-            "batch.kubernetes.io/controller-uid": uid, "controller-uid": uid}
+    return {
+        "batch.kubernetes.io/job-name": name,
+        "job-name": name,
+        "batch.kubernetes.io/controller-uid": uid,
+        "controller-uid": uid,
+    }
 
 
 def _kubeflow_training(operator: str, roles: tuple[str, ...]) -> LabelFn:
@@ -179,10 +294,12 @@ def _kubeflow_training(operator: str, roles: tuple[str, ...]) -> LabelFn:
     only set for `roles` (training-operator: master only; mpi-operator: launcher and worker)."""
 
     def labels(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
-        out = {"training.kubeflow.org/job-name": obj["metadata"]["name"],
-               "training.kubeflow.org/operator-name": operator,
-               "training.kubeflow.org/replica-type": component,
-               "training.kubeflow.org/replica-index": str(index)}
+        out = {
+            "training.kubeflow.org/job-name": obj["metadata"]["name"],
+            "training.kubeflow.org/operator-name": operator,
+            "training.kubeflow.org/replica-type": component,
+            "training.kubeflow.org/replica-index": str(index),
+        }
         if component in roles:
             out["training.kubeflow.org/job-role"] = component
         return out
@@ -194,18 +311,26 @@ def _kuberay(component: str, instance: str, obj: dict[str, Any], index: int) -> 
     # a RayJob / RayService creates its cluster under a generated name
     cluster = obj["metadata"]["name"] + ("" if obj["kind"] == "RayCluster" else "-x7k2p")
     group = instance if component == "worker" else "headgroup"
-    return {"ray.io/cluster": cluster, "ray.io/node-type": component, "ray.io/group": group,
-            "ray.io/is-ray-node": "yes", "ray.io/identifier": f"{cluster}-{component}",
-            "app.kubernetes.io/created-by": "kuberay-operator", "app.kubernetes.io/name": "kuberay"}
+    return {
+        "ray.io/cluster": cluster,
+        "ray.io/node-type": component,
+        "ray.io/group": group,
+        "ray.io/is-ray-node": "yes",
+        "ray.io/identifier": f"{cluster}-{component}",
+        "app.kubernetes.io/created-by": "kuberay-operator",
+        "app.kubernetes.io/name": "kuberay",
+    }
 
 
 def _lws(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     name = obj["metadata"]["name"]
-    return {"leaderworkerset.sigs.k8s.io/name": name,
-            "leaderworkerset.sigs.k8s.io/group-index": "1",
-            "leaderworkerset.sigs.k8s.io/group-key": "3c1b9d3f0e8a4f1c9a77d2b6e5f40a1b2c3d4e5f",
-            "leaderworkerset.sigs.k8s.io/worker-index": "0" if component == "leader" else str(index + 1),
-            "leaderworkerset.sigs.k8s.io/template-revision-hash": "5d8f7c9b6"}
+    return {
+        "leaderworkerset.sigs.k8s.io/name": name,
+        "leaderworkerset.sigs.k8s.io/group-index": "1",
+        "leaderworkerset.sigs.k8s.io/group-key": "3c1b9d3f0e8a4f1c9a77d2b6e5f40a1b2c3d4e5f",
+        "leaderworkerset.sigs.k8s.io/worker-index": "0" if component == "leader" else str(index + 1),
+        "leaderworkerset.sigs.k8s.io/template-revision-hash": "5d8f7c9b6",
+    }
 
 
 def _trainjob(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
@@ -223,21 +348,30 @@ def _replicaset(component: str, instance: str, obj: dict[str, Any], index: int) 
 
 def _statefulset(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     name = obj["metadata"]["name"]
-    return {"statefulset.kubernetes.io/pod-name": f"{name}-{index}",
-            "apps.kubernetes.io/pod-index": str(index),
-            "controller-revision-hash": f"{name}-6b8c9d7f5"}
+    return {
+        "statefulset.kubernetes.io/pod-name": f"{name}-{index}",
+        "apps.kubernetes.io/pod-index": str(index),
+        "controller-revision-hash": f"{name}-6b8c9d7f5",
+    }
 
 
 def _kserve(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     name = obj["metadata"]["name"]
-    return {"serving.kserve.io/inferenceservice": name, "component": component,
-            "app": f"isvc.{name}-{component}"}
+    return {
+        "serving.kserve.io/inferenceservice": name,
+        "component": component,
+        "app": f"isvc.{name}-{component}",
+    }
 
 
 def _knative(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     name = obj["metadata"]["name"]
-    return {"serving.knative.dev/service": name, "serving.knative.dev/configuration": name,
-            "serving.knative.dev/revision": f"{name}-00001", "app": f"{name}-00001"}
+    return {
+        "serving.knative.dev/service": name,
+        "serving.knative.dev/configuration": name,
+        "serving.knative.dev/revision": f"{name}-00001",
+        "app": f"{name}-00001",
+    }
 
 
 def _nim(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
@@ -250,37 +384,51 @@ def _nim(component: str, instance: str, obj: dict[str, Any], index: int) -> dict
 
 def _grove(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     pcs = obj["metadata"]["name"]
-    labels = {"app.kubernetes.io/part-of": pcs, "app.kubernetes.io/managed-by": "grove-operator",
-              "grove.io/podcliqueset-replica-index": "0", "grove.io/podclique-pod-index": str(index)}
+    labels = {
+        "app.kubernetes.io/part-of": pcs,
+        "app.kubernetes.io/managed-by": "grove-operator",
+        "grove.io/podcliqueset-replica-index": "0",
+        "grove.io/podclique-pod-index": str(index),
+    }
     groups = obj["spec"]["template"].get("podCliqueScalingGroups", [])
     group = next((g for g in groups if instance in g.get("cliqueNames", [])), None)
     if group is None:
         labels["grove.io/podclique"] = f"{pcs}-0-{instance}"
     else:
         pcsg = f"{pcs}-0-{group['name']}"
-        labels.update({"grove.io/podcliquescalinggroup": pcsg,
-                       "grove.io/podcliquescalinggroup-replica-index": "1",
-                       "grove.io/podclique": f"{pcsg}-1-{instance}"})
+        labels.update(
+            {
+                "grove.io/podcliquescalinggroup": pcsg,
+                "grove.io/podcliquescalinggroup-replica-index": "1",
+                "grove.io/podclique": f"{pcsg}-1-{instance}",
+            }
+        )
     return labels
 
 
 def _dynamo(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     service = obj["spec"]["services"][instance]
-    labels = {"nvidia.com/dynamo-graph-deployment-name": obj["metadata"]["name"],
-              "nvidia.com/dynamo-component": instance,
-              "nvidia.com/dynamo-component-type": service.get("componentType", "")}
+    labels = {
+        "nvidia.com/dynamo-graph-deployment-name": obj["metadata"]["name"],
+        "nvidia.com/dynamo-component": instance,
+        "nvidia.com/dynamo-component-type": service.get("componentType", ""),
+    }
     if (service.get("multinode") or {}).get("nodeCount", 1) > 1:
         labels.update(_lws("worker" if index else "leader", instance, obj, index))
     return labels
 
 
 def _milvus(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
-    return {"app.kubernetes.io/instance": obj["metadata"]["name"], "app.kubernetes.io/name": "milvus",
-            "app.kubernetes.io/component": component}
+    return {
+        "app.kubernetes.io/instance": obj["metadata"]["name"],
+        "app.kubernetes.io/name": "milvus",
+        "app.kubernetes.io/component": component,
+    }
 
 
 _LLMISVC_COMPONENT_LABELS = {
-    "main": "llminferenceservice-workload", "worker": "llminferenceservice-workload-worker",
+    "main": "llminferenceservice-workload",
+    "worker": "llminferenceservice-workload-worker",
     "prefill": "llminferenceservice-workload-prefill",
     "prefill-worker": "llminferenceservice-workload-worker-prefill",
     "router-scheduler": "llminferenceservice-router-scheduler",
@@ -290,8 +438,12 @@ _LLMISVC_COMPONENT_LABELS = {
 def _llmisvc(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     name = obj["metadata"]["name"]
     spec = obj["spec"]
-    multinode = {"main": "worker" in spec, "worker": True,
-                 "prefill": "worker" in (spec.get("prefill") or {}), "prefill-worker": True}
+    multinode = {
+        "main": "worker" in spec,
+        "worker": True,
+        "prefill": "worker" in (spec.get("prefill") or {}),
+        "prefill-worker": True,
+    }
     value = _LLMISVC_COMPONENT_LABELS[component]
     labels = {"app.kubernetes.io/name": name, "app.kubernetes.io/part-of": "llminferenceservice"}
     if multinode.get(component):

@@ -24,17 +24,39 @@ EXAMPLES = CATALOG / "examples"
 
 SPEC_FIELDS = ("podTemplateSpecPath", "podSpecPath", "metadataPath")
 FRAGMENT_FIELDS = (
-    "schedulerNamePath", "labelsPath", "annotationsPath", "resourcesPath", "resourceClaimsPath",
-    "podAffinityPath", "nodeAffinityPath", "containersPath", "containerPath", "priorityClassNamePath",
+    "schedulerNamePath",
+    "labelsPath",
+    "annotationsPath",
+    "resourcesPath",
+    "resourceClaimsPath",
+    "podAffinityPath",
+    "nodeAffinityPath",
+    "containersPath",
+    "containerPath",
+    "priorityClassNamePath",
     "imagePath",
 )
 SCALE_FIELDS = ("replicasPath", "minReplicasPath", "maxReplicasPath")
 STATUS_KEYS = (
-    "initializing", "running", "completed", "failed", "degraded", "suspended", "suspending", "resuming",
+    "initializing",
+    "running",
+    "completed",
+    "failed",
+    "degraded",
+    "suspended",
+    "suspending",
+    "resuming",
 )
 # order in which the runtime lists matching statuses
 STATUS_ORDER = (
-    "resuming", "suspending", "suspended", "running", "failed", "completed", "initializing", "degraded",
+    "resuming",
+    "suspending",
+    "suspended",
+    "running",
+    "failed",
+    "completed",
+    "initializing",
+    "degraded",
 )
 
 
@@ -94,31 +116,44 @@ def jq_fields(defn: dict[str, Any]) -> Iterator[JqField]:
         if status.get("phaseDefinition"):
             yield JqField(f"{base}.phaseDefinition.path", status["phaseDefinition"]["path"], "R", "status")
         if status.get("conditionsDefinition"):
-            yield JqField(f"{base}.conditionsDefinition.path", status["conditionsDefinition"]["path"], "R",
-                          "status")
+            yield JqField(
+                f"{base}.conditionsDefinition.path", status["conditionsDefinition"]["path"], "R", "status"
+            )
         for key, matchers in (status.get("statusMappings") or {}).items():
             for i, matcher in enumerate(matchers or []):
                 if matcher.get("byExpression"):
-                    yield JqField(f"{base}.statusMappings.{key}[{i}].byExpression",
-                                  matcher["byExpression"]["expression"], "R", "status")
+                    yield JqField(
+                        f"{base}.statusMappings.{key}[{i}].byExpression",
+                        matcher["byExpression"]["expression"],
+                        "R",
+                        "status",
+                    )
         suspend = comp.get("suspendDefinition") or {}
         for key in ("suspendActions", "resumeActions"):
             for i, action in enumerate(suspend.get(key, [])):
                 yield JqField(f"{base}.{key}[{i}].path", action["path"], "R", "suspend")
         selector = comp.get("podSelector") or {}
-        for key, sub in (("componentTypeSelector", "keyPath"), ("componentInstanceSelector", "idPath"),
-                         ("replicaSelector", "keyPath")):
+        for key, sub in (
+            ("componentTypeSelector", "keyPath"),
+            ("componentInstanceSelector", "idPath"),
+            ("replicaSelector", "keyPath"),
+        ):
             if (selector.get(key) or {}).get(sub):
                 yield JqField(f"{base}.podSelector.{key}.{sub}", selector[key][sub], "P", "selector")
-    gang = ((defn["spec"].get("optimizationInstructions") or {}).get("gangScheduling") or {})
+    gang = (defn["spec"].get("optimizationInstructions") or {}).get("gangScheduling") or {}
     for group in gang.get("podGroups", []):
         for member in group["members"]:
             for i, expr in enumerate(member.get("groupByKeyPaths", [])):
-                yield JqField(f"podGroup {group['name']}.{member['componentName']}.groupByKeyPaths[{i}]",
-                              expr, "P", "gang")
+                yield JqField(
+                    f"podGroup {group['name']}.{member['componentName']}.groupByKeyPaths[{i}]",
+                    expr,
+                    "P",
+                    "gang",
+                )
             for i, expr in enumerate(member.get("filters", [])):
-                yield JqField(f"podGroup {group['name']}.{member['componentName']}.filters[{i}]",
-                              expr, "P", "gang")
+                yield JqField(
+                    f"podGroup {group['name']}.{member['componentName']}.filters[{i}]", expr, "P", "gang"
+                )
 
 
 @cache
@@ -176,6 +211,7 @@ def pod_templates(comp: dict[str, Any], obj: Any) -> list[dict[str, Any]]:
     count = max((len(v) for v in outputs.values()), default=0)
     templates = []
     for i in range(count):
+
         def pick(key: str, i: int = i) -> Any:
             values = outputs.get(key, [])
             return values[i] if i < len(values) else None
@@ -184,11 +220,22 @@ def pod_templates(comp: dict[str, Any], obj: Any) -> list[dict[str, Any]]:
         if pick("containerPath"):
             containers.insert(0, pick("containerPath"))
         if not containers:
-            containers = [{"name": "main", "image": pick("imagePath") or "unknown",
-                           "resources": pick("resourcesPath") or {}}]
-        templates.append({"metadata": {"labels": pick("labelsPath") or {},
-                                       "annotations": pick("annotationsPath") or {}},
-                          "spec": {"containers": containers}})
+            containers = [
+                {
+                    "name": "main",
+                    "image": pick("imagePath") or "unknown",
+                    "resources": pick("resourcesPath") or {},
+                }
+            ]
+        templates.append(
+            {
+                "metadata": {
+                    "labels": pick("labelsPath") or {},
+                    "annotations": pick("annotationsPath") or {},
+                },
+                "spec": {"containers": containers},
+            }
+        )
     return templates
 
 
@@ -207,8 +254,9 @@ def make_pod(template: dict[str, Any], extra_labels: dict[str, str], name: str, 
     labels = dict(metadata.get("labels") or {})
     labels.update(extra_labels)
     metadata.update({"labels": labels, "name": name, "namespace": namespace})
-    return to_json_value({"apiVersion": "v1", "kind": "Pod", "metadata": metadata,
-                          "spec": template.get("spec") or {}})
+    return to_json_value(
+        {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": template.get("spec") or {}}
+    )
 
 
 def type_selector_matches(comp: dict[str, Any], pod: Any) -> bool:

@@ -11,8 +11,25 @@ from typing import Any
 _CHAIN = re.compile(r'(?:\.[A-Za-z_][A-Za-z0-9_]*|\["(?:[^"\\]|\\.)*"\]|\[\]\??|\[\d+\]\??)+')
 _STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 # functions whose argument is evaluated against each element, not the root
-_RELATIVE_CALLS = {"select", "any", "all", "map", "map_values", "with_entries", "first", "last", "min_by",
-                   "max_by", "sort_by", "group_by", "unique_by", "paths", "path", "tostring", "ltrimstr"}
+_RELATIVE_CALLS = {
+    "select",
+    "any",
+    "all",
+    "map",
+    "map_values",
+    "with_entries",
+    "first",
+    "last",
+    "min_by",
+    "max_by",
+    "sort_by",
+    "group_by",
+    "unique_by",
+    "paths",
+    "path",
+    "tostring",
+    "ltrimstr",
+}
 
 
 def root_chains(expr: str) -> list[list[str]]:
@@ -91,8 +108,8 @@ def missing_step(schema: dict[str, Any], chain: list[str]) -> str | None:
     node = _resolve(schema, root)
     for depth, token in enumerate(chain):
         if node.get("x-kubernetes-preserve-unknown-fields") or (
-                node.get("type") == "object" and "properties" not in node
-                and "additionalProperties" not in node):
+            node.get("type") == "object" and "properties" not in node and "additionalProperties" not in node
+        ):
             return None  # free-form (e.g. ObjectMeta inside CRDs): nothing more to check
         if token == "[]":
             if "items" in node:

@@ -10,8 +10,11 @@ from typing import Any
 import jsonschema
 import yaml
 
-CORE_OPENAPI_FILES = {"": "api__v1_openapi.json", "apps": "apis__apps__v1_openapi.json",
-                      "batch": "apis__batch__v1_openapi.json"}
+CORE_OPENAPI_FILES = {
+    "": "api__v1_openapi.json",
+    "apps": "apis__apps__v1_openapi.json",
+    "batch": "apis__batch__v1_openapi.json",
+}
 
 
 def _strict(schema: Any) -> Any:
@@ -21,8 +24,11 @@ def _strict(schema: Any) -> Any:
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            if ("properties" in node and "additionalProperties" not in node
-                    and not node.get("x-kubernetes-preserve-unknown-fields")):
+            if (
+                "properties" in node
+                and "additionalProperties" not in node
+                and not node.get("x-kubernetes-preserve-unknown-fields")
+            ):
                 node["additionalProperties"] = False
             if "required" in node and isinstance(node.get("properties"), dict):
                 # the API server applies defaults before validating, so a defaulted field is never missing

@@ -50,8 +50,10 @@ FIELDS = [(p.stem, f) for p in DEFINITIONS for f in jq_fields(load_definition(p)
 EXAMPLES = all_examples()
 EXAMPLE_IDS = [f"{d}/{e.stem}" for d, e in EXAMPLES]
 # constructs upstream's validator rejects (FORMAT.md §3.3)
-DENIED = re.compile(r"\bdel\s*\(|\b(range|paths|recurse|walk|repeat)\b|\.\."
-                    r"|(?<![=!<>])(\|=|\+=|-=|\*=|/=|%=|//=)|(?<![=!<>|+\-*/%])=(?!=)")
+DENIED = re.compile(
+    r"\bdel\s*\(|\b(range|paths|recurse|walk|repeat)\b|\.\."
+    r"|(?<![=!<>])(\|=|\+=|-=|\*=|/=|%=|//=)|(?<![=!<>|+\-*/%])=(?!=)"
+)
 
 
 def _definition(name: str) -> dict[str, Any]:
@@ -102,10 +104,12 @@ def test_components_are_well_formed(path: Path) -> None:
         assert child.get("ownerRef") in names and child["ownerRef"] != child["name"]
     for comp in comps:
         assert bool(comp.get("instanceIdPath")) == bool(
-            (comp.get("podSelector") or {}).get("componentInstanceSelector")), comp["name"]
+            (comp.get("podSelector") or {}).get("componentInstanceSelector")
+        ), comp["name"]
         spec = comp.get("specDefinition") or {}
-        shapes = [k for k in ("podTemplateSpecPath", "podSpecPath", "fragmentedPodSpecDefinition")
-                  if k in spec]
+        shapes = [
+            k for k in ("podTemplateSpecPath", "podSpecPath", "fragmentedPodSpecDefinition") if k in spec
+        ]
         assert len(shapes) <= 1, comp["name"]
     pod_bearing = [c for c in comps if has_spec(c)]
     if len(pod_bearing) > 1:
@@ -165,8 +169,11 @@ def test_root_paths_exist_in_the_target_schema(name: str, field: Any, shared: Pa
         assert missing_step(schema, chain) is None, f"{'.'.join(chain)} is not in the schema ({field.expr})"
 
 
-@pytest.mark.parametrize("name,field", [(n, f) for n, f in FIELDS if f.kind in ("spec", "suspend")],
-                         ids=[f"{n}:{f.where}" for n, f in FIELDS if f.kind in ("spec", "suspend")])
+@pytest.mark.parametrize(
+    "name,field",
+    [(n, f) for n, f in FIELDS if f.kind in ("spec", "suspend")],
+    ids=[f"{n}:{f.where}" for n, f in FIELDS if f.kind in ("spec", "suspend")],
+)
 def test_spec_and_suspend_paths_are_assignable(name: str, field: Any) -> None:
     for _, example in [e for e in EXAMPLES if e[0] == name]:
         # raises "Invalid path expression" for constructed or variable-rooted values
@@ -234,15 +241,20 @@ def _pods(name: str, example: Path) -> list[tuple[dict[str, Any], str, Any]]:
     for comp in components(defn):
         if not has_spec(comp):
             continue
-        rows = zip(instance_ids(comp, workload), replicas(comp, workload), pod_templates(comp, workload),
-                   strict=True)
+        rows = zip(
+            instance_ids(comp, workload), replicas(comp, workload), pod_templates(comp, workload), strict=True
+        )
         for instance, count, template in rows:
             if not count:
                 continue
             for index in sorted({0, max(count - 1, 0)}):
                 extra = labels_for(comp["name"], instance, workload, index)
-                pod = make_pod(template, extra, f"{workload['metadata']['name']}-{index}",
-                               workload["metadata"].get("namespace", "default"))
+                pod = make_pod(
+                    template,
+                    extra,
+                    f"{workload['metadata']['name']}-{index}",
+                    workload["metadata"].get("namespace", "default"),
+                )
                 pods.append((comp, instance, pod))
     return pods
 
@@ -309,20 +321,22 @@ def _instance_container(comp: dict[str, Any]) -> str:
     return match.group(1).rstrip(".")
 
 
-@pytest.mark.parametrize("name,example,comp_name", MULTI_INSTANCE,
-                         ids=[f"{n}/{c}" for n, _, c in MULTI_INSTANCE])
+@pytest.mark.parametrize(
+    "name,example,comp_name", MULTI_INSTANCE, ids=[f"{n}/{c}" for n, _, c in MULTI_INSTANCE]
+)
 @pytest.mark.parametrize("variant", ["absent", "empty", "sparse"])
-def test_multi_instance_paths_stay_aligned_on_edge_cases(name: str, example: Path, comp_name: str,
-                                                         variant: str) -> None:
+def test_multi_instance_paths_stay_aligned_on_edge_cases(
+    name: str, example: Path, comp_name: str, variant: str
+) -> None:
     """The zip rule must hold when the instance list is missing, empty, or its entries omit optional
     numbers (the `.a[].x // 1` bug: `//` over the whole stream drops or invents outputs)."""
     comp = next(c for c in components(_definition(name)) if c["name"] == comp_name)
     container = _instance_container(comp)
     program = {
         "absent": f"delpaths([path({container})])",
-        "empty": f"if ({container} | type) == \"object\" then {container} = {{}} else {container} = [] end",
+        "empty": f'if ({container} | type) == "object" then {container} = {{}} else {container} = [] end',
         # drop every numeric field of each entry so that all defaults kick in
-        "sparse": f"{container} |= map_values(with_entries(select(.value | type != \"number\")))",
+        "sparse": f'{container} |= map_values(with_entries(select(.value | type != "number")))',
     }[variant]
     workload = run(program, _workload(example))[0]
     ids = instance_ids(comp, workload)
