@@ -115,10 +115,21 @@ def test_components_are_well_formed(path: Path) -> None:
     if len(pod_bearing) > 1:
         for comp in pod_bearing:
             assert (comp.get("podSelector") or {}).get("componentTypeSelector"), comp["name"]
+    root_kind = root["kind"]
+    assert root_kind["version"] and root_kind["kind"] and (root_kind["group"] or root_kind["kind"] == "Pod")
+    # list-map keys the API server enforces (the jsonschema check above does not)
+    extra_kinds = [k["kind"] for k in defn["spec"]["structureDefinition"].get("additionalChildKinds", [])]
+    assert len(extra_kinds) == len(set(extra_kinds))
     gang = (defn["spec"].get("optimizationInstructions") or {}).get("gangScheduling") or {}
-    for group in gang.get("podGroups", []):
+    groups = gang.get("podGroups", [])
+    assert len({g["name"] for g in groups}) == len(groups)
+    for group in groups:
+        members = [m["componentName"] for m in group["members"]]
+        assert len(members) == len(set(members))
         for member in group["members"]:
             assert member["componentName"] in names
+            for key in ("groupByKeyPaths", "filters"):
+                assert len(member.get(key, [])) == len(set(member.get(key, [])))
 
 
 @pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
