@@ -3,25 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-
-JOB = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: batch-job-v1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: job
-      kind: {group: batch, version: v1, kind: Job}
-      specDefinition: {podTemplateSpecPath: .spec.template}
-      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "true"}}]
-          completed: [{byConditions: [{type: Complete, status: "True"}]}]
-          failed: [{byConditions: [{type: Failed, status: "True"}]}]
-"""
+from wmaplint.examples import JOB
 
 JOBSET = """\
 apiVersion: run.ai/v1alpha1
