@@ -268,8 +268,9 @@ def type_selector_matches(comp: dict[str, Any], pod: Any) -> bool:
             return False
     if selector.get("keyPath"):
         if "value" in selector:
-            # the runtime builds `<keyPath> == <json value>`; parenthesised here to stay precedence-safe
-            out = run(f"({selector['keyPath']}) == {json.dumps(selector['value'])}", pod)
+            # exactly what the runtime builds, without parentheses, so a keyPath with a top-level `//`, `,`
+            # or `|` that changes meaning under `==` shows up as a failed attribution
+            out = run(f"{selector['keyPath']} == {json.dumps(selector['value'])}", pod)
             return bool(out) and out[0] is True
         return any(v is not None for v in run(selector["keyPath"], pod))
     return True

@@ -204,6 +204,15 @@ def test_example_is_valid_against_the_target_schema(name: str, example: Path, sh
 
 
 @pytest.mark.parametrize("name,example", EXAMPLES, ids=EXAMPLE_IDS)
+def test_status_expressions_give_exactly_one_output(name: str, example: Path) -> None:
+    """The runtime compares only the first output of a byExpression / phase path; more would be ignored."""
+    workload = _workload(example)
+    for field in jq_fields(_definition(name)):
+        if field.kind == "status" and "conditionsDefinition" not in field.where:
+            assert len(run(field.expr, workload)) == 1, field.where
+
+
+@pytest.mark.parametrize("name,example", EXAMPLES, ids=EXAMPLE_IDS)
 def test_zip_rule_every_spec_and_scale_path_yields_one_output_per_instance(name: str, example: Path) -> None:
     defn, workload = _definition(name), _workload(example)
     external = EXPECTED[(name, example.stem)].get("external_templates", [])
