@@ -55,9 +55,10 @@ def test_no_suspended_needed_without_suspend_definition() -> None:
     assert only(status_findings(text), "WM413") == []
 
 
-def test_lws_has_no_failed_mapping() -> None:
+def test_lws_needs_no_failed_mapping_since_its_controller_never_fails_it() -> None:
     text = catalog_text("leaderworkerset-x-k8s-io-leaderworkerset-v1.yaml")
-    assert rules(status_findings(text)) == ["WM411"]
+    assert "failed:" not in text
+    assert rules(status_findings(text)) == []
 
 
 def test_initializing_missing_is_info() -> None:
@@ -100,3 +101,11 @@ def test_completes_setting_by_kind_and_by_gvk(tmp_path: Path) -> None:
     config = tmp_path / "wmaplint-other.yaml"
     config.write_text("completes: [OtherRun]\n")
     assert status_findings(CUSTOM, Options(config_file=str(config)), str(tmp_path / "run.yaml")) == []
+
+
+def test_failed_is_not_required_of_kinds_whose_controller_has_no_failure_state(repo) -> None:
+    from wmaplint.engine import lint_text
+
+    text = (repo / "catalog" / "apps-statefulset-v1.yaml").read_text(encoding="utf-8")
+    assert "failed:" not in text
+    assert "WM411" not in {d.rule for d in lint_text(text, "apps-statefulset-v1.yaml")}

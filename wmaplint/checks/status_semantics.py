@@ -269,7 +269,7 @@ def _coverage(
             f"no matcher reports running: a healthy {kind} reads Undefined, so "
             "platforms cannot show, bill or schedule around it",
         )
-    if "failed" not in keys:
+    if "failed" not in keys and (facts is None or facts.fails):
         yield ctx.diag(
             MISSING_FAILED,
             where,

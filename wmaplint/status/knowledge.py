@@ -43,6 +43,7 @@ class KindFacts:
     source: str
     completes: bool
     exhaustive: bool
+    fails: bool = True  # False: the controller has no failure state, so nothing can map `failed`
     conditions: dict[str, ConditionFact] = field(default_factory=dict)
     exclusive: frozenset[frozenset[str]] = frozenset()
     phases: dict[str, PhaseFact] = field(default_factory=dict)
@@ -94,6 +95,7 @@ def parse_knowledge(data: Any, source: str = "<knowledge>") -> Knowledge:
             source=str(raw.get("source", "")),
             completes=bool(raw.get("completes", False)),
             exhaustive=bool(raw.get("exhaustive", True)),
+            fails=bool(raw.get("fails", True)),
             conditions=conditions,
             exclusive=exclusive,
             phases=phases,
