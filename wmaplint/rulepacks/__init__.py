@@ -11,11 +11,11 @@ problems are WM920-WM923 diagnostics on the pack file), ``shipped_pack_paths() -
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
 from wmaplint.checks import Context, check
 from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.resources import shipped
 from wmaplint.rulepacks.loader import (
     BAD_ASSERT,
     BAD_GIVEN,
@@ -40,7 +40,7 @@ __all__ = [
     "shipped_pack_paths",
 ]
 
-SHIPPED_DIR = Path(__file__).resolve().parents[2] / "rules"
+SHIPPED_DIR = shipped("rules")
 PACK_RULES: dict[str, PackRule] = {}  # id -> rule, for suppressions, configuration and reporters
 
 _GOOD_PACK = """\

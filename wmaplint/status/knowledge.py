@@ -15,7 +15,9 @@ from typing import Any
 
 import yaml
 
-KNOWLEDGE_FILE = Path(__file__).resolve().parents[2] / "schemas" / "conditions.yaml"
+from wmaplint.resources import shipped
+
+KNOWLEDGE_FILE = shipped("schemas") / "conditions.yaml"
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
