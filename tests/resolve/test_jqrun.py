@@ -1,3 +1,5 @@
+import pytest
+
 from wmaplint.resolve.jqrun import JqInput, normalize, refusal
 
 
@@ -63,3 +65,57 @@ def test_deeply_nested_input_is_an_error_value_not_a_crash(runtime):
         deep = [deep]
     result = runtime.evaluate(".", JqInput(deep))
     assert not result.ok
+
+
+def _growth(expression: str) -> float:
+    from wmaplint.jq.parser import parse
+    from wmaplint.resolve.jqcost import growth
+
+    return growth(parse(expression))
+
+
+def test_cost_estimate_multiplies_nested_array_constructors():
+    assert _growth(".spec.parallelism // 1") <= 4
+    assert _growth("[.,.] | [.,.]") == 9  # a constructor: its body plus one; pipes multiply
+    assert _growth(" | ".join(["[.,.,.,.,.,.,.,.]"] * 8)) > 8**8
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        ".a[] | $x",  # the variable once per element: quadratic
+        ". as $d | .items[] | $d",
+        ".[] as $x | .",
+        "{a: .[], b: .}",
+        ".name * .count",  # string repetition by a number from the data
+        "unknown_function",
+    ],
+)
+def test_cost_estimate_refuses_what_it_cannot_bound(expression):
+    assert _growth(expression) == float("inf")
+
+
+def test_exponential_construction_runs_bounded_in_the_worker():
+    from wmaplint.resolve.jqrun import JqRuntime
+
+    runtime = JqRuntime(timeout=1.0)
+    try:
+        expression = " | ".join(["[.,.,.,.,.,.,.,.]"] * 8) + " | tojson | length"
+        result = runtime.evaluate(expression, {"spec": {"parallelism": 2}})
+        assert result.limited and "exceeded the" in (result.error or "")
+        # the runtime still works afterwards, in-process and in the worker
+        assert runtime.evaluate(".spec.parallelism", {"spec": {"parallelism": 2}}).outputs == (2,)
+        assert runtime.evaluate(".a * .b", {"a": 2, "b": 3}).outputs == (6,)
+    finally:
+        runtime.close()
+
+
+def test_string_repetition_from_the_data_cannot_abort_the_process():
+    from wmaplint.resolve.jqrun import JqRuntime
+
+    runtime = JqRuntime(timeout=5.0)
+    try:
+        result = runtime.evaluate("(.s * .n) | length", {"s": "abcd", "n": 600_000_000})
+        assert not result.ok
+    finally:
+        runtime.close()

@@ -4,17 +4,20 @@ Built on libjq (the ``jq`` package). Where the dialects differ we emulate gojq: 
 object keys (gojq iterates objects in key order), ``keys_unsorted`` and the host-only builtins are refused
 before running, and integral floats are passed as integers (gojq prints ``1.0`` as ``1``).
 
-Limits: at most ``MAX_OUTPUTS`` outputs per evaluation (we stop pulling from libjq's lazy iterator), and a
-time bound. libjq cannot be interrupted from another thread, so programs that can loop without producing
-output (``until``, ``while``, ``repeat``, recursion through ``def``, ...) run in a separate worker process
-that is killed when it exceeds the time bound. Programs without such constructs run in-process: they are
-bounded by the input's size, and that path is ~50x faster.
+Limits: at most ``MAX_OUTPUTS`` outputs per evaluation (we stop pulling from libjq's lazy iterator), a time
+bound and a memory bound. libjq cannot be interrupted from another thread and aborts the process when an
+allocation fails, so only programs whose work is provably small run in-process (that path is ~5x faster):
+no loop constructs (``until``, ``while``, ``repeat``, recursion through ``def``, ...) and a static estimate
+of their output size (wmaplint.resolve.jqcost, e.g. nested ``[.,.]`` multiply) times the input's size within
+``IN_PROCESS_BUDGET``. Everything else runs in a worker process under RLIMIT_AS that is killed when it
+exceeds the time bound.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import re
 import select
@@ -29,6 +32,9 @@ import jq
 MAX_OUTPUTS = 1000
 DEFAULT_TIMEOUT = 2.0
 MAX_EXPRESSION_LENGTH = 20_000
+# In-process only when estimated output size (growth factor x input text length) stays under this many bytes.
+IN_PROCESS_BUDGET = 16 << 20
+_MIN_INPUT_SIZE = 256  # small inputs still cost something per node built
 
 # Host-dependent builtins the embedded runtime does not offer (or gives `{}`); refused before running.
 FORBIDDEN_NAMES = frozenset(
@@ -211,7 +217,7 @@ class JqRuntime:
         self.max_outputs = max_outputs
         self._programs: dict[str, Any] = {}
         self._errors: dict[str, str] = {}
-        self._slow: dict[str, bool] = {}
+        self._growth: dict[str, float] = {}  # estimated output size / input size; inf: always the worker
         self._batches: dict[tuple[str, ...], Any] = {}
         self._worker: _Worker | None = None
         self._lock = threading.Lock()
@@ -235,8 +241,11 @@ class JqRuntime:
             self._errors[expression] = reason
             return None
         self._programs[expression] = program
-        self._slow[expression] = bool(scan_names(expression) & SLOW_NAMES)
+        self._growth[expression] = _growth(expression)
         return program
+
+    def _runs_here(self, expression: str, text: str) -> bool:
+        return self._growth[expression] * max(len(text), _MIN_INPUT_SIZE) <= IN_PROCESS_BUDGET
 
     def evaluate(self, expression: str, data: JqInput | Any) -> JqResult:
         """All outputs of ``expression`` on ``data`` (a JqInput or a plain JSON value); never raises."""
@@ -248,9 +257,9 @@ class JqRuntime:
             text = doc.text
         except (ValueError, TypeError, RecursionError) as exc:
             return JqResult(error=f"input cannot be passed to jq: {type(exc).__name__}: {str(exc)[:80]}")
-        if self._slow[expression]:
-            return self._run_in_worker(expression, text)
-        return self._run_here(program, text)
+        if self._runs_here(expression, text):
+            return self._run_here(program, text)
+        return self._run_in_worker(expression, text)
 
     def evaluate_many(self, expressions: list[str], data: JqInput | Any) -> dict[str, JqResult]:
         """Results of several expressions on one input, parsing the input once.
@@ -261,8 +270,11 @@ class JqRuntime:
         """
         doc = data if isinstance(data, JqInput) else JqInput(data)
         unique = list(dict.fromkeys(e for e in expressions if isinstance(e, str)))
-        batch = [e for e in unique if self._compile(e) is not None and not self._slow[e]]
+        batch = [e for e in unique if self._compile(e) is not None]
         results: dict[str, JqResult] = {}
+        if len(batch) > 1:
+            text = doc.text  # input errors surface per expression below
+            batch = [e for e in batch if self._runs_here(e, text)]
         if len(batch) > 1:
             program = self._batch_program(tuple(batch))
             outputs = self._run_here(program, doc.text) if program is not None else None
@@ -325,11 +337,11 @@ class JqRuntime:
                 self._worker = _Worker()
             reply = self._worker.run(expression, text, self.max_outputs, self.timeout)
             if reply is None:  # timed out or died: a fresh worker next time
+                died = self._worker.proc.poll() is not None
                 self._worker.close()
                 self._worker = None
-                return JqResult(
-                    error=f"evaluation exceeded the time limit of {self.timeout:g}s", limited=True
-                )
+                limit = "memory limit" if died else f"time limit of {self.timeout:g}s"
+                return JqResult(error=f"evaluation exceeded the {limit}", limited=True)
         error = reply.get("error")
         return JqResult(tuple(reply.get("outputs", ())), error, bool(reply.get("limited")))
 
@@ -394,6 +406,17 @@ class _Worker:
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
                 stream.close()
+
+
+def _growth(expression: str) -> float:
+    """The static output-size factor of an expression; inf for loops and what the parser refuses."""
+    if scan_names(expression) & SLOW_NAMES:
+        return math.inf
+    from wmaplint.jq.parser import try_parse
+    from wmaplint.resolve.jqcost import growth
+
+    tree = try_parse(expression)
+    return math.inf if isinstance(tree, Exception) else growth(tree)
 
 
 def _now() -> float:

@@ -70,8 +70,16 @@ def load_file(path: str, text: str | None = None) -> tuple[list[LoadedDocument],
     return loaded, list(source.problems)
 
 
+def _text(value: Any) -> str | None:
+    """The value if it is a string; YAML lets apiVersion, kind or group be a list or mapping."""
+    return value if isinstance(value, str) else None
+
+
 def is_definition(value: Any) -> bool:
-    return isinstance(value, dict) and (value.get("apiVersion"), value.get("kind")) in DEFINITION_KINDS
+    if not isinstance(value, dict):
+        return False
+    api_version, kind = _text(value.get("apiVersion")), _text(value.get("kind"))
+    return api_version is not None and kind is not None and (api_version, kind) in DEFINITION_KINDS
 
 
 def definition_gvk(value: Any) -> GVK | None:
@@ -85,7 +93,10 @@ def definition_gvk(value: Any) -> GVK | None:
     )
     if not isinstance(kind, dict) or not isinstance(kind.get("kind"), str):
         return None
-    return (str(kind.get("group") or ""), str(kind.get("version") or ""), kind["kind"])
+    group, version = kind.get("group") or "", kind.get("version") or ""
+    if not isinstance(group, str) or not isinstance(version, str):
+        return None  # a list or mapping here names no GVK a manifest could have
+    return (group, version, kind["kind"])
 
 
 def manifest_gvk(value: Any) -> GVK | None:

@@ -1,0 +1,225 @@
+"""A cheap static bound on how much a jq program can build from its input, to choose where it runs.
+
+libjq cannot be interrupted and aborts the whole process when an allocation fails, so only programs whose
+work is provably small may run in-process. ``growth(ast)`` estimates the total size of everything a
+program outputs relative to the size of its input (``.`` counts 1): ``[.,.]`` doubles, a pipe multiplies,
+so ``[.,.,.,.,.,.,.,.]`` chained eight times is 8**8. Anything the estimate cannot bound (unknown functions,
+string repetition with a number from the data, a variable or the outer input re-read for every output of a
+generator, which is quadratic) is ``math.inf``. Over-estimating only costs speed (the worker process runs
+the program under a time and memory limit); under-estimating is the bug this module exists to prevent.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from wmaplint.jq import ast as A
+
+UNBOUNDED = math.inf
+
+# Builtins whose output is at most a small multiple of their input, with their factor. Arguments are
+# added separately (see _call).
+_LINEAR_BUILTINS: Mapping[str, float] = {
+    **dict.fromkeys(
+        (
+            "length utf8bytelength not type keys values add any all min max floor ceil round sqrt fabs "
+            "tonumber tostring tojson fromjson ascii_downcase ascii_upcase sort unique reverse first last "
+            "empty null true false nan isnan isinfinite isnormal infinite error select has in contains "
+            "inside startswith endswith ltrimstr rtrimstr trim ltrim rtrim map map_values sort_by group_by "
+            "unique_by min_by max_by flatten arrays objects iterables booleans numbers strings nulls "
+            "values scalars isvalid del getpath abs toarray limit "
+            "first last nth isempty index rindex indices todate fromdate now mktime gmtime strftime "
+            "strptime dateadd datesub date todateiso8601 fromdateiso8601 significand logb gamma log log2 "
+            "log10 exp exp2 exp10 pow trunc"
+        ).split(),
+        1.0,
+    ),
+    "to_entries": 3.0,
+    "from_entries": 1.0,
+    "with_entries": 3.0,
+    "tojson": 2.0,  # escaping can double a string
+    "tostring": 2.0,
+    "@json": 2.0,
+}
+# Builtins that evaluate an argument once per element of the input (a variable read there is re-read
+# for every element).
+_PER_ELEMENT = frozenset(
+    "map map_values select sort_by group_by unique_by min_by max_by any all with_entries del isvalid".split()
+)
+# Builtins that may output more than one value.
+_GENERATORS = frozenset(
+    "values arrays objects iterables booleans numbers strings nulls scalars limit".split()
+)
+# Formats: output up to this factor of their input (@uri escapes a byte as %XX).
+_FORMAT_FACTOR = 3.0
+# A numeric literal this large may be a string repetition count (`"ab" * 5`) worth its own factor.
+_SMALL_NUMBER = 16
+
+
+def growth(node: A.Node) -> float:
+    """Estimated total output size / input size of a program, or ``math.inf`` when it is not bounded."""
+    return _Estimator().size(node, {})
+
+
+def is_generator(node: A.Node) -> bool:
+    """Whether the program may output more than one value per input (conservative)."""
+    for sub in A.walk(node):
+        if isinstance(sub, (A.Iterate, A.Comma, A.RecurseDefault, A.Foreach)):
+            return True
+        if isinstance(sub, A.FuncCall) and (sub.name in _GENERATORS or sub.name not in _LINEAR_BUILTINS):
+            return True
+    return False
+
+
+def _reads_outer(node: A.Node) -> bool:
+    """Whether the program reads a variable (a value fixed outside it, re-read on each call)."""
+    return any(isinstance(sub, A.VarRef) for sub in A.walk(node))
+
+
+def _number(node: A.Node) -> float | None:
+    if (
+        isinstance(node, A.Literal)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+    ):
+        return float(node.value)
+    if isinstance(node, A.Neg):
+        inner = _number(node.term)
+        return None if inner is None else -inner
+    return None
+
+
+class _Estimator:
+    """Recursive over the AST; the parser caps tree depth (MAX_TREE_DEPTH), which bounds the recursion."""
+
+    def size(self, node: A.Node, env: dict[str, float]) -> float:
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            return UNBOUNDED
+        value: float = method(node, env)
+        return value
+
+    def _sum(self, nodes: tuple[A.Node | None, ...], env: dict[str, float]) -> float:
+        return sum(self.size(n, env) for n in nodes if n is not None)
+
+    # -- navigation: a part of the input, plus whatever computes the index
+    def _Identity(self, node: A.Identity, env: dict[str, float]) -> float:
+        return 1.0
+
+    def _Field(self, node: A.Field, env: dict[str, float]) -> float:
+        return self.size(node.target, env) if node.target is not None else 1.0
+
+    def _Iterate(self, node: A.Iterate, env: dict[str, float]) -> float:
+        return self.size(node.target, env) if node.target is not None else 1.0
+
+    def _Index(self, node: A.Index, env: dict[str, float]) -> float:
+        target = self.size(node.target, env) if node.target is not None else 1.0
+        if is_generator(node.index) and _reads_outer(node.target or node.index):
+            return UNBOUNDED
+        return target + self.size(node.index, env)
+
+    def _Slice(self, node: A.Slice, env: dict[str, float]) -> float:
+        target = self.size(node.target, env) if node.target is not None else 1.0
+        return target + self._sum((node.lower, node.upper), env)
+
+    def _Optional(self, node: A.Optional, env: dict[str, float]) -> float:
+        return self.size(node.term, env)
+
+    # -- composition
+    def _Pipe(self, node: A.Pipe, env: dict[str, float]) -> float:
+        left, right = self.size(node.left, env), self.size(node.right, env)
+        if is_generator(node.left) and _reads_outer(node.right):
+            return UNBOUNDED  # `.[] | $x`: the variable once per element
+        return left * right
+
+    def _Comma(self, node: A.Comma, env: dict[str, float]) -> float:
+        return self.size(node.left, env) + self.size(node.right, env)
+
+    def _Binary(self, node: A.Binary, env: dict[str, float]) -> float:
+        left, right = self.size(node.left, env), self.size(node.right, env)
+        if is_generator(node.left) or is_generator(node.right):
+            # each output pairs one value of a side with the whole other side
+            if not (_number(node.left) is not None or _number(node.right) is not None):
+                return UNBOUNDED
+        if node.op == "*":
+            numbers = [n for n in (_number(node.left), _number(node.right)) if n is not None]
+            if not numbers:
+                return UNBOUNDED  # `.s * .n` repeats a string .n times
+            return (left + right) * max(1.0, min(abs(n) for n in numbers))
+        if node.op == "/":
+            return (left + right) * 3.0  # splitting a string: "," per character at worst
+        return left + right
+
+    def _Neg(self, node: A.Neg, env: dict[str, float]) -> float:
+        return self.size(node.term, env)
+
+    def _Assign(self, node: A.Assign, env: dict[str, float]) -> float:
+        if node.op == "*=" and _number(node.right) is None:
+            return UNBOUNDED
+        if is_generator(node.left) and _reads_outer(node.right) or is_generator(node.right):
+            return UNBOUNDED
+        return 1.0 + self.size(node.left, env) + 2.0 * self.size(node.right, env)
+
+    # -- values
+    def _Literal(self, node: A.Literal, env: dict[str, float]) -> float:
+        return 1.0
+
+    def _Format(self, node: A.Format, env: dict[str, float]) -> float:
+        return _FORMAT_FACTOR
+
+    def _StringInterp(self, node: A.StringInterp, env: dict[str, float]) -> float:
+        parts = tuple(p for p in node.parts if isinstance(p, A.Node))
+        if sum(1 for p in parts if is_generator(p)) > 1:
+            return UNBOUNDED  # every combination of the parts' outputs
+        factor = _FORMAT_FACTOR if node.format else 2.0
+        return 1.0 + factor * self._sum(parts, env)
+
+    def _ArrayCons(self, node: A.ArrayCons, env: dict[str, float]) -> float:
+        return 1.0 + (self.size(node.body, env) if node.body is not None else 0.0)
+
+    def _ObjectCons(self, node: A.ObjectCons, env: dict[str, float]) -> float:
+        parts = tuple(p for e in node.entries for p in (e.key, e.value) if p is not None)
+        if len(node.entries) > 1 and any(is_generator(p) for p in parts):
+            return UNBOUNDED  # every combination of the entries' outputs
+        return 1.0 + self._sum(parts, env)
+
+    def _ObjectEntry(self, node: A.ObjectEntry, env: dict[str, float]) -> float:
+        return self._sum((node.key, node.value), env)
+
+    def _VarRef(self, node: A.VarRef, env: dict[str, float]) -> float:
+        return env.get(node.name, 1.0)  # unbound: $__loc__ and friends, small
+
+    def _FuncCall(self, node: A.FuncCall, env: dict[str, float]) -> float:
+        factor = _LINEAR_BUILTINS.get(node.name)
+        if factor is None:
+            return UNBOUNDED
+        if node.name in _PER_ELEMENT and any(_reads_outer(arg) for arg in node.args):
+            return UNBOUNDED
+        return factor + self._sum(node.args, env)
+
+    # -- control
+    def _If(self, node: A.If, env: dict[str, float]) -> float:
+        conditions = (node.cond, *(cond for cond, _ in node.elifs))
+        branches = (node.then, *(then for _, then in node.elifs), node.else_ or A.Identity(0, 0))
+        if any(is_generator(c) for c in conditions):
+            return UNBOUNDED
+        return self._sum(conditions, env) + max(self.size(b, env) for b in branches)
+
+    def _Try(self, node: A.Try, env: dict[str, float]) -> float:
+        return self.size(node.body, env) + (2.0 if node.catch is not None else 0.0) * max(
+            1.0, self.size(node.catch, env) if node.catch is not None else 0.0
+        )
+
+    def _Bind(self, node: A.Bind, env: dict[str, float]) -> float:
+        if is_generator(node.source):
+            return UNBOUNDED  # the body runs on the whole input once per value of the source
+        source = self.size(node.source, env)
+        inner = dict(env)
+        for pattern in node.patterns:
+            for sub in A.walk(pattern):
+                if isinstance(sub, A.VarPattern):
+                    inner[sub.name] = source
+                elif isinstance(sub, A.ObjectPatternEntry) and sub.var:
+                    inner[sub.var] = source
+        return source + self.size(node.body, inner)
