@@ -1,5 +1,7 @@
 import copy
 
+import pytest
+
 from wmaplint.resolve import rules
 from wmaplint.resolve.tree import resolve_workload
 
@@ -196,3 +198,34 @@ def _single(spec: dict, scale: dict, instance_id: str | None = None) -> dict:
         "metadata": {"name": "thing"},
         "spec": {"structureDefinition": {"rootComponent": root}},
     }
+
+
+@pytest.mark.parametrize(
+    ("expression", "pods", "message"),
+    [
+        ('"4"', 4, None),
+        ('"2.0"', 2, None),  # strconv.ParseFloat reads it; integral
+        ('"1e1"', 10, None),
+        ("3.0", 3, None),
+        ("infinite", 1, "is infinite"),
+        ("-infinite", 1, "not a non-negative integer"),
+        ("nan", 1, "is NaN"),
+        ("-5", 1, "not a non-negative integer"),
+        ('"-5"', 1, "not a non-negative integer"),
+        ("1.5", 1, "not a non-negative integer"),
+        ('"1.5"', 1, "not a non-negative integer"),
+        ('" 3"', 1, "is not a number"),  # ParseInt does not trim spaces
+        ('"1_000"', 1, "is not a number"),  # nor read underscores in base 10
+        ('"NaN"', 1, "is not a number"),
+        ("pow(2; 64)", 1, "within int64"),
+    ],
+)
+def test_replica_counts_are_finite_non_negative_integers(runtime, expression, pods, message):
+    definition = _single({"podTemplateSpecPath": ".spec.template"}, {"replicasPath": expression})
+    workload = resolve_workload(definition, {"kind": "Thing", "spec": {"template": _pod(1)}}, runtime=runtime)
+    assert workload.total_pods == pods
+    if message is None:
+        assert workload.findings == []
+    else:
+        assert [f.rule for f in workload.findings] == [rules.REPLICAS_NOT_A_NUMBER]
+        assert message in workload.findings[0].message

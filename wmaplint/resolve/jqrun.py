@@ -93,6 +93,21 @@ SLOW_NAMES = frozenset(
     }
 )
 
+# libjq prints NaN as null, so a `nan` output would read as "absent"; gojq hands NaN to the runtime as a
+# number. Every program's outputs pass through a guard marking NaN, and the mark is turned back into NaN.
+_NAN_MARK = "\u0000wmaplint:nan"
+_NAN_GUARD = f"if type == \"number\" and isnan then {json.dumps(_NAN_MARK)} else . end"
+
+
+def guarded(expression: str) -> str:
+    """The program run for an expression: its outputs with NaN marked (the newline ends a comment)."""
+    return f"({expression}\n) | {_NAN_GUARD}"
+
+
+def _restore_nan(values: Any) -> tuple[Any, ...]:
+    return tuple(math.nan if v == _NAN_MARK else v for v in values)
+
+
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _COMMENT = re.compile(r"#[^\n]*")
 # A name not preceded by `.` (a field: `.env`) and not followed by `:` (an object key: `{env: 1}`).
@@ -234,7 +249,8 @@ class JqRuntime:
         reason = refusal(expression)
         if reason is None:
             try:
-                program = jq.compile(expression)
+                jq.compile(expression)  # compile errors name positions in the expression as written
+                program = jq.compile(guarded(expression))
             except Exception as exc:  # libjq reports compile errors as ValueError
                 reason = clean_message(str(exc))
         if reason is not None:
@@ -287,7 +303,7 @@ class JqRuntime:
             ):
                 for expression, item in zip(batch, outputs.first, strict=True):
                     if isinstance(item, list) and item and item[0] is True and len(item) == 2:
-                        values = item[1]
+                        values = _restore_nan(item[1])
                         if len(values) > self.max_outputs:
                             results[expression] = JqResult(
                                 tuple(values[: self.max_outputs]),
@@ -306,7 +322,7 @@ class JqRuntime:
         if program is None and batch not in self._batches:
             # a newline ends any trailing comment inside an expression before the closing parenthesis
             parts = [
-                f"(try ([limit({self.max_outputs + 1}; ({expression}\n))] | [true, .]) catch [false])"
+                f"(try ([limit({self.max_outputs + 1}; {guarded(expression)})] | [true, .]) catch [false])"
                 for expression in batch
             ]
             try:
@@ -324,18 +340,20 @@ class JqRuntime:
             for value in itertools.islice(iter(program.input_text(text)), self.max_outputs + 1):
                 outputs.append(value)
         except Exception as exc:
-            return JqResult(tuple(outputs[: self.max_outputs]), clean_message(str(exc)))
+            return JqResult(_restore_nan(outputs[: self.max_outputs]), clean_message(str(exc)))
         if len(outputs) > self.max_outputs:
             return JqResult(
-                tuple(outputs[: self.max_outputs]), f"more than {self.max_outputs} outputs", limited=True
+                _restore_nan(outputs[: self.max_outputs]),
+                f"more than {self.max_outputs} outputs",
+                limited=True,
             )
-        return JqResult(tuple(outputs))
+        return JqResult(_restore_nan(outputs))
 
     def _run_in_worker(self, expression: str, text: str) -> JqResult:
         with self._lock:
             if self._worker is None:
                 self._worker = _Worker()
-            reply = self._worker.run(expression, text, self.max_outputs, self.timeout)
+            reply = self._worker.run(guarded(expression), text, self.max_outputs, self.timeout)
             if reply is None:  # timed out or died: a fresh worker next time
                 died = self._worker.proc.poll() is not None
                 self._worker.close()
@@ -343,7 +361,10 @@ class JqRuntime:
                 limit = "memory limit" if died else f"time limit of {self.timeout:g}s"
                 return JqResult(error=f"evaluation exceeded the {limit}", limited=True)
         error = reply.get("error")
-        return JqResult(tuple(reply.get("outputs", ())), error, bool(reply.get("limited")))
+        outputs = reply.get("outputs", ())
+        return JqResult(
+            _restore_nan(outputs if isinstance(outputs, list) else ()), error, bool(reply.get("limited"))
+        )
 
     def close(self) -> None:
         with self._lock:

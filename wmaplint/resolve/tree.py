@@ -10,6 +10,8 @@ pods of its children), replicas being replicas, else minReplicas, else 1.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
@@ -105,25 +107,32 @@ class Evaluator:
         return None
 
 
+# Numeric strings as Go's strconv reads them: ParseInt base 10 (sign and digits, no spaces or underscores),
+# else ParseFloat's decimal form ("2.0", "1e3"). Hex floats and "Inf"/"NaN" are not replica counts.
+_GO_INT = re.compile(r"[+-]?[0-9]+")
+_GO_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+MAX_REPLICAS = 2**63 - 1  # an int64, as the runtime stores it
+
+
 def _as_int(value: Any) -> int | None:
-    """A replica count from a JSON number or numeric string; None when it is not one."""
+    """A replica count: a finite, integral, non-negative JSON number or numeric string within int64;
+    None otherwise. "1.5", -5, NaN and infinity (libjq gives it as the largest double) are not counts."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float):
-        return int(value) if value.is_integer() else None
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            return int(text)
-        except ValueError:
-            try:
-                number = float(text)
-            except ValueError:
-                return None
-            return int(number) if number.is_integer() and abs(number) < 2**63 else None
-    return None
+    number: int | float
+    if isinstance(value, (int, float)):
+        number = value
+    elif isinstance(value, str) and _GO_INT.fullmatch(value):
+        number = int(value)
+    elif isinstance(value, str) and _GO_FLOAT.fullmatch(value):
+        number = float(value)
+    else:
+        return None
+    if isinstance(number, float):
+        if not math.isfinite(number) or not number.is_integer():
+            return None
+        number = int(number)
+    return number if 0 <= number <= MAX_REPLICAS else None
 
 
 def instance_id(value: Any) -> str | None:
@@ -343,8 +352,7 @@ class TreeBuilder:
                     self.findings.append(
                         Finding(
                             rules.REPLICAS_NOT_A_NUMBER,
-                            f"{field} of {node.name}: replicas value {_show(value)} at index {inst.index} "
-                            "is not a number",
+                            _not_a_count(field, node.name, value, inst.index),
                             where,
                         )
                     )
@@ -469,6 +477,18 @@ def _pod_from_fragments(pieces: dict[str, Any]) -> tuple[dict[str, Any], dict[st
         if isinstance(pieces.get(field), dict):
             metadata[key] = pieces[field]
     return spec, metadata
+
+
+def _not_a_count(field: str, component: str, value: Any, index: int) -> str:
+    head = f"{field} of {component}: replicas value {_show(value)} at index {index}"
+    if isinstance(value, float) and value >= 1.7976931348623157e308:
+        return f"{head} is infinite (jq's `infinite`), not a replica count"
+    if isinstance(value, float) and math.isnan(value):
+        return f"{head} is NaN, not a replica count"
+    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if numeric or isinstance(value, str) and _GO_FLOAT.fullmatch(value):
+        return f"{head} is not a non-negative integer within int64"
+    return f"{head} is not a number"
 
 
 def _show(value: Any) -> str:
