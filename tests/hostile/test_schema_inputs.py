@@ -318,16 +318,10 @@ def test_schemas_add_then_list_survives(tmp_path) -> None:
     assert "example.com/v1" in run.stdout
 
 
-@pytest.mark.xfail(
-    strict=True, reason="schema/commands.py: non-UTF-8 stdin raises UnicodeEncodeError in lock.add"
-)
 def test_schemas_add_non_utf8_stdin(tmp_path) -> None:
     assert_clean(_schemas(tmp_path, "add", "-", stdin=b"kind: caf\xe9\n"), 2)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="schema/lock.py: PyYAML's multi-line problem text reaches the one-line error"
-)
 def test_schemas_add_binary_file_is_one_line(tmp_path) -> None:
     assert_clean(_schemas(tmp_path, "add", _write(tmp_path / "bin.yaml", b"\x00\xff" * 50)), 2)
 
@@ -353,11 +347,6 @@ def test_schemas_pull_from_directory_with_wrong_digests(tmp_path) -> None:
     assert_clean(_schemas(tmp_path, "pull", "--lock", lock, "--from", tmp_path / "mirror"), 0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="schema/lock.py: `pull --from` falls back to downloading (its help says no "
-    "network); a wrong digest should be reported as such",
-)
 def test_schemas_pull_from_never_downloads(tmp_path) -> None:
     good = _crd(WIDGET_SCHEMA).encode()
     _write(tmp_path / "mirror" / "crds" / "example.com" / "widget.yaml", good + b"\n# tampered\n")
@@ -370,13 +359,7 @@ def test_schemas_pull_from_never_downloads(tmp_path) -> None:
     "lock",
     [
         "schemas: 7\n",
-        pytest.param(
-            "garbage: [\n",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="schema/lock.py: read_lock puts PyYAML's multi-line message in the one-line error",
-            ),
-        ),
+        "garbage: [\n",
         "schemas: [{file: /etc/passwd, url: x, sha256: y}]\n",
         "schemas: [{file: ../../x, url: x, sha256: y}]\n",
         "schemas: [1]\n",

@@ -67,3 +67,24 @@ def test_commands_have_one_line_errors_and_exit_2(tmp_path, monkeypatch, shared)
     pulled = runner.invoke(schemas, ["pull", "--from", str(shared)])
     assert pulled.exit_code == 0, pulled.output
     assert (tmp_path / "schemas/crds/ray.io/rayjob_v1.yaml").is_file()
+
+
+def test_pull_from_a_directory_never_downloads_and_names_both_digests(tmp_path):
+    good, bad = b"kind: A\n", b"kind: B\n"
+    (tmp_path / "mirror" / "crds").mkdir(parents=True)
+    (tmp_path / "mirror" / "crds" / "a.yaml").write_bytes(bad)
+    entry = LockEntry("crds/a.yaml", "https://example.invalid/a.yaml", hashlib.sha256(good).hexdigest(), ())
+
+    def fetch(url: str) -> bytes:
+        raise AssertionError("the network was used")
+
+    with pytest.raises(SchemaError) as raised:
+        pull([entry], tmp_path / "cache", from_dir=tmp_path / "mirror", fetch=fetch)
+    message = str(raised.value)
+    assert "crds/a.yaml" in message and entry.sha256 in message and hashlib.sha256(bad).hexdigest() in message
+
+
+def test_schema_errors_are_one_line():
+    assert str(SchemaError("while scanning\n  in x, line 1\nfound junk", "f.yaml")) == (
+        "f.yaml: while scanning; in x, line 1; found junk"
+    )

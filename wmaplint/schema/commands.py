@@ -44,7 +44,7 @@ def add_command(source: str) -> None:
     """Copy a CRD file (or `-` for stdin) into the user schema cache."""
     try:
         if source == "-":
-            gvks = add(sys.stdin.read(), user_schema_dir(), is_text=True)
+            gvks = add("-", user_schema_dir(), data=sys.stdin.buffer.read())
         else:
             gvks = add(source, user_schema_dir())
     except SchemaError as exc:

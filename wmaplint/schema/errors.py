@@ -13,6 +13,8 @@ class SchemaError(Exception):
     def __init__(
         self, message: str, file: str | None = None, line: int | None = None, column: int | None = None
     ) -> None:
+        # one line: PyYAML and json put context on extra lines, and every error prints as one line
+        message = "; ".join(part.strip() for part in str(message).splitlines() if part.strip()) or "error"
         super().__init__(message)
         self.message = message
         self.file = file

@@ -1,7 +1,8 @@
 """The schema lock (``schemas/lock.yaml``) and the commands that fill the user schema dir.
 
-``pull`` is the only code in wmaplint that may touch the network, and only when no local directory
-satisfies the lock; every file is verified against its sha256 before it is kept.
+``pull`` is the only code in wmaplint that may touch the network, and never with ``from_dir`` (``--from``):
+then every file must be found below that directory; every file is verified against its sha256 before it
+is kept.
 """
 
 from __future__ import annotations
@@ -87,8 +88,9 @@ def pull(
 ) -> list[Path]:
     """Make ``dest_cache`` hold every locked file; returns the paths written or already valid.
 
-    With ``from_dir``, files found there (at the lock's relative path, or by digest anywhere below it)
-    are used when their sha256 matches; other files are downloaded. Any digest mismatch is a SchemaError.
+    With ``from_dir``, files are taken from there (by digest anywhere below it) and the network is never
+    used: a missing file, or one at the lock's relative path with another digest, is a SchemaError naming
+    the file and both digests. Without it, files are downloaded. Any digest mismatch is a SchemaError.
     """
     entries = read_lock(lock) if not isinstance(lock, list) else lock
     dest = Path(dest_cache)
@@ -103,6 +105,8 @@ def pull(
             written.append(target)
             continue
         data = local.get(entry.sha256)
+        if data is None and from_dir is not None:
+            raise SchemaError(_missing_locally(entry, Path(from_dir)))
         if data is None:
             try:
                 data = fetch(entry.url)
@@ -116,6 +120,20 @@ def pull(
         _write(target, data)
         written.append(target)
     return written
+
+
+def _missing_locally(entry: LockEntry, root: Path) -> str:
+    candidate = root / entry.file
+    try:
+        got = _sha256(candidate.read_bytes()) if candidate.is_file() else None
+    except OSError:
+        got = None
+    if got is not None:
+        return (
+            f"sha256 mismatch for {entry.file} in {root}: the lock says {entry.sha256}, "
+            f"the file has {got} (--from uses no network)"
+        )
+    return f"{entry.file} (sha256 {entry.sha256}) not found in {root} (--from uses no network)"
 
 
 def _index_by_digest(root: Path) -> dict[str, bytes]:
@@ -132,14 +150,19 @@ def _index_by_digest(root: Path) -> dict[str, bytes]:
     return out
 
 
-def add(path_or_stdin_text: str, dest_cache: str | Path, *, is_text: bool = False) -> list[GVK]:
+def add(
+    path_or_stdin_text: str, dest_cache: str | Path, *, is_text: bool = False, data: bytes | None = None
+) -> list[GVK]:
     """Copy a CRD file (or CRD YAML text, e.g. from ``kubectl get crd X -o yaml``) into the user cache.
 
     The file is named by its first GVK and digest so adding the same CRD twice is harmless.
-    Raises SchemaError when the input serves no GVK.
+    ``data``: the bytes themselves (stdin), the first argument then only names them. Raises SchemaError when
+    the input is not UTF-8 or serves no GVK.
     """
-    if is_text:
-        data = path_or_stdin_text.encode("utf-8")
+    if data is not None:
+        origin = "<stdin>" if path_or_stdin_text == "-" else path_or_stdin_text
+    elif is_text:
+        data = path_or_stdin_text.encode("utf-8", "surrogateescape")
         origin = "<stdin>"
     else:
         origin = path_or_stdin_text
@@ -147,6 +170,10 @@ def add(path_or_stdin_text: str, dest_cache: str | Path, *, is_text: bool = Fals
             data = Path(path_or_stdin_text).read_bytes()
         except OSError as exc:
             raise SchemaError(f"cannot read {origin}: {exc.strerror}", origin) from None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SchemaError(f"not UTF-8 text (byte {exc.start})", origin) from None
     parsed = parse_bytes(data, origin)
     gvks = list(parsed.types)
     if not gvks:
