@@ -214,3 +214,30 @@ def test_nonexistent_source_is_reported_not_raised(tmp_path):
     s = SchemaStore([tmp_path / "nope"], cache_dir=tmp_path / "c")
     assert s.lookup("a", "v1", "B") == []
     assert "does not exist" in s.errors[0].message
+
+
+def test_a_crd_written_as_json_is_read_as_a_crd(tmp_path):
+    import json as _json
+
+    from wmaplint.schema.loader import parse_bytes
+
+    crd = {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Widget", "plural": "widgets"},
+            "scope": "Namespaced",
+            "versions": [
+                {"name": "v1", "served": True, "schema": {"openAPIV3Schema": {"type": "object"}}}
+            ],
+        },
+    }
+    for name, data in (
+        ("crd.json", _json.dumps(crd)),
+        ("crd.yaml", _json.dumps(crd)),
+        ("list.json", _json.dumps({"apiVersion": "v1", "kind": "List", "items": [crd]})),
+    ):
+        parsed = parse_bytes(data.encode(), str(tmp_path / name))
+        assert list(parsed.types) == [("example.com", "v1", "Widget")] and not parsed.errors, name

@@ -225,8 +225,28 @@ class TypeBuilder:
 def parse_bytes(data: bytes, path: str) -> ParsedFile:
     """Parse a CRD YAML stream or an OpenAPI JSON document; never raises for bad content."""
     if path.endswith(".json") or data.lstrip()[:1] == b"{":
+        try:
+            doc = json.loads(data)
+        except (ValueError, RecursionError):
+            doc = None
+        # a CRD (or a List of them) written as JSON is still a CRD: detected by content, not syntax
+        if _is_crd_document(doc) or (doc is None and not path.endswith(".json")):
+            return _parse_crd_stream(data, path)
         return _parse_openapi(data, path)
     return _parse_crd_stream(data, path)
+
+
+def _is_crd_document(doc: Any) -> bool:
+    if not isinstance(doc, dict):
+        return False
+    if doc.get("kind") == "CustomResourceDefinition":
+        return True
+    items = doc.get("items")
+    return (
+        doc.get("kind") == "List"
+        and isinstance(items, list)
+        and any(isinstance(i, dict) and i.get("kind") == "CustomResourceDefinition" for i in items)
+    )
 
 
 def parse_file(path: str | Path) -> ParsedFile:
