@@ -138,3 +138,12 @@ def test_version_is_fast_to_import() -> None:
     heavy = [m for m in ("pygls", "celpy", "cel_expr", "jsonschema", "lark", "jq") if f" {m}\n" in proc.stderr
              or f" {m}." in proc.stderr]
     assert heavy == []
+
+
+def test_parallel_jobs_give_the_same_sorted_output(repo, tmp_path) -> None:
+    for i in range(10):
+        (tmp_path / f"def{i}.yaml").write_text(BROKEN if i % 2 else JOB)
+    one = run("check", str(tmp_path), "--format", "json", "--jobs", "1").output
+    two = run("check", str(tmp_path), "--format", "json", "--jobs", "2").output
+    assert one == two and json.loads(one)["files"] == 10
+    assert len(json.loads(one)["diagnostics"]) >= 5
