@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import wmaplint
 from wmaplint.diagnostics import Diagnostic
+from wmaplint.resources import shipped
 from wmaplint.source import Document, InputError, SourceFile, decode_bytes, load_text, read_path, to_python
 
 DEFINITION_KINDS = {("run.ai/v1alpha1", "Karta"), ("optimization.nvidia.com/v1alpha1", "ResourceInterface")}
@@ -17,7 +17,7 @@ GVK = tuple[str, str, str]
 
 
 def catalog_dir() -> Path:
-    return Path(wmaplint.__file__).resolve().parents[1] / "catalog"
+    return shipped("catalog")
 
 
 @dataclass(slots=True)

@@ -60,8 +60,7 @@ def add_command(source: str) -> None:
 @schemas.command(name="pull")
 @click.option("--from", "from_dir", default=None, help="Take locked files from this directory (no network).")
 @click.option("--lock", "lock_file", default=str(DEFAULT_LOCK), show_default=False,
-              help=f"Lock file. Default: schemas/lock.yaml at the root of the wmaplint source tree "
-              f"({DEFAULT_LOCK}); it exists in a checkout or an editable install, otherwise pass --lock.")
+              help=f"Lock file. Default: the lock shipped with wmaplint ({DEFAULT_LOCK}).")
 def pull_command(from_dir: str | None, lock_file: str) -> None:
     """Fetch the pinned schemas of the lock file into the user cache, verifying sha256."""
     try:

@@ -17,11 +17,12 @@ from pathlib import Path
 
 import yaml
 
+from wmaplint.resources import shipped
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, format_gvk, parse_bytes
 from wmaplint.schema.store import SchemaStore
 
-DEFAULT_LOCK = Path(__file__).resolve().parents[2] / "schemas" / "lock.yaml"
+DEFAULT_LOCK = shipped("schemas") / "lock.yaml"
 DOWNLOAD_LIMIT = 64 * 1024 * 1024
 
 
