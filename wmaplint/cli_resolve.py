@@ -101,16 +101,27 @@ def tree(
 @click.argument("paths", nargs=-1)
 @click.option("--update", is_flag=True, help="Write the current results into the suites as expectations.")
 @click.option("--junit", "junit", metavar="FILE", help="Also write a JUnit XML report.")
-def test(paths: tuple[str, ...], update: bool, junit: str | None) -> None:
-    """Run definition test suites (*.test.yaml; default: the catalog's tests/ directory)."""
+@click.option(
+    "--crds",
+    "crds",
+    multiple=True,
+    metavar="PATH",
+    help="CRD file or directory to validate manifests against (before WMAPLINT_SCHEMA_PATH); repeatable.",
+)
+def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[str, ...]) -> None:
+    """Run definition test suites (*.test.yaml; default: the catalog's tests/ directory). Each case's
+    manifest is also validated against its CRD; schema findings (WM604, WM607) count as case findings."""
     from wmaplint.testing.report import render_results, write_junit
-    from wmaplint.testing.runner import discover_suites, run_suites
+    from wmaplint.testing.runner import discover_suites, run_suites, skipped_schema_sources
 
     suites = discover_suites(list(paths))
     if not suites:
         _fail("no test suites found (*.test.yaml)")
-    results = run_suites(suites, update=update)
+    results = run_suites(suites, update=update, crds=crds)
     click.echo(render_results(results), nl=False)
+    if any(r.cases for r in results):
+        for d in skipped_schema_sources(crds):
+            click.echo(_diagnostic_line(d), err=True)
     if junit:
         try:
             write_junit(results, junit)

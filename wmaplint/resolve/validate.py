@@ -162,7 +162,11 @@ def structural_problems(
             required = node.get("required")
             if isinstance(required, list):
                 for name in required:
-                    if isinstance(name, str) and value.get(name) is None:
+                    if (
+                        isinstance(name, str)
+                        and value.get(name) is None
+                        and not _has_default(props.get(name), schemas)
+                    ):
                         out.append(
                             ManifestProblem(
                                 SCHEMA_VIOLATION,
@@ -204,6 +208,12 @@ def structural_problems(
                 children.extend((items, item, (*path, i), False) for i, item in enumerate(value))
         stack.extend(reversed(children))
     return out
+
+
+def _has_default(schema: Any, schemas: _Schemas) -> bool:
+    """The API server fills a missing (or null) field from its schema default before validating."""
+    node = schemas.resolve(schema)
+    return isinstance(node, Mapping) and "default" in node
 
 
 def _declares_properties(schema: Any, schemas: _Schemas) -> bool:
@@ -305,6 +315,27 @@ def problem_diagnostic(problem: ManifestProblem, document: Document, path: str) 
     node = anchor_node(document.root, problem.path, problem.at_key)
     span = node.span if node is not None else Span.whole_file()
     return Diagnostic(problem.rule, RULES[problem.rule].severity, problem.message, path, span)
+
+
+def validate_node(
+    value: Any, root: Node | None, path: str, store: Any
+) -> tuple[list[Diagnostic], str | None]:
+    """Diagnostics of one manifest whose source is ``root`` in file ``path`` (a whole document or a node
+    inside one, e.g. a manifest written inline in a test suite); the note when no schema serves its kind."""
+    problems, note = validate_manifest(value, store)
+    diagnostics = []
+    for problem in problems:
+        node = anchor_node(root, problem.path, problem.at_key)
+        span = node.span if node is not None else Span.whole_file()
+        diagnostics.append(
+            Diagnostic(problem.rule, RULES[problem.rule].severity, problem.message, path, span)
+        )
+    return diagnostics, note
+
+
+def skipped_sources(store: Any) -> list[Diagnostic]:
+    """WM902 for every schema source the store could not use."""
+    return [_source_diagnostic(error) for error in store.errors]
 
 
 def validate_documents(documents: list[tuple[str, Document, Any]], store: Any) -> ManifestValidation:

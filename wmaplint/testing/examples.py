@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from wmaplint.diagnostics import RULES, Diagnostic, Span
+from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Span
 from wmaplint.resolve import rules
 from wmaplint.source import find_span, load_text
 from wmaplint.testing.suite import SuiteResult, run_suite
@@ -38,6 +38,9 @@ def suite_diagnostics(result: SuiteResult, text: str | None = None) -> list[Diag
                 f"test case {case.name!r} failed: {detail}",
                 result.path,
                 span or Span.whole_file(),
+                related=tuple(
+                    RelatedLocation(d.path, d.span, f"{d.rule} {d.message}") for d in case.diagnostics
+                ),
             )
         )
     return out

@@ -4,7 +4,27 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from wmaplint.testing.suite import SuiteResult
+from wmaplint.diagnostics import Diagnostic
+from wmaplint.testing.suite import CaseResult, SuiteResult
+
+
+def diagnostic_line(d: Diagnostic) -> str:
+    return f"{d.path}:{d.span.start_line}:{d.span.start_col}: {d.severity.label} {d.rule} {d.message}"
+
+
+def _notes(suite: SuiteResult) -> list[str]:
+    """Each distinct note once per suite (a kind without a schema is named once, not per case)."""
+    seen: dict[str, None] = {}
+    for case in suite.cases:
+        seen.update(dict.fromkeys(case.notes))
+    return list(seen)
+
+
+def _case_detail(case: CaseResult) -> list[str]:
+    lines = [case.error] if case.error else []
+    lines.extend(case.differences)
+    lines.extend(diagnostic_line(d) for d in case.diagnostics)
+    return lines
 
 
 def render_results(results: list[SuiteResult]) -> str:
@@ -22,9 +42,8 @@ def render_results(results: list[SuiteResult]) -> str:
             else:
                 failed += 1
                 lines.append(f"FAIL  {suite.path} :: {case.name}")
-                if case.error:
-                    lines.append(f"        {case.error}")
-                lines.extend(f"        {difference}" for difference in case.differences)
+                lines.extend(f"        {line}" for line in _case_detail(case))
+        lines.extend(f"NOTE  {suite.path}: {note}" for note in _notes(suite))
     lines.append(f"{passed} passed, {failed} failed")
     return "\n".join(lines) + "\n"
 
@@ -48,7 +67,10 @@ def junit_xml(results: list[SuiteResult]) -> str:
             elif not result.passed:
                 failures += 1
                 failure = ET.SubElement(case, "failure", message=f"{len(result.differences)} difference(s)")
-                failure.text = "\n".join(result.differences)
+                failure.text = "\n".join(_case_detail(result))
+            elif result.diagnostics:  # expected schema findings: still worth reading in CI
+                output = ET.SubElement(case, "system-out")
+                output.text = "\n".join(diagnostic_line(d) for d in result.diagnostics)
         element.set("tests", str(tests))
         element.set("failures", str(failures))
         element.set("errors", str(errors))

@@ -7,6 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from wmaplint.diagnostics import Diagnostic
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import catalog_dir
 from wmaplint.testing.suite import SuiteResult, run_suite
@@ -29,18 +30,32 @@ def discover_suites(paths: list[str]) -> list[Path]:
 
 
 def run_suites(
-    paths: list[Path], *, update: bool = False, runtime: JqRuntime | None = None
+    paths: list[Path],
+    *,
+    update: bool = False,
+    runtime: JqRuntime | None = None,
+    crds: list[str] | tuple[str, ...] = (),
+    validate: bool = True,
 ) -> list[SuiteResult]:
+    """Run the suites; ``crds`` (files or directories) come before WMAPLINT_SCHEMA_PATH and the user cache
+    when manifests are validated."""
     runtime = runtime or default_runtime()
     results = []
     for path in paths:
-        result = run_suite(path, runtime)
+        result = run_suite(path, runtime, crds=crds, validate=validate)
         if update and result.error is None and any(not c.passed and c.error is None for c in result.cases):
             update_suite(path, result)
-            result = run_suite(path, runtime)
+            result = run_suite(path, runtime, crds=crds, validate=validate)
             result.updated = True
         results.append(result)
     return results
+
+
+def skipped_schema_sources(crds: list[str] | tuple[str, ...] = ()) -> list[Diagnostic]:
+    """WM902 for schema sources (a --crds typo, a broken CRD file) that validation could not use."""
+    from wmaplint.resolve.validate import schema_store, skipped_sources
+
+    return skipped_sources(schema_store(crds))
 
 
 def update_suite(path: Path, result: SuiteResult) -> None:

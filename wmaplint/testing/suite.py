@@ -14,22 +14,28 @@ Format (docs/testing.md)::
         instances: {replicatedjob: {leader: 1, workers: 2}}   # component -> instance id -> replicas
         gangs: {job: 3}                                        # gang name -> min-available (null: unknown)
         pods: {train-workers-0-0: replicatedjob/workers}       # pod -> component[/instance]
-        findings: []                                           # rule ids; absent means none
+        findings: []                                           # rule ids (WM7xx, WM604, WM607); absent: none
+
+Each case's manifest is also validated against its schema (CRD or Kubernetes OpenAPI) as `wmaplint tree`
+does: WM607/WM604 findings join the case's `findings`, and their diagnostics point into the suite file for
+an inline manifest, into the manifest file otherwise.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wmaplint.diagnostics import Diagnostic
 from wmaplint.resolve.jqrun import JqRuntime
 from wmaplint.resolve.loading import LoadedDocument, load_file
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
 from wmaplint.resolve.render import totals
 from wmaplint.resolve.tree import resolve_workload
-from wmaplint.source import InputError
+from wmaplint.source import InputError, Node, find_node
 
 EXPECT_KEYS = ("totals", "status", "matches", "instances", "gangs", "pods", "findings")
 
@@ -46,6 +52,8 @@ class CaseResult:
     differences: list[str] = field(default_factory=list)
     actual: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # schema findings of the manifest
+    notes: list[str] = field(default_factory=list)  # e.g. no schema source serves the manifest's kind
 
 
 @dataclass
@@ -144,6 +152,11 @@ def _diff(where: str, expected: Any, actual: Any, out: list[str]) -> None:
 
 
 def read_suite(path: Path) -> dict[str, Any]:
+    return read_suite_document(path).value
+
+
+def read_suite_document(path: Path) -> LoadedDocument:
+    """The suite as a positioned document (for findings inside inline manifests) with its plain value."""
     try:
         documents, problems = load_file(str(path))
     except InputError as exc:
@@ -157,13 +170,22 @@ def read_suite(path: Path) -> dict[str, Any]:
         raise SuiteError("the suite has no `definition`")
     if not isinstance(suite.get("cases"), list) or not suite["cases"]:
         raise SuiteError("`cases` must be a non-empty list")
-    return suite
+    return documents[0]
 
 
-def run_suite(path: Path, runtime: JqRuntime | None = None) -> SuiteResult:
+def run_suite(
+    path: Path,
+    runtime: JqRuntime | None = None,
+    *,
+    crds: list[str] | tuple[str, ...] = (),
+    validate: bool = True,
+) -> SuiteResult:
+    """Run every case of the suite at ``path``. With ``validate``, manifests are checked against their
+    schemas (``crds`` first, then WMAPLINT_SCHEMA_PATH and the user cache; see wmaplint.resolve.validate)."""
     result = SuiteResult(path=str(path))
     try:
-        suite = read_suite(path)
+        loaded = read_suite_document(path)
+        suite = loaded.value
         definitions = _value(suite["definition"], path.parent, "definition")
     except SuiteError as exc:
         result.error = str(exc)
@@ -175,19 +197,57 @@ def run_suite(path: Path, runtime: JqRuntime | None = None) -> SuiteResult:
     if definition is None:
         result.error = "definition: no Karta or ResourceInterface document"
         return result
+    store = None
+    if validate:
+        from wmaplint.resolve.validate import schema_store
+
+        store = schema_store(crds)
     for index, case in enumerate(suite["cases"]):
-        result.cases.append(_run_case(index, case, definition, path.parent, runtime))
+        result.cases.append(_run_case(index, case, definition, loaded, runtime, store))
     return result
 
 
+@dataclass
+class _Manifest:
+    path: str  # the file the manifest is written in (the suite itself for an inline one)
+    root: Node | None  # its node in that file
+    value: Any
+
+
+def _manifests(ref: Any, suite: LoadedDocument, index: int, what: str) -> list[_Manifest]:
+    """The case's manifest documents with their positions: inline in the suite, or in a referenced file."""
+    base = Path(suite.path).parent
+    at = ("cases", index, "manifest")
+    if isinstance(ref, dict) and set(ref) != {"file"}:
+        return [_Manifest(suite.path, find_node(suite.document.root, at), ref)]
+    if isinstance(ref, list):
+        return [_Manifest(suite.path, find_node(suite.document.root, (*at, i)), v) for i, v in enumerate(ref)]
+    return [_Manifest(_tidy(d.path), d.document.root, d.value) for d in _load_single(ref, base, what)]
+
+
+def _tidy(path: str) -> str:
+    """catalog/tests/../examples/x.yaml -> catalog/examples/x.yaml, for readable finding locations."""
+    return os.path.normpath(path) if path != "-" else path
+
+
 def _run_case(
-    index: int, case: Any, definition: dict[str, Any], base: Path, runtime: JqRuntime | None
+    index: int,
+    case: Any,
+    definition: dict[str, Any],
+    suite: LoadedDocument,
+    runtime: JqRuntime | None,
+    store: Any = None,
 ) -> CaseResult:
+    base = Path(suite.path).parent
     name = str(case.get("name", f"case {index + 1}")) if isinstance(case, dict) else f"case {index + 1}"
     if not isinstance(case, dict) or "manifest" not in case:
         return CaseResult(name, index, False, error="a case needs `manifest`")
     try:
-        manifests = [m for m in _value(case["manifest"], base, f"{name}: manifest") if isinstance(m, dict)]
+        manifests = [
+            m
+            for m in _manifests(case["manifest"], suite, index, f"{name}: manifest")
+            if isinstance(m.value, dict)
+        ]
         pods = pods_from_documents(_value(case["pods"], base, f"{name}: pods")) if "pods" in case else []
     except SuiteError as exc:
         return CaseResult(name, index, False, error=str(exc))
@@ -195,10 +255,20 @@ def _run_case(
         return CaseResult(
             name, index, False, error=f"manifest must hold one document, found {len(manifests)}"
         )
-    workload = resolve_workload(definition, manifests[0], runtime=runtime)
+    manifest = manifests[0]
+    workload = resolve_workload(definition, manifest.value, runtime=runtime)
     if pods:
         attribute_pods(definition, workload, pods, runtime)
     actual = actual_results(workload)
+    diagnostics: list[Diagnostic] = []
+    notes: list[str] = []
+    if store is not None:
+        from wmaplint.resolve.validate import validate_node
+
+        diagnostics, note = validate_node(manifest.value, manifest.root, manifest.path, store)
+        diagnostics.sort(key=lambda d: d.sort_key())
+        notes = [note] if note else []
+        actual["findings"] = sorted({*actual["findings"], *(d.rule for d in diagnostics)})
     expected: dict[str, Any] = case["expect"] if isinstance(case.get("expect"), dict) else {}
     differences = compare(expected, actual)
-    return CaseResult(name, index, not differences, differences, actual)
+    return CaseResult(name, index, not differences, differences, actual, diagnostics=diagnostics, notes=notes)
