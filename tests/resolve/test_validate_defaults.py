@@ -1,0 +1,37 @@
+"""Required fields that carry a schema default are filled by the API server before validation."""
+
+import yaml
+
+from wmaplint.resolve.validate import structural_problems
+
+
+def raycluster_schema(shared):
+    crd = yaml.safe_load((shared / "crds" / "ray.io" / "raycluster_v1.yaml").read_text())
+    [version] = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
+    return version["schema"]["openAPIV3Schema"]
+
+
+def worker_group(**fields):
+    group = {"groupName": "gpu", "template": {"spec": {"containers": [{"name": "w", "image": "ray"}]}}}
+    group.update(fields)
+    return {
+        "apiVersion": "ray.io/v1",
+        "kind": "RayCluster",
+        "metadata": {"name": "c"},
+        "spec": {
+            "headGroupSpec": {"template": {"spec": {"containers": [{"name": "h", "image": "ray"}]}}},
+            "workerGroupSpecs": [group],
+        },
+    }
+
+
+def test_missing_required_field_with_a_default_is_not_a_finding(shared):
+    # minReplicas (default 0) and maxReplicas (default 2147483647) are required but defaulted
+    assert structural_problems(raycluster_schema(shared), worker_group(replicas=2)) == []
+
+
+def test_missing_required_field_without_a_default_is_still_reported(shared):
+    manifest = worker_group(replicas=2)
+    del manifest["spec"]["workerGroupSpecs"][0]["groupName"]
+    messages = [p.message for p in structural_problems(raycluster_schema(shared), manifest)]
+    assert messages == ["spec.workerGroupSpecs[0].groupName: Required value"]
