@@ -91,7 +91,8 @@ def _messages(doc: dict[str, Any]) -> list[tuple[str, str]]:
 def test_type_errors_match_cel_go_wording() -> None:
     cases = {
         "self.replicas.x == 1": "type 'int' does not support field selection",
-        "self.replicas.lowerAscii() == 'a'": "found no matching overload for 'lowerAscii' applied to 'int.()'",
+        "self.replicas.lowerAscii() == 'a'": "found no matching overload for 'lowerAscii' applied to "
+        "'int.()'",
         "size(self.replicas) > 0": "found no matching overload for 'size' applied to '(int)'",
         "self.all(k, true)": "cannot be range of a comprehension",
         "[1, 'a'].size() > 0": "expected type 'int' but found 'string'",

@@ -129,7 +129,7 @@ def _index_crds(crd_docs: list[tuple[Path, dict[str, Any]]]) -> dict[tuple[str, 
             continue
         if True:
             spec = doc.get("spec", {})
-            for version, (schema, _) in zip(spec.get("versions", []), crd_schemas(doc)):
+            for version, (schema, _) in zip(spec.get("versions", []), crd_schemas(doc), strict=False):
                 index[(f"{spec['group']}/{version['name']}", spec["names"]["kind"])] = dict(schema)
     return index
 

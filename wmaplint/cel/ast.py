@@ -91,28 +91,27 @@ class CheckedAst:
 def decode_checked(serialized: bytes) -> CheckedAst:
     """Decode ``google.protobuf.Any{cel.expr.CheckedExpr}``; raises ``protowire.WireError`` on bad bytes."""
     outer = pw.parse(serialized)
-    payload = pw.first(outer, 2, b"")
-    assert isinstance(payload, bytes)
+    payload = pw.first_bytes(outer, 2)
     checked = pw.parse(payload)
     result = CheckedAst(Unknown(0))
-    for entry in checked.get(2, []):
-        fields = pw.parse(entry)  # type: ignore[arg-type]
-        key = pw.as_int64(int(pw.first(fields, 1, 0)))  # type: ignore[arg-type]
-        ref = pw.parse(pw.first(fields, 2, b""))  # type: ignore[arg-type]
+    for entry in pw.all_bytes(checked, 2):
+        fields = pw.parse(entry)
+        key = pw.as_int64(pw.first_int(fields, 1))
+        ref = pw.parse(pw.first_bytes(fields, 2))
         name = pw.first(ref, 1)
         if isinstance(name, bytes) and name:
             result.references[key] = name.decode()
         result.overloads[key] = [o.decode() for o in ref.get(3, []) if isinstance(o, bytes)]
-    for entry in checked.get(3, []):
-        fields = pw.parse(entry)  # type: ignore[arg-type]
-        key = pw.as_int64(int(pw.first(fields, 1, 0)))  # type: ignore[arg-type]
-        result.types[key] = decode_type(pw.first(fields, 2, b""), 0)  # type: ignore[arg-type]
+    for entry in pw.all_bytes(checked, 3):
+        fields = pw.parse(entry)
+        key = pw.as_int64(pw.first_int(fields, 1))
+        result.types[key] = decode_type(pw.first_bytes(fields, 2), 0)
     source = pw.first(checked, 5)
     if isinstance(source, bytes):
         info = pw.parse(source)
-        for entry in info.get(4, []):
-            fields = pw.parse(entry)  # type: ignore[arg-type]
-            result.positions[pw.as_int64(int(pw.first(fields, 1, 0)))] = int(pw.first(fields, 2, 0))  # type: ignore[arg-type]
+        for entry in pw.all_bytes(info, 4):
+            fields = pw.parse(entry)
+            result.positions[pw.as_int64(pw.first_int(fields, 1))] = pw.first_int(fields, 2)
     expr = pw.first(checked, 4)
     if isinstance(expr, bytes):
         result.expr = decode_expr(expr, 0)
@@ -128,33 +127,33 @@ def decode_type(raw: bytes, depth: int) -> t.CelType:
         return t.DYN
     fields = pw.parse(raw)
     if 3 in fields:
-        return t.SCALARS[_PRIMITIVES.get(int(pw.first(fields, 3, 0)), "dyn")]  # type: ignore[arg-type]
+        return t.SCALARS[_PRIMITIVES.get(pw.first_int(fields, 3), "dyn")]
     if 4 in fields:  # wrapper types behave like their primitive (nullable)
-        return t.SCALARS[_PRIMITIVES.get(int(pw.first(fields, 4, 0)), "dyn")]  # type: ignore[arg-type]
+        return t.SCALARS[_PRIMITIVES.get(pw.first_int(fields, 4), "dyn")]
     if 5 in fields:
-        return t.SCALARS[_WELL_KNOWN.get(int(pw.first(fields, 5, 0)), "dyn")]  # type: ignore[arg-type]
+        return t.SCALARS[_WELL_KNOWN.get(pw.first_int(fields, 5), "dyn")]
     if 2 in fields:
         return t.NULL
     if 6 in fields:
-        inner = pw.parse(pw.first(fields, 6, b""))  # type: ignore[arg-type]
-        return t.list_of(decode_type(pw.first(inner, 1, b""), depth + 1))  # type: ignore[arg-type]
+        inner = pw.parse(pw.first_bytes(fields, 6))
+        return t.list_of(decode_type(pw.first_bytes(inner, 1), depth + 1))
     if 7 in fields:
-        inner = pw.parse(pw.first(fields, 7, b""))  # type: ignore[arg-type]
+        inner = pw.parse(pw.first_bytes(fields, 7))
         return t.map_of(
-            decode_type(pw.first(inner, 1, b""), depth + 1),  # type: ignore[arg-type]
-            decode_type(pw.first(inner, 2, b""), depth + 1),
-        )  # type: ignore[arg-type]
+            decode_type(pw.first_bytes(inner, 1), depth + 1),
+            decode_type(pw.first_bytes(inner, 2), depth + 1),
+        )
     if 11 in fields:
         return t.TYPE
     if 14 in fields:
-        inner = pw.parse(pw.first(fields, 14, b""))  # type: ignore[arg-type]
-        name = bytes(pw.first(inner, 1, b"")).decode()  # type: ignore[arg-type]
-        params = [decode_type(p, depth + 1) for p in inner.get(2, [])]  # type: ignore[arg-type]
+        inner = pw.parse(pw.first_bytes(fields, 14))
+        name = pw.first_bytes(inner, 1).decode()
+        params = [decode_type(p, depth + 1) for p in pw.all_bytes(inner, 2)]
         if name == "optional_type":
             return t.optional_of(params[0] if params else t.DYN)
         return t.opaque(name)
     if 9 in fields:
-        return t.opaque(bytes(pw.first(fields, 9, b"")).decode())  # type: ignore[arg-type]
+        return t.opaque(pw.first_bytes(fields, 9).decode())
     return t.DYN
 
 
@@ -166,46 +165,49 @@ def decode_expr(raw: bytes, depth: int) -> Node:
     if depth > MAX_DEPTH:
         raise pw.WireError("expression nesting too deep")
     fields = pw.parse(raw)
-    node_id = pw.as_int64(int(pw.first(fields, 2, 0)))  # type: ignore[arg-type]
+    node_id = pw.as_int64(pw.first_int(fields, 2))
     sub = depth + 1
     if 3 in fields:
-        return _constant(node_id, pw.parse(pw.first(fields, 3, b"")))  # type: ignore[arg-type]
+        return _constant(node_id, pw.parse(pw.first_bytes(fields, 3)))
     if 4 in fields:
-        return Ident(node_id, _text(pw.first(pw.parse(pw.first(fields, 4, b"")), 1)))  # type: ignore[arg-type]
+        return Ident(node_id, _text(pw.first(pw.parse(pw.first_bytes(fields, 4)), 1)))
     if 5 in fields:
-        sel = pw.parse(pw.first(fields, 5, b""))  # type: ignore[arg-type]
-        operand = decode_expr(pw.first(sel, 1, b""), sub)  # type: ignore[arg-type]
+        sel = pw.parse(pw.first_bytes(fields, 5))
+        operand = decode_expr(pw.first_bytes(sel, 1), sub)
         return Select(node_id, operand, _text(pw.first(sel, 2)), bool(pw.first(sel, 3, 0)))
     if 6 in fields:
-        call = pw.parse(pw.first(fields, 6, b""))  # type: ignore[arg-type]
+        call = pw.parse(pw.first_bytes(fields, 6))
         target_raw = pw.first(call, 1)
         target = decode_expr(target_raw, sub) if isinstance(target_raw, bytes) else None
-        args = [decode_expr(a, sub) for a in call.get(3, [])]  # type: ignore[arg-type]
+        args = [decode_expr(a, sub) for a in pw.all_bytes(call, 3)]
         return Call(node_id, _text(pw.first(call, 2)), target, args)
     if 7 in fields:
-        lst = pw.parse(pw.first(fields, 7, b""))  # type: ignore[arg-type]
+        lst = pw.parse(pw.first_bytes(fields, 7))
         optional: list[int] = []
         for raw_idx in lst.get(2, []):
-            optional.extend(pw.packed_varints(raw_idx) if isinstance(raw_idx, bytes) else [int(raw_idx)])  # type: ignore[call-overload]
-        return ListLit(node_id, [decode_expr(e, sub) for e in lst.get(1, [])], optional)  # type: ignore[arg-type]
+            if isinstance(raw_idx, bytes):  # packed
+                optional.extend(pw.packed_varints(raw_idx))
+            elif isinstance(raw_idx, int):
+                optional.append(raw_idx)
+        return ListLit(node_id, [decode_expr(e, sub) for e in pw.all_bytes(lst, 1)], optional)
     if 8 in fields:
-        struct = pw.parse(pw.first(fields, 8, b""))  # type: ignore[arg-type]
+        struct = pw.parse(pw.first_bytes(fields, 8))
         entries = []
-        for raw_entry in struct.get(2, []):
-            entry = pw.parse(raw_entry)  # type: ignore[arg-type]
+        for raw_entry in pw.all_bytes(struct, 2):
+            entry = pw.parse(raw_entry)
             key_raw = pw.first(entry, 3)
             entries.append(
                 MapEntry(
-                    pw.as_int64(int(pw.first(entry, 1, 0))),  # type: ignore[arg-type]
+                    pw.as_int64(pw.first_int(entry, 1)),
                     decode_expr(key_raw, sub) if isinstance(key_raw, bytes) else None,
                     _text(pw.first(entry, 2)) or None,
-                    decode_expr(pw.first(entry, 4, b""), sub),  # type: ignore[arg-type]
+                    decode_expr(pw.first_bytes(entry, 4), sub),
                     bool(pw.first(entry, 5, 0)),
                 )
             )
         return StructLit(node_id, _text(pw.first(struct, 1)), entries)
     if 9 in fields:
-        comp = pw.parse(pw.first(fields, 9, b""))  # type: ignore[arg-type]
+        comp = pw.parse(pw.first_bytes(fields, 9))
 
         def part(number: int) -> Node:
             raw_part = pw.first(comp, number)
@@ -231,13 +233,13 @@ def _constant(node_id: int, fields: pw.Fields) -> Const:
     if 2 in fields:
         return Const(node_id, bool(pw.first(fields, 2)), "bool")
     if 3 in fields:
-        return Const(node_id, pw.as_int64(int(pw.first(fields, 3, 0))), "int")  # type: ignore[arg-type]
+        return Const(node_id, pw.as_int64(pw.first_int(fields, 3)), "int")
     if 4 in fields:
-        return Const(node_id, int(pw.first(fields, 4, 0)), "uint")  # type: ignore[arg-type]
+        return Const(node_id, pw.first_int(fields, 4), "uint")
     if 5 in fields:
-        return Const(node_id, pw.as_double(pw.first(fields, 5, b"\0" * 8)), "double")  # type: ignore[arg-type]
+        return Const(node_id, pw.as_double(pw.first_bytes(fields, 5, b"\0" * 8)), "double")
     if 6 in fields:
         return Const(node_id, _text(pw.first(fields, 6)), "string")
     if 7 in fields:
-        return Const(node_id, pw.first(fields, 7, b""), "bytes")
+        return Const(node_id, pw.first_bytes(fields, 7), "bytes")
     return Const(node_id, None, "unknown")

@@ -211,7 +211,8 @@ def _compile_uncached(text: str, variables: tuple[str, ...]) -> Compiled:
 def check_expression(
     text: str, variables: Mapping[str, t.CelType], expect: str | None = "bool"
 ) -> CheckResult:
-    """Compile ``text`` and type-check it with ``variables`` (name -> type); ``expect`` = bool, string or None."""
+    """Compile ``text`` and type-check it with ``variables`` (name -> type); ``expect`` = bool, string or
+    None."""
     names = tuple(variables)
     compiled = compile_expression(text, names)
     if compiled.problems or compiled.ast is None:
@@ -283,7 +284,7 @@ class _TypeWalker:
             return self._comprehension(node, scope, depth)
         return t.DYN
 
-    # -- selection --------------------------------------------------------------------------------------------
+    # -- selection -------------------------------------------------------------------------------------------
 
     def _field_of(self, node: A.Node, operand: t.CelType, name: str) -> t.CelType | None:
         """The type of ``operand.name``; None (after reporting) when the selection is impossible."""
@@ -311,7 +312,7 @@ class _TypeWalker:
             return t.BOOL
         return selected if selected is not None else t.DYN
 
-    # -- calls -------------------------------------------------------------------------------------------------
+    # -- calls -----------------------------------------------------------------------------------------------
 
     def _call(self, node: A.Call, scope: dict[str, t.CelType], depth: int) -> t.CelType:
         fn = node.function
@@ -323,6 +324,7 @@ class _TypeWalker:
             for arg_node, arg_t in zip(
                 ([node.target] if node.target else []) + node.args,
                 ([target] if target is not None else []) + args,
+                strict=True,
             ):
                 if isinstance(arg_t, t.OptionalType) or (
                     isinstance(arg_node, A.Call)
@@ -491,7 +493,7 @@ class _TypeWalker:
                 Problem(f"invalid {fn} argument", self.checked.positions.get(arg.id), "type")
             )
 
-    # -- literals and comprehensions --------------------------------------------------------------------------
+    # -- literals and comprehensions -------------------------------------------------------------------------
 
     def _list(self, node: A.ListLit, scope: dict[str, t.CelType], depth: int) -> t.CelType:
         elem: t.CelType = t.DYN

@@ -75,16 +75,16 @@ class CostEstimator:
             size = len(node.value) if isinstance(node.value, (str, bytes)) else 1
             return 0, size
         if isinstance(node, A.Ident):
-            size = self.var_sizes.get(node.name)
-            if size is None:
-                size = self._type_size(node)
-            return 1, size if size is not None else 1
+            known = self.var_sizes.get(node.name)
+            if known is None:
+                known = self._type_size(node)
+            return 1, known if known is not None else 1
         if isinstance(node, A.Select):
             if node.id in self.checked.references:
                 return 1, 1
             base, _ = self.cost(node.operand, depth)
-            size = self._type_size(node)
-            return base + (0 if node.test_only else 1), size if size is not None else 1
+            field_size = self._type_size(node)
+            return base + (0 if node.test_only else 1), field_size if field_size is not None else 1
         if isinstance(node, A.ListLit):
             total = sum(self.cost(e, depth)[0] for e in node.elements)
             return total + 10, len(node.elements)
@@ -182,7 +182,8 @@ def estimate_cost(checked: A.CheckedAst, node_types: dict[int, t.CelType]) -> in
 
 
 def cardinality_for(ancestor_bounds: list[int | None], node_type: t.CelType) -> int:
-    """How many times a rule may run: the product of ancestor maxItems/maxProperties, else a size-based bound."""
+    """How many times a rule may run: the product of ancestor maxItems/maxProperties, else a size-based
+    bound."""
     if all(b is not None for b in ancestor_bounds):
         product = 1
         for bound in ancestor_bounds:

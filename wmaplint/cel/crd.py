@@ -118,7 +118,8 @@ def crd_schemas(doc: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Poi
 
 
 def check_crd(doc: dict[str, Any]) -> list[CelIssue]:
-    """Type-check all validation rules and messageExpressions of one CRD document; never raises on bad input."""
+    """Type-check all validation rules and messageExpressions of one CRD document; never raises on bad
+    input."""
     issues: list[CelIssue] = []
     if not isinstance(doc, Mapping):
         return issues

@@ -25,7 +25,7 @@ _EXTENSIONS_YAML = (
 )
 
 T = cel.Type
-S, I, U, D, B, DY = T.STRING, T.INT, T.UINT, T.DOUBLE, T.BOOL, T.DYN
+S, INT, U, D, B, DY = T.STRING, T.INT, T.UINT, T.DOUBLE, T.BOOL, T.DYN
 QUANTITY = T.AbstractType("kubernetes.Quantity")
 URL = T.AbstractType("kubernetes.URL")
 SEMVER = T.AbstractType("kubernetes.Semver")
@@ -39,7 +39,7 @@ TP = T("~A")
 LIBRARY_FUNCTIONS: frozenset[str] = frozenset()
 
 _ORDERED = {
-    "int": I,
+    "int": INT,
     "uint": U,
     "double": D,
     "bool": B,
@@ -59,21 +59,21 @@ def _declarations() -> list[Any]:
     decls = []
     # ext.Strings v2, declared here (not via ExtStrings) so list indexOf/lastIndexOf can share the names.
     decls += [
-        fn("charAt", [_ov("string_char_at_int", S, [S, I], True)]),
+        fn("charAt", [_ov("string_char_at_int", S, [S, INT], True)]),
         fn(
             "indexOf",
             [
-                _ov("string_index_of_string", I, [S, S], True),
-                _ov("string_index_of_string_int", I, [S, S, I], True),
-                _ov("list_a_index_of_a", I, [T.List(TP), TP], True),
+                _ov("string_index_of_string", INT, [S, S], True),
+                _ov("string_index_of_string_int", INT, [S, S, INT], True),
+                _ov("list_a_index_of_a", INT, [T.List(TP), TP], True),
             ],
         ),
         fn(
             "lastIndexOf",
             [
-                _ov("string_last_index_of_string", I, [S, S], True),
-                _ov("string_last_index_of_string_int", I, [S, S, I], True),
-                _ov("list_a_last_index_of_a", I, [T.List(TP), TP], True),
+                _ov("string_last_index_of_string", INT, [S, S], True),
+                _ov("string_last_index_of_string_int", INT, [S, S, INT], True),
+                _ov("list_a_last_index_of_a", INT, [T.List(TP), TP], True),
             ],
         ),
         fn("lowerAscii", [_ov("string_lower_ascii", S, [S], True)]),
@@ -82,21 +82,21 @@ def _declarations() -> list[Any]:
             "replace",
             [
                 _ov("string_replace_string_string", S, [S, S, S], True),
-                _ov("string_replace_string_string_int", S, [S, S, S, I], True),
+                _ov("string_replace_string_string_int", S, [S, S, S, INT], True),
             ],
         ),
         fn(
             "split",
             [
                 _ov("string_split_string", T.List(S), [S, S], True),
-                _ov("string_split_string_int", T.List(S), [S, S, I], True),
+                _ov("string_split_string_int", T.List(S), [S, S, INT], True),
             ],
         ),
         fn(
             "substring",
             [
-                _ov("string_substring_int", S, [S, I], True),
-                _ov("string_substring_int_int", S, [S, I, I], True),
+                _ov("string_substring_int", S, [S, INT], True),
+                _ov("string_substring_int_int", S, [S, INT, INT], True),
             ],
         ),
         fn("trim", [_ov("string_trim", S, [S], True)]),
@@ -108,10 +108,10 @@ def _declarations() -> list[Any]:
     ]
     # Cross-type numeric ordering (Kubernetes >= 1.28).
     mixed = [
-        (I, D, "int64_double"),
-        (D, I, "double_int64"),
-        (I, U, "int64_uint64"),
-        (U, I, "uint64_int64"),
+        (INT, D, "int64_double"),
+        (D, INT, "double_int64"),
+        (INT, U, "int64_uint64"),
+        (U, INT, "uint64_int64"),
         (U, D, "uint64_double"),
         (D, U, "double_uint64"),
     ]
@@ -129,7 +129,7 @@ def _declarations() -> list[Any]:
             "sum",
             [
                 _ov(f"list_{n}_sum", t, [T.List(t)], True)
-                for n, t in (("int", I), ("uint", U), ("double", D), ("duration", T.DURATION))
+                for n, t in (("int", INT), ("uint", U), ("double", D), ("duration", T.DURATION))
             ],
         ),
         fn("min", [_ov(f"list_{n}_min", t, [T.List(t)], True) for n, t in _ORDERED.items()]),
@@ -142,7 +142,7 @@ def _declarations() -> list[Any]:
             "findAll",
             [
                 _ov("string_find_all_string", T.List(S), [S, S], True),
-                _ov("string_find_all_string_int", T.List(S), [S, S, I], True),
+                _ov("string_find_all_string_int", T.List(S), [S, S, INT], True),
             ],
         ),
     ]
@@ -155,35 +155,36 @@ def _declarations() -> list[Any]:
     decls += [
         fn("quantity", [_ov("string_to_quantity", QUANTITY, [S])]),
         fn("isQuantity", [_ov("is_quantity_string", B, [S])]),
-        fn("sign", [_ov("quantity_sign", I, [QUANTITY])]),
-        # cel-expr-python treats every abstract type as one, so Quantity/Semver overloads share a type parameter
+        fn("sign", [_ov("quantity_sign", INT, [QUANTITY])]),
+        # cel-expr-python treats every abstract type as one, so Quantity/Semver overloads share a type
+        # parameter
         # and the checker (checker.LIBRARY_SIGNATURES) tells them apart.
         fn("isGreaterThan", [_ov("library_is_greater_than", B, [TP, TP], True)]),
         fn("isLessThan", [_ov("library_is_less_than", B, [TP, TP], True)]),
-        fn("compareTo", [_ov("library_compare_to", I, [TP, TP], True)]),
+        fn("compareTo", [_ov("library_compare_to", INT, [TP, TP], True)]),
         fn("asApproximateFloat", [_ov("quantity_get_float", D, [QUANTITY], True)]),
-        fn("asInteger", [_ov("quantity_get_int", I, [QUANTITY], True)]),
+        fn("asInteger", [_ov("quantity_get_int", INT, [QUANTITY], True)]),
         fn("isInteger", [_ov("quantity_is_integer", B, [QUANTITY], True)]),
         fn("add", [_ov("quantity_add", QUANTITY, [QUANTITY, DY], True)]),
         fn("sub", [_ov("quantity_sub", QUANTITY, [QUANTITY, DY], True)]),
         fn("semver", [_ov("string_to_semver", SEMVER, [S]), _ov("string_bool_to_semver", SEMVER, [S, B])]),
         fn("isSemver", [_ov("is_semver_string", B, [S]), _ov("is_semver_string_bool", B, [S, B])]),
-        fn("major", [_ov("semver_major", I, [SEMVER], True)]),
-        fn("minor", [_ov("semver_minor", I, [SEMVER], True)]),
-        fn("patch", [_ov("semver_patch", I, [SEMVER], True)]),
+        fn("major", [_ov("semver_major", INT, [SEMVER], True)]),
+        fn("minor", [_ov("semver_minor", INT, [SEMVER], True)]),
+        fn("patch", [_ov("semver_patch", INT, [SEMVER], True)]),
     ]
     # kubernetes.net.ip / cidr
     decls += [
         fn("ip", [_ov("string_to_ip", IP, [S]), _ov("cidr_ip", IP, [CIDR], True)]),
         fn("isIP", [_ov("is_ip", B, [S])]),
         fn("ip.isCanonical", [_ov("ip_is_canonical", B, [S])]),
-        fn("family", [_ov("ip_family", I, [IP], True)]),
+        fn("family", [_ov("ip_family", INT, [IP], True)]),
         fn("cidr", [_ov("string_to_cidr", CIDR, [S])]),
         fn("isCIDR", [_ov("is_cidr", B, [S])]),
         fn("containsIP", [_ov("cidr_contains_ip", B, [CIDR, DY], True)]),
         fn("containsCIDR", [_ov("cidr_contains_cidr", B, [CIDR, DY], True)]),
         fn("masked", [_ov("cidr_masked", CIDR, [CIDR], True)]),
-        fn("prefixLength", [_ov("cidr_prefix_length", I, [CIDR], True)]),
+        fn("prefixLength", [_ov("cidr_prefix_length", INT, [CIDR], True)]),
     ]
     for pred in (
         "isUnspecified",
@@ -310,7 +311,7 @@ def _runtime_functions() -> list[Any]:
             "findAll",
             [
                 cel.Overload("run_findAll_2", T.List(S), [S, S], is_member=True, impl=lib.find_all),
-                cel.Overload("run_findAll_3", T.List(S), [S, S, I], is_member=True, impl=lib.find_all),
+                cel.Overload("run_findAll_3", T.List(S), [S, S, INT], is_member=True, impl=lib.find_all),
             ],
         ),
         _impl("url", lib.url, 1),
@@ -323,12 +324,12 @@ def _runtime_functions() -> list[Any]:
         _impl("getQuery", lib.url_query, 1, True),
         _impl("quantity", lib.quantity, 1),
         _impl("isQuantity", lib.is_quantity, 1, ret=B),
-        _impl("sign", lib.quantity_sign, 1, ret=I),
+        _impl("sign", lib.quantity_sign, 1, ret=INT),
         _impl("isGreaterThan", lib.is_greater_than, 2, True, B),
         _impl("isLessThan", lib.is_less_than, 2, True, B),
-        _impl("compareTo", lib.compare_to, 2, True, I),
+        _impl("compareTo", lib.compare_to, 2, True, INT),
         _impl("asApproximateFloat", lambda q: float(lib._qval(q)), 1, True, D),
-        _impl("asInteger", lib.quantity_as_integer, 1, True, I),
+        _impl("asInteger", lib.quantity_as_integer, 1, True, INT),
         _impl("isInteger", lib.quantity_is_integer, 1, True, B),
         _impl("add", lib.quantity_add, 2, True),
         _impl("sub", lib.quantity_sub, 2, True),
@@ -346,9 +347,9 @@ def _runtime_functions() -> list[Any]:
                 cel.Overload("run_isSemver_2", B, [DY, DY], impl=lib.is_semver),
             ],
         ),
-        _impl("major", lambda v: lib._expect(v, "kubernetes.Semver")["major"], 1, True, I),
-        _impl("minor", lambda v: lib._expect(v, "kubernetes.Semver")["minor"], 1, True, I),
-        _impl("patch", lambda v: lib._expect(v, "kubernetes.Semver")["patch"], 1, True, I),
+        _impl("major", lambda v: lib._expect(v, "kubernetes.Semver")["major"], 1, True, INT),
+        _impl("minor", lambda v: lib._expect(v, "kubernetes.Semver")["minor"], 1, True, INT),
+        _impl("patch", lambda v: lib._expect(v, "kubernetes.Semver")["patch"], 1, True, INT),
         cel.FunctionDecl(
             "ip",
             [
@@ -358,13 +359,13 @@ def _runtime_functions() -> list[Any]:
         ),
         _impl("isIP", lib.is_ip, 1, ret=B),
         _impl("ip.isCanonical", lib.ip_is_canonical, 1, ret=B),
-        _impl("family", lib.ip_family, 1, True, I),
+        _impl("family", lib.ip_family, 1, True, INT),
         _impl("cidr", lib.cidr, 1),
         _impl("isCIDR", lib.is_cidr, 1, ret=B),
         _impl("containsIP", lib.cidr_contains_ip, 2, True, B),
         _impl("containsCIDR", lib.cidr_contains_cidr, 2, True, B),
         _impl("masked", lib.cidr_masked, 1, True),
-        _impl("prefixLength", lib.cidr_prefix_length, 1, True, I),
+        _impl("prefixLength", lib.cidr_prefix_length, 1, True, INT),
     ]
     for pred in (
         "isUnspecified",

@@ -1,7 +1,8 @@
 """Evaluate validation rules on an object, as the API server does on create (K8S_CEL.md §2.5, §3.4, §5.2-5.3).
 
-Transition rules (those reading ``oldSelf``) are skipped: offline there is no old object. Rules whose static cost
-estimate exceeds the API server's per-rule limit are reported instead of run, so hostile rules cannot hang us.
+Transition rules (those reading ``oldSelf``) are skipped: offline there is no old object. Rules whose static
+cost estimate exceeds the API server's per-rule limit are reported instead of run, so hostile rules cannot
+hang us.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def _program(text: str, serialized: bytes) -> Any:
 def to_cel_value(
     schema: Mapping[str, Any] | None, value: Any, types: t.SchemaTypes, depth: int = 0, root: bool = False
 ) -> Any:
-    """JSON data -> the value CEL sees: escaped property names, null properties absent, undeclared keys gone."""
+    """JSON data -> the value CEL sees: escaped property names, null properties absent, undeclared keys
+    gone."""
     node = types.resolve(schema) if schema is not None else None
     if node is None or depth > MAX_DATA_DEPTH:
         return value
@@ -175,13 +177,16 @@ def validate_object(
                     _path: str = field_path,
                     _ptr: Pointer = rule_ptr,
                     _text: str = text,
+                    _where: tuple[str | int, ...] = path,
                 ) -> None:
-                    violations.append(CelViolation(RULE_VIOLATION, message, _path, detail, _ptr, path, _text))
+                    violations.append(
+                        CelViolation(RULE_VIOLATION, message, _path, detail, _ptr, _where, _text))
 
                 if not result.ok:
                     issues = "\n".join(describe(p, text) for p in result.problems)
                     add(
-                        f'{field_path}: Invalid value: "{schema_kind}": rule compile error: compilation failed: '
+                        f'{field_path}: Invalid value: "{schema_kind}": rule compile error: compilation '
+                        f'failed: '
                         f"{issues}",
                         issues,
                     )
@@ -202,14 +207,16 @@ def validate_object(
                     )
                     if outcome == "no such overload":
                         add(
-                            f"{field_path}: Invalid value: \"{schema_kind}\": 'no such overload': call arguments did "
+                            f"{field_path}: Invalid value: \"{schema_kind}\": 'no such overload': call "
+                            f"arguments did "
                             "not match a supported operator, function or macro signature for rule: "
                             f"{rule_name}",
                             outcome,
                         )
                     else:
                         add(
-                            f'{field_path}: Invalid value: "{schema_kind}": {outcome} evaluating rule: {rule_name}',
+                            f'{field_path}: Invalid value: "{schema_kind}": {outcome} evaluating rule: '
+                            f'{rule_name}',
                             outcome,
                         )
                     continue

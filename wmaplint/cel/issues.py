@@ -14,8 +14,8 @@ class CelIssue:
     """A finding about a CEL expression.
 
     ``rule`` is the wmaplint rule id; ``pointer`` is the key path inside the checked document to the offending
-    string (the ``rule``/``messageExpression`` value); ``offset`` is a code-point offset inside that string when
-    the problem has a position; ``expression`` is the CEL text.
+    string (the ``rule``/``messageExpression`` value); ``offset`` is a code-point offset inside that string
+    when the problem has a position; ``expression`` is the CEL text.
     """
 
     rule: str

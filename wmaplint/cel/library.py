@@ -1,4 +1,5 @@
-"""Python implementations of the Kubernetes CEL library functions cel-expr-python lacks (K8S_CEL.md §1.3.7-14).
+"""Python implementations of the Kubernetes CEL library functions cel-expr-python lacks (K8S_CEL.md
+§1.3.7-14).
 
 Library object values (Quantity, URL, IP, CIDR, Semver, NamedFormat) travel through CEL as small maps tagged
 with ``@type``; their payload is canonical so CEL's map equality matches Kubernetes' semantic equality.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import base64
 import datetime
 import ipaddress
+import itertools
 import re
 import urllib.parse
 from decimal import Decimal, InvalidOperation
@@ -28,7 +30,7 @@ def _expect(value: Any, kind: str) -> dict[str, Any]:
     return value
 
 
-# ---- lists ------------------------------------------------------------------------------------------------------
+# ---- lists -------------------------------------------------------------------------------------------------
 
 
 def _comparable(values: list[Any]) -> list[Any]:
@@ -39,7 +41,7 @@ def _comparable(values: list[Any]) -> list[Any]:
 
 def is_sorted(values: list[Any]) -> bool:
     values = _comparable(list(values))
-    return all(a <= b for a, b in zip(values, values[1:]))
+    return all(a <= b for a, b in itertools.pairwise(values))
 
 
 def list_sum(values: list[Any]) -> Any:
@@ -62,7 +64,7 @@ def list_max(values: list[Any]) -> Any:
     return max(_comparable(list(values)))
 
 
-# ---- regex ------------------------------------------------------------------------------------------------------
+# ---- regex -------------------------------------------------------------------------------------------------
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
@@ -82,7 +84,7 @@ def find_all(text: str, pattern: str, limit: int = -1) -> list[str]:
     return found if limit < 0 else found[:limit]
 
 
-# ---- quantity ---------------------------------------------------------------------------------------------------
+# ---- quantity ----------------------------------------------------------------------------------------------
 
 _QUANTITY = re.compile(
     r"([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?\Z"
@@ -159,7 +161,7 @@ def quantity_sub(q: Any, other: Any) -> dict[str, Any]:
     return _tagged("kubernetes.Quantity", value=_canonical(_qval(q) - delta))
 
 
-# ---- semver -----------------------------------------------------------------------------------------------------
+# ---- semver ------------------------------------------------------------------------------------------------
 
 _SEMVER = re.compile(
     r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)"
@@ -214,7 +216,7 @@ def _semver_key(v: Any) -> tuple[Any, ...]:
     return (v["major"], v["minor"], v["patch"], _pre_key(v["pre"]))
 
 
-# ---- comparisons shared by Quantity and Semver ------------------------------------------------------------------
+# ---- comparisons shared by Quantity and Semver -------------------------------------------------------------
 
 
 def compare_to(a: Any, b: Any) -> int:
@@ -232,7 +234,7 @@ def is_less_than(a: Any, b: Any) -> bool:
     return compare_to(a, b) < 0
 
 
-# ---- URLs -------------------------------------------------------------------------------------------------------
+# ---- URLs --------------------------------------------------------------------------------------------------
 
 
 def url(text: str) -> dict[str, Any]:
@@ -285,7 +287,7 @@ def url_query(u: Any) -> dict[str, list[str]]:
     return urllib.parse.parse_qs(_split(u).query, keep_blank_values=True)
 
 
-# ---- IP and CIDR ------------------------------------------------------------------------------------------------
+# ---- IP and CIDR -------------------------------------------------------------------------------------------
 
 
 def _parse_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
@@ -405,7 +407,7 @@ def cidr_masked(v: Any) -> dict[str, Any]:
     return _tagged("net.CIDR", cidr=str(_network(v)))
 
 
-# ---- named formats ----------------------------------------------------------------------------------------------
+# ---- named formats -----------------------------------------------------------------------------------------
 
 _DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?\Z")
 _DNS1035_LABEL = re.compile(r"[a-z]([-a-z0-9]*[a-z0-9])?\Z")

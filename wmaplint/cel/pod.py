@@ -1,4 +1,5 @@
-"""Type-check ``groupByExpressions`` (CEL evaluated against a Pod) with the Pod type from the Kubernetes OpenAPI."""
+"""Type-check ``groupByExpressions`` (CEL evaluated against a Pod) with the Pod type from the Kubernetes
+OpenAPI."""
 
 from __future__ import annotations
 

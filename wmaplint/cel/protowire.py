@@ -63,6 +63,30 @@ def first(fields: Fields, number: int, default: object = None) -> object:
     return values[-1] if values else default
 
 
+def first_int(fields: Fields, number: int, default: int = 0) -> int:
+    """The last varint of a field; a length-delimited value there means the message is not what we expect."""
+    value = first(fields, number, default)
+    if isinstance(value, int):
+        return value
+    raise WireError(f"field {number} is not a varint")
+
+
+def first_bytes(fields: Fields, number: int, default: bytes = b"") -> bytes:
+    """The last length-delimited value of a field (a nested message, a string or fixed64 bytes)."""
+    value = first(fields, number, default)
+    if isinstance(value, bytes):
+        return value
+    raise WireError(f"field {number} is not length-delimited")
+
+
+def all_bytes(fields: Fields, number: int) -> list[bytes]:
+    """Every value of a repeated length-delimited field."""
+    values = fields.get(number, [])
+    if all(isinstance(v, bytes) for v in values):
+        return values  # type: ignore[return-value]  # checked just above
+    raise WireError(f"field {number} is not length-delimited")
+
+
 def as_int64(value: int) -> int:
     return value - (1 << 64) if value >= 1 << 63 else value
 

@@ -42,7 +42,8 @@ define(
     "string function on a number.",
     bad=_crd("            - rule: self.minReplica <= self.replicas\n"),
     good=_crd("            - rule: self.minReplicas <= self.replicas\n"),
-    fix="Use the property names and types the schema declares; escaped names (x__dash__y) for odd characters.",
+    fix="Use the property names and types the schema declares; escaped names (x__dash__y) for odd "
+    "characters.",
     tags=("cel", "crd"),
 )
 
@@ -51,8 +52,8 @@ define(
     "cel-message-expression-error",
     "error",
     "A validation rule's messageExpression does not compile or does not yield a string.",
-    why="The API server rejects the CRD; a messageExpression must be a CEL expression of type string over the "
-    "same variables as the rule.",
+    why="The API server rejects the CRD; a messageExpression must be a CEL expression of type string over "
+    "the same variables as the rule.",
     bad=_crd(
         "            - rule: self.minReplicas <= self.replicas\n"
         "              messageExpression: self.minReplicas\n"

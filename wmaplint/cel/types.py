@@ -1,8 +1,8 @@
 """Structural schema -> CEL types, following the Kubernetes DeclType mapping (K8S_CEL.md §2).
 
-Object fields are built lazily on first access, so recursive ``$ref`` graphs and very deep schemas cost nothing
-until a rule actually walks into them. Arrays and maps nest eagerly but only down to ``MAX_NESTING``; deeper
-nodes become ``dyn`` (never an error).
+Object fields are built lazily on first access, so recursive ``$ref`` graphs and very deep schemas cost
+nothing until a rule actually walks into them. Arrays and maps nest eagerly but only down to ``MAX_NESTING``;
+deeper nodes become ``dyn`` (never an error).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def unescape(name: str) -> str:
     return "".join(out)
 
 
-# ---------------------------------------------------------------------------------------------------------------
+# ------------------------------------------------------------------------------------------------------------
 # Type model
 
 
@@ -180,13 +180,13 @@ def scalar(kind: str) -> CelType:
     return CelType(kind)
 
 
-DYN = CelType("dyn")
+DYN: CelType = CelType("dyn")
 NULL = CelType("null")
 BOOL = CelType("bool", 0, 4)
 INT = CelType("int")
 UINT = CelType("uint")
 DOUBLE = CelType("double")
-STRING = CelType("string", UNBOUNDED, 2)
+STRING: CelType = CelType("string", UNBOUNDED, 2)
 BYTES = CelType("bytes", UNBOUNDED, 2)
 TIMESTAMP = CelType("timestamp", 32, 21)
 DURATION = CelType("duration", 32, 3)
@@ -229,7 +229,7 @@ def same_type(a: CelType, b: CelType, depth: int = 0) -> bool:
     return True
 
 
-# ---------------------------------------------------------------------------------------------------------------
+# ------------------------------------------------------------------------------------------------------------
 # Schema conversion
 
 
