@@ -1,4 +1,5 @@
-"""Upstream's validation rules, each with its own case, and what upstream misses; every finding is reported."""
+"""Upstream's validation rules, each with its own case, and what upstream misses; every finding is
+reported."""
 
 from __future__ import annotations
 
@@ -31,13 +32,15 @@ spec:
     gangScheduling:
       podGroups:
       - name: jobset
-        members: [{componentName: replicatedjob, groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/jobset-name"]']}]
+        members:
+        - componentName: replicatedjob
+          groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/jobset-name"]']
 """
 
 
 def rules(text: str) -> list[tuple[str, int]]:
-    return [(d.rule, d.span.start_line) for d in lint_text(text, "def.yaml") if d.rule.startswith(("WM1", "WM40",
-                                                                                                     "WM5"))]
+    return [(d.rule, d.span.start_line) for d in lint_text(text, "def.yaml")
+            if d.rule.startswith(("WM1", "WM40", "WM5"))]
 
 
 def test_the_jobset_definition_is_clean() -> None:
@@ -61,7 +64,8 @@ def test_root_owner_ref_even_empty_is_an_error() -> None:
 
 
 def test_child_owner_ref_points_at_the_value_with_a_suggestion() -> None:
-    (d,) = [d for d in lint_text(JOBSET.replace("ownerRef: jobset", "ownerRef: jobst"), "x.yaml") if d.rule == "WM507"]
+    text = JOBSET.replace("ownerRef: jobset", "ownerRef: jobst")
+    (d,) = [d for d in lint_text(text, "x.yaml") if d.rule == "WM507"]
     assert d.span.start_line == 17 and d.data["suggestions"] == ["jobset"] and d.fixes
 
 
@@ -74,8 +78,8 @@ def test_cycle_is_reported_once() -> None:
 
 def test_instance_id_path_needs_an_instance_selector_and_back() -> None:
     without_sel = JOBSET.replace(
-        "      podSelector:\n        componentInstanceSelector: {idPath: '.metadata.labels[\"jobset.sigs.k8s.io/"
-        "replicatedjob-name\"]'}\n", "")
+        "      podSelector:\n        componentInstanceSelector: {idPath: "
+        "'.metadata.labels[\"jobset.sigs.k8s.io/replicatedjob-name\"]'}\n", "")
     assert ("WM512", 18) in rules(without_sel)
     without_ids = JOBSET.replace("      instanceIdPath: .spec.replicatedJobs[].name\n", "")
     assert "WM512" in {r for r, _ in rules(without_ids)}
@@ -89,8 +93,9 @@ def test_list_map_keys_and_sets_are_unique() -> None:
 
 
 def test_additional_child_kinds_are_keyed_by_kind_alone() -> None:
-    text = JOB.replace("    rootComponent:", "    additionalChildKinds:\n    - {group: apps, version: v1, kind: "
-                       "Deployment}\n    - {group: other.io, version: v1, kind: Deployment}\n    rootComponent:")
+    text = JOB.replace("    rootComponent:", "    additionalChildKinds:\n    - {group: apps, version: v1, "
+                       "kind: Deployment}\n    - {group: other.io, version: v1, kind: Deployment}\n    "
+                       "rootComponent:")
     (d,) = [d for d in lint_text(text, "x.yaml") if d.rule == "WM113"]
     assert "keyed by kind alone" in d.message
 
@@ -102,7 +107,8 @@ def test_unknown_status_key_is_named_as_a_status() -> None:
 
 
 def test_misspelled_key_gets_a_rename_fix() -> None:
-    text = job_with("{podTemplateSpecPath: .spec.template}", "{fragmentedPodDefinition: {imagePath: .spec.image}}")
+    text = job_with("{podTemplateSpecPath: .spec.template}", "{fragmentedPodDefinition: {imagePath: "
+                    ".spec.image}}")
     (d,) = [d for d in lint_text(text, "x.yaml") if d.rule == "WM112"]
     assert d.data["suggestions"][0] == "fragmentedPodSpecDefinition"
     assert d.fixes[0].edits[0].new_text == "fragmentedPodSpecDefinition"
@@ -128,7 +134,8 @@ def test_legacy_kind_gets_a_migration_fix() -> None:
 
 
 def test_reason_field_name_null_means_reasons_are_never_read() -> None:
-    text = job_with("[{type: Failed, status: \"True\"}]", "[{type: Failed, reason: DeadlineExceeded}]").replace(
+    text = job_with("[{type: Failed, status: \"True\"}]", "[{type: Failed, reason: "
+                    "DeadlineExceeded}]").replace(
         "statusFieldName: status}", "statusFieldName: status, reasonFieldName: null}")
     assert "WM404" in {r for r, _ in rules(text)}
 

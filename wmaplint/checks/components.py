@@ -1,4 +1,5 @@
-"""Components, ownership, pod selectors and gang members (upstream's validator, with every finding reported)."""
+"""Components, ownership, pod selectors and gang members (upstream's validator, with every finding
+reported)."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def _with_child(child: str) -> str:
 DUPLICATE_NAME = define(
     "WM501", "duplicate-component-name", "error",
     "Two components have the same name.",
-    why="Component names identify components in ownerRef, gang members and pod attribution; upstream's validator "
-    "rejects repeats (\"component name %s is not unique\") and stops checking anything else.",
+    why="Component names identify components in ownerRef, gang members and pod attribution; upstream's "
+    "validator rejects repeats (\"component name %s is not unique\") and stops checking anything else.",
     bad=_with_child(_CHILD.replace("name: worker", "name: job")),
     good=_with_child(_CHILD),
     fix="Give each component a unique name.",
@@ -44,8 +45,8 @@ EMPTY_NAME = define(
 ROOT_KIND = define(
     "WM503", "root-kind-incomplete", "error",
     "The root component lacks a full group, version and kind.",
-    why="The root kind is how platforms find the definition for a workload (one definition per GVK); only the core "
-    "kind Pod may have an empty group.",
+    why="The root kind is how platforms find the definition for a workload (one definition per GVK); only "
+    "the core kind Pod may have an empty group.",
     bad=job_with("{group: batch, version: v1, kind: Job}", '{group: "", version: v1, kind: Job}'),
     good=JOB,
     fix="Set group, version and kind of the workload's CRD.",
@@ -53,8 +54,8 @@ ROOT_KIND = define(
 ROOT_OWNER = define(
     "WM504", "root-owner-ref", "error",
     "The root component has an ownerRef.",
-    why="The root is the workload object itself and owns everything; upstream rejects any ownerRef on it, even an "
-    "empty one.",
+    why="The root is the workload object itself and owns everything; upstream rejects any ownerRef on it, "
+    "even an empty one.",
     bad=job_with("      name: job\n", "      name: job\n      ownerRef: job\n"),
     good=JOB,
     fix="Remove ownerRef from the root component.",
@@ -62,7 +63,8 @@ ROOT_OWNER = define(
 ROOT_STATUS = define(
     "WM505", "root-status-missing", "error",
     "The root component has no statusDefinition.",
-    why="Platforms show the workload's status from the root's status mapping; upstream rejects a root without one.",
+    why="Platforms show the workload's status from the root's status mapping; upstream rejects a root "
+    "without one.",
     bad=JOB.split("      statusDefinition:")[0],
     good=JOB,
     fix="Add a statusDefinition with statusMappings to the root component.",
@@ -97,7 +99,8 @@ OWNER_CYCLE = define(
 MULTIPLE_SPECS = define(
     "WM509", "multiple-pod-spec-shapes", "error",
     "A component uses more than one of podTemplateSpecPath, podSpecPath and fragmentedPodSpecDefinition.",
-    why="The runtime reads exactly one shape; upstream rejects the mix (\"has multiple pod spec definitions\").",
+    why="The runtime reads exactly one shape; upstream rejects the mix (\"has multiple pod spec "
+    "definitions\").",
     bad=job_with("{podTemplateSpecPath: .spec.template}",
                  "{podTemplateSpecPath: .spec.template, podSpecPath: .spec.template.spec}"),
     good=JOB,
@@ -106,27 +109,29 @@ MULTIPLE_SPECS = define(
 SELECTOR_EMPTY = define(
     "WM510", "type-selector-empty", "error",
     "A componentTypeSelector has neither keyPath nor matchLabels.",
-    why="The API server rejects it (\"at least one of keyPath or matchLabels must be set\") and so does upstream's "
-    "validator; no pod could ever match.",
+    why="The API server rejects it (\"at least one of keyPath or matchLabels must be set\") and so does "
+    "upstream's validator; no pod could ever match.",
     bad=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {}\n"),
-    good=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {keyPath: '.metadata.labels.role', "
-                     "value: worker}\n"),
+    good=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {keyPath: "
+                     "'.metadata.labels.role', value: worker}\n"),
     fix="Set keyPath (optionally with value) or matchLabels.",
 )
 VALUE_WITHOUT_KEYPATH = define(
     "WM511", "selector-value-without-keypath", "error",
     "A componentTypeSelector has a value but no keyPath.",
-    why="The value is compared with keyPath's output; the API server rejects it (\"value requires keyPath\").",
-    bad=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {value: worker, matchLabels: "
-                    "{role: worker}}\n"),
-    good=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {matchLabels: {role: worker}}\n"),
+    why="The value is compared with keyPath's output; the API server rejects it (\"value requires "
+    "keyPath\").",
+    bad=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {value: worker, "
+                    "matchLabels: {role: worker}}\n"),
+    good=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {matchLabels: {role: "
+                     "worker}}\n"),
     fix="Add keyPath, or drop value and use matchLabels.",
 )
 INSTANCE_PAIRING = define(
     "WM512", "instance-selector-unpaired", "error",
     "instanceIdPath and podSelector.componentInstanceSelector must come together.",
-    why="Instances are listed by instanceIdPath and pods are attributed to them by componentInstanceSelector; "
-    "upstream rejects one without the other.",
+    why="Instances are listed by instanceIdPath and pods are attributed to them by "
+    "componentInstanceSelector; upstream rejects one without the other.",
     bad=_with_child(_CHILD + "      instanceIdPath: .spec.template.metadata.name\n"),
     good=JOB,
     fix="Add the missing half, or remove instanceIdPath for a single-instance component.",
@@ -134,27 +139,30 @@ INSTANCE_PAIRING = define(
 GANG_MEMBER_UNKNOWN = define(
     "WM513", "gang-member-unknown", "error",
     "A gang member names a component that does not exist.",
-    why="Upstream rejects it (\"pod-group member component '%s' is not defined\"); the scheduler cannot form the gang.",
-    bad=JOB + "  optimizationInstructions:\n    gangScheduling:\n      podGroups:\n      - name: job\n        members: "
-    "[{componentName: jobs}]\n",
-    good=JOB + "  optimizationInstructions:\n    gangScheduling:\n      podGroups:\n      - name: job\n        members: "
-    "[{componentName: job}]\n",
+    why="Upstream rejects it (\"pod-group member component '%s' is not defined\"); the scheduler cannot form "
+    "the gang.",
+    bad=JOB + "  optimizationInstructions:\n    gangScheduling:\n      podGroups:\n      - name: job\n       "
+    " members: [{componentName: jobs}]\n",
+    good=JOB + "  optimizationInstructions:\n    gangScheduling:\n      podGroups:\n      - name: job\n      "
+    "  members: [{componentName: job}]\n",
     fix="Use the name of a root or child component.",
 )
 SUBGROUP_UNKNOWN = define(
     "WM514", "subgroup-component-unknown", "error",
     "A podGroup sub-group names a component that does not exist.",
-    why="Upstream's validator does not check sub-groups; the scheduler fails at runtime when it builds the PodGroup.",
-    bad=JOB + "  optimizationInstructions:\n    gangScheduling:\n      podGroup:\n        name: job\n        subGroups: "
-    "[{componentName: jobs}]\n",
-    good=JOB + "  optimizationInstructions:\n    gangScheduling:\n      podGroup:\n        name: job\n        subGroups: "
-    "[{componentName: job}]\n",
+    why="Upstream's validator does not check sub-groups; the scheduler fails at runtime when it builds the "
+    "PodGroup.",
+    bad=JOB + "  optimizationInstructions:\n    gangScheduling:\n      podGroup:\n        name: job\n        "
+    "subGroups: [{componentName: jobs}]\n",
+    good=JOB + "  optimizationInstructions:\n    gangScheduling:\n      podGroup:\n        name: job\n       "
+    " subGroups: [{componentName: job}]\n",
     fix="Use the name of an existing component.",
 )
 METADATA_WITHOUT_PODSPEC = define(
     "WM516", "metadata-path-without-pod-spec", "warning",
     "metadataPath is set without podSpecPath.",
-    why="metadataPath supplies pod metadata for a bare podSpecPath; with a pod template or fragments it is ignored.",
+    why="metadataPath supplies pod metadata for a bare podSpecPath; with a pod template or fragments it is "
+    "ignored.",
     bad=job_with("{podTemplateSpecPath: .spec.template}",
                  "{podTemplateSpecPath: .spec.template, metadataPath: .spec.template.metadata}"),
     good=job_with("{podTemplateSpecPath: .spec.template}",
@@ -164,8 +172,8 @@ METADATA_WITHOUT_PODSPEC = define(
 EMPTY_FRAGMENTS = define(
     "WM517", "empty-fragmented-spec", "warning",
     "fragmentedPodSpecDefinition has no paths.",
-    why="An empty fragmented definition still counts as the component's pod spec shape but yields nothing: the "
-    "component has pods with no resources, labels or containers.",
+    why="An empty fragmented definition still counts as the component's pod spec shape but yields nothing: "
+    "the component has pods with no resources, labels or containers.",
     bad=job_with("{podTemplateSpecPath: .spec.template}", "{fragmentedPodSpecDefinition: {}}"),
     good=JOB,
     fix="Add the fragment paths, or remove the spec definition.",
@@ -182,11 +190,12 @@ CHILD_STATUS = define(
 UNATTRIBUTED_PODS = define(
     "WM520", "unattributable-pods", "warning",
     "Several components carry pods but this one has no componentTypeSelector.",
-    why="When more than one component has a pod spec, pods are attributed by componentTypeSelector; a pod-bearing "
-    "component without one never gets its pods (the Milvus etcd/minio case), so its status and gangs are wrong.",
+    why="When more than one component has a pod spec, pods are attributed by componentTypeSelector; a "
+    "pod-bearing component without one never gets its pods (the Milvus etcd/minio case), so its status and "
+    "gangs are wrong.",
     bad=_with_child(_CHILD),
-    good=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {keyPath: '.metadata.labels.role', "
-                     "value: worker}\n").replace(
+    good=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {keyPath: "
+                     "'.metadata.labels.role', value: worker}\n").replace(
         "      statusDefinition:", "      podSelector:\n        componentTypeSelector: {keyPath: "
         "'.metadata.labels.role', value: main}\n      statusDefinition:", 1),
     fix="Add a componentTypeSelector that matches this component's pods (a label the controller sets).",
@@ -222,16 +231,18 @@ def components(ctx: Context) -> Iterator[Diagnostic]:
             missing = "kind" if gvk is None else ", ".join(
                 f for f, v in (("group", gvk.group or gvk.kind == "Pod"), ("version", gvk.version),
                                ("kind", gvk.kind)) if not v)
-            yield ctx.diag(ROOT_KIND, where, f"root component must have full kind (group, version, kind); missing "
-                           f"{missing}" + ("; only Pod may have the empty core group" if gvk and gvk.kind else ""))
+            yield ctx.diag(ROOT_KIND, where, f"root component must have full kind (group, version, kind); "
+                           f"missing {missing}" + ("; only Pod may have the empty core "
+                                                   "group" if gvk and gvk.kind else ""))
         if root.owner_ref_node is not None:
             key = root.node.key_node("ownerRef")
             yield ctx.diag(ROOT_OWNER, key, "root component cannot have an ownerRef",
-                           fixes=[Fix("remove ownerRef", (TextEdit(_line_span(ctx, key), ""),))] if key else [])
+                           fixes=[Fix("remove ownerRef", (TextEdit(_line_span(ctx, key), ""),))] if key
+                           else [])
         if root.status is None:
             yield ctx.diag(ROOT_STATUS, root.name_node or root.node,
-                           "root component must have a statusDefinition: platforms read the workload's status "
-                           "from it")
+                           "root component must have a statusDefinition: platforms read the workload's "
+                           "status from it")
 
     for c in d.children:
         if not c.owner_ref:
@@ -243,12 +254,14 @@ def components(ctx: Context) -> Iterator[Diagnostic]:
                 OWNER_UNKNOWN, c.owner_ref_node,
                 f"child component {c.label!r} has ownerRef to non-existing component {c.owner_ref!r}"
                 + (f"; did you mean {hint[0]!r}?" if hint else ""),
-                fixes=[Fix(f"use {hint[0]}", (TextEdit(c.owner_ref_node.span, hint[0]),))] if hint else [],
+                fixes=[Fix(f"use {hint[0]}", (TextEdit(c.owner_ref_node.span, hint[0]),))]
+                if hint and c.owner_ref_node is not None else [],
                 data={"suggestions": hint, "valid": sorted(names)},
             )
         if c.status is not None:
             yield ctx.diag(CHILD_STATUS, c.node.key_node("statusDefinition"),
-                           f"statusDefinition on child component {c.label!r} is ignored: only the root's is read")
+                           f"statusDefinition on child component {c.label!r} is ignored: only the root's is "
+                           f"read")
     yield from _cycles(ctx, first)
 
     for c in comps:
@@ -293,7 +306,8 @@ def _component(ctx: Context, c: Component) -> Iterator[Diagnostic]:
         fragments = spec.get("fragmentedPodSpecDefinition")
         if isinstance(fragments, MappingNode) and not fragments.pairs:
             yield ctx.diag(EMPTY_FRAGMENTS, spec.key_node("fragmentedPodSpecDefinition"),
-                           f"component {c.label!r} has an empty fragmentedPodSpecDefinition: it counts as a pod spec "
+                           f"component {c.label!r} has an empty fragmentedPodSpecDefinition: it counts as a "
+                           f"pod spec "
                            "but yields nothing")
     sel = c.type_selector_node
     if sel is not None:
@@ -303,7 +317,8 @@ def _component(ctx: Context, c: Component) -> Iterator[Diagnostic]:
         has_labels = isinstance(labels, MappingNode) and bool(labels.pairs)
         if not has_key and not has_labels:
             yield ctx.diag(SELECTOR_EMPTY, c.pod_selector_node.key_node("componentTypeSelector"),  # type: ignore
-                           f"component {c.label!r} has a componentTypeSelector with neither keyPath nor matchLabels")
+                           f"component {c.label!r} has a componentTypeSelector with neither keyPath nor "
+                           f"matchLabels")
         elif sel.get("value") is not None and not has_key:
             yield ctx.diag(VALUE_WITHOUT_KEYPATH, sel.key_node("value"),
                            f"component {c.label!r} has a componentTypeSelector value without keyPath")
@@ -311,7 +326,8 @@ def _component(ctx: Context, c: Component) -> Iterator[Diagnostic]:
     has_instance_sel = c.instance_selector_node is not None
     if has_ids and not has_instance_sel:
         yield ctx.diag(INSTANCE_PAIRING, c.node.key_node("instanceIdPath"),
-                       f"component {c.label!r} has instanceIdPath but no podSelector.componentInstanceSelector: its "
+                       f"component {c.label!r} has instanceIdPath but no "
+                       f"podSelector.componentInstanceSelector: its "
                        "pods cannot be told apart by instance")
     elif has_instance_sel and not has_ids:
         yield ctx.diag(INSTANCE_PAIRING, c.pod_selector_node.key_node("componentInstanceSelector"),  # type: ignore
@@ -348,7 +364,8 @@ def _gang(ctx: Context, names: list[str]) -> Iterator[Diagnostic]:
             hint = _suggest(sub.component, names)
             yield ctx.diag(
                 SUBGROUP_UNKNOWN, sub.component_node,
-                f"podGroup sub-group component {sub.component!r} is not defined; the scheduler fails when it builds "
+                f"podGroup sub-group component {sub.component!r} is not defined; the scheduler fails when it "
+                f"builds "
                 "the PodGroup" + (f"; did you mean {hint[0]!r}?" if hint else ""),
                 data={"suggestions": hint, "valid": sorted(names)},
             )

@@ -9,7 +9,8 @@ from wmaplint.diagnostics import RULES, Diagnostic, Severity
 from wmaplint.source import Document, ScalarNode, SourceFile, find_node, to_python
 
 
-def lint_crd_document(source: SourceFile, document: Document, options: Any, config: Any) -> Iterator[Diagnostic]:
+def lint_crd_document(source: SourceFile, document: Document, options: Any,
+                      config: Any) -> Iterator[Diagnostic]:
     from wmaplint.cel.crd import check_crd
 
     for issue in check_crd(to_python(document.root)):
@@ -33,5 +34,6 @@ def _one_line(message: str) -> str:
     marker = first.rfind("<input>:")
     if marker >= 0:
         rest = first[marker:].split(": ", 1)
-        first = first[:first.find("ERROR:")].strip() + " " + rest[1] if len(rest) == 2 and "ERROR:" in first else first
+        if len(rest) == 2 and "ERROR:" in first:
+            first = first[:first.find("ERROR:")].strip() + " " + rest[1]
     return first.strip()

@@ -37,7 +37,9 @@ def yaml_scalar(text: str, node: ScalarNode) -> str:
 def place(ctx: Context, expr: Expr, finding: Any, *, source: str | None = None) -> Diagnostic:
     """A Diagnostic for a finding whose offsets are inside ``expr``'s text."""
     rule = RULES.get(finding.rule)
-    severity = finding.severity if finding.severity is not None else (rule.severity if rule else Severity.ERROR)
+    severity = finding.severity
+    if severity is None:
+        severity = rule.severity if rule else Severity.ERROR
     fixes = []
     replacement = getattr(finding, "replacement", None)
     if replacement is not None and replacement != expr.text:

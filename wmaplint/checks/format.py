@@ -1,7 +1,7 @@
 """Document kind and structure: types, required and unknown fields, list keys, sizes.
 
-The walk is driven by wmaplint's own schema of the format (``wmaplint.definition.format``); messages are written
-for people, with a did-you-mean for misspelled keys.
+The walk is driven by wmaplint's own schema of the format (``wmaplint.definition.format``); messages are
+written for people, with a did-you-mean for misspelled keys.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
 LEGACY_KIND = define(
     "WM104", "legacy-kind", "warning",
     "The definition uses the pre-release kind ResourceInterface.",
-    why="ResourceInterface (optimization.nvidia.com/v1alpha1) was renamed to Karta (run.ai/v1alpha1) in v0.1.0; "
-    "current operators and schedulers only look up Karta objects, so the legacy document is never used.",
-    bad=JOB.replace("apiVersion: run.ai/v1alpha1\nkind: Karta", "apiVersion: optimization.nvidia.com/v1alpha1\n"
-                    "kind: ResourceInterface"),
+    why="ResourceInterface (optimization.nvidia.com/v1alpha1) was renamed to Karta (run.ai/v1alpha1) in "
+    "v0.1.0; current operators and schedulers only look up Karta objects, so the legacy document is never "
+    "used.",
+    bad=JOB.replace("apiVersion: run.ai/v1alpha1\nkind: Karta", "apiVersion: "
+                    "optimization.nvidia.com/v1alpha1\nkind: ResourceInterface"),
     good=JOB,
     fix="Change apiVersion to run.ai/v1alpha1 and kind to Karta; the body is the same.",
     tags=("migration",),
@@ -32,8 +33,9 @@ LEGACY_KIND = define(
 API_VERSION = define(
     "WM105", "api-version-mismatch", "error",
     "The apiVersion does not belong to the definition's kind.",
-    why="Karta objects are served only as run.ai/v1alpha1 (ResourceInterface as optimization.nvidia.com/v1alpha1); "
-    "kubectl rejects any other pairing and consumers never see the definition.",
+    why="Karta objects are served only as run.ai/v1alpha1 (ResourceInterface as "
+    "optimization.nvidia.com/v1alpha1); kubectl rejects any other pairing and consumers never see the "
+    "definition.",
     bad=JOB.replace("apiVersion: run.ai/v1alpha1", "apiVersion: run.ai/v1"),
     good=JOB,
     fix="Use apiVersion run.ai/v1alpha1 with kind Karta.",
@@ -62,8 +64,8 @@ MISSING_FIELD = define(
 UNKNOWN_FIELD = define(
     "WM112", "unknown-field", "warning",
     "A field that the format does not have (often a misspelling).",
-    why="Unknown fields are dropped without a word: the API server prunes them and the Go decoder ignores them, so "
-    "a misspelled specDefinition or a proposed status key such as pending silently does nothing.",
+    why="Unknown fields are dropped without a word: the API server prunes them and the Go decoder ignores "
+    "them, so a misspelled specDefinition or a proposed status key such as pending silently does nothing.",
     bad=job_with("specDefinition:", "specDefiniton:"),
     good=JOB,
     fix="Correct the spelling (the message suggests the closest field) or remove the field.",
@@ -72,8 +74,8 @@ UNKNOWN_FIELD = define(
 DUPLICATE_ENTRY = define(
     "WM113", "duplicate-entry", "error",
     "A list that must have unique keys or values has a repeat.",
-    why="childComponents, podGroups and gang members are maps keyed by name, additionalChildKinds by kind, and "
-    "groupByKeyPaths and filters are sets: the API server rejects repeats.",
+    why="childComponents, podGroups and gang members are maps keyed by name, additionalChildKinds by kind, "
+    "and groupByKeyPaths and filters are sets: the API server rejects repeats.",
     bad=JOB.replace(
         "    rootComponent:",
         "    additionalChildKinds:\n    - {group: apps, version: v1, kind: Deployment}\n"
@@ -86,12 +88,12 @@ DUPLICATE_ENTRY = define(
 EMPTY_VALUE = define(
     "WM114", "empty-value", "error",
     "A list, map or string that must not be empty is empty.",
-    why="The API server enforces minimum sizes: suspend and resume need at least one action, a type selector's "
-    "keyPath and matchLabels must not be empty.",
+    why="The API server enforces minimum sizes: suspend and resume need at least one action, a type "
+    "selector's keyPath and matchLabels must not be empty.",
     bad=JOB.replace(
         "      statusDefinition:",
-        "      suspendDefinition:\n        suspendActions: []\n        resumeActions: [{path: .spec.suspend, value: "
-        "\"false\"}]\n      statusDefinition:",
+        "      suspendDefinition:\n        suspendActions: []\n        resumeActions: [{path: .spec.suspend, "
+        "value: \"false\"}]\n      statusDefinition:",
     ),
     good=JOB,
     fix="Add an entry, or remove the field.",
@@ -171,13 +173,15 @@ def document_kind(ctx: Context) -> Iterator[Diagnostic]:
         if not (isinstance(value, MappingNode) and not value.pairs) and not (
             isinstance(value, ScalarNode) and value.value is None
         ):
-            yield ctx.diag(STATUS_BLOCK, status, "the status block is written by the operator and ignored on apply")
+            yield ctx.diag(STATUS_BLOCK, status, "the status block is written by the operator and ignored on "
+                           "apply")
 
 
 @check
 def structure(ctx: Context) -> Iterator[Diagnostic]:
     root = ctx.definition.document_node
-    stack: list[tuple[Node, dict[str, Any], tuple[str | int, ...], Node]] = [(root, DEFINITION_SCHEMA, (), root)]
+    stack: list[tuple[Node, dict[str, Any], tuple[str | int, ...], Node]] = [
+        (root, DEFINITION_SCHEMA, (), root)]
     while stack:
         node, schema, pointer, anchor = stack.pop()
         schema = _resolve(schema)
@@ -212,8 +216,8 @@ def _type_error(ctx: Context, node: Node, pointer: tuple[str | int, ...], expect
     return ctx.diag(INVALID_TYPE, node, message, fixes=fixes)
 
 
-def _object(ctx: Context, node: MappingNode, schema: dict[str, Any], pointer: tuple[str | int, ...], anchor: Node,
-            stack: list) -> Iterator[Diagnostic]:
+def _object(ctx: Context, node: MappingNode, schema: dict[str, Any], pointer: tuple[str | int, ...],
+            anchor: Node, stack: list) -> Iterator[Diagnostic]:
     props: dict[str, Any] = schema.get("properties", {})
     extra = schema.get("additionalProperties", True)
     present = set()
@@ -227,7 +231,8 @@ def _object(ctx: Context, node: MappingNode, schema: dict[str, Any], pointer: tu
         elif extra is False:
             yield _unknown(ctx, key, name, sorted(props), pointer)
     for name in schema.get("required", ()):
-        if name not in present or (isinstance(node.get(name), ScalarNode) and node.get(name).value is None):
+        given = node.get(name)
+        if name not in present or (isinstance(given, ScalarNode) and given.value is None):
             where = _pointer_text(pointer)
             target = anchor if anchor is not node else node
             yield ctx.diag(MISSING_FIELD, _head(target), f"{where} is missing the required field {name!r}",
@@ -258,14 +263,16 @@ def _unknown(ctx: Context, key: ScalarNode, name: str, valid: list[str], pointer
     if suggestions:
         message += f"; did you mean {suggestions[0]!r}?"
     fixes = [Fix(f"rename to {s}", (TextEdit(key.span, s),)) for s in suggestions[:1]]
-    return ctx.diag(UNKNOWN_FIELD, key, message, fixes=fixes, data={"suggestions": suggestions, "valid": valid})
+    return ctx.diag(UNKNOWN_FIELD, key, message, fixes=fixes,
+                    data={"suggestions": suggestions, "valid": valid})
 
 
-def _array(ctx: Context, node: SequenceNode, schema: dict[str, Any], pointer: tuple[str | int, ...], anchor: Node,
-           stack: list) -> Iterator[Diagnostic]:
+def _array(ctx: Context, node: SequenceNode, schema: dict[str, Any], pointer: tuple[str | int, ...],
+           anchor: Node, stack: list) -> Iterator[Diagnostic]:
     items = schema.get("items", {})
     if schema.get("minItems") and len(node.items) < schema["minItems"]:
-        yield ctx.diag(EMPTY_VALUE, anchor, f"{_pointer_text(pointer)} needs at least {schema['minItems']} entry")
+        yield ctx.diag(EMPTY_VALUE, anchor, f"{_pointer_text(pointer)} needs at least {schema['minItems']} "
+                       f"entry")
     for i, item in enumerate(node.items):
         stack.append((item, items, (*pointer, i), item))
     list_type = schema.get("x-kubernetes-list-type")
@@ -280,7 +287,7 @@ def _array(ctx: Context, node: SequenceNode, schema: dict[str, Any], pointer: tu
             if any(not isinstance(p, ScalarNode) for p in parts):
                 continue
             marker = tuple(p.value for p in parts)  # type: ignore[union-attr]
-            label = ", ".join(f"{k} {p.text!r}" for k, p in zip(keys, parts))  # type: ignore[union-attr]
+            label = ", ".join(f"{k} {p.text!r}" for k, p in zip(keys, parts, strict=True))  # type: ignore[union-attr]
         else:
             continue
         first = seen.get(marker)

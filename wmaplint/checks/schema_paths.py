@@ -14,7 +14,7 @@ from wmaplint.checks import Context, check
 from wmaplint.checks.expressions import place
 from wmaplint.definition.model import Expr
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span, define
-from wmaplint.examples import JOB, job_with
+from wmaplint.examples import JOB
 from wmaplint.source import ScalarNode
 
 POD = ("", "v1", "Pod")
@@ -22,11 +22,14 @@ POD = ("", "v1", "Pod")
 UNKNOWN_CHILD_KIND = define(
     "WM903", "unknown-child-kind", "warning",
     "No schema source knows the kind a child component names.",
-    why="A child kind with a typo (or of an operator release you do not run) is never matched to real objects; "
+    why="A child kind with a typo (or of an operator release you do not run) is never matched to real "
+    "objects; "
     "platforms then show the component without its objects.",
-    bad=JOB.replace("    rootComponent:", "    childComponents:\n    - name: pods\n      ownerRef: job\n      kind: "
+    bad=JOB.replace("    rootComponent:", "    childComponents:\n    - name: pods\n      ownerRef: job\n     "
+    " kind: "
                     "{group: \"\", version: v1, kind: Pods}\n    rootComponent:"),
-    good=JOB.replace("    rootComponent:", "    childComponents:\n    - name: pods\n      ownerRef: job\n      kind: "
+    good=JOB.replace("    rootComponent:", "    childComponents:\n    - name: pods\n      ownerRef: job\n    "
+    "  kind: "
                      "{group: \"\", version: v1, kind: Pod}\n    rootComponent:"),
     fix="Correct the group, version or kind, or provide the CRD with --crds.",
     tags=("schema",),
@@ -34,7 +37,8 @@ UNKNOWN_CHILD_KIND = define(
 
 
 def expectation_key(expr: Expr) -> str:
-    """The key of the typing analysis' field table for an expression (status and suspend paths are all `path`)."""
+    """The key of the typing analysis' field table for an expression (status and suspend paths are all
+    `path`)."""
     if expr.field == "path":
         parent = expr.pointer[-2] if len(expr.pointer) >= 2 else ""
         if parent == "conditionsDefinition":
@@ -80,7 +84,8 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
     gvk = root.kind
     roots = _distinct(store.lookup(gvk.group, gvk.version, gvk.kind))
     for error in store.errors:
-        yield ctx.diag(BAD_SCHEMA_SOURCE, gvk.node, f"a schema source was skipped, its kinds are not checked: {error}")
+        yield ctx.diag(BAD_SCHEMA_SOURCE, gvk.node, f"a schema source was skipped, its kinds are not "
+        f"checked: {error}")
     missing = missing_schema(store, gvk.group, gvk.version, gvk.kind)
     if missing is not None:
         yield ctx.diag(missing.rule, gvk.node, missing.message, data=missing.data)
@@ -88,9 +93,9 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
         k = child.kind
         if k is not None and k.kind and k.version and not store.lookup(k.group, k.version, k.kind):
             yield ctx.diag(UNKNOWN_CHILD_KIND, k.node,
-                           f"no schema source knows {k} (child component {child.label!r}); check the spelling or "
-                           "provide its CRD with --crds", data={"gvk": {"group": k.group, "version": k.version,
-                                                                        "kind": k.kind}})
+                           f"no schema source knows {k} (child component {child.label!r}); check the "
+                           "spelling or provide its CRD with --crds",
+                           data={"gvk": {"group": k.group, "version": k.version, "kind": k.kind}})
     pods = store.lookup(*POD)
     for expr in ctx.definition.expressions():
         schemas = roots if expr.context == "root" else pods[:1]
@@ -136,5 +141,6 @@ def _declared_at(finding: Any, source: str) -> tuple[RelatedLocation, ...]:
     line, col = where.get("line"), where.get("column")
     if not (isinstance(line, int) and isinstance(col, int) and line >= 1 and col >= 1):
         return ()
-    file = where.get("file") if isinstance(where.get("file"), str) else source
+    declared_file = where.get("file")
+    file = declared_file if isinstance(declared_file, str) else source
     return (RelatedLocation(file, Span(line, col, line, col + 1), "the schema declares the parent here"),)

@@ -12,9 +12,10 @@ from wmaplint.source import MappingNode, ScalarNode
 EMPTY_MATCHER = define(
     "WM401", "empty-matcher", "warning",
     "A status matcher with no criteria, which always matches.",
-    why="The fields of a matcher are ANDed; with none set the matcher is vacuously true, so the status is reported "
-    "for every object, whatever its state.",
-    bad=job_with("running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: \"true\"}}]",
+    why="The fields of a matcher are ANDed; with none set the matcher is vacuously true, so the status is "
+    "reported for every object, whatever its state.",
+    bad=job_with("running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "
+                 "\"true\"}}]",
                  "running: [{}]"),
     good=JOB,
     fix="Add byPhase, byConditions or byExpression to the matcher, or remove it.",
@@ -22,9 +23,10 @@ EMPTY_MATCHER = define(
 CONDITIONS_UNDEFINED = define(
     "WM402", "conditions-matcher-without-definition", "error",
     "byConditions is used but the status definition has no conditionsDefinition.",
-    why="Without conditionsDefinition the runtime has no conditions to look at, so the matcher never matches.",
-    bad=job_with("        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: "
-                 "status}\n", ""),
+    why="Without conditionsDefinition the runtime has no conditions to look at, so the matcher never "
+    "matches.",
+    bad=job_with("        conditionsDefinition: {path: .status.conditions, typeFieldName: type, "
+                 "statusFieldName: status}\n", ""),
     good=JOB,
     fix="Add conditionsDefinition with the path of the conditions list.",
 )
@@ -39,8 +41,8 @@ PHASE_UNDEFINED = define(
 REASON_UNREAD = define(
     "WM404", "reason-matcher-without-field", "warning",
     "A condition matcher tests reason but conditionsDefinition has no reasonFieldName.",
-    why="Reasons are read only when reasonFieldName is set (its default exists only when an API server applies the "
-    "CRD; offline and with reasonFieldName: null it is unset), so the matcher never matches.",
+    why="Reasons are read only when reasonFieldName is set (its default exists only when an API server "
+    "applies the CRD; offline and with reasonFieldName: null it is unset), so the matcher never matches.",
     bad=job_with("[{type: Failed, status: \"True\"}]", "[{type: Failed, status: \"True\", reason: "
                  "BackoffLimitExceeded}]"),
     good=job_with("[{type: Failed, status: \"True\"}]", "[{type: Failed, status: \"True\", reason: "
@@ -51,8 +53,8 @@ REASON_UNREAD = define(
 NO_CRITERIA = define(
     "WM405", "condition-matcher-without-criteria", "info",
     "A byConditions entry gives neither status nor reason.",
-    why="Such an entry matches whenever the condition exists, even with status False; that is rarely intended for "
-    "conditions like Ready or Failed.",
+    why="Such an entry matches whenever the condition exists, even with status False; that is rarely "
+    "intended for conditions like Ready or Failed.",
     bad=job_with("[{type: Failed, status: \"True\"}]", "[{type: Failed}]"),
     good=JOB,
     fix="Add status: \"True\" (or the status you mean).",
@@ -60,8 +62,8 @@ NO_CRITERIA = define(
 FIELD_NAME_DEFAULT = define(
     "WM406", "condition-field-name-default", "warning",
     "conditionsDefinition relies on the API server's default for typeFieldName or statusFieldName.",
-    why="The defaults (type, status) exist only when an API server applies the Karta CRD; a definition read offline "
-    "(a built-in catalog, a CLI, a test) gets empty field names and no condition ever matches.",
+    why="The defaults (type, status) exist only when an API server applies the Karta CRD; a definition read "
+    "offline (a built-in catalog, a CLI, a test) gets empty field names and no condition ever matches.",
     bad=job_with("{path: .status.conditions, typeFieldName: type, statusFieldName: status}",
                  "{path: .status.conditions}"),
     good=JOB,
@@ -79,17 +81,21 @@ def status_structure(ctx: Context) -> Iterator[Diagnostic]:
         reason_field = False
         if cond is not None:
             reason = cond.get("reasonFieldName")
-            reason_field = isinstance(reason, ScalarNode) and isinstance(reason.value, str) and bool(reason.value)
+            reason_field = (isinstance(reason, ScalarNode) and isinstance(reason.value, str)
+                            and bool(reason.value))
             missing = [k for k in ("typeFieldName", "statusFieldName") if cond.get(k) is None]
             if missing and status.conditions_path is not None:
                 last = cond.pairs[-1][1] if cond.pairs else cond
                 defaults = ", ".join(f"{k}: {k[:-9]}" for k in missing)
                 fix = None
-                if cond.span.start_line == cond.span.end_line and ctx.source.text[cond.end - 1:cond.end] == "}":
+                one_line_flow = (cond.span.start_line == cond.span.end_line
+                                 and ctx.source.text[cond.end - 1:cond.end] == "}")
+                if one_line_flow:
                     fix = Fix(f"add {defaults}", (TextEdit(_end_of(ctx, last), ", " + defaults),))
                 yield ctx.diag(
                     FIELD_NAME_DEFAULT, cond.key_node("path"),
-                    f"{' and '.join(missing)} not set: the defaults apply only through an API server; read offline "
+                    f"{' and '.join(missing)} not set: the defaults apply only through an API server; read "
+                    f"offline "
                     "the field names are empty and no condition matches",
                     fixes=[fix] if fix else [],
                 )
@@ -97,15 +103,17 @@ def status_structure(ctx: Context) -> Iterator[Diagnostic]:
             for matcher in matchers:
                 m = matcher.node
                 if not m.pairs:
-                    yield ctx.diag(EMPTY_MATCHER, m, f"an empty matcher under {key!r} always matches: every object "
-                                   f"would be reported {key}")
+                    yield ctx.diag(EMPTY_MATCHER, m, f"an empty matcher under {key!r} always matches: every "
+                                   f"object would be reported {key}")
                 if matcher.by_conditions_node is not None and cond is None:
                     yield ctx.diag(CONDITIONS_UNDEFINED, m.key_node("byConditions"),
-                                   f"byConditions under {key!r} needs statusDefinition.conditionsDefinition; without "
+                                   f"byConditions under {key!r} needs statusDefinition.conditionsDefinition; "
+                                   f"without "
                                    "it the matcher never matches")
                 if m.get("byPhase") is not None and status.phase_node is None:
                     yield ctx.diag(PHASE_UNDEFINED, m.key_node("byPhase"),
-                                   f"byPhase under {key!r} needs statusDefinition.phaseDefinition; without it the "
+                                   f"byPhase under {key!r} needs statusDefinition.phaseDefinition; without "
+                                   f"it the "
                                    "matcher never matches")
                 for entry in matcher.by_conditions:
                     yield from _condition_entry(ctx, entry, key, reason_field, cond is not None)
@@ -121,7 +129,8 @@ def _condition_entry(ctx: Context, entry: MappingNode, key: str, reason_field: b
                        "reasonFieldName: reasons are never read, so this never matches")
     if entry.get("status") is None and entry.get("reason") is None and type_node is not None:
         yield ctx.diag(NO_CRITERIA, type_node,
-                       f"condition {label!r} under {key!r} gives neither status nor reason: it matches whenever the "
+                       f"condition {label!r} under {key!r} gives neither status nor reason: it matches "
+                       f"whenever the "
                        "condition exists, even with status False")
 
 

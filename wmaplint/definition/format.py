@@ -1,8 +1,8 @@
 """The definition format as a JSON Schema (draft 2020-12), written from the format reference.
 
-This module is the single source of ``schemas/definition.schema.json`` (``python -m wmaplint.definition.format``
-writes it; a test keeps the file current). The structural check walks this schema over positioned nodes, so the
-descriptions here double as the hover text of the language server.
+This module is the single source of ``schemas/definition.schema.json`` (``python -m
+wmaplint.definition.format`` writes it; a test keeps the file current). The structural check walks this schema
+over positioned nodes, so the descriptions here double as the hover text of the language server.
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ def _str(description: str, **extra: Any) -> dict[str, Any]:
 
 def _jq(description: str, context: str) -> dict[str, Any]:
     where = "the root workload object" if context == "root" else "a Pod"
-    return {"type": "string", "description": f"{description} (jq, evaluated against {where})", "x-wmaplint-jq": context}
+    return {"type": "string", "description": f"{description} (jq, evaluated against {where})",
+            "x-wmaplint-jq": context}
 
 
-def _obj(description: str, properties: dict[str, Any], required: tuple[str, ...] = (), **extra: Any) -> dict[str, Any]:
+def _obj(description: str, properties: dict[str, Any], required: tuple[str, ...] = (),
+         **extra: Any) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "type": "object",
         "description": description,
@@ -45,7 +47,8 @@ def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/$defs/{name}"}
 
 
-STATUS_KEYS = ("initializing", "running", "completed", "failed", "degraded", "suspended", "suspending", "resuming")
+STATUS_KEYS = ("initializing", "running", "completed", "failed", "degraded", "suspended", "suspending",
+               "resuming")
 
 _DEFS: dict[str, Any] = {
     "GroupVersionKind": _obj(
@@ -61,9 +64,11 @@ _DEFS: dict[str, Any] = {
         "Where the pod template or pod spec of this component lives; use exactly one of podTemplateSpecPath, "
         "podSpecPath and fragmentedPodSpecDefinition.",
         {
-            "podTemplateSpecPath": _jq("Yields PodTemplateSpec objects ({metadata, spec}), one per instance", "root"),
+            "podTemplateSpecPath": _jq("Yields PodTemplateSpec objects ({metadata, spec}), one per "
+                                       "instance", "root"),
             "podSpecPath": _jq("Yields PodSpec objects, one per instance", "root"),
-            "metadataPath": _jq("Yields the pod metadata kept apart from the PodSpec; goes with podSpecPath", "root"),
+            "metadataPath": _jq("Yields the pod metadata kept apart from the PodSpec; goes with "
+                                "podSpecPath", "root"),
             "fragmentedPodSpecDefinition": _ref("FragmentedPodSpecDefinition"),
         },
     ),
@@ -95,7 +100,8 @@ _DEFS: dict[str, Any] = {
         "How to read the workload's status; only read on the root component.",
         {
             "phaseDefinition": _obj(
-                "Where the phase string lives.", {"path": _jq("Yields the phase; the first output is used", "root")},
+                "Where the phase string lives.", {"path": _jq("Yields the phase; the first output is "
+                                                              "used", "root")},
                 ("path",),
             ),
             "conditionsDefinition": _obj(
@@ -105,7 +111,8 @@ _DEFS: dict[str, Any] = {
                     "typeFieldName": _str("Key of the condition type.", default="type"),
                     "statusFieldName": _str("Key of the condition status.", default="status"),
                     "messageFieldName": _str("Key of the condition message.", default="message"),
-                    "reasonFieldName": _str("Key of the condition reason; reason matchers need it.", default="reason"),
+                    "reasonFieldName": _str("Key of the condition reason; reason matchers need "
+                                            "it.", default="reason"),
                 },
                 ("path",),
             ),
@@ -136,7 +143,8 @@ _DEFS: dict[str, Any] = {
             "byExpression": _obj(
                 "A jq expression whose first output, as a string, must equal expectedResult.",
                 {
-                    "expression": _jq("Evaluated as (<expression>) | tostring; the first output is compared", "root"),
+                    "expression": _jq("Evaluated as (<expression>) | tostring; the first output is "
+                                      "compared", "root"),
                     "expectedResult": _str("The expected output as text: \"true\", \"3\", \"Running\"."),
                 },
                 ("expression", "expectedResult"),
@@ -163,10 +171,11 @@ _DEFS: dict[str, Any] = {
         "How running pods are attributed to this component, its instances and replicas.",
         {
             "componentTypeSelector": _obj(
-                "Which pods belong to this component: keyPath exists (or equals value), or all matchLabels match.",
+                "Which pods belong to this component: keyPath exists (or equals value), or all matchLabels "
+                "match.",
                 {
-                    "keyPath": _jq("A pod belongs here if this yields a non-null value (or equals value)", "pod")
-                    | {"minLength": 1},
+                    "keyPath": _jq("A pod belongs here if this yields a non-null value (or equals value)",
+                                   "pod") | {"minLength": 1},
                     "value": _str("The value keyPath must equal (the runtime tests <keyPath> == <value>)."),
                     "matchLabels": {
                         "type": "object",
@@ -230,11 +239,13 @@ _GANG = _obj(
                             {
                                 "componentName": _str("Name of a component."),
                                 "groupByKeyPaths": _list(
-                                    "Values that split pods into separate gangs.", _jq("One value per pod", "pod"),
+                                    "Values that split pods into separate gangs.", _jq("One value per "
+                                                                                       "pod", "pod"),
                                     **{"x-kubernetes-list-type": "set"},
                                 ),
                                 "filters": _list(
-                                    "All must yield true for the pod to take part.", _jq("A boolean per pod", "pod"),
+                                    "All must yield true for the pod to take part.", _jq("A boolean per "
+                                                                                         "pod", "pod"),
                                     **{"x-kubernetes-list-type": "set"},
                                 ),
                                 "groupByExpressions": _list(
@@ -275,8 +286,8 @@ DEFINITION_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": SCHEMA_ID,
     "title": "Karta workload definition",
-    "description": "Describes, for one Kubernetes workload kind, where its pod templates, replica counts, status and "
-    "gang-scheduling groups live, as jq expressions.",
+    "description": "Describes, for one Kubernetes workload kind, where its pod templates, replica counts, "
+    "status and gang-scheduling groups live, as jq expressions.",
     "type": "object",
     "properties": {
         "apiVersion": {"type": "string", "enum": ["run.ai/v1alpha1", "optimization.nvidia.com/v1alpha1"],
@@ -284,7 +295,8 @@ DEFINITION_SCHEMA: dict[str, Any] = {
         "kind": {"type": "string", "enum": ["Karta", "ResourceInterface"],
                  "description": "Karta (legacy: ResourceInterface)."},
         "metadata": {"type": "object", "description": "Object metadata; name by convention "
-                     "<group-with-dashes>-<kind>-<version>.", "properties": {"name": _str("Definition name.")}},
+                     "<group-with-dashes>-<kind>-<version>.", "properties": {"name": _str("Definition "
+                                                                                          "name.")}},
         "spec": _obj(
             "The definition.",
             {

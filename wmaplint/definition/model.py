@@ -1,7 +1,7 @@
 """Typed model of a definition, built leniently from positioned nodes.
 
-Wrongly typed values are left out of the model (the structural check reports them); every field keeps its node,
-so checks can point at it. Pointers are key paths from the document root, e.g.
+Wrongly typed values are left out of the model (the structural check reports them); every field keeps its
+node, so checks can point at it. Pointers are key paths from the document root, e.g.
 ``("spec", "structureDefinition", "childComponents", 0, "scaleDefinition", "replicasPath")``.
 """
 
@@ -20,8 +20,9 @@ Pointer = tuple[str | int, ...]
 
 SPEC_PATH_FIELDS = ("podTemplateSpecPath", "podSpecPath", "metadataPath")
 FRAGMENT_FIELDS = (
-    "schedulerNamePath", "labelsPath", "annotationsPath", "resourcesPath", "resourceClaimsPath", "podAffinityPath",
-    "nodeAffinityPath", "containersPath", "containerPath", "priorityClassNamePath", "imagePath",
+    "schedulerNamePath", "labelsPath", "annotationsPath", "resourcesPath", "resourceClaimsPath",
+    "podAffinityPath", "nodeAffinityPath", "containersPath", "containerPath", "priorityClassNamePath",
+    "imagePath",
 )
 SCALE_FIELDS = ("replicasPath", "minReplicasPath", "maxReplicasPath")
 
@@ -105,8 +106,8 @@ class Component:
     def spec_shapes(self) -> list[str]:
         if self.spec_node is None:
             return []
-        return [k for k in ("podTemplateSpecPath", "podSpecPath", "fragmentedPodSpecDefinition") if self.spec_node.get(k)
-                is not None]
+        shapes = ("podTemplateSpecPath", "podSpecPath", "fragmentedPodSpecDefinition")
+        return [k for k in shapes if self.spec_node.get(k) is not None]
 
     @property
     def has_pods(self) -> bool:
@@ -207,8 +208,8 @@ def _expr(component: Component | None, holder: MappingNode | None, key: str, poi
     node = _str(holder.get(key))
     if node is None or not node.value.strip():
         return None
-    expr = Expr(text=node.value, node=node, pointer=(*pointer, key), field=key, component=component, holder=holder,
-                **role)  # type: ignore[arg-type]
+    expr = Expr(text=node.value, node=node, pointer=(*pointer, key), field=key, component=component,
+                holder=holder, **role)  # type: ignore[arg-type]
     if component is not None:
         component.expressions.append(expr)
     return expr
@@ -221,7 +222,8 @@ def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
     kind = _map(node.get("kind"))
     if kind is not None:
         parts = [_str(kind.get(k)) for k in ("group", "version", "kind")]
-        c.kind = GVK(*(p.value if p else "" for p in parts), node=kind)
+        group, version, kind_name = (p.value if p else "" for p in parts)
+        c.kind = GVK(group, version, kind_name, node=kind)
     if node.key_node("ownerRef") is not None:
         c.owner_ref_node = node.get("ownerRef")
         ref = _str(c.owner_ref_node)
@@ -264,7 +266,8 @@ def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
               cardinality="stream", selector_value=value.value if value else None)
         _expr(c, c.instance_selector_node, "idPath", (*sel_ptr, "componentInstanceSelector"), context="pod",
               cardinality="one")
-        _expr(c, c.replica_selector_node, "keyPath", (*sel_ptr, "replicaSelector"), context="pod", cardinality="one")
+        _expr(c, c.replica_selector_node, "keyPath", (*sel_ptr, "replicaSelector"), context="pod",
+              cardinality="one")
     for e in c.expressions:
         e.component = c
     c.expressions.sort(key=lambda e: e.node.start)
@@ -274,10 +277,11 @@ def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
 def _status(c: Component, node: MappingNode, pointer: Pointer) -> StatusDefinition:
     s = StatusDefinition(node=node, pointer=pointer)
     s.phase_node = _map(node.get("phaseDefinition"))
-    s.phase_path = _expr(c, s.phase_node, "path", (*pointer, "phaseDefinition"), context="root", cardinality="first")
+    s.phase_path = _expr(c, s.phase_node, "path", (*pointer, "phaseDefinition"), context="root",
+                         cardinality="first")
     s.conditions_node = _map(node.get("conditionsDefinition"))
-    s.conditions_path = _expr(c, s.conditions_node, "path", (*pointer, "conditionsDefinition"), context="root",
-                              cardinality="stream")
+    s.conditions_path = _expr(c, s.conditions_node, "path", (*pointer, "conditionsDefinition"),
+                              context="root", cardinality="stream")
     mappings = _map(node.get("statusMappings"))
     if mappings is None:
         return s
@@ -292,7 +296,8 @@ def _status(c: Component, node: MappingNode, pointer: Pointer) -> StatusDefiniti
             mp: Pointer = (*pointer, "statusMappings", key, i)
             matcher = Matcher(node=m, pointer=mp, by_phase=_str(m.get("byPhase")))
             matcher.by_conditions_node = m.get("byConditions")
-            matcher.by_conditions = [x for x in _seq(matcher.by_conditions_node) if isinstance(x, MappingNode)]
+            matcher.by_conditions = [x for x in _seq(matcher.by_conditions_node)
+                                     if isinstance(x, MappingNode)]
             by_expr = _map(m.get("byExpression"))
             if by_expr is not None:
                 matcher.expected_result = _str(by_expr.get("expectedResult"))
@@ -307,8 +312,8 @@ def _status(c: Component, node: MappingNode, pointer: Pointer) -> StatusDefiniti
 
 def _gang(definition: Definition, root: MappingNode) -> None:
     spec = _map(root.get("spec"))
-    gang = _map(_map(spec.get("optimizationInstructions")).get("gangScheduling")) if spec and _map(
-        spec.get("optimizationInstructions")) else None
+    instructions = _map(spec.get("optimizationInstructions")) if spec else None
+    gang = _map(instructions.get("gangScheduling")) if instructions else None
     if gang is None:
         return
     gptr: Pointer = ("spec", "optimizationInstructions", "gangScheduling")

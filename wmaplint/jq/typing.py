@@ -136,8 +136,8 @@ def _kinds(v: Val) -> frozenset[str]:
 
 
 def _nested_paths(parent: SchemaType, name: str, max_depth: int = 3, budget: int = 2000) -> list[str]:
-    """Where a missing field does exist a few levels down (the RayJob `.spec.workerGroupSpecs` that lives under
-    `.spec.rayClusterSpec`): the shallowest paths, breadth first, within a node budget."""
+    """Where a missing field does exist a few levels down (the RayJob `.spec.workerGroupSpecs` that lives
+    under `.spec.rayClusterSpec`): the shallowest paths, breadth first, within a node budget."""
     frontier: list[tuple[SchemaType, str]] = [(parent, "")]
     for _ in range(max_depth):
         found: list[str] = []
@@ -278,7 +278,7 @@ class _Interp:
 
     # -- navigation -----------------------------------------------------------------------------
 
-    def member(self, base: Val, name: str, node: A.Node, quiet: bool) -> Val:
+    def member(self, base: Val, name: str, node: A.Node | _KeySpan, quiet: bool) -> Val:
         if base.is_any or _is_never(base):
             return base
         results: list[SchemaType] = []
@@ -315,7 +315,7 @@ class _Interp:
             return Val(SchemaType(NULL), True) if not non_object else ANY_VAL
         return Val(union(*results), optional)
 
-    def unknown_field(self, parent: SchemaType, name: str, node: A.Node) -> None:
+    def unknown_field(self, parent: SchemaType, name: str, node: A.Node | _KeySpan) -> None:
         valid = sorted(parent.properties)
         suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
         if not suggestions:
@@ -407,8 +407,8 @@ class _Interp:
                 if entry.key_kind == "var"
                 else None
             )
-            literal_key = isinstance(key, A.Literal) and isinstance(key.value, str)
-            if entry.key_kind in ("ident", "string") and literal_key:
+            named = entry.key_kind in ("ident", "string")
+            if named and isinstance(key, A.Literal) and isinstance(key.value, str):
                 if value is None:  # shorthand {a}: .a of the input
                     value = self.member(inp, key.value, key, quiet)
                 t.properties[key.value] = Property(key.value, value.type)
