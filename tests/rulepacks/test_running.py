@@ -37,7 +37,8 @@ def test_passing_assertion_and_unselected_nodes_give_nothing(lab: PackLab) -> No
 
 
 def test_root_and_message_expression(lab: PackLab) -> None:
-    extra = "    messageExpression: \"'name ' + self + ' is not ' + root.spec.structureDefinition.rootComponent.name\"\n"
+    extra = ("    messageExpression: \"'name ' + self + ' is not ' + "
+             "root.spec.structureDefinition.rootComponent.name\"\n")
     lab.pack(
         PACK_HEAD
         + acme_rule(

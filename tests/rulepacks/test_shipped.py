@@ -1,4 +1,5 @@
-"""The shipped best-practice pack: loads cleanly, each rule fails and passes on real definitions, catalog is clean."""
+"""The shipped best-practice pack: loads cleanly, each rule fails and passes on real definitions, catalog is
+clean."""
 
 from __future__ import annotations
 
@@ -98,7 +99,8 @@ def test_kbp003_core_group() -> None:
 
 def test_kbp004_pod_child_without_pod_selector() -> None:
     text = TWO_PODS.replace(
-        "        podSelector:\n          componentTypeSelector: {keyPath: '.metadata.labels[\"example.com/worker\"]'}\n",
+        "        podSelector:\n          componentTypeSelector: {keyPath: "
+        "'.metadata.labels[\"example.com/worker\"]'}\n",
         "",
     )
     (found,) = pack_rules(text)

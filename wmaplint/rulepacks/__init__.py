@@ -66,7 +66,8 @@ define(
     "(schemas/rulepack.schema.json).",
     bad=_GOOD_PACK.replace("    severity: warning\n", "    severity: loud\n"),
     good=_GOOD_PACK,
-    fix="Correct the field named in the message; every rule needs id, severity, message, docs, given and assert.",
+    fix="Correct the field named in the message; every rule needs id, severity, message, docs, given and "
+    "assert.",
     tags=("rule-pack",),
     example_filename="pack.yaml",
 )
@@ -74,8 +75,10 @@ define(
     BAD_GIVEN,
     "rule-pack-bad-given",
     "error",
-    "A pack rule's `given` is not an RFC 9535 JSONPath, or names a field the definition format does not have.",
-    why="A query with a typo selects nothing, so the rule would pass on every definition without checking anything.",
+    "A pack rule's `given` is not an RFC 9535 JSONPath, or names a field the definition format does not "
+    "have.",
+    why="A query with a typo selects nothing, so the rule would pass on every definition without checking "
+    "anything.",
     bad=_GOOD_PACK.replace("rootComponent\n", "rootComponnet\n"),
     good=_GOOD_PACK,
     fix="Spell the path as in the definition format (schemas/definition.schema.json); lists need [*] or [n].",
@@ -86,7 +89,8 @@ define(
     BAD_ASSERT,
     "rule-pack-bad-assert",
     "error",
-    "A pack rule's `assert` (or messageExpression) does not compile or type-check against the definition format.",
+    "A pack rule's `assert` (or messageExpression) does not compile or type-check against the definition "
+    "format.",
     why="The expression is checked with the CEL type of the node `given` selects, so a misspelled field is "
     "caught when the pack loads rather than failing, or passing, on every definition.",
     bad=_GOOD_PACK.replace("has(self.statusDefinition)", "has(self.statusDefinitoin)"),
@@ -100,7 +104,8 @@ define(
     "rule-pack-duplicate-rule",
     "error",
     "Two pack rules share one id (in one pack, or across the packs in use).",
-    why="Configuration, suppressions and reports address rules by id; two rules under one id cannot be told apart.",
+    why="Configuration, suppressions and reports address rules by id; two rules under one id cannot be told "
+    "apart.",
     bad=_GOOD_PACK + _GOOD_PACK.split("rules:\n", 1)[1],
     good=_GOOD_PACK,
     fix="Give each rule its own id; to replace a shipped rule, ignore its id and add yours.",
@@ -166,7 +171,8 @@ def run_rule_packs(ctx: Context) -> Iterator[Diagnostic]:
 
     config = ctx.options[1] if isinstance(ctx.options, tuple) and len(ctx.options) > 1 else None
     rules, problems = packs_for(config)
-    # Problems of a configured pack are reported with every definition it would check; shipped packs are clean.
+    # Problems of a configured pack are reported with every definition it would check; shipped packs are
+    # clean.
     yield from problems
     yield from run_rules(rules, ctx.definition.document_node, ctx.path)
 

@@ -1,4 +1,5 @@
-"""Read a rule pack: positioned YAML -> schema check -> JSONPath and CEL compiled and typed against the format.
+"""Read a rule pack: positioned YAML -> schema check -> JSONPath and CEL compiled and typed against the
+format.
 
 Every problem is a Diagnostic whose path is the pack file, at the line of the offending value; a rule with a
 problem is left out of the pack (the other rules still run).

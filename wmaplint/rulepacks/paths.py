@@ -1,6 +1,7 @@
 """JSONPath over the definition format: what a query can select, and the schema of each node it selects.
 
-Checking a query against ``DEFINITION_SCHEMA`` before any definition is seen is what turns a misspelled field in
+Checking a query against ``DEFINITION_SCHEMA`` before any definition is seen is what turns a misspelled field
+in
 ``given`` into a load error, and gives ``self`` its CEL type.
 """
 
@@ -46,7 +47,8 @@ def _closed(node: Schema) -> bool:
 
 @dataclass(frozen=True)
 class StaticPath:
-    """The result of walking a query over the format: the schemas it can reach (None = unknown) or a problem."""
+    """The result of walking a query over the format: the schemas it can reach (None = unknown) or a
+    problem."""
 
     schemas: tuple[Schema, ...] | None
     problem: str | None = None

@@ -1,4 +1,5 @@
-"""Run loaded pack rules on one definition: JSONPath finds the nodes, CEL judges each with ``self`` and ``root``."""
+"""Run loaded pack rules on one definition: JSONPath finds the nodes, CEL judges each with ``self`` and
+``root``."""
 
 from __future__ import annotations
 

@@ -38,8 +38,8 @@ _RULE: dict[str, Any] = {
         },
         "docs": {"type": "string", "minLength": 1, "description": "Why the rule exists and how to fix it."},
         "given": {
-            "description": "RFC 9535 JSONPath (or a list of them) over the definition; each node it selects is "
-            "checked.",
+            "description": "RFC 9535 JSONPath (or a list of them) over the definition; each node it selects "
+            "is checked.",
             "oneOf": [
                 {"type": "string", "minLength": 1},
                 {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1},
@@ -48,8 +48,8 @@ _RULE: dict[str, Any] = {
         "assert": {
             "type": "string",
             "minLength": 1,
-            "description": "CEL expression, true when the node is fine. `self` is the selected node, `root` the "
-            "whole definition.",
+            "description": "CEL expression, true when the node is fine. `self` is the selected node, `root` "
+            "the whole definition.",
         },
     },
     "required": ["id", "severity", "message", "docs", "given", "assert"],

@@ -109,11 +109,12 @@ BAD_SCHEMA_SOURCE = define(
     "A schema source is missing, unreadable, broken or not structural.",
     why="A broken CRD file is skipped, so the kinds it serves are not checked; a missing --crds directory is "
     "usually a typo in CI configuration.",
-    bad="apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n"
-    "spec:\n  group: example.com\n  names: {kind: Job, plural: jobs}\n  versions: [\n",
-    good="apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\n"
-    "spec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n"
-    "  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n",
+    bad="apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: "
+    "widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Job, plural: jobs}\n  versions: [\n",
+    good="apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: "
+    "widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: "
+    "Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      "
+    "openAPIV3Schema:\n        type: object\n",
     fix="Fix or remove the schema source; the message names the file and line.",
     example_mode="schema-source",
     tags=("schema",),

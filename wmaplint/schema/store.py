@@ -244,7 +244,8 @@ _KIND_VALUE = re.compile(rb"""["']?kind["']?\s*:\s*["']?([A-Za-z0-9_.-]+)["']?\s
 
 
 def _mentioned_kinds(data: bytes) -> set[str]:
-    """Every value a file gives a ``kind`` key: a file can only declare kinds it names (cheap, cached by mtime)."""
+    """Every value a file gives a ``kind`` key: a file can only declare kinds it names (cheap, cached by
+    mtime)."""
     return {m.decode("utf-8", "replace") for m in _KIND_VALUE.findall(data)}
 
 

@@ -1,5 +1,6 @@
 """Positioned YAML: documents -> nodes with exact spans; offsets inside scalars."""
 
+from wmaplint.diagnostics import Span
 from wmaplint.source.loader import (
     Document,
     InputError,
@@ -20,8 +21,6 @@ from wmaplint.source.nodes import (
     to_python,
 )
 
-from wmaplint.diagnostics import Span
-
 
 def find_span(document: Document, pointer: tuple[str | int, ...]) -> Span | None:
     """The span of the value at a key path in a document, or None."""
@@ -31,5 +30,6 @@ def find_span(document: Document, pointer: tuple[str | int, ...]) -> Span | None
 
 __all__ = [
     "Document", "InputError", "MappingNode", "Node", "ScalarNode", "SequenceNode", "SourceFile", "SourceText",
-    "decode_bytes", "find_node", "find_span", "iter_nodes", "load_path", "load_text", "read_path", "to_python",
+    "decode_bytes", "find_node", "find_span", "iter_nodes", "load_path", "load_text", "read_path",
+    "to_python",
 ]

@@ -71,7 +71,8 @@ def read_path(path: str | Path) -> str:
     if p.is_dir():
         raise InputError(f"{path}: is a directory")
     if size > MAX_FILE_BYTES:
-        raise InputError(f"{path}: file is {size // (1024 * 1024)} MB, over the {MAX_FILE_BYTES // (1024 * 1024)} MB limit")
+        raise InputError(f"{path}: file is {size // (1024 * 1024)} MB, over the "
+                         f"{MAX_FILE_BYTES // (1024 * 1024)} MB limit")
     try:
         data = p.read_bytes()
     except OSError as exc:
@@ -87,7 +88,8 @@ def decode_bytes(data: bytes, path: str) -> str:
     try:
         text = data.decode("utf-8-sig") if data.startswith(b"\xef\xbb\xbf") else data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start}: {data[exc.start:exc.start + 1]!r})") from None
+        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start}: "
+                         f"{data[exc.start:exc.start + 1]!r})") from None
     return text
 
 
@@ -128,8 +130,10 @@ def _yaml_message(exc: yaml.MarkedYAMLError) -> str:
     return f"YAML syntax error: {text}"
 
 
-def _diag(rule: str, message: str, path: str, span: Span, related: tuple[RelatedLocation, ...] = ()) -> Diagnostic:
-    return Diagnostic(rule=rule, severity=Severity.ERROR, message=message, path=path, span=span, related=related)
+def _diag(rule: str, message: str, path: str, span: Span,
+          related: tuple[RelatedLocation, ...] = ()) -> Diagnostic:
+    return Diagnostic(rule=rule, severity=Severity.ERROR, message=message, path=path, span=span,
+                      related=related)
 
 
 class _AliasBomb(Exception):
@@ -151,7 +155,8 @@ class _Builder:
 
     def _span(self, ynode: yaml.Node) -> Span:
         return Span(
-            ynode.start_mark.line + 1, ynode.start_mark.column + 1, ynode.end_mark.line + 1, ynode.end_mark.column + 1
+            ynode.start_mark.line + 1, ynode.start_mark.column + 1,
+            ynode.end_mark.line + 1, ynode.end_mark.column + 1,
         )
 
     def scalar(self, ynode: yaml.Node) -> ScalarNode:
@@ -186,7 +191,8 @@ class _Builder:
                 self.expanded += 1
                 if self.expanded > MAX_ALIAS_EXPANSION:
                     raise _AliasBomb(
-                        f"aliases expand this document beyond {MAX_ALIAS_EXPANSION} nodes; refusing to read it",
+                        f"aliases expand this document beyond {MAX_ALIAS_EXPANSION} nodes; refusing to read "
+                        f"it",
                         self._span(ynode),
                     )
             if isinstance(ynode, yaml.MappingNode):
@@ -236,7 +242,8 @@ class _Builder:
                     if not isinstance(src, yaml.MappingNode):
                         continue
                     for ykey, yvalue in src.value:
-                        if not isinstance(ykey, yaml.ScalarNode) or ykey.value in {str(m) for m in first_seen}:
+                        merged_keys = {str(m) for m in first_seen}
+                        if not isinstance(ykey, yaml.ScalarNode) or ykey.value in merged_keys:
                             continue
                         key = self.scalar(ykey)
                         first_seen[key.value] = key
@@ -245,7 +252,8 @@ class _Builder:
 
     def _complex_key(self, ykey: yaml.Node) -> ScalarNode:
         self.problems.append(
-            _diag(rules.YAML_SYNTAX.id, "a mapping key must be a plain value, not a collection", self.source.path,
+            _diag(rules.YAML_SYNTAX.id, "a mapping key must be a plain value, not a "
+                  "collection", self.source.path,
                   self._span(ykey))
         )
         return ScalarNode(self._span(ykey), ykey.start_mark.index, ykey.end_mark.index, "", "", "plain")

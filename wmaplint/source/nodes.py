@@ -158,7 +158,8 @@ class SourceText:
             starts.append(j + 1)
             i = j + 1
         if "\r" in text:  # lone CR also breaks lines in YAML
-            starts = sorted(set(starts) | {k + 1 for k in range(n) if text[k] == "\r" and text[k + 1 : k + 2] != "\n"})
+            lone_cr = {k + 1 for k in range(n) if text[k] == "\r" and text[k + 1 : k + 2] != "\n"}
+            starts = sorted(set(starts) | lone_cr)
         self._line_starts = starts
 
     def position(self, index: int) -> tuple[int, int]:

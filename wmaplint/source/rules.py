@@ -6,8 +6,8 @@ from wmaplint.examples import JOB
 YAML_SYNTAX = define(
     "WM101", "yaml-syntax", "error",
     "The file is not valid YAML (or JSON).",
-    why="A definition that does not parse is rejected by kubectl and by every consumer; the parser stops at the "
-    "first fault, so nothing after it is checked.",
+    why="A definition that does not parse is rejected by kubectl and by every consumer; the parser stops at "
+    "the first fault, so nothing after it is checked.",
     bad=JOB.replace("kind: Karta", "kind: Karta\n  broken: [", 1),
     good=JOB,
     fix="Correct the YAML at the reported position (unclosed brackets, bad indentation, tabs).",
@@ -17,8 +17,8 @@ YAML_SYNTAX = define(
 DUPLICATE_KEY = define(
     "WM102", "duplicate-key", "error",
     "A mapping has the same key twice.",
-    why="YAML decoders silently keep one of the two values (Kubernetes keeps the last), so one of them is lost "
-    "without a word.",
+    why="YAML decoders silently keep one of the two values (Kubernetes keeps the last), so one of them is "
+    "lost without a word.",
     bad=JOB.replace("      name: job\n", "      name: job\n      name: batch-job\n", 1),
     good=JOB,
     fix="Remove or rename one of the keys.",
@@ -28,8 +28,8 @@ DUPLICATE_KEY = define(
 YAML_ALIAS_LIMIT = define(
     "WM103", "yaml-alias-limit", "error",
     "YAML aliases expand the document beyond a safe size.",
-    why="Nested aliases (a 'billion laughs' file) make a small file expand to gigabytes in every decoder that "
-    "reads it; no real definition needs this.",
+    why="Nested aliases (a 'billion laughs' file) make a small file expand to gigabytes in every decoder "
+    "that reads it; no real definition needs this.",
     bad="a: &a [x, x, x, x, x, x, x, x, x, x]\n"
     + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(6)
