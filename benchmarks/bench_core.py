@@ -24,7 +24,8 @@ def wall(cmd: list[str], runs: int = 7) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(cmd, env=ENV, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(cmd, env=ENV, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False)
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
 

@@ -6,7 +6,7 @@ import importlib
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -31,8 +31,10 @@ class LazyGroup(click.Group):
         try:
             return super().main(*args, **kwargs)
         except _NO_ARGS_IS_HELP as exc:  # bare `wmaplint`: the help text, as click shows it
-            exc.show()
-            sys.exit(exc.exit_code)
+            show = getattr(exc, "show", None)  # older click raises a bare Exit after printing the help
+            if show is not None:
+                show()
+            sys.exit(getattr(exc, "exit_code", 0))
         except click.UsageError as exc:
             where = exc.ctx.command_path if exc.ctx is not None else "wmaplint"
             click.echo(f"wmaplint: {exc.format_message()} (see `{where} --help`)", err=True)
@@ -63,7 +65,7 @@ def main() -> None:
     """Offline static analyzer for Kubernetes workload definitions (kind Karta)."""
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     click.echo(f"wmaplint: {message}", err=True)
     sys.exit(2)
 
@@ -85,7 +87,8 @@ def common_schema_options(fn: Any) -> Any:
               show_default=True)
 @click.option("--select", multiple=True, help="Only these rules (ids, prefixes like WM3, or names).")
 @click.option("--ignore", multiple=True, help="Skip these rules.")
-@click.option("--fail-level", type=click.Choice(["error", "warning", "info"]), help="Lowest severity that fails.")
+@click.option("--fail-level", type=click.Choice(["error", "warning", "info"]), help="Lowest severity that "
+              "fails.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Files checked in parallel.")
 @click.option("--stdin-filename", default="<stdin>", help="Name shown for input read from '-'.")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
@@ -165,8 +168,8 @@ def rules(fmt: str) -> None:
     _load_rules()
     ordered = [RULES[k] for k in sorted(RULES)]
     if fmt == "json":
-        click.echo(json.dumps([{"id": r.id, "name": r.name, "severity": r.severity.label, "summary": r.summary,
-                                "tags": list(r.tags)} for r in ordered], indent=2))
+        click.echo(json.dumps([{"id": r.id, "name": r.name, "severity": r.severity.label,
+                                 "summary": r.summary, "tags": list(r.tags)} for r in ordered], indent=2))
         return
     width = max(len(r.name) for r in ordered)
     for r in ordered:

@@ -1,9 +1,10 @@
 """Settings from ``[tool.wmaplint]`` in pyproject.toml or ``.wmaplint.yaml``, found from a file upwards.
 
 Keys: ``select`` and ``ignore`` (rule ids, id prefixes such as ``WM3``, or rule names), ``severity`` (rule ->
-error|warning|info|off), ``exclude`` (glob patterns, relative to the config file), ``crds`` (schema paths, relative
-to the config file), ``fail-level`` (error|warning|info), ``rule-packs`` (declarative rule files),
-``completes`` (GVKs or kinds that run to completion, for status coverage). Command-line flags override the file.
+error|warning|info|off), ``exclude`` (glob patterns, relative to the config file), ``crds`` (schema paths,
+relative to the config file), ``fail-level`` (error|warning|info), ``rule-packs`` (declarative rule files),
+``completes`` (GVKs or kinds that run to completion, for status coverage). Command-line flags override the
+file.
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ class Config:
             rel = path.resolve().relative_to(self.base.resolve()).as_posix()
         except ValueError:
             rel = path.as_posix()
-        return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(path.name, pat) or rel.startswith(pat.rstrip("/") + "/")
-                   for pat in self.exclude)
+        return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(path.name, pat)
+                   or rel.startswith(pat.rstrip("/") + "/") for pat in self.exclude)
 
     def merged(self, **overrides: Any) -> Config:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
@@ -94,7 +95,8 @@ def parse_config(data: Any, source: str) -> Config:
         raise ConfigError(f"{source}: the wmaplint settings must be a mapping")
     unknown = set(data) - KNOWN_KEYS
     if unknown:
-        raise ConfigError(f"{source}: unknown setting {sorted(unknown)[0]!r} (known: {', '.join(sorted(KNOWN_KEYS))})")
+        raise ConfigError(f"{source}: unknown setting {sorted(unknown)[0]!r} (known: "
+        f"{', '.join(sorted(KNOWN_KEYS))})")
 
     def strings(key: str) -> tuple[str, ...]:
         value = data.get(key, [])
@@ -110,7 +112,8 @@ def parse_config(data: Any, source: str) -> Config:
         raise ConfigError(f"{source}: severity must map rule ids to error, warning, info or off")
     for key, value in raw_sev.items():
         if str(value).lower() not in ("error", "warning", "info", "off"):
-            raise ConfigError(f"{source}: severity of {key} must be error, warning, info or off, not {value!r}")
+            raise ConfigError(f"{source}: severity of {key} must be error, warning, info or off, not "
+            f"{value!r}")
         severity.append((normalise_selector(str(key), source), str(value).lower()))
     fail = data.get("fail-level", "warning")
     try:
@@ -123,9 +126,9 @@ def parse_config(data: Any, source: str) -> Config:
         ignore=tuple(normalise_selector(s, source) for s in strings("ignore")),
         severity=tuple(severity),
         exclude=strings("exclude"),
-        crds=tuple(str((base / p)) for p in strings("crds")),
+        crds=tuple(str(base / p) for p in strings("crds")),
         fail_level=fail_level,
-        rule_packs=tuple(str((base / p)) for p in strings("rule-packs")),
+        rule_packs=tuple(str(base / p) for p in strings("rule-packs")),
         completes=strings("completes"),
         source=source,
     )

@@ -15,7 +15,8 @@ from wmaplint.source import InputError, SourceFile, load_text, read_path
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
 
-# Document handlers beyond definitions (CRDs, rule packs): kind -> function(document, ctx args) -> diagnostics.
+# Document handlers beyond definitions (CRDs, rule packs): kind -> function(document, ctx args) ->
+# diagnostics.
 DocumentLinter = Callable[[SourceFile, Any, "Options", Config], Iterable[Diagnostic]]
 DOCUMENT_LINTERS: dict[str, str] = {
     "CustomResourceDefinition": "wmaplint.checks.crd:lint_crd_document",
@@ -37,14 +38,15 @@ class Options:
         if self.config_file:
             base = _load_explicit(self.config_file)
         else:
-            directory = os.path.dirname(os.path.abspath(path)) if path not in ("<stdin>", STDIN) else os.getcwd()
+            from_stdin = path in ("<stdin>", STDIN)
+            directory = os.getcwd() if from_stdin else os.path.dirname(os.path.abspath(path))
             base = find_config(directory)
         return self.overrides.apply(base)
 
     def schema_store(self, config: Config) -> Any:
         """The schema store for a configuration's sources, shared by every run in this process."""
-        key = (*config.crds, "\0", os.environ.get("WMAPLINT_SCHEMA_PATH", ""), os.environ.get("WMAPLINT_CACHE_DIR", ""),
-               os.environ.get("XDG_CACHE_HOME", ""))
+        key = (*config.crds, "\0", os.environ.get("WMAPLINT_SCHEMA_PATH", ""),
+               os.environ.get("WMAPLINT_CACHE_DIR", ""), os.environ.get("XDG_CACHE_HOME", ""))
         store = _STORES.get(key)
         if store is None:
             from wmaplint.schema import default_store
@@ -125,7 +127,8 @@ def is_lintable(source: SourceFile) -> bool:
 
     if source.problems and not source.documents:
         return True  # a broken file is reported, not skipped
-    return any(recognise(d.root) is not None or _document_linter(d.root) is not None for d in source.documents)
+    return any(recognise(d.root) is not None or _document_linter(d.root) is not None
+               for d in source.documents)
 
 
 def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], list[str]]:
@@ -164,8 +167,7 @@ def lint_paths(paths: Iterable[str], options: Options | None = None, *, stdin_te
     work = [f for f in files if f != STDIN]
     results: list[tuple[str, str | None, list[Diagnostic] | None, str | None, bool]] = []
     if STDIN in files:
-        text = stdin_text if stdin_text is not None else ""
-        results.append(_lint_one_text(text, stdin_name, options))
+        results.append(_lint_one_text(stdin_text or "", stdin_name, options))
     if options.jobs > 1 and len(work) >= 8:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -193,7 +195,8 @@ def lint_paths(paths: Iterable[str], options: Options | None = None, *, stdin_te
     return report
 
 
-def _lint_one_file(path: str, options: Options) -> tuple[str, str | None, list[Diagnostic] | None, str | None, bool]:
+def _lint_one_file(path: str, options: Options
+                   ) -> tuple[str, str | None, list[Diagnostic] | None, str | None, bool]:
     try:
         text = read_path(path)
     except InputError as exc:

@@ -1,4 +1,5 @@
-"""Apply the first fix of each finding to its file: non-overlapping edits, atomic replace, comments untouched."""
+"""Apply the first fix of each finding to its file: non-overlapping edits, atomic replace, comments
+untouched."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ def apply_edits(text: str, edits: list[TextEdit]) -> str:
             return len(text)
         return min(starts[line - 1] + col - 1, len(text))
 
-    spans = sorted(((offset(e.span.start_line, e.span.start_col), offset(e.span.end_line, e.span.end_col), e.new_text)
-                    for e in edits), reverse=True)
+    spans = sorted(((offset(e.span.start_line, e.span.start_col), offset(e.span.end_line, e.span.end_col),
+                     e.new_text) for e in edits), reverse=True)
     out = text
     last_start = len(text) + 1
     for start, end, new in spans:

@@ -41,7 +41,8 @@ def rules_document() -> str:
     lines = [
         "# wmaplint rules",
         "",
-        "Generated from the rule registry (`python -m wmaplint.rule_docs > docs/rules.md`); do not edit by hand.",
+        "Generated from the rule registry (`python -m wmaplint.rule_docs > docs/rules.md`); do not edit by "
+        "hand.",
         "",
         "| id | name | severity | summary |",
         "|---|---|---|---|",

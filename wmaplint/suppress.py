@@ -1,7 +1,8 @@
-"""Inline suppressions: ``# wmaplint: disable=WM301[,name...] -- reason`` and ``# wmaplint: disable-file=...``.
+"""Inline suppressions: ``# wmaplint: disable=WM301[,name...] -- reason`` and ``# wmaplint:
+disable-file=...``.
 
-A line comment suppresses findings that start on its line; a comment alone on its line also covers the next line.
-A suppression that suppresses nothing is itself reported, so stale ones do not pile up.
+A line comment suppresses findings that start on its line; a comment alone on its line also covers the next
+line. A suppression that suppresses nothing is itself reported, so stale ones do not pile up.
 """
 
 from __future__ import annotations
@@ -19,14 +20,16 @@ UNUSED = define(
     "WM910", "unused-suppression", "info",
     "A wmaplint suppression comment that suppresses nothing.",
     why="Stale suppressions hide future findings on the same line and mislead readers about what is wrong.",
-    bad=JOB.replace("      name: job\n", "      name: job  # wmaplint: disable=WM112 -- no longer needed\n", 1),
+    bad=JOB.replace("      name: job\n", "      name: job  # wmaplint: disable=WM112 -- no longer "
+                    "needed\n", 1),
     good=JOB,
     fix="Remove the comment, or correct the rule it names.",
 )
 UNKNOWN_RULE = define(
     "WM911", "suppression-unknown-rule", "warning",
     "A suppression comment names a rule that does not exist.",
-    why="A misspelled rule id suppresses nothing, so the finding it was meant to silence still fails the build.",
+    why="A misspelled rule id suppresses nothing, so the finding it was meant to silence still fails the "
+    "build.",
     bad=JOB.replace("      name: job\n", "      name: job  # wmaplint: disable=WM9999 -- typo\n", 1),
     good=JOB,
     fix="Use a rule id or name from `wmaplint rules`.",
@@ -97,7 +100,8 @@ def apply_suppressions(diagnostics: list[Diagnostic], text: str, path: str) -> l
             continue
         hit = None
         for s in suppressions:
-            if (diag.rule in s.rules or "all" in s.rules) and (s.whole_file or diag.span.start_line in s.lines):
+            named = diag.rule in s.rules or "all" in s.rules
+            if named and (s.whole_file or diag.span.start_line in s.lines):
                 hit = s
                 break
         if hit is None:

@@ -69,7 +69,8 @@ def test_select_ignore_and_fail_level(tmp_path) -> None:
 
 
 def test_config_file_is_found_upwards(tmp_path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[tool.wmaplint]\nseverity = {WM112 = "info"}\nfail-level = "warning"\n')
+    (tmp_path / "pyproject.toml").write_text('[tool.wmaplint]\nseverity = {WM112 = "info"}\nfail-level = '
+                                             '"warning"\n')
     (tmp_path / "defs").mkdir()
     (tmp_path / "defs" / "job.yaml").write_text(BROKEN)
     result = run("check", str(tmp_path / "defs"), "--no-color")
@@ -95,7 +96,8 @@ def test_inline_suppression_and_unused_suppression(tmp_path) -> None:
     text = BROKEN.replace("specDefiniton:", "specDefiniton:  # wmaplint: disable=WM112 -- draft", 1)
     (tmp_path / "job.yaml").write_text(text)
     assert run("check", str(tmp_path / "job.yaml")).exit_code == 0
-    (tmp_path / "job.yaml").write_text(JOB.replace("name: job\n", "name: job  # wmaplint: disable=unknown-field\n", 1))
+    (tmp_path / "job.yaml").write_text(JOB.replace("name: job\n", "name: job  # wmaplint: "
+                                                   "disable=unknown-field\n", 1))
     result = run("check", str(tmp_path / "job.yaml"), "--fail-level", "info", "--no-color")
     assert result.exit_code == 1 and "WM910" in result.output
 
@@ -132,8 +134,8 @@ def test_rules_and_explain() -> None:
 
 
 def test_version_is_fast_to_import() -> None:
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "wmaplint", "--version"], capture_output=True,
-                          text=True)
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "wmaplint", "--version"],
+                          capture_output=True, text=True)
     assert proc.returncode == 0 and "wmaplint 0.1.0" in proc.stdout
     heavy = [m for m in ("pygls", "celpy", "cel_expr", "jsonschema", "lark", "jq") if f" {m}\n" in proc.stderr
              or f" {m}." in proc.stderr]

@@ -37,7 +37,8 @@ def test_catalog_definitions_validate_against_the_format_schema(repo) -> None:
     assert files
     for path in files:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-        errors = [f"{path.name}: {'/'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(doc)]
+        errors = [f"{path.name}: {'/'.join(map(str, e.path))}: {e.message}"
+                  for e in validator.iter_errors(doc)]
         assert errors == []
 
 
