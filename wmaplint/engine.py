@@ -112,13 +112,10 @@ def _document_linter(root: Any) -> DocumentLinter | None:
     target = DOCUMENT_LINTERS.get(getattr(kind, "value", None) or "")
     if target is None:
         return None
-    module_name, attr = target.split(":")
-    try:
-        import importlib
+    import importlib
 
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError:
-        return None
+    module_name, attr = target.split(":")
+    module = importlib.import_module(module_name)
     return getattr(module, attr)
 
 

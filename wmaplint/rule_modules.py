@@ -4,29 +4,22 @@ from __future__ import annotations
 
 import importlib
 
+from wmaplint.checks import CHECK_MODULES
+
+# Rules registered outside the definition checks: YAML faults, CRD documents, suppressions, the analyses' own
+# modules, and resolution.
 RULE_MODULES = (
     "wmaplint.source.rules",
-    "wmaplint.checks.format",
-    "wmaplint.checks.components",
-    "wmaplint.checks.status",
-    "wmaplint.checks.status_semantics",
-    "wmaplint.checks.expressions",
-    "wmaplint.checks.schema_paths",
-    "wmaplint.checks.cel_rules",
+    *CHECK_MODULES,
     "wmaplint.checks.crd",
     "wmaplint.suppress",
     "wmaplint.jq.rules",
     "wmaplint.schema.rules",
     "wmaplint.cel.rules",
     "wmaplint.resolve.rules",
-    "wmaplint.rulepacks",
 )
 
 
 def import_rule_modules() -> None:
     for name in RULE_MODULES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:  # a module that exists but fails to import is a bug, not an absence
-                raise
+        importlib.import_module(name)

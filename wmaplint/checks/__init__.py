@@ -37,11 +37,7 @@ def check(fn: CheckFn) -> CheckFn:
 
 def load_checks() -> list[CheckFn]:
     for name in CHECK_MODULES:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
+        importlib.import_module(name)
     return CHECKS
 
 

@@ -53,12 +53,8 @@ def place(ctx: Context, expr: Expr, finding: Any, *, source: str | None = None) 
 
 @check
 def jq_expressions(ctx: Context) -> Iterator[Diagnostic]:
-    try:
-        from wmaplint.jq.analysis import analyze
-    except ModuleNotFoundError as exc:
-        if exc.name != "wmaplint.jq.analysis":
-            raise
-        return
+    from wmaplint.jq.analysis import analyze
+
     for expr in ctx.definition.expressions():
         for finding in analyze(expr.text, role_of(expr)):
             yield place(ctx, expr, finding)
