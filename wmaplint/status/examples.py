@@ -1,6 +1,8 @@
 """Example definitions for the status mapping rules' documentation (small, real-looking, valid)."""
 
-from wmaplint.examples import job_with
+from wmaplint.examples import POD, job_with
+
+__all__ = ["CUSTOM", "JOB_SUSPENDABLE", "JOB_WITH_INITIALIZING", "POD", "PYTORCHJOB"]
 
 JOB_SUSPENDABLE = job_with(
     "      statusDefinition:",
@@ -16,26 +18,6 @@ JOB_WITH_INITIALIZING = job_with(
     "[{byExpression: {expression: '(.status.ready // 0) == 0', expectedResult: \"true\"}}]\n"
     "          completed:",
 )
-
-POD = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: core-pod-v1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: pod
-      kind: {group: "", version: v1, kind: Pod}
-      specDefinition: {podSpecPath: .spec}
-      scaleDefinition: {replicasPath: "1"}
-      statusDefinition:
-        phaseDefinition: {path: .status.phase}
-        statusMappings:
-          initializing: [{byPhase: Pending}]
-          running: [{byPhase: Running}]
-          completed: [{byPhase: Succeeded}]
-          failed: [{byPhase: Failed}]
-"""
 
 PYTORCHJOB = """\
 apiVersion: run.ai/v1alpha1
