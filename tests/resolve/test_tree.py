@@ -229,3 +229,23 @@ def test_replica_counts_are_finite_non_negative_integers(runtime, expression, po
     else:
         assert [f.rule for f in workload.findings] == [rules.REPLICAS_NOT_A_NUMBER]
         assert message in workload.findings[0].message
+
+
+def test_fragments_that_are_all_null_still_give_the_instance_its_pods(runtime):
+    # Milvus-style: nothing in the manifest overrides the component's pod fields, yet it runs `replicas` pods
+    definition = {
+        "apiVersion": "run.ai/v1alpha1",
+        "kind": "Karta",
+        "spec": {"structureDefinition": {"rootComponent": {
+            "name": "svc",
+            "kind": {"group": "example.com", "version": "v1", "kind": "Service"},
+            "specDefinition": {"fragmentedPodSpecDefinition": {
+                "imagePath": ".spec.proxy.image", "resourcesPath": ".spec.proxy.resources"}},
+            "scaleDefinition": {"replicasPath": ".spec.proxy.replicas // 1"},
+            "statusDefinition": {"statusMappings": {}},
+        }}},
+    }
+    manifest = {"apiVersion": "example.com/v1", "kind": "Service", "metadata": {"name": "s"},
+                "spec": {"proxy": {"replicas": 2}}}
+    workload = resolve_workload(definition, manifest, runtime=runtime)
+    assert workload.total_pods == 2 and workload.findings == []

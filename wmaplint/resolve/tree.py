@@ -300,8 +300,7 @@ class TreeBuilder:
             pieces = {
                 field: values[inst.index] for field, values in outputs.items() if inst.index < len(values)
             }
-            if not any(value is not None for value in pieces.values()):
-                continue
+            # null fragments are still outputs: the instance exists with defaults (upstream counts it too)
             pod_spec, metadata = _pod_from_fragments(pieces)
             inst.template = self._template(node, inst, metadata, pod_spec, pod_spec, base)
 
