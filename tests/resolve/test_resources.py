@@ -72,3 +72,14 @@ def test_bad_quantity_is_reported_not_raised():
 def test_formatting():
     assert format_quantity("cpu", Decimal("1.2")) == "1200m"
     assert format_quantity("memory", Decimal(192 * 2**30)) == "192Gi"
+
+
+def test_long_memory_amounts_read_approximately_in_text_but_stay_exact_for_machines():
+    from decimal import Decimal
+
+    from wmaplint.resolve.resources import format_quantity
+
+    amount = Decimal(140625000 * 1024)
+    assert format_quantity("memory", amount) == "140625000Ki"
+    assert format_quantity("memory", amount, readable=True) == "~134.1Gi"
+    assert format_quantity("memory", Decimal(384 * 2**30), readable=True) == "384Gi"

@@ -22,7 +22,7 @@ def _gpus(resources: dict[str, Decimal]) -> int | float:
 
 def _extra(resources: dict[str, Decimal]) -> str:
     parts = [
-        f"{name} {format_quantity(name, amount)}"
+        f"{name} {format_quantity(name, amount, readable=True)}"
         for name, amount in sorted(resources.items())
         if name != GPU and amount
     ]
@@ -161,12 +161,14 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
     lines: list[str] = []
     for workload in workloads:
         t = totals(workload)
-        where = f"{workload.namespace}/{workload.name}" if workload.namespace else workload.name
+        name = workload.name or "(unnamed)"
+        where = f"{workload.namespace}/{name}" if workload.namespace else name
+        memory = workload.total_resources.get("memory")
         lines.append(
             f"{workload.kind} {where}: 1 workload, {_plural(t['pods'], 'pod')}, "
             f"{_plural(t['gpus'], 'GPU')}"
             + (f", cpu {t['cpu']}" if t["cpu"] else "")
-            + (f", memory {t['memory']}" if t["memory"] else "")
+            + (f", memory {format_quantity('memory', memory, readable=True)}" if memory else "")
         )
         lines.append(f"  definition: {workload.definition_name or '(unnamed)'}")
         if workload.status is not None:

@@ -170,9 +170,21 @@ def format_memory(amount: Decimal) -> str:
     return str(format_number(amount))
 
 
-def format_quantity(name: str, amount: Decimal) -> str:
+def readable_memory(amount: Decimal) -> str:
+    """For people: the exact quantity when it is short, else about so much in the largest binary unit."""
+    exact = format_memory(amount)
+    if len(exact.rstrip("EPTGMKik")) <= 4:
+        return exact
+    for suffix in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
+        if amount >= _BINARY[suffix]:
+            return f"~{amount / _BINARY[suffix]:.1f}{suffix}"
+    return exact
+
+
+def format_quantity(name: str, amount: Decimal, *, readable: bool = False) -> str:
+    """A Kubernetes quantity string (exact); ``readable`` shortens long memory amounts for text output."""
     if name == "cpu":
         return format_cpu(amount)
     if name in ("memory", "ephemeral-storage") or name.startswith("hugepages-"):
-        return format_memory(amount)
+        return readable_memory(amount) if readable else format_memory(amount)
     return str(format_number(amount))
