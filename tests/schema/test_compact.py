@@ -31,7 +31,7 @@ def assert_same_graph(a: SchemaType, b: SchemaType) -> int:
         assert list(x.properties) == list(y.properties)
         for name, p in x.properties.items():
             q = y.properties[name]
-            assert (p.line, p.column) == (q.line, q.column)
+            assert (p.line, p.column, p.description) == (q.line, q.column, q.description)
             stack.append((p.type, q.type))
         for f in ("items", "additional"):
             u, v = getattr(x, f), getattr(y, f)

@@ -24,7 +24,7 @@ from wmaplint.schema.compact import decode, encode
 from wmaplint.schema.loader import ParsedFile
 from wmaplint.schema.types import SchemaType
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5  # 5: property descriptions in the type tables
 
 
 def _write_atomic(target: Path, data: bytes) -> None:

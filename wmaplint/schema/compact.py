@@ -46,7 +46,7 @@ def encode(root: SchemaType) -> list[Row]:
     while n < len(order):  # order grows while rows are made: a breadth-first walk without recursion
         t = order[n]
         n += 1
-        props = tuple((p.name, ref(p.type), p.line, p.column) for p in t.properties.values())
+        props = tuple((p.name, ref(p.type), p.line, p.column, p.description) for p in t.properties.values())
         rows.append((
             t.kind, props, tuple(sorted(t.required)), ref(t.additional), t.preserve_unknown,
             t.embedded_resource, ref(t.items), t.list_type, t.list_map_keys, t.format, t.enum, t.pattern,
@@ -96,7 +96,9 @@ class _LazyType(SchemaType):
         get = graph.get
         (_, props, required, additional, preserve, embedded, items, list_type, keys, fmt, enum, pattern,
          nullable, default, has_default, variants, line, column, ref) = row
-        self.properties = {name: Property(name, get(i), pl, pc) for name, i, pl, pc in props}  # type: ignore
+        self.properties = {  # type: ignore[misc]
+            name: Property(name, get(i), pl, pc, text) for name, i, pl, pc, text in props  # type: ignore
+        }
         self.required = frozenset(required)
         self.additional = get(additional)
         self.preserve_unknown = preserve

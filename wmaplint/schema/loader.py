@@ -191,8 +191,10 @@ class TypeBuilder:
                 if not isinstance(name, str):
                     continue
                 pos = where.get(name)
+                text = sub.get("description") if isinstance(sub, dict) else None
                 t.properties[name] = Property(
-                    name, self.build(sub, depth + 1), pos[0] if pos else None, pos[1] if pos else None
+                    name, self.build(sub, depth + 1), pos[0] if pos else None, pos[1] if pos else None,
+                    text if isinstance(text, str) and text else None,
                 )
         required = schema.get("required")
         if isinstance(required, list):

@@ -32,6 +32,7 @@ class Property:
     type: SchemaType
     line: int | None = None
     column: int | None = None
+    description: str | None = None  # the property schema's ``description``, for editor hovers
 
 
 @dataclass(slots=True, eq=False)
