@@ -89,3 +89,15 @@ def test_old_rayjob_worker_path_says_where_the_field_lives_and_fixes_it(shared) 
     assert (d.span.start_line, d.span.start_col, d.span.end_col) == (17, 29, 45)
     assert "'.rayClusterSpec.workerGroupSpecs'" in d.message
     assert d.fixes[0].edits[0].new_text == "'.spec.rayClusterSpec.workerGroupSpecs[].groupName'"
+
+
+def test_without_core_schemas_built_in_child_kinds_are_not_unknown_and_pod_paths_say_why(
+        tmp_path, monkeypatch, shared) -> None:
+    monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", str(shared / "crds" / "ray.io"))
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    pod_kind = '      kind: {group: "", version: v1, kind: Pod}\n'
+    text = OLD_RAYJOB_WORKER.replace("      ownerRef: rayjob\n", "      ownerRef: rayjob\n" + pod_kind)
+    found = lint_text(text, "def.yaml")
+    assert "WM903" not in [d.rule for d in found]
+    (core,) = [d for d in found if d.rule == "WM901"]
+    assert "core API" in core.message and core.span.start_line == 20  # the first pod-context path

@@ -18,6 +18,12 @@ from wmaplint.examples import JOB
 from wmaplint.source import ScalarNode
 
 POD = ("", "v1", "Pod")
+# API groups served by Kubernetes itself: a child kind there is real even when no schema source has it.
+BUILT_IN_GROUPS = frozenset({
+    "", "apps", "batch", "autoscaling", "policy", "networking.k8s.io", "rbac.authorization.k8s.io",
+    "storage.k8s.io", "scheduling.k8s.io", "node.k8s.io", "coordination.k8s.io", "discovery.k8s.io",
+    "resource.k8s.io",
+})
 
 UNKNOWN_CHILD_KIND = define(
     "WM903", "unknown-child-kind", "warning",
@@ -89,14 +95,27 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
     missing = missing_schema(store, gvk.group, gvk.version, gvk.kind)
     if missing is not None:
         yield ctx.diag(missing.rule, gvk.node, missing.message, data=missing.data)
+    core_missing = not store.lookup(*POD)
     for child in ctx.definition.children:
         k = child.kind
-        if k is not None and k.kind and k.version and not store.lookup(k.group, k.version, k.kind):
-            yield ctx.diag(UNKNOWN_CHILD_KIND, k.node,
-                           f"no schema source knows {k} (child component {child.label!r}); check the "
-                           "spelling or provide its CRD with --crds",
-                           data={"gvk": {"group": k.group, "version": k.version, "kind": k.kind}})
+        if k is None or not k.kind or not k.version or store.lookup(k.group, k.version, k.kind):
+            continue
+        if k.group in BUILT_IN_GROUPS and core_missing:
+            continue  # a real Kubernetes kind; the missing core schemas are reported once below
+        yield ctx.diag(UNKNOWN_CHILD_KIND, k.node,
+                       f"no schema source knows {k} (child component {child.label!r}); check the "
+                       "spelling or provide its CRD with --crds",
+                       data={"gvk": {"group": k.group, "version": k.version, "kind": k.kind}})
     pods = store.lookup(*POD)
+    pod_exprs = [e for e in ctx.definition.expressions() if e.context == "pod"]
+    if core_missing and pod_exprs:
+        missing_core = missing_schema(store, *POD)
+        if missing_core is not None:
+            yield ctx.diag(
+                missing_core.rule, pod_exprs[0].node,
+                "no schema for the Kubernetes core API (v1/Pod): pod selectors and gang paths are not "
+                "checked; run `wmaplint schemas pull` (it includes the core OpenAPI documents) or pass "
+                "their directory with --crds", data=missing_core.data)
     for expr in ctx.definition.expressions():
         schemas = roots if expr.context == "root" else pods[:1]
         if not schemas:
