@@ -6,7 +6,7 @@ import re
 
 from lsprotocol import types as lsp
 
-from wmaplint.lsp import format_schema
+from wmaplint.lsp import format_schema, jqschema
 from wmaplint.lsp.snapshot import Snapshot, mentions_definition
 from wmaplint.lsp.yamlpath import line_shape, mapping_path
 
@@ -17,8 +17,17 @@ _VALUE_PREFIX = re.compile(
 REFERENCE_KEYS = ("ownerRef", "componentName")
 
 
-def completions(snapshot: Snapshot, position: lsp.Position) -> list[lsp.CompletionItem]:
-    if snapshot.is_json or not mentions_definition(snapshot.text):
+def completions(
+    snapshot: Snapshot, position: lsp.Position, schemas: jqschema.SchemaLookup | None = None
+) -> list[lsp.CompletionItem]:
+    """Completion items; inside a jq expression (with ``schemas``) the fields that may follow a `.`."""
+    if not mentions_definition(snapshot.text):
+        return []
+    if schemas is not None:
+        in_jq = jqschema.completions(snapshot, snapshot.index.offset(position), schemas)
+        if in_jq is not None:
+            return in_jq
+    if snapshot.is_json:
         return []
     index = snapshot.index
     line = index.line(position.line)

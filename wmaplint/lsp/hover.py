@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from wmaplint.lsp import format_schema, jqwords
+from wmaplint.lsp import format_schema, jqschema, jqwords
 from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.lsp.yamlpath import locate
 from wmaplint.source import ScalarNode
@@ -14,11 +14,18 @@ def _markdown(text: str, rng: lsp.Range) -> lsp.Hover:
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text), range=rng)
 
 
-def hover(snapshot: Snapshot, position: lsp.Position) -> lsp.Hover | None:
+def hover(
+    snapshot: Snapshot, position: lsp.Position, schemas: jqschema.SchemaLookup | None = None
+) -> lsp.Hover | None:
+    """Hover text at a position; ``schemas`` (when given) types jq path segments against the CRDs."""
     offset = snapshot.index.offset(position)
     definition = snapshot.definition_at(offset)
     if definition is None:
         return None
+    if schemas is not None:
+        on_segment = jqschema.hover(snapshot, offset, schemas)
+        if on_segment is not None:
+            return on_segment
     found = locate(definition.document_node, offset)
     if found is None:
         return None

@@ -13,7 +13,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from wmaplint import __version__
-from wmaplint.lsp import actions, completion, hover, navigation
+from wmaplint.lsp import actions, completion, hover, jqschema, navigation
 from wmaplint.lsp.convert import to_lsp
 from wmaplint.lsp.positions import LineIndex
 from wmaplint.lsp.snapshot import Snapshot, wants_lint
@@ -61,6 +61,22 @@ class WmaplintServer(LanguageServer):
         snapshot = Snapshot(document.source, path, is_json=_is_json(uri, document.language_id))
         self.snapshots[uri] = (document.version, snapshot)
         return snapshot
+
+    def schemas_for(self, uri: str) -> jqschema.SchemaLookup:
+        """Schema sources for a document's jq expressions (call on the lint worker: the store is not
+        thread-safe)."""
+        path = to_fs_path(uri) or uri
+        try:
+            store = self.options.schema_store(self.options.config_for(path))
+        except Exception:  # a broken config: no schema features, the lint reports the config problem
+            log.exception("no schema store for %s", uri)
+            store = None
+        return jqschema.schemas_from_store(store)
+
+    async def on_worker(self, compute, fallback):  # type: ignore[no-untyped-def]
+        """Run a feature on the lint worker (it shares the schema store with linting), guarded."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.linter, _guard, compute, fallback)
 
     def schedule_lint(self, uri: str, delay: float) -> None:
         handle = self.pending.pop(uri, None)
@@ -147,14 +163,22 @@ def create_server(debounce: float = DEBOUNCE_SECONDS) -> WmaplintServer:
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    def on_hover(ls: WmaplintServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        return _guard(lambda: hover.hover(ls.snapshot(params.text_document.uri), params.position), None)
+    async def on_hover(ls: WmaplintServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        uri = params.text_document.uri
+        snapshot = _guard(lambda: ls.snapshot(uri), None)
+        if snapshot is None:
+            return None
+        return await ls.on_worker(lambda: hover.hover(snapshot, params.position, ls.schemas_for(uri)), None)
 
-    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" "]))
-    def on_completion(ls: WmaplintServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        items = _guard(
-            lambda: completion.completions(ls.snapshot(params.text_document.uri), params.position), []
-        )
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "."]))
+    async def on_completion(ls: WmaplintServer, params: lsp.CompletionParams) -> lsp.CompletionList:
+        uri = params.text_document.uri
+        snapshot = _guard(lambda: ls.snapshot(uri), None)
+        items = []
+        if snapshot is not None:
+            items = await ls.on_worker(
+                lambda: completion.completions(snapshot, params.position, ls.schemas_for(uri)), []
+            )
         return lsp.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
