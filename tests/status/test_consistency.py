@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.engine import lint_text
+from wmaplint.status.examples import custom_definition
 
 from .helpers import catalog_text, only, rules, status_findings, vary
 
@@ -10,19 +11,7 @@ JOB = catalog_text("batch-job-v1.yaml")
 PYTORCH = catalog_text("kubeflow-org-pytorchjob-v1.yaml")
 RAYJOB = catalog_text("ray-io-rayjob-v1.yaml")
 
-CUSTOM = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: example-com-trainingrun-v1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: run
-      kind: {group: example.com, version: v1, kind: TrainingRun}
-      specDefinition: {podTemplateSpecPath: .spec.template}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
+CUSTOM = custom_definition("""\
           initializing: [{byConditions: [{type: Started, status: "False"}]}]
           running:
             - byConditions:
@@ -31,7 +20,7 @@ spec:
                 - {type: Failed, status: "False"}
           completed: [{byConditions: [{type: Complete, status: "True"}]}]
           failed: [{byConditions: [{type: Failed, status: "True"}]}]
-"""
+""")
 
 
 def test_catalog_definitions_are_consistent() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wmaplint.engine import Options
+from wmaplint.status.examples import custom_definition
 
 from .helpers import catalog_text, only, rules, status_findings, vary
 
@@ -68,23 +69,11 @@ def test_initializing_missing_is_info() -> None:
     assert len(found) == 1 and found[0].severity.label == "info"
 
 
-CUSTOM = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: example-com-trainingrun-v1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: run
-      kind: {group: example.com, version: v1, kind: TrainingRun}
-      specDefinition: {podTemplateSpecPath: .spec.template}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
+CUSTOM = custom_definition("""\
           initializing: [{byConditions: [{type: Started, status: "False"}]}]
           running: [{byConditions: [{type: Started, status: "True"}, {type: Failed, status: "False"}]}]
           failed: [{byConditions: [{type: Failed, status: "True"}]}]
-"""
+""")
 
 
 def test_unknown_kind_needs_no_completed() -> None:

@@ -2,7 +2,10 @@
 
 from wmaplint.examples import POD, job_with
 
-__all__ = ["CUSTOM", "JOB_SUSPENDABLE", "JOB_WITH_INITIALIZING", "POD", "PYTORCHJOB"]
+__all__ = [
+    "CUSTOM", "CUSTOM_HEAD", "JOB_SUSPENDABLE", "JOB_WITH_INITIALIZING", "POD", "PYTORCHJOB",
+    "custom_definition",
+]
 
 JOB_SUSPENDABLE = job_with(
     "      statusDefinition:",
@@ -48,7 +51,8 @@ spec:
 """
 
 # A workload the bundled knowledge does not describe: nothing says which conditions exclude each other.
-CUSTOM = """\
+# Tests give it other mappings through custom_definition().
+CUSTOM_HEAD = """\
 apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata: {name: example-com-trainingrun-v1}
@@ -61,8 +65,17 @@ spec:
       statusDefinition:
         conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
         statusMappings:
+"""
+
+
+def custom_definition(mappings: str) -> str:
+    """The TrainingRun definition with these statusMappings lines (indented ten spaces)."""
+    return CUSTOM_HEAD + mappings
+
+
+CUSTOM = custom_definition("""\
           initializing: [{byConditions: [{type: Started, status: "False"}]}]
           running: [{byConditions: [{type: Started, status: "True"}, {type: Finished, status: "False"}]}]
           completed: [{byConditions: [{type: Finished, status: "True"}, {type: Succeeded, status: "True"}]}]
           failed: [{byConditions: [{type: Finished, status: "True"}, {type: Succeeded, status: "False"}]}]
-"""
+""")
