@@ -143,14 +143,7 @@ SPEC_NOT_OBJECT = define(
     example_mode="tree",
 ).id
 
-FRAGMENT_MISALIGNED = define(
-    "WM708",
-    "fragment-misaligned",
-    "warning",
-    "A fragmentedPodSpecDefinition field yields fewer outputs than the other fragments.",
-    why="Fragments are merged by index without any check, so a missing value shifts every later instance "
-    "onto the wrong resources or containers.",
-    bad="""\
+_FRAGMENTS = """\
 apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata: {name: example-com-service-v1}
@@ -177,35 +170,21 @@ spec:
   parts:
   - {name: a, containers: [{name: sidecar}]}
   - {name: b, containers: [{name: main}]}
-""",
-    good="""\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: example-com-service-v1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: service
-      kind: {group: example.com, version: v1, kind: Service}
-      statusDefinition: {statusMappings: {running: [{}]}}
-    childComponents:
-    - name: part
-      ownerRef: service
-      instanceIdPath: .spec.parts[].name
-      specDefinition:
-        fragmentedPodSpecDefinition:
-          containersPath: '.spec.parts[] | .containers'
-          labelsPath: '.spec.parts[] | (.labels // {})'
-      podSelector: {componentInstanceSelector: {idPath: .metadata.labels.part}}
----
-apiVersion: example.com/v1
-kind: Service
-metadata: {name: demo}
-spec:
-  parts:
-  - {name: a, containers: [{name: sidecar}]}
-  - {name: b, containers: [{name: main}]}
-""",
+"""
+
+FRAGMENT_MISALIGNED = define(
+    "WM708",
+    "fragment-misaligned",
+    "warning",
+    "A fragmentedPodSpecDefinition field yields fewer outputs than the other fragments.",
+    why="Fragments are merged by index without any check, so a missing value shifts every later instance "
+    "onto the wrong resources or containers.",
+    bad=_FRAGMENTS,
+    good=_FRAGMENTS.replace(
+        "containerPath: '.spec.parts[] | .containers[] | select(.name == \"main\")'",
+        "containersPath: '.spec.parts[] | .containers'",
+    ),
+
     fix="Yield one value per instance: `.spec.parts[] | (first(.containers[] | select(...)) // null)`.",
     example_mode="tree",
 ).id
@@ -298,84 +277,66 @@ POD_UNATTRIBUTED = define(
     example_mode="tree",
 ).id
 
+_CLAIMED_TWICE = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: kubeflow-org-pytorchjob-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: pytorchjob
+      kind: {group: kubeflow.org, version: v1, kind: PyTorchJob}
+      statusDefinition: {statusMappings: {running: [{}]}}
+    childComponents:
+    - name: master
+      ownerRef: pytorchjob
+      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Master.template}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}
+    - name: worker
+      ownerRef: pytorchjob
+      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Worker.template}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}
+---
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: mnist}
+spec:
+  pytorchReplicaSpecs:
+    Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
+    Worker: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: mnist-worker-0, labels: {training.kubeflow.org/replica-type: worker}}
+spec: {containers: [{name: pytorch, image: mnist}]}
+"""
+_REPLICA_TYPE_KEY = """'.metadata.labels["training.kubeflow.org/replica-type"]'"""
+_REPLICA_TYPE_SELECTOR = f"        componentTypeSelector: {{keyPath: {_REPLICA_TYPE_KEY}}}\n"
+
+
+def _with_selector_values(text: str, *values: str) -> str:
+    """The example with each replica-type selector, in order, compared with a value."""
+    for value in values:
+        text = text.replace(
+            _REPLICA_TYPE_SELECTOR,
+            "        componentTypeSelector:\n"
+            f"          {{keyPath: {_REPLICA_TYPE_KEY}, value: {value}}}\n",
+            1,
+        )
+    return text
+
+
 POD_CLAIMED_TWICE = define(
     "WM713",
     "pod-claimed-twice",
     "warning",
     "A pod matches the componentTypeSelector of more than one leaf component.",
     why="The runtime takes the first match in definition order; the pod is silently counted for one of them.",
-    bad="""\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: kubeflow-org-pytorchjob-v1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: pytorchjob
-      kind: {group: kubeflow.org, version: v1, kind: PyTorchJob}
-      statusDefinition: {statusMappings: {running: [{}]}}
-    childComponents:
-    - name: master
-      ownerRef: pytorchjob
-      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Master.template}
-      podSelector:
-        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}
-    - name: worker
-      ownerRef: pytorchjob
-      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Worker.template}
-      podSelector:
-        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'}
----
-apiVersion: kubeflow.org/v1
-kind: PyTorchJob
-metadata: {name: mnist}
-spec:
-  pytorchReplicaSpecs:
-    Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
-    Worker: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: mnist-worker-0, labels: {training.kubeflow.org/replica-type: worker}}
-spec: {containers: [{name: pytorch, image: mnist}]}
-""",
-    good="""\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: kubeflow-org-pytorchjob-v1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: pytorchjob
-      kind: {group: kubeflow.org, version: v1, kind: PyTorchJob}
-      statusDefinition: {statusMappings: {running: [{}]}}
-    childComponents:
-    - name: master
-      ownerRef: pytorchjob
-      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Master.template}
-      podSelector:
-        componentTypeSelector:
-          {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: master}
-    - name: worker
-      ownerRef: pytorchjob
-      specDefinition: {podTemplateSpecPath: .spec.pytorchReplicaSpecs.Worker.template}
-      podSelector:
-        componentTypeSelector:
-          {keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]', value: worker}
----
-apiVersion: kubeflow.org/v1
-kind: PyTorchJob
-metadata: {name: mnist}
-spec:
-  pytorchReplicaSpecs:
-    Master: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
-    Worker: {replicas: 1, template: {spec: {containers: [{name: pytorch, image: mnist}]}}}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: mnist-worker-0, labels: {training.kubeflow.org/replica-type: worker}}
-spec: {containers: [{name: pytorch, image: mnist}]}
-""",
+    bad=_CLAIMED_TWICE,
+    good=_with_selector_values(_CLAIMED_TWICE, "master", "worker"),
+
     fix="Compare the selector with a value (`value: worker`) so that each pod matches one component.",
     example_mode="tree",
 ).id
