@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from wmaplint.diagnostics import Span
 from wmaplint.rulepacks import load_pack_text
@@ -137,3 +140,25 @@ def test_schema_file_is_current() -> None:
         "given",
         "assert",
     ]
+
+
+def test_a_pack_text_that_passed_the_schema_is_not_validated_again(tmp_path, monkeypatch) -> None:
+    from wmaplint.rulepacks import loader
+
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path))
+    text = Path(shipped_pack()).read_text(encoding="utf-8")
+    assert loader.load_pack_text(text, "pack.yaml").problems == []
+
+    def never(*_args):
+        raise AssertionError("validated twice")
+
+    monkeypatch.setattr(loader, "_schema_problems", never)
+    assert loader.load_pack_text(text, "pack.yaml").problems == []
+    with pytest.raises(AssertionError):  # a different text is validated
+        loader.load_pack_text(text + "\n# changed\n", "pack.yaml")
+
+
+def shipped_pack():
+    from wmaplint.rulepacks import shipped_pack_paths
+
+    return shipped_pack_paths()[0]

@@ -7,11 +7,14 @@ problem is left out of the pack (the other rules still run).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Rule, Severity, Span
@@ -252,6 +255,36 @@ def _load_rule(
     ), []
 
 
+def _valid_marker(text: str) -> Path | None:
+    """A file in the user cache recording that a pack text passed this pack schema (the validator costs ~50 ms
+    of imports per process; the texts of shipped and configured packs rarely change)."""
+    try:
+        from wmaplint.schema.sources import user_dir
+
+        digest = hashlib.sha256(
+            json.dumps(PACK_SCHEMA, sort_keys=True).encode() + text.encode("utf-8", "surrogatepass")
+        ).hexdigest()
+        return user_dir() / "packs" / f"{digest}.valid"
+    except (OSError, ValueError):
+        return None
+
+
+def _known_valid(text: str) -> bool:
+    marker = _valid_marker(text)
+    return marker is not None and marker.is_file()
+
+
+def _remember_valid(text: str) -> None:
+    marker = _valid_marker(text)
+    if marker is None:
+        return
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+    except OSError:
+        pass  # a read-only cache only costs the validation next time
+
+
 def _is_pack(data: Any) -> bool:
     return isinstance(data, dict) and data.get("kind") == KIND
 
@@ -280,7 +313,9 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     root = documents[0].root
     assert root is not None
     data = to_python(root)
-    schema_problems = _schema_problems(data, root, path)
+    schema_problems = [] if _known_valid(text) else _schema_problems(data, root, path)
+    if not schema_problems:
+        _remember_valid(text)
     if schema_problems:
         pack.problems.extend(schema_problems[:MAX_PROBLEMS])
         if (
