@@ -61,11 +61,20 @@ class Fix:
     edits: tuple[TextEdit, ...]
 
 
+# Roots a related location's ``path`` can be relative to, besides the user's working tree (``None``):
+# schemas served by the bundle inside the package, schemas in the user cache, rule packs shipped with the tool.
+# Reporters name these roots (SARIF ``uriBaseId``) and never print a machine path for them.
+BUNDLED_SCHEMAS = "WMAPLINT_BUNDLED_SCHEMAS"
+CACHED_SCHEMAS = "WMAPLINT_SCHEMA_CACHE"
+SHIPPED_RULES = "WMAPLINT_SHIPPED_RULES"
+
+
 @dataclass(frozen=True, slots=True)
 class RelatedLocation:
     path: str
     span: Span | None
     message: str
+    base: str | None = None  # None: ``path`` is a file of the user's; else one of the roots above
 
 
 @dataclass(slots=True)
