@@ -9,20 +9,17 @@ from collections import defaultdict
 from pathlib import Path
 
 from wmaplint.diagnostics import Report, TextEdit
-from wmaplint.source import SourceText
+from wmaplint.source.lines import LineIndex
 
 
 def apply_edits(text: str, edits: list[TextEdit]) -> str:
     """Apply edits (spans in 1-based line/column) from the end backwards; overlapping ones are skipped."""
-    source = SourceText("", text)
-    starts = [0]
-    for line in text.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
+    lines = LineIndex(text)
 
     def offset(line: int, col: int) -> int:
-        if line - 1 >= len(starts):
+        if line > lines.line_count:
             return len(text)
-        return min(starts[line - 1] + col - 1, len(text))
+        return min(lines.starts[line - 1] + col - 1, len(text))
 
     spans = sorted(((offset(e.span.start_line, e.span.start_col), offset(e.span.end_line, e.span.end_col),
                      e.new_text) for e in edits), reverse=True)
@@ -33,7 +30,6 @@ def apply_edits(text: str, edits: list[TextEdit]) -> str:
             continue  # overlaps an edit already applied
         out = out[:start] + new + out[end:]
         last_start = start
-    del source
     return out
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Severity, Span, define, rule_by_name_or_id
 from wmaplint.examples import JOB
+from wmaplint.source.lines import split_lines
 
 _PATTERN = re.compile(r"#\s*wmaplint:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\- ]+?)\s*(?:--\s*(.*))?$")
 
@@ -52,7 +53,7 @@ def parse_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Di
     problems: list[Diagnostic] = []
     if "wmaplint:" not in text:
         return found, problems
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(split_lines(text), start=1):
         hash_at = line.find("#")
         if hash_at < 0 or "wmaplint:" not in line:
             continue

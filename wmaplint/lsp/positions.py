@@ -1,32 +1,36 @@
-"""Positions between wmaplint (1-based lines, code-point columns) and LSP (0-based lines, UTF-16 units)."""
+"""Positions between wmaplint (1-based lines, code-point columns) and LSP (0-based lines, UTF-16 units).
+
+Lines are those of `wmaplint.source.lines` (LF, CR LF, CR), which is also how LSP clients count them.
+"""
 
 from __future__ import annotations
+
+from functools import cached_property
 
 from lsprotocol import types as lsp
 
 from wmaplint.diagnostics import Span
-
-
-def split_lines(text: str) -> list[str]:
-    """Lines without terminators; `\\r\\n`, `\\n` and a lone `\\r` all end a line (as in YAML and LSP)."""
-    lines: list[str] = []
-    start = 0
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\n" or ch == "\r":
-            lines.append(text[start:i])
-            if ch == "\r" and i + 1 < n and text[i + 1] == "\n":
-                i += 1
-            start = i + 1
-        i += 1
-    lines.append(text[start:])
-    return lines
+from wmaplint.source import lines as line_model
 
 
 def utf16_len(text: str) -> int:
     # characters above the BMP take two UTF-16 code units
+    if text.isascii():
+        return len(text)
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def utf16_column(line: str, units: int) -> int:
+    """0-based code-point column of a UTF-16 offset on a line (a split surrogate pair rounds down; past the
+    end: the end)."""
+    if line.isascii():
+        return min(units, len(line))
+    count = 0
+    for index, ch in enumerate(line):
+        count += 2 if ord(ch) > 0xFFFF else 1
+        if count > units:
+            return index
+    return len(line)
 
 
 class LineIndex:
@@ -34,26 +38,26 @@ class LineIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = split_lines(text)
-        self.starts: list[int] = []
-        offset = 0
-        for line in self.lines:
-            self.starts.append(offset)
-            offset += len(line)
-            if offset < len(text):  # skip the terminator (one or two characters)
-                offset += 2 if text.startswith("\r\n", offset) else 1
+        self._lines = line_model.LineIndex(text)
+        self.starts = self._lines.starts
+        self.line_count = self._lines.line_count
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return line_model.split_lines(self.text)
 
     def line(self, number0: int) -> str:
-        return self.lines[number0] if 0 <= number0 < len(self.lines) else ""
+        """The text of 0-based line ``number0`` without its line break ("" outside the document)."""
+        return self._lines.line_text(number0 + 1) if number0 >= 0 else ""
 
     def position(self, line: int, col: int) -> lsp.Position:
         """LSP position of a 1-based line and code-point column (clamped to the document)."""
         if line < 1:
             return lsp.Position(line=0, character=0)
-        if line > len(self.lines):
-            last = len(self.lines) - 1
-            return lsp.Position(line=last, character=utf16_len(self.lines[last]))
-        text = self.lines[line - 1]
+        if line > self.line_count:
+            last = self.line_count - 1
+            return lsp.Position(line=last, character=utf16_len(self.line(last)))
+        text = self.line(line - 1)
         return lsp.Position(line=line - 1, character=utf16_len(text[: max(0, col - 1)]))
 
     def range(self, span: Span) -> lsp.Range:
@@ -64,18 +68,11 @@ class LineIndex:
         return lsp.Range(start=start, end=end)
 
     def column(self, position: lsp.Position) -> int:
-        """0-based code-point column of an LSP position on its line (a split surrogate pair rounds down)."""
-        text = self.line(position.line)
-        units = 0
-        for index, ch in enumerate(text):
-            width = 2 if ord(ch) > 0xFFFF else 1
-            if units + width > position.character:
-                return index
-            units += width
-        return len(text)
+        """0-based code-point column of an LSP position on its line."""
+        return utf16_column(self.line(position.line), position.character)
 
     def offset(self, position: lsp.Position) -> int:
-        """Code-point offset into the text of an LSP position."""
-        if position.line >= len(self.lines):
+        """Code-point offset into the text of an LSP position (clamped to the document)."""
+        if position.line >= self.line_count:
             return len(self.text)
         return self.starts[position.line] + self.column(position)

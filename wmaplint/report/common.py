@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,11 +11,10 @@ from typing import Any
 from urllib.parse import quote
 
 from wmaplint.diagnostics import Diagnostic, Report, Severity
+from wmaplint.source.lines import split_lines
 
 STDIN_PATH = "<stdin>"
 
-# YAML 1.2 line breaks; the lexer numbers lines the same way.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def sorted_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
@@ -77,7 +75,7 @@ class SourceLines:
             text = self._sources.get(path)
             if text is None:
                 return None
-            lines = _LINE_BREAK.split(text)
+            lines = split_lines(text)
             self._lines[path] = lines
         if 1 <= number <= len(lines):
             return lines[number - 1]

@@ -13,6 +13,7 @@ import yaml
 
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
 from wmaplint.source import rules
+from wmaplint.source.lines import has_yaml11_breaks
 from wmaplint.source.nodes import (
     STYLE_NAMES,
     MappingNode,
@@ -100,7 +101,9 @@ def load_path(path: str | Path) -> SourceFile:
 def load_text(text: str, path: str) -> SourceFile:
     source = SourceText(path, text)
     result = SourceFile(path=path, source=source)
-    builder = _Builder(source, result.problems)
+    # libyaml numbers lines as YAML 1.1 does; where that differs from our line model, offsets give positions
+    translate = has_yaml11_breaks(text)
+    builder = _Builder(source, result.problems, translate)
     try:
         with no_cyclic_gc():
             for index, ynode in enumerate(yaml.compose_all(text, Loader=_Loader)):
@@ -108,8 +111,8 @@ def load_text(text: str, path: str) -> SourceFile:
                 result.documents.append(Document(index=index, root=root, source=source))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        message = _yaml_message(exc)
+        line, col = _mark_position(source, mark, translate) if mark is not None else (1, 1)
+        message = _yaml_message(exc, source, translate)
         result.problems.append(_diag(rules.YAML_SYNTAX.id, message, path, Span(line, col, line, col + 1)))
     except yaml.YAMLError as exc:
         result.problems.append(_diag(rules.YAML_SYNTAX.id, f"invalid YAML: {exc}", path, Span.point(1, 1)))
@@ -122,11 +125,16 @@ def load_text(text: str, path: str) -> SourceFile:
     return result
 
 
-def _yaml_message(exc: yaml.MarkedYAMLError) -> str:
+def _mark_position(source: SourceText, mark: yaml.Mark, translate: bool) -> tuple[int, int]:
+    return source.position(mark.index) if translate else (mark.line + 1, mark.column + 1)
+
+
+def _yaml_message(exc: yaml.MarkedYAMLError, source: SourceText, translate: bool) -> str:
     parts = [p for p in (exc.context, exc.problem) if p]
     text = "; ".join(parts) if parts else "invalid YAML"
     if exc.context_mark is not None and exc.problem_mark is not None and exc.context:
-        text += f" (the construct starts at line {exc.context_mark.line + 1})"
+        line = _mark_position(source, exc.context_mark, translate)[0]
+        text += f" (the construct starts at line {line})"
     return f"YAML syntax error: {text}"
 
 
@@ -148,12 +156,15 @@ _scalar_constructor = yaml.SafeLoader("")
 class _Builder:
     """Converts PyYAML nodes to ours without recursion, checking duplicate keys and alias growth."""
 
-    def __init__(self, source: SourceText, problems: list[Diagnostic]) -> None:
+    def __init__(self, source: SourceText, problems: list[Diagnostic], translate: bool = False) -> None:
         self.source = source
         self.problems = problems
         self.expanded = 0
+        self.translate = translate
 
     def _span(self, ynode: yaml.Node) -> Span:
+        if self.translate:
+            return self.source.span(ynode.start_mark.index, ynode.end_mark.index)
         return Span(
             ynode.start_mark.line + 1, ynode.start_mark.column + 1,
             ynode.end_mark.line + 1, ynode.end_mark.column + 1,

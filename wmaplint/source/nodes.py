@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.diagnostics import Span
+from wmaplint.source.lines import LineIndex
 
 PLAIN, SINGLE, DOUBLE, LITERAL, FOLDED = "plain", "single", "double", "literal", "folded"
 STYLE_NAMES = {None: PLAIN, "": PLAIN, "'": SINGLE, '"': DOUBLE, "|": LITERAL, ">": FOLDED}
@@ -141,33 +142,24 @@ def iter_nodes(node: Node) -> Iterator[Node]:
 
 
 class SourceText:
-    """The text of one file with a line index; maps offsets (also inside scalars) to positions."""
+    """The text of one file; maps offsets (also inside scalars) to positions in the line model of `lines`."""
 
-    __slots__ = ("path", "text", "_line_starts")
+    __slots__ = ("path", "text", "_index")
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
-        starts = [0]
-        i, n = 0, len(text)
-        find = text.find
-        while True:
-            j = find("\n", i)
-            if j < 0:
-                break
-            starts.append(j + 1)
-            i = j + 1
-        if "\r" in text:  # lone CR also breaks lines in YAML
-            lone_cr = {k + 1 for k in range(n) if text[k] == "\r" and text[k + 1 : k + 2] != "\n"}
-            starts = sorted(set(starts) | lone_cr)
-        self._line_starts = starts
+        self._index: LineIndex | None = None  # built on first use: most files never need it
+
+    @property
+    def lines(self) -> LineIndex:
+        if self._index is None:
+            self._index = LineIndex(self.text)
+        return self._index
 
     def position(self, index: int) -> tuple[int, int]:
-        from bisect import bisect_right
-
-        index = max(0, min(index, len(self.text)))
-        line = bisect_right(self._line_starts, index) - 1
-        return line + 1, index - self._line_starts[line] + 1
+        """1-based (line, column) of a character offset, clamped to the text."""
+        return self.lines.position(max(0, min(index, len(self.text))))
 
     def span(self, start: int, end: int) -> Span:
         sl, sc = self.position(start)
@@ -175,11 +167,7 @@ class SourceText:
         return Span(sl, sc, el, ec)
 
     def line_text(self, line: int) -> str:
-        if not 1 <= line <= len(self._line_starts):
-            return ""
-        start = self._line_starts[line - 1]
-        end = self._line_starts[line] if line < len(self._line_starts) else len(self.text)
-        return self.text[start:end].rstrip("\r\n")
+        return self.lines.line_text(line)
 
     def scalar_span(self, node: ScalarNode, start: int, end: int) -> Span:
         offsets = self._offsets(node)

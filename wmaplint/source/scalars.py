@@ -12,9 +12,10 @@ byte order mark is not counted by libyaml, so callers strip it before composing)
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 
 import yaml
+
+from wmaplint.source.lines import LineIndex  # re-exported: the one line model
 
 __all__ = ["LineIndex", "decode_with_offsets"]
 
@@ -397,38 +398,3 @@ def decode_with_offsets(text: str, start: int, end: int, style: str | None) -> t
     if style == "|" or style == ">":
         return _decode_block(text, pos, end, style == ">")
     raise ValueError(f"unknown scalar style {style!r}")
-
-
-class LineIndex:
-    """Maps text indices to 1-based (line, column) positions; columns count code points.
-
-    LF, CR LF and a lone CR each end a line."""
-
-    _LINE_END = re.compile(r"\r\n?|\n")
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        self._length = len(text)
-        self._starts = [0]
-        self._starts.extend(match.end() for match in self._LINE_END.finditer(text))
-
-    @property
-    def line_count(self) -> int:
-        return len(self._starts)
-
-    def position(self, index: int) -> tuple[int, int]:
-        """(line, column) of the character at `index` (0 <= index <= len(text)); ValueError otherwise."""
-        if not 0 <= index <= self._length:
-            raise ValueError(f"index {index} is outside the text (length {self._length})")
-        line = bisect_right(self._starts, index) - 1
-        return line + 1, index - self._starts[line] + 1
-
-    def index(self, line: int, column: int) -> int:
-        """Inverse of `position`; a column past the end of the line is clamped to the line's end."""
-        if not 1 <= line <= len(self._starts):
-            raise ValueError(f"line {line} is outside the text ({len(self._starts)} lines)")
-        start = self._starts[line - 1]
-        stop = self._starts[line] if line < len(self._starts) else self._length
-        while stop > start and self._text[stop - 1] in "\r\n":
-            stop -= 1
-        return min(start + max(column, 1) - 1, stop)
