@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from wmaplint.jq import ast as A
-from wmaplint.jq.parser import JqSyntaxError, parse
+from wmaplint.jq.analysis import analyze
+from wmaplint.jq.parser import EXACT_DIGITS, JqSyntaxError, parse
+from wmaplint.jq.roles import ExprRole
 
 
 def test_field_chain_keeps_each_segment_span() -> None:
@@ -143,3 +147,31 @@ def test_walk_is_iterative_and_in_source_order() -> None:
     node = parse(".a | .b, .c")
     fields = [n.name for n in A.walk(node) if isinstance(n, A.Field)]
     assert fields == ["a", "b", "c"]
+
+
+def test_integer_literals_of_any_length_parse() -> None:
+    """gojq reads integer literals as exact integers of any size (GOJQ.md §1); Python refuses to convert more
+    than 4,300 digits, so the longest literals keep their magnitude only."""
+    exact = "9" * EXACT_DIGITS
+    assert parse(exact).value == int(exact)  # type: ignore[union-attr]
+    assert parse("000012").value == 12  # type: ignore[union-attr]
+    huge = "1" + "0" * 5000
+    node = parse(f".x == {huge}")
+    assert isinstance(node, A.Binary) and node.right == A.Literal(6, 6 + len(huge), sys.float_info.max)
+    assert parse("0" * 5000 + "7").value == 7  # type: ignore[union-attr]
+    assert parse("1e400").value == sys.float_info.max  # type: ignore[union-attr]
+
+
+_BY_EXPRESSION = ExprRole("expression", "root", "first", expected_result="true")
+
+
+@pytest.mark.parametrize(
+    ("expression", "role"),
+    [
+        (f"(.status.active // 0) > 1{'0' * 5000}", _BY_EXPRESSION),
+        (f'.status.phase == "Running" or .status.active == 1{"0" * 4000}', _BY_EXPRESSION),
+        (f".spec.parallelism // 1{'0' * 5000}", ExprRole("replicasPath", "root", "per-instance")),
+    ],
+)
+def test_huge_integer_literals_are_analysed(expression: str, role: ExprRole) -> None:
+    assert analyze(expression, role) == []

@@ -88,6 +88,7 @@ def test_cost_estimate_multiplies_nested_array_constructors():
         ".[] as $x | .",
         "{a: .[], b: .}",
         ".name * .count",  # string repetition by a number from the data
+        '"x" * 1' + "0" * 400,  # an exact integer literal beyond float64's range
         "unknown_function",
     ],
 )

@@ -170,7 +170,8 @@ class Assign(Node):
 class Literal(Node):
     """A number, a string without interpolation, ``true``, ``false`` or ``null``.
 
-    ``value``: the Python value (``int`` for integer literals, ``float`` otherwise; strings unescaped).
+    ``value``: the Python value (``int`` for integer literals, ``float`` otherwise; strings unescaped); see
+    ``parser.number_value`` for integer literals too long to convert exactly.
     """
 
     value: JsonScalar

@@ -10,12 +10,14 @@ deeper than ``MAX_NESTING`` brackets/constructs, or a tree deeper than ``MAX_TRE
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
 
 from wmaplint.jq import ast as A
 
 MAX_NESTING = 90
 MAX_TREE_DEPTH = 220
+EXACT_DIGITS = 4300  # integer literals converted exactly up to this many digits
 
 KEYWORDS = frozenset(
     "or and module import include def as label break null true false if then elif else end try catch reduce "
@@ -43,6 +45,22 @@ _PREC = {
 }  # fmt: skip
 _RIGHT_ASSOC = frozenset({"//"})
 _NON_ASSOC_LEVELS = frozenset({2, 5})
+
+
+def number_value(text: str) -> int | float:
+    """The value gojq gives a number literal (GOJQ.md §1): an integer literal is an exact integer of any
+    size, any other literal a float64, and one that overflows is the largest float64.
+
+    Python converts decimal text to an integer in quadratic time and refuses more than 4,300 digits, so an
+    integer literal longer than ``EXACT_DIGITS`` keeps only its magnitude: it is beyond float64's range, so it
+    becomes the largest float64, as it would in C jq. No analysis needs more of it than that.
+    """
+    if "." in text or "e" in text or "E" in text:
+        return min(float(text), sys.float_info.max)
+    digits = text.lstrip("0") or "0"
+    if len(digits) <= EXACT_DIGITS:
+        return int(digits)
+    return sys.float_info.max
 
 
 class JqSyntaxError(Exception):
@@ -623,12 +641,7 @@ class _Parser:
             raise self._unexpected()
         if kind == "num":
             self.advance()
-            value: int | float
-            if "." in text or "e" in text or "E" in text:
-                value = float(text)
-            else:
-                value = int(text)
-            return A.Literal(tok.start, tok.end, value), False
+            return A.Literal(tok.start, tok.end, number_value(text)), False
         if kind == "str":
             return self._parse_string(None), False
         if kind == "format":

@@ -83,7 +83,10 @@ def _number(node: A.Node) -> float | None:
         and isinstance(node.value, (int, float))
         and not isinstance(node.value, bool)
     ):
-        return float(node.value)
+        try:
+            return float(node.value)
+        except OverflowError:  # an exact integer literal beyond float64's range
+            return math.inf
     if isinstance(node, A.Neg):
         inner = _number(node.term)
         return None if inner is None else -inner
