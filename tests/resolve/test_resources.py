@@ -83,3 +83,66 @@ def test_long_memory_amounts_read_approximately_in_text_but_stay_exact_for_machi
     assert format_quantity("memory", amount) == "140625000Ki"
     assert format_quantity("memory", amount, readable=True) == "~134.1Gi"
     assert format_quantity("memory", Decimal(384 * 2**30), readable=True) == "384Gi"
+
+
+# -- numbers of any size (hostile inputs: no traceback, a finding or a value) -------------------------------
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("99999999999999999999Ei", "larger than 2^63-1"),
+        pytest.param("9" * 4301, "larger than 2^63-1", id="text-4301-digits"),
+        # what a YAML loader makes of a 4,302-digit integer (str() of it raises, so the id is given)
+        pytest.param(10**4301, "larger than 2^63-1", id="int-4302-digits"),
+        ("1e30", "larger than 2^63-1"),
+        ("1e" + "9" * 50, "exponent out of range"),
+        ("-3", "negative"),
+        (-1, "negative"),
+        (float("nan"), "not a quantity"),
+        (float("inf"), "not a quantity"),
+    ],
+)
+def test_quantities_outside_kubernetes_bounds_are_problems(value, message):
+    resources, problems = pod_resources({"containers": [{"resources": {"limits": {"cpu": value}}}]})
+    assert resources == {}
+    assert len(problems) == 1 and message in problems[0]
+
+
+def test_the_largest_quantity_and_nano_precision():
+    assert parse_quantity(str(2**63 - 1)) == Decimal(2**63 - 1)
+    assert parse_quantity(2**63 - 1) == Decimal(2**63 - 1)
+    assert parse_quantity("1e-30") == Decimal("1e-9")  # finer than nano rounds up
+    assert parse_quantity("1.0000000001") == Decimal("1.000000001")
+
+
+def test_huge_amounts_format_approximately_and_never_raise():
+    from wmaplint.resolve.resources import format_count, format_number
+
+    huge = Decimal(2**63 - 1) * (2**31 - 1) ** 40
+    for name in ("cpu", "memory", "nvidia.com/gpu", "hugepages-2Mi"):
+        assert format_quantity(name, huge).startswith("~")
+        assert format_quantity(name, huge, readable=True).startswith("~")
+    assert format_number(huge).startswith("~")
+    assert format_count(2 ** (31 * 300)).startswith("~")
+    assert format_count(12) == "12"
+
+
+def test_accelerators_are_known_by_resource_name():
+    from wmaplint.resolve.resources import is_accelerator
+
+    for name in ("nvidia.com/gpu", "google.com/tpu", "amd.com/gpu", "gpu.intel.com/xe", "nvidia.com/mig-1g"):
+        assert is_accelerator(name)
+    for name in ("cpu", "memory", "rdma/roce_gdr", "ephemeral-storage", "example.com/foo"):
+        assert not is_accelerator(name)
+
+
+def test_dynamo_resource_words_are_split_from_the_kubernetes_shape():
+    from wmaplint.resolve.resources import split_framework_words
+
+    requests = {"gpu": "1", "gpuType": "amd.com/gpu", "custom": {"ephemeral-storage": "2Gi"}}
+    kubernetes, words = split_framework_words({"limits": {"gpu": "2", "cpu": "4"}, "requests": requests})
+    assert kubernetes == {"limits": {"cpu": "4"}, "requests": {}}
+    assert words == {
+        "limits": {"nvidia.com/gpu": "2"},
+        "requests": {"amd.com/gpu": "1", "ephemeral-storage": "2Gi"},
+    }
+    assert split_framework_words({"limits": {"nvidia.com/gpu": 1}}) == ({"limits": {"nvidia.com/gpu": 1}}, {})

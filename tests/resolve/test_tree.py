@@ -217,7 +217,9 @@ def _single(spec: dict, scale: dict, instance_id: str | None = None) -> dict:
         ('" 3"', 1, "is not a number"),  # ParseInt does not trim spaces
         ('"1_000"', 1, "is not a number"),  # nor read underscores in base 10
         ('"NaN"', 1, "is not a number"),
-        ("pow(2; 64)", 1, "within int64"),
+        ("pow(2; 64)", 1, "within int32"),
+        ("pow(2; 31)", 1, "within int32"),  # the runtime's replica fields are int32
+        ("pow(2; 31) - 1", 2**31 - 1, None),
     ],
 )
 def test_replica_counts_are_finite_non_negative_integers(runtime, expression, pods, message):
@@ -249,3 +251,108 @@ def test_fragments_that_are_all_null_still_give_the_instance_its_pods(runtime):
                 "spec": {"proxy": {"replicas": 2}}}
     workload = resolve_workload(definition, manifest, runtime=runtime)
     assert workload.total_pods == 2 and workload.findings == []
+
+
+GPU = "nvidia.com/gpu"
+
+
+def _services(fragments: dict) -> dict:
+    """A Dynamo-like definition: one instance per .spec.services entry, with the fragments given."""
+    return {
+        "apiVersion": "run.ai/v1alpha1",
+        "kind": "Karta",
+        "spec": {"structureDefinition": {
+            "rootComponent": {
+                "name": "graph",
+                "kind": {"group": "example.com", "version": "v1", "kind": "Graph"},
+                "statusDefinition": {"statusMappings": {}},
+            },
+            "childComponents": [{
+                "name": "service", "ownerRef": "graph", "instanceIdPath": ".spec.services | keys[]",
+                "specDefinition": {"fragmentedPodSpecDefinition": fragments},
+                "scaleDefinition": {"replicasPath": ".spec.services[] | (.replicas // 1)"},
+                "podSelector": {"componentInstanceSelector": {"idPath": ".metadata.labels.svc"}},
+            }],
+        }},
+    }
+
+
+def test_gpus_in_the_frameworks_own_words_count_and_are_marked_unseen(runtime):
+    from wmaplint.resolve.render import platform_gpus, render_text, unseen_note
+
+    definition = _services(
+        {"containerPath": ".spec.services[].main", "resourcesPath": ".spec.services[].resources"}
+    )
+    services = {
+        "decode": {"replicas": 2, "resources": {"limits": {"gpu": "1", "cpu": "2"}}, "main": {"image": "x"}},
+        "tpu": {"resources": {"requests": {"gpu": "4", "gpuType": "google.com/tpu"}}, "main": {"image": "x"}},
+        # a GPU the container itself asks for is seen by a platform: the framework's word adds nothing
+        "seen": {"resources": {"limits": {"gpu": "8"}}, "main": {"resources": {"limits": {GPU: 2}}}},
+    }
+    manifest = {"kind": "Graph", "metadata": {"name": "g"}, "spec": {"services": services}}
+    workload = resolve_workload(definition, manifest, runtime=runtime)
+    assert workload.findings == []
+    assert workload.total_resources == {"nvidia.com/gpu": 4, "google.com/tpu": 4}
+    assert workload.total_unseen == {"nvidia.com/gpu": 2, "google.com/tpu": 4}
+    assert platform_gpus(workload) == 2
+    note = unseen_note(workload)
+    assert note is not None
+    assert "2 of the 4 GPUs, 4 of the 4 google.com/tpu are asked for in Graph's own resource fields" in note
+    assert note.endswith("a platform reading the definition counts 2 GPUs")
+    text = render_text([workload])
+    assert "Graph g: 1 workload, 4 pods, 4 GPUs, 4 google.com/tpu" in text
+    assert "decode: replicas 2 -> 2 pods, 2 GPUs  (per pod: 1 GPU not seen by a platform)" in text
+
+
+def test_a_resources_fragment_without_containers_keeps_its_kubernetes_part(runtime):
+    definition = _services({"resourcesPath": ".spec.services[].resources"})
+    services = {"a": {"resources": {"limits": {"gpu": "1", "cpu": "2", "memory": "1Gi"}}}}
+    manifest = {"kind": "Graph", "metadata": {"name": "g"}, "spec": {"services": services}}
+    workload = resolve_workload(definition, manifest, runtime=runtime)
+    assert workload.findings == []  # gpu/gpuType/custom are not read as (invalid) Kubernetes quantities
+    assert workload.total_resources == {"nvidia.com/gpu": 1, "cpu": 2, "memory": 2**30}
+
+
+def test_other_accelerators_are_totalled_by_name(runtime):
+    from wmaplint.resolve.render import render_text, totals
+
+    definition = _single({"podTemplateSpecPath": ".spec.template"}, {"replicasPath": "8"})
+    template = {"spec": {"containers": [{"name": "m", "resources": {"limits": {"google.com/tpu": 4}}}]}}
+    manifest = {"kind": "Thing", "spec": {"template": template}}
+    workload = resolve_workload(definition, manifest, runtime=runtime)
+    assert totals(workload)["accelerators"] == {"google.com/tpu": 32}
+    assert "8 pods, 0 GPUs, 32 google.com/tpu" in render_text([workload])
+
+
+def test_absurd_replica_products_stay_printable(runtime):
+    """Nested components each at the int32 maximum: totals far beyond 10^24 print approximately."""
+    from wmaplint.resolve.render import render_json, render_text
+
+    children = [
+        {
+            "name": f"c{i}",
+            "ownerRef": f"c{i - 1}" if i else "root",
+            "scaleDefinition": {"replicasPath": "2147483647"},
+        }
+        for i in range(250)
+    ]
+    children[-1]["specDefinition"] = {"podTemplateSpecPath": ".spec.template"}
+    root = {
+        "name": "root",
+        "kind": {"group": "example.com", "version": "v1", "kind": "Thing"},
+        "statusDefinition": {"statusMappings": {}},
+    }
+    definition = {
+        "apiVersion": "run.ai/v1alpha1",
+        "kind": "Karta",
+        "spec": {"structureDefinition": {"rootComponent": root, "childComponents": children}},
+    }
+    largest = str(2**63 - 1)
+    limits = {"nvidia.com/gpu": largest, "memory": largest, "cpu": largest}
+    template = {"spec": {"containers": [{"name": "m", "resources": {"limits": limits}}]}}
+    manifest = {"kind": "Thing", "spec": {"template": template}}
+    workload = resolve_workload(definition, manifest, runtime=runtime)
+    assert workload.findings == []
+    text = render_text([workload])
+    assert "Thing (unnamed): 1 workload, ~" in text and "GPUs" in text
+    render_json([workload])

@@ -24,6 +24,9 @@ class PodTemplate:
     metadata: dict[str, Any]
     spec: dict[str, Any]
     resources: dict[str, Decimal]  # what one pod asks for
+    # the part of ``resources`` asked for in the framework's own fields, outside the Kubernetes shapes the
+    # definition points at: a platform reading the definition does not see it
+    unseen: dict[str, Decimal] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -37,6 +40,7 @@ class Instance:
     children: list[ComponentNode] = field(default_factory=list)
     pods: int = 0  # pods of this instance and its subtree, all replicas
     resources: dict[str, Decimal] = field(default_factory=dict)
+    unseen: dict[str, Decimal] = field(default_factory=dict)
 
     @property
     def effective_replicas(self) -> int:
@@ -58,6 +62,7 @@ class ComponentNode:
     instances: list[Instance] = field(default_factory=list)
     pods: int = 0
     resources: dict[str, Decimal] = field(default_factory=dict)
+    unseen: dict[str, Decimal] = field(default_factory=dict)
     pointer: Pointer = ()
 
 
@@ -118,3 +123,8 @@ class Workload:
     @property
     def total_resources(self) -> dict[str, Decimal]:
         return self.root.resources if self.root else {}
+
+    @property
+    def total_unseen(self) -> dict[str, Decimal]:
+        """Resources counted in the totals that a platform reading the definition does not see."""
+        return self.root.unseen if self.root else {}

@@ -7,26 +7,46 @@ from decimal import Decimal
 from typing import Any
 
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
-from wmaplint.resolve.resources import GPU, format_number, format_quantity
+from wmaplint.resolve.resources import GPU, format_count, format_number, format_quantity, is_accelerator
 
 MAX_TEXT_LINES = 2000  # child subtrees repeat under every parent instance; keep output bounded
 
 
-def _plural(count: int | float, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+def _plural(count: int | float | str, word: str) -> str:
+    text = format_count(count) if isinstance(count, int) else str(count)
+    return f"{text} {word}" if count == 1 else f"{text} {word}s"
 
 
-def _gpus(resources: dict[str, Decimal]) -> int | float:
+def _gpus(resources: dict[str, Decimal]) -> int | float | str:
     return format_number(resources.get(GPU, Decimal(0)))
+
+
+def _accelerators(resources: dict[str, Decimal]) -> str:
+    """Accelerators other than NVIDIA GPUs, by resource name: "32 google.com/tpu"."""
+    return ", ".join(
+        f"{format_number(amount)} {name}"
+        for name, amount in sorted(resources.items())
+        if name != GPU and is_accelerator(name) and amount
+    )
+
+
+def _devices(resources: dict[str, Decimal]) -> str:
+    """The GPU count, then other accelerators by name."""
+    others = _accelerators(resources)
+    return _plural(_gpus(resources), "GPU") + (f", {others}" if others else "")
 
 
 def _extra(resources: dict[str, Decimal]) -> str:
     parts = [
         f"{name} {format_quantity(name, amount, readable=True)}"
         for name, amount in sorted(resources.items())
-        if name != GPU and amount
+        if not is_accelerator(name) and amount
     ]
     return ", ".join(parts)
+
+
+def _quantities(resources: dict[str, Decimal]) -> dict[str, str]:
+    return {name: format_quantity(name, amount) for name, amount in sorted(resources.items())}
 
 
 def totals(workload: Workload) -> dict[str, Any]:
@@ -36,8 +56,39 @@ def totals(workload: Workload) -> dict[str, Any]:
         "gpus": _gpus(resources),
         "cpu": format_quantity("cpu", resources["cpu"]) if "cpu" in resources else None,
         "memory": format_quantity("memory", resources["memory"]) if "memory" in resources else None,
-        "resources": {name: format_quantity(name, amount) for name, amount in sorted(resources.items())},
+        "accelerators": {
+            name: format_number(amount) for name, amount in sorted(resources.items()) if is_accelerator(name)
+        },
+        "resources": _quantities(resources),
+        # counted above, but asked for in the framework's own fields: a platform reading the definition
+        # does not see these
+        "unseenByPlatform": _quantities(workload.total_unseen),
     }
+
+
+def platform_gpus(workload: Workload) -> int | float | str:
+    """The GPUs a platform reading the definition counts: the totals without those it does not see."""
+    zero = Decimal(0)
+    return format_number(workload.total_resources.get(GPU, zero) - workload.total_unseen.get(GPU, zero))
+
+
+def unseen_note(workload: Workload) -> str | None:
+    """One plain sentence when the totals hold accelerators a platform reading the definition does not see."""
+    unseen = {n: a for n, a in workload.total_unseen.items() if a and is_accelerator(n)}
+    if not unseen:
+        return None
+    total = workload.total_resources
+    asked = ", ".join(
+        f"{format_number(amount)} of the {_plural(_gpus(total), 'GPU')}"
+        if name == GPU
+        else f"{format_number(amount)} of the {format_number(total[name])} {name}"
+        for name, amount in sorted(unseen.items(), key=lambda item: (item[0] != GPU, item[0]))
+    )
+    seen = {name: amount - unseen.get(name, Decimal(0)) for name, amount in total.items()}
+    return (
+        f"{asked} are asked for in {workload.kind}'s own resource fields, not in the Kubernetes resource "
+        f"shapes the definition points at: a platform reading the definition counts {_devices(seen)}"
+    )
 
 
 # -- JSON -------------------------------------------------------------------------------------------------
@@ -51,12 +102,14 @@ def _instance_json(inst: Instance) -> dict[str, Any]:
         "effectiveReplicas": inst.effective_replicas,
         "pods": inst.pods,
         "gpus": _gpus(inst.resources),
-        "resources": {n: format_quantity(n, a) for n, a in sorted(inst.resources.items())},
+        "resources": _quantities(inst.resources),
+        "unseenByPlatform": _quantities(inst.unseen),
     }
     if inst.template is not None:
         data["pod"] = {
             "gpus": _gpus(inst.template.resources),
-            "resources": {n: format_quantity(n, a) for n, a in sorted(inst.template.resources.items())},
+            "resources": _quantities(inst.template.resources),
+            "unseenByPlatform": _quantities(inst.template.unseen),
             "containers": [
                 c.get("name") for c in inst.template.spec.get("containers", []) if isinstance(c, dict)
             ]
@@ -74,6 +127,7 @@ def _component_json(node: ComponentNode) -> dict[str, Any]:
         "hasSpec": node.has_spec,
         "pods": node.pods,
         "gpus": _gpus(node.resources),
+        "unseenByPlatform": _quantities(node.unseen),
         "instances": [_instance_json(inst) for inst in node.instances],
     }
 
@@ -149,11 +203,11 @@ def _instance_line(node: ComponentNode, inst: Instance) -> str:
         scale += " (default)"
     if inst.max_replicas is not None:
         scale += f", max {inst.max_replicas}"
-    text = f"{label}: {scale} -> {_plural(inst.pods, 'pod')}, {_plural(_gpus(inst.resources), 'GPU')}"
+    text = f"{label}: {scale} -> {_plural(inst.pods, 'pod')}, {_devices(inst.resources)}"
     if inst.template is not None:
-        per_pod = _gpus(inst.template.resources)
         extra = _extra(inst.template.resources)
-        text += f"  (per pod: {_plural(per_pod, 'GPU')}{', ' + extra if extra else ''})"
+        unseen = " not seen by a platform" if any(inst.template.unseen.values()) else ""
+        text += f"  (per pod: {_devices(inst.template.resources)}{unseen}{', ' + extra if extra else ''})"
     return text
 
 
@@ -166,11 +220,14 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
         memory = workload.total_resources.get("memory")
         lines.append(
             f"{workload.kind} {where}: 1 workload, {_plural(t['pods'], 'pod')}, "
-            f"{_plural(t['gpus'], 'GPU')}"
+            f"{_devices(workload.total_resources)}"
             + (f", cpu {t['cpu']}" if t["cpu"] else "")
             + (f", memory {format_quantity('memory', memory, readable=True)}" if memory else "")
         )
         lines.append(f"  definition: {workload.definition_name or '(unnamed)'}")
+        note = unseen_note(workload)
+        if note:
+            lines.append(f"  note: {note}")
         if workload.status is not None:
             status = workload.status
             detail = f" (matches: {', '.join(status.matches)})" if len(status.matches) > 1 else ""
@@ -236,7 +293,7 @@ def _tree_lines(node: ComponentNode, indent: str, lines: list[str], budget: list
         else:
             lines.append(
                 f"{head}: {_plural(len(comp.instances), 'instance')}, {_plural(comp.pods, 'pod')}, "
-                f"{_plural(_gpus(comp.resources), 'GPU')}"
+                f"{_devices(comp.resources)}"
             )
             for i, inst in enumerate(comp.instances):
                 last = i == len(comp.instances) - 1

@@ -3,16 +3,31 @@
 Per resource name, a container asks for its request, else its limit. A pod asks for
 max(largest init container, sum of containers + restartable (sidecar) init containers); pod-level
 ``spec.resources`` replaces that when it names the resource; ``spec.overhead`` is added on top.
+
+Quantities follow Kubernetes' own bounds: no quantity represents more than 2^63-1 (the API server caps
+larger ones), none is negative in a resource request, and precision ends at the nano unit (finer values
+round up). Anything else is reported as a problem and not counted, so sums stay finite and printable.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_CEILING, Decimal, InvalidOperation, localcontext
 from typing import Any
 
 GPU = "nvidia.com/gpu"
+
+# Extended resources that are accelerators: totals name them ("32 google.com/tpu") next to the GPU count.
+_ACCELERATOR_NAMES = {
+    "amd.com/gpu",
+    "google.com/tpu",
+    "habana.ai/gaudi",
+    "aws.amazon.com/neuron",
+    "aws.amazon.com/neuroncore",
+    "aws.amazon.com/neurondevice",
+}
+_ACCELERATOR_PREFIXES = ("nvidia.com/mig-", "gpu.intel.com/")
 
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
 _DECIMAL = {
@@ -29,6 +44,13 @@ _DECIMAL = {
 }
 _QUANTITY = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$")
 _MAX_EXPONENT = 30
+MAX_QUANTITY = Decimal(2**63 - 1)  # Kubernetes caps every quantity here
+_NANO = Decimal("1e-9")
+_EXACT_DIGITS = 24  # amounts of 10^24 or more (products of absurd replica counts) are shown approximately
+
+
+def is_accelerator(name: str) -> bool:
+    return name == GPU or name in _ACCELERATOR_NAMES or name.startswith(_ACCELERATOR_PREFIXES)
 
 
 class QuantityError(ValueError):
@@ -36,28 +58,57 @@ class QuantityError(ValueError):
 
 
 def parse_quantity(value: Any) -> Decimal:
-    """A Kubernetes resource quantity ("500m", "4Gi", "1e3", 2) as an exact Decimal."""
+    """A Kubernetes resource quantity ("500m", "4Gi", "1e3", 2) as an exact Decimal, rounded up to the nano
+    unit; QuantityError for anything else, for negative amounts and for amounts above 2^63-1."""
     if isinstance(value, bool) or value is None:
         raise QuantityError(f"{value!r} is not a quantity")
-    if isinstance(value, (int, float)):
-        return Decimal(str(value))
-    text = str(value).strip()
+    if isinstance(value, int):
+        if value.bit_length() > 64:
+            raise QuantityError(f"{_short(value)} is larger than 2^63-1, the largest Kubernetes quantity")
+        amount = Decimal(value)
+    elif isinstance(value, float):
+        amount = Decimal(str(value))
+    else:
+        amount = _parse_text(str(value).strip())
+    if not amount.is_finite():
+        raise QuantityError(f"{_short(value)} is not a quantity")
+    if amount < 0:
+        raise QuantityError(f"{_short(value)} is negative; Kubernetes rejects negative resource amounts")
+    if amount > MAX_QUANTITY:
+        raise QuantityError(f"{_short(value)} is larger than 2^63-1, the largest Kubernetes quantity")
+    with localcontext() as context:
+        context.prec = 60  # exact for every amount up to 2^63 at nano precision
+        if amount % _NANO:
+            amount = amount.quantize(_NANO, rounding=ROUND_CEILING)
+    return amount
+
+
+def _parse_text(text: str) -> Decimal:
     match = _QUANTITY.match(text)
     if not match:
-        raise QuantityError(f"{text!r} is not a quantity")
+        raise QuantityError(f"{_short(text)!r} is not a quantity")
     number, exponent, suffix = match.groups()
     try:
         amount = Decimal(number)
-        if exponent:
-            power = int(exponent[1:])
-            if abs(power) > _MAX_EXPONENT:
-                raise QuantityError(f"{text!r}: exponent out of range")
-            return amount.scaleb(power)
     except InvalidOperation as exc:
-        raise QuantityError(f"{text!r} is not a quantity") from exc
+        raise QuantityError(f"{_short(text)!r} is not a quantity") from exc
+    if exponent:
+        if len(exponent) > 5:
+            raise QuantityError(f"{_short(text)!r}: exponent out of range")
+        power = int(exponent[1:])
+        if abs(power) > _MAX_EXPONENT:
+            raise QuantityError(f"{text!r}: exponent out of range")
+        return amount.scaleb(power)
     if suffix in _BINARY:
         return amount * _BINARY[suffix]
     return amount * _DECIMAL[suffix or ""]
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"a {value.bit_length()}-bit number"
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 Resources = dict[str, Decimal]
@@ -67,10 +118,10 @@ def _container_asks(container: Any, problems: list[str]) -> Resources:
     if not isinstance(container, Mapping):
         return {}
     resources = container.get("resources")
-    return _requirements(resources, problems)
+    return requirements(resources, problems)
 
 
-def _requirements(resources: Any, problems: list[str]) -> Resources:
+def requirements(resources: Any, problems: list[str]) -> Resources:
     """requests, else limits, per resource name, of a ResourceRequirements."""
     if not isinstance(resources, Mapping):
         return {}
@@ -85,6 +136,35 @@ def _requirements(resources: Any, problems: list[str]) -> Resources:
             except QuantityError as exc:
                 problems.append(f"{section}.{name}: {exc}")
     return asks
+
+
+# NVIDIA Dynamo's own resource shape (DynamoGraphDeployment v1alpha1 `resources`): `gpu` counts devices of the
+# resource `gpuType` names (default nvidia.com/gpu) and `custom` holds further resources by name. Kubernetes
+# rejects these keys in a ResourceRequirements, so a platform reading the shape as one sees no accelerators.
+FRAMEWORK_GPU_KEYS = ("gpu", "gpuType", "custom")
+
+
+def split_framework_words(resources: Any) -> tuple[Any, dict[str, Any]]:
+    """The Kubernetes part of a resources value, and {"limits"/"requests": {resource name: amount}} of what it
+    asks for in the framework's words."""
+    if not isinstance(resources, Mapping):
+        return resources, {}
+    kubernetes: dict[str, Any] = dict(resources)
+    words: dict[str, Any] = {}
+    for section in ("limits", "requests"):
+        values = resources.get(section)
+        if not isinstance(values, Mapping) or not any(k in values for k in FRAMEWORK_GPU_KEYS):
+            continue
+        kubernetes[section] = {k: v for k, v in values.items() if k not in FRAMEWORK_GPU_KEYS}
+        asked: dict[str, Any] = {}
+        if "gpu" in values:
+            device = values.get("gpuType")
+            asked[device if isinstance(device, str) and device.strip() else GPU] = values["gpu"]
+        custom = values.get("custom")
+        if isinstance(custom, Mapping):
+            asked.update({str(name): amount for name, amount in custom.items()})
+        words[section] = asked
+    return kubernetes, words
 
 
 def _add(total: Resources, more: Mapping[str, Decimal]) -> None:
@@ -119,7 +199,7 @@ def pod_resources(pod_spec: Any) -> tuple[Resources, list[str]]:
             _max(largest_init, asks)
     total: Resources = dict(running)
     _max(total, largest_init)
-    for name, amount in _requirements(pod_spec.get("resources"), problems).items():
+    for name, amount in requirements(pod_spec.get("resources"), problems).items():
         total[name] = amount  # pod-level resources replace the container sum
     overhead = pod_spec.get("overhead")
     if isinstance(overhead, Mapping):
@@ -142,14 +222,32 @@ def summed(parts: Iterable[Mapping[str, Decimal]]) -> Resources:
     return total
 
 
-def format_number(amount: Decimal) -> int | float:
-    """An exact count as int, a fractional one as float (for JSON)."""
+def _huge(amount: Decimal) -> bool:
+    return amount.is_finite() and amount != 0 and amount.adjusted() >= _EXACT_DIGITS
+
+
+def _approximate(amount: Decimal) -> str:
+    return f"~{amount:.3g}"
+
+
+def format_number(amount: Decimal) -> int | float | str:
+    """An exact count as int, a fractional one as float (for JSON); an amount beyond any real cluster
+    (10^24 or more, only reachable by multiplying absurd replica counts) as its approximate text."""
+    if _huge(amount):
+        return _approximate(amount)
     if amount == amount.to_integral_value():
         return int(amount)
     return float(amount)
 
 
+def format_count(count: int) -> str:
+    """A pod count for people: exact below 10^24, approximate above."""
+    return str(count) if count < 10**_EXACT_DIGITS else _approximate(Decimal(count))
+
+
 def format_cpu(amount: Decimal) -> str:
+    if _huge(amount):
+        return _approximate(amount)
     if amount == amount.to_integral_value():
         return str(int(amount))
     millis = amount * 1000
@@ -159,21 +257,25 @@ def format_cpu(amount: Decimal) -> str:
 
 
 def format_memory(amount: Decimal) -> str:
-    for suffix in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
-        unit = _BINARY[suffix]
-        if amount >= unit and amount % unit == 0:
-            return f"{int(amount / unit)}{suffix}"
-    for suffix in ("E", "P", "T", "G", "M", "k"):
-        decimal_unit = _DECIMAL[suffix]
-        if amount >= decimal_unit and amount % decimal_unit == 0:
-            return f"{int(amount / decimal_unit)}{suffix}"
+    if _huge(amount):
+        return _approximate(amount)
+    with localcontext() as context:
+        context.prec = 60  # exact remainders for every amount below 10^24 at nano precision
+        for suffix in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
+            unit = _BINARY[suffix]
+            if amount >= unit and amount % unit == 0:
+                return f"{int(amount / unit)}{suffix}"
+        for suffix in ("E", "P", "T", "G", "M", "k"):
+            decimal_unit = _DECIMAL[suffix]
+            if amount >= decimal_unit and amount % decimal_unit == 0:
+                return f"{int(amount / decimal_unit)}{suffix}"
     return str(format_number(amount))
 
 
 def readable_memory(amount: Decimal) -> str:
     """For people: the exact quantity when it is short, else about so much in the largest binary unit."""
     exact = format_memory(amount)
-    if len(exact.rstrip("EPTGMKik")) <= 4:
+    if exact.startswith("~") or len(exact.rstrip("EPTGMKik")) <= 4:
         return exact
     for suffix in ("Ei", "Pi", "Ti", "Gi", "Mi", "Ki"):
         if amount >= _BINARY[suffix]:

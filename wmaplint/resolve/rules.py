@@ -193,8 +193,9 @@ INVALID_QUANTITY = define(
     "WM709",
     "invalid-quantity",
     "warning",
-    "A pod template asks for a resource amount that is not a Kubernetes quantity.",
-    why="The API server rejects the pod, and GPU totals cannot count it.",
+    "A pod template asks for a resource amount that is not a Kubernetes quantity, or one outside its bounds.",
+    why="The API server rejects the pod (or, above 2^63-1, caps the amount), and GPU totals cannot count it. "
+    "Negative amounts and amounts above 2^63-1 are reported the same way and left out of the totals.",
     bad=_jobset(
         _GOOD_SCALE,
         _JOBSET_MANIFEST.replace(

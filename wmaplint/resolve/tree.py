@@ -19,7 +19,14 @@ from typing import Any
 from wmaplint.resolve import rules
 from wmaplint.resolve.jqrun import JqInput, JqResult, JqRuntime, default_runtime
 from wmaplint.resolve.model import ComponentNode, Finding, Instance, PodTemplate, Pointer, Workload
-from wmaplint.resolve.resources import pod_resources, scaled, summed
+from wmaplint.resolve.resources import (
+    Resources,
+    pod_resources,
+    requirements,
+    scaled,
+    split_framework_words,
+    summed,
+)
 
 STRUCTURE: Pointer = ("spec", "structureDefinition")
 FRAGMENT_FIELDS = (
@@ -111,11 +118,11 @@ class Evaluator:
 # else ParseFloat's decimal form ("2.0", "1e3"). Hex floats and "Inf"/"NaN" are not replica counts.
 _GO_INT = re.compile(r"[+-]?[0-9]+")
 _GO_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-MAX_REPLICAS = 2**63 - 1  # an int64, as the runtime stores it
+MAX_REPLICAS = 2**31 - 1  # the runtime's replica fields are int32 (FORMAT.md §2.4)
 
 
 def _as_int(value: Any) -> int | None:
-    """A replica count: a finite, integral, non-negative JSON number or numeric string within int64;
+    """A replica count: a finite, integral, non-negative JSON number or numeric string within int32;
     None otherwise. "1.5", -5, NaN and infinity (libjq gives it as the largest double) are not counts."""
     if isinstance(value, bool):
         return None
@@ -301,11 +308,18 @@ class TreeBuilder:
                 field: values[inst.index] for field, values in outputs.items() if inst.index < len(values)
             }
             # null fragments are still outputs: the instance exists with defaults (upstream counts it too)
-            pod_spec, metadata = _pod_from_fragments(pieces)
-            inst.template = self._template(node, inst, metadata, pod_spec, pod_spec, base)
+            pod_spec, metadata, words = _pod_from_fragments(pieces)
+            inst.template = self._template(node, inst, metadata, pod_spec, pod_spec, base, words)
 
     def _template(
-        self, node: ComponentNode, inst: Instance, metadata: Any, spec: Any, raw: Any, pointer: Pointer
+        self,
+        node: ComponentNode,
+        inst: Instance,
+        metadata: Any,
+        spec: Any,
+        raw: Any,
+        pointer: Pointer,
+        framework_words: Any = None,
     ) -> PodTemplate | None:
         if not isinstance(raw, dict) or (spec is not None and not isinstance(spec, dict)):
             self.findings.append(
@@ -318,6 +332,12 @@ class TreeBuilder:
             return None
         spec = spec if isinstance(spec, dict) else {}
         resources, problems = pod_resources(spec)
+        unseen: Resources = {}
+        if framework_words:
+            # the framework's own words fill in what the pod's Kubernetes shapes do not ask for
+            for name, amount in requirements(framework_words, problems).items():
+                if name not in resources:
+                    resources[name] = unseen[name] = amount
         for problem in problems[:5]:
             self.findings.append(
                 Finding(
@@ -327,7 +347,10 @@ class TreeBuilder:
                 )
             )
         return PodTemplate(
-            metadata=metadata if isinstance(metadata, dict) else {}, spec=spec, resources=resources
+            metadata=metadata if isinstance(metadata, dict) else {},
+            spec=spec,
+            resources=resources,
+            unseen=unseen,
         )
 
     def _scales(
@@ -431,19 +454,26 @@ def _total(node: ComponentNode) -> None:
     for inst in node.instances:
         pods = 1 if inst.template is not None else 0
         per_replica = [inst.template.resources] if inst.template is not None else []
+        unseen = [inst.template.unseen] if inst.template is not None else []
         for child in inst.children:
             pods += child.pods
             per_replica.append(child.resources)
+            unseen.append(child.unseen)
         inst.pods = inst.effective_replicas * pods
         inst.resources = scaled(summed(per_replica), inst.effective_replicas)
+        inst.unseen = scaled(summed(unseen), inst.effective_replicas)
     node.pods = sum(inst.pods for inst in node.instances)
     node.resources = summed(inst.resources for inst in node.instances)
+    node.unseen = summed(inst.unseen for inst in node.instances)
 
 
-def _pod_from_fragments(pieces: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A PodSpec and metadata assembled from fragment values (containers+container, else resources)."""
+def _pod_from_fragments(pieces: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A PodSpec and metadata assembled from fragment values (containers+container, else resources), and
+    the accelerators the resources fragment asks for in the framework's own words (see
+    wmaplint.resolve.resources.split_framework_words), which no Kubernetes reading of the pod sees."""
     spec: dict[str, Any] = {}
     metadata: dict[str, Any] = {}
+    resources, words = split_framework_words(pieces.get("resourcesPath"))
     containers = (
         [c for c in (pieces.get("containersPath") or []) if isinstance(c, dict)]
         if isinstance(pieces.get("containersPath"), list)
@@ -453,8 +483,8 @@ def _pod_from_fragments(pieces: dict[str, Any]) -> tuple[dict[str, Any], dict[st
         containers.append(pieces["containerPath"])
     if not containers:
         container: dict[str, Any] = {"name": "main"}
-        if isinstance(pieces.get("resourcesPath"), dict):
-            container["resources"] = pieces["resourcesPath"]
+        if isinstance(resources, dict):
+            container["resources"] = resources
         if isinstance(pieces.get("imagePath"), str):
             container["image"] = pieces["imagePath"]
         containers = [container]
@@ -475,7 +505,7 @@ def _pod_from_fragments(pieces: dict[str, Any]) -> tuple[dict[str, Any], dict[st
     for field, key in (("labelsPath", "labels"), ("annotationsPath", "annotations")):
         if isinstance(pieces.get(field), dict):
             metadata[key] = pieces[field]
-    return spec, metadata
+    return spec, metadata, words
 
 
 def _not_a_count(field: str, component: str, value: Any, index: int) -> str:
@@ -486,7 +516,7 @@ def _not_a_count(field: str, component: str, value: Any, index: int) -> str:
         return f"{head} is NaN, not a replica count"
     numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
     if numeric or isinstance(value, str) and _GO_FLOAT.fullmatch(value):
-        return f"{head} is not a non-negative integer within int64"
+        return f"{head} is not a non-negative integer within int32"
     return f"{head} is not a number"
 
 

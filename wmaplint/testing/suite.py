@@ -33,7 +33,8 @@ from wmaplint.resolve.jqrun import JqRuntime
 from wmaplint.resolve.loading import LoadedDocument, load_file
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
-from wmaplint.resolve.render import totals
+from wmaplint.resolve.render import platform_gpus, totals
+from wmaplint.resolve.resources import GPU
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, Node, find_node
 
@@ -94,8 +95,14 @@ def _value(ref: Any, base: Path, what: str) -> list[Any]:
 
 def actual_results(workload: Workload) -> dict[str, Any]:
     t = totals(workload)
+    counted: dict[str, Any] = {"pods": t["pods"], "gpus": t["gpus"]}
+    others = {name: n for name, n in t["accelerators"].items() if name != GPU}
+    if others:
+        counted["accelerators"] = others
+    if GPU in t["unseenByPlatform"]:
+        counted["platformGpus"] = platform_gpus(workload)
     data: dict[str, Any] = {
-        "totals": {"pods": t["pods"], "gpus": t["gpus"]},
+        "totals": counted,
         "status": workload.status.status if workload.status else "Undefined",
         "matches": list(workload.status.matches) if workload.status else [],
         "instances": {
