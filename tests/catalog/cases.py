@@ -201,6 +201,7 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "gpus": 24,
     },
     # GPUs are in Dynamo's resource shape, invisible to a Kubernetes ResourceRequirements reading: 0 here
+    # (what a platform reading the definition counts; `wmaplint tree` counts them, see the suite)
     ("nvidia-com-dynamographdeployment-v1alpha1", "vllm-disagg"): {
         "ids": {"service": ["Frontend", "VllmDecodeWorker", "VllmPrefillWorker"]},
         "replicas": {"service": [1, 2, 2]},
