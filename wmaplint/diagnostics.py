@@ -62,7 +62,8 @@ class Fix:
 
 
 # Roots a related location's ``path`` can be relative to, besides the user's working tree (``None``):
-# schemas served by the bundle inside the package, schemas in the user cache, rule packs shipped with the tool.
+# schemas served by the bundle inside the package, schemas in the user cache, rule packs shipped with the
+# tool.
 # Reporters name these roots (SARIF ``uriBaseId``) and never print a machine path for them.
 BUNDLED_SCHEMAS = "WMAPLINT_BUNDLED_SCHEMAS"
 CACHED_SCHEMAS = "WMAPLINT_SCHEMA_CACHE"
