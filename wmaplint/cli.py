@@ -17,6 +17,7 @@ LAZY_COMMANDS = {
     "tree": "wmaplint.cli_resolve:tree",
     "test": "wmaplint.cli_resolve:test",
     "schemas": "wmaplint.schema.commands:schemas",
+    "catalog": "wmaplint.cli_catalog:catalog",
     "lsp": "wmaplint.lsp.server:lsp_command",
 }
 
