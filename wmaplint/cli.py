@@ -94,9 +94,10 @@ def common_schema_options(fn: Any) -> Any:
 @click.option("--stdin-filename", default="<stdin>", help="Name shown for input read from '-'.")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomic writes, comments kept).")
+@click.option("--verbose", "-v", is_flag=True, help="Say on stderr which files were skipped and why.")
 def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: bool, config_file: str | None,
           fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], fail_level: str | None, jobs: int,
-          stdin_filename: str, color: bool | None, fix: bool) -> None:
+          stdin_filename: str, color: bool | None, fix: bool, verbose: bool) -> None:
     """Check definitions (files or directories; '-' reads stdin)."""
     from wmaplint.config import ConfigError, Overrides, normalise_selector
     from wmaplint.diagnostics import Severity
@@ -136,13 +137,27 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
         _fail(str(exc))
     from wmaplint.report import render
 
+    if verbose:
+        _explain_selection(report, paths)
     for line in report.errors:
         click.echo(f"wmaplint: {line}", err=True)
     use_color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
     output = render(report, fmt, color=use_color, root=Path.cwd(), tool_version=__version__)
+    if fmt == "text" and report.files_checked == 0 and not report.diagnostics:
+        output = ""  # a repository without definitions is not worth a line (-v says so)
     if output:
         click.echo(output, nl=not output.endswith("\n"))
     sys.exit(exit_code(report, level))
+
+
+def _explain_selection(report: Any, paths: tuple[str, ...]) -> None:
+    for path, reason in report.skipped:
+        click.echo(f"wmaplint: skipped {path}: {reason}", err=True)
+    if report.files_checked == 0 and not report.errors:
+        line = f"no definitions, CRDs, rule packs or test suites in {', '.join(paths)}"
+    else:
+        line = f"checked {report.files_checked} file(s), skipped {len(report.skipped)}"
+    click.echo(f"wmaplint: {line}", err=True)
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

@@ -183,3 +183,4 @@ class Report:
     sources: dict[str, str] = field(default_factory=dict)
     files_checked: int = 0
     errors: list[str] = field(default_factory=list)  # inputs that could not be read: one line each, exit 2
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why) not read: `check -v` says

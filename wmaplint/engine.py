@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import os
+import re
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from wmaplint.config import Config, ConfigError, Overrides, find_config, load_config_file
 from wmaplint.diagnostics import Diagnostic, Report, Severity
+from wmaplint.selection import Skip, head_text, is_suite, kind_test, vendored, walk
 from wmaplint.source import InputError, SourceFile, load_text, read_path
 
-YAML_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
 
 # Document handlers beyond definitions (CRDs, rule packs): kind -> function(document, ctx args) ->
@@ -119,50 +122,88 @@ def _document_linter(root: Any) -> DocumentLinter | None:
     return getattr(module, attr)
 
 
-def is_lintable(source: SourceFile) -> bool:
+@lru_cache(maxsize=1)
+def _kind_test() -> re.Pattern[str]:
+    from wmaplint.definition.model import DEFINITION_KINDS
+
+    return kind_test([*DEFINITION_KINDS, *DOCUMENT_LINTERS])
+
+
+def declares_kind(text: str) -> bool:
+    """Whether a text declares, as a mapping's ``kind``, a kind the tool reads (a test before parsing)."""
+    return _kind_test().search(text) is not None
+
+
+def _read_by_us(source: SourceFile) -> bool:
+    """Whether a parsed file holds a document the tool reads; a file whose YAML is broken counts (the caller
+    has seen it declare such a kind)."""
     from wmaplint.definition.model import recognise
 
-    if source.problems and not source.documents:
-        return True  # a broken file is reported, not skipped
+    if source.problems:
+        return True
     return any(recognise(d.root) is not None or _document_linter(d.root) is not None
                for d in source.documents)
 
 
-def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], list[str]]:
-    """Files to lint (directories walked for YAML/JSON, excluded globs dropped) and one-line errors."""
+def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], list[str], list[Skip]]:
+    """Files to read (directories walked, see ``wmaplint.selection``), one-line errors for paths that cannot
+    be used, and what was left out."""
     files: list[str] = []
     errors: list[str] = []
+    skipped: list[Skip] = []
+
+    def excluded(path: str) -> bool:
+        return options.config_for(path).excluded(Path(path))
+
     for raw in paths:
         if raw == STDIN:
             files.append(STDIN)
             continue
-        p = Path(raw)
-        if p.is_dir():
-            found = sorted(
-                str(f) for f in p.rglob("*")
-                if f.suffix in YAML_SUFFIXES and f.is_file() and not any(part.startswith(".") for part in
-                                                                           f.relative_to(p).parts)
-            )
-            found = [f for f in found if not options.config_for(f).excluded(Path(f))]
-            if not found:
-                errors.append(f"{raw}: no YAML or JSON files in this directory")
-            files.extend(found)
-        elif p.exists():
-            files.append(raw)
-        else:
+        try:
+            mode = os.stat(raw).st_mode
+        except (FileNotFoundError, NotADirectoryError):
             errors.append(f"{raw}: no such file or directory")
-    return files, errors
+            continue
+        except OSError as exc:  # a name too long, a loop of links, no permission on a parent
+            errors.append(f"{raw}: cannot read ({exc.strerror or exc})")
+            continue
+        if stat.S_ISDIR(mode):
+            found, left_out = walk(raw, excluded)
+            if not found:
+                left_out.append(Skip(raw, "no YAML or JSON files in this directory"))
+            files.extend(found)
+            skipped.extend(left_out)
+        elif vendored(raw):
+            skipped.append(Skip(raw, "in a vendored or installed third-party directory"))
+        elif excluded(raw):
+            skipped.append(Skip(raw, "excluded by the configuration"))
+        else:
+            files.append(raw)
+    return files, errors, skipped
+
+
+@dataclass(slots=True)
+class FileOutcome:
+    """What linting one file gave: its findings, a one-line error, or why it was skipped."""
+
+    path: str
+    text: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    error: str | None = None
+    skipped: str | None = None
 
 
 def lint_paths(paths: Iterable[str], options: Options | None = None, *, stdin_text: str | None = None,
                stdin_name: str = "<stdin>") -> Report:
-    """Lint files and directories; unreadable inputs become ``report.errors`` lines."""
+    """Lint files and directories; unreadable inputs become ``report.errors`` lines, files that are not the
+    tool's to read ``report.skipped`` entries."""
     options = options or Options()
     report = Report()
-    files, errors = collect_files(paths, options)
+    files, errors, skipped = collect_files(paths, options)
     report.errors.extend(errors)
+    report.skipped.extend((s.path, s.reason) for s in skipped)
     work = [f for f in files if f != STDIN]
-    results: list[tuple[str, str | None, list[Diagnostic] | None, str | None, bool]] = []
+    results: list[FileOutcome] = []
     if STDIN in files:
         results.append(_lint_one_text(stdin_text or "", stdin_name, options))
     if options.jobs > 1 and len(work) >= 8:
@@ -172,45 +213,49 @@ def lint_paths(paths: Iterable[str], options: Options | None = None, *, stdin_te
             results.extend(pool.map(_lint_one_file, work, [options] * len(work), chunksize=4))
     else:
         results.extend(_lint_one_file(f, options) for f in work)
-    lintable = 0
-    for path, text, diags, error, is_definition in results:
-        if error:
-            report.errors.append(error)
-            continue
-        if not is_definition:
-            continue  # manifests and other YAML beside definitions are not ours to judge
-        lintable += 1
-        assert text is not None and diags is not None
-        report.sources[path] = text
-        report.diagnostics.extend(diags)
-    report.files_checked = lintable
-    if lintable == 0 and not report.errors:
-        report.errors.append("no workload definitions found in " + ", ".join(paths))
+    for outcome in results:
+        if outcome.error:
+            report.errors.append(outcome.error)
+        elif outcome.skipped is not None:
+            report.skipped.append((outcome.path, outcome.skipped))
+        else:
+            assert outcome.text is not None
+            report.files_checked += 1
+            report.sources[outcome.path] = outcome.text
+            report.diagnostics.extend(outcome.diagnostics)
     # findings about shared inputs (a rule pack, a schema source) come once per linted file: keep one
     unique = {(d.path, d.span, d.rule, d.message): d for d in report.diagnostics}
     report.diagnostics = sorted(unique.values(), key=Diagnostic.sort_key)
     return report
 
 
-def _lint_one_file(path: str, options: Options
-                   ) -> tuple[str, str | None, list[Diagnostic] | None, str | None, bool]:
+def _lint_one_file(path: str, options: Options) -> FileOutcome:
     try:
         text = read_path(path)
     except InputError as exc:
-        return path, None, None, str(exc), False
+        head = head_text(path)
+        if head is not None and not declares_kind(head):
+            return FileOutcome(path, skipped=str(exc).removeprefix(f"{path}: ") + "; declares no kind "
+                               "wmaplint reads")
+        return FileOutcome(path, error=str(exc))
     return _lint_one_text(text, path, options)
 
 
-def _lint_one_text(text: str, path: str, options: Options
-                   ) -> tuple[str, str | None, list[Diagnostic] | None, str | None, bool]:
+def _lint_one_text(text: str, path: str, options: Options) -> FileOutcome:
+    suite = is_suite(path, text)
+    if not suite and not declares_kind(text):
+        return FileOutcome(path, skipped=NOT_OURS)
     try:
         config = options.config_for(path)
         source = load_text(text, path)
-        if not is_lintable(source):
-            return path, text, [], None, False
-        return path, text, _lint_source(source, options, config), None, True
+        if not suite and not _read_by_us(source):
+            return FileOutcome(path, skipped=NOT_OURS)
+        return FileOutcome(path, text=text, diagnostics=_lint_source(source, options, config))
     except ConfigError as exc:
-        return path, None, None, str(exc), False
+        return FileOutcome(path, error=str(exc))
+
+
+NOT_OURS = "no definition, CRD, rule pack or test suite"
 
 
 def exit_code(report: Report, fail_level: Severity) -> int:

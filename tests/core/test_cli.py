@@ -40,22 +40,22 @@ def test_stdin_with_a_filename() -> None:
     assert [d["path"] for d in out["diagnostics"]] == ["defs/job.yaml"]
 
 
-def test_missing_file_and_empty_directory_exit_two_with_one_line(tmp_path) -> None:
+def test_missing_file_exits_two_and_empty_directory_zero(tmp_path) -> None:
     result = CliRunner().invoke(main, ["check", str(tmp_path / "nope.yaml")])
     assert result.exit_code == 2 and "no such file" in result.output
     (tmp_path / "empty").mkdir()
     result = CliRunner().invoke(main, ["check", str(tmp_path / "empty")])
-    assert result.exit_code == 2 and "no YAML or JSON files" in result.output
+    assert result.exit_code == 0 and result.output == ""
 
 
-def test_directory_without_definitions_exits_two(tmp_path) -> None:
+def test_directory_without_definitions_exits_zero_silently(tmp_path) -> None:
     (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\n")
     result = CliRunner().invoke(main, ["check", str(tmp_path)])
-    assert result.exit_code == 2 and "no workload definitions" in result.output
+    assert result.exit_code == 0 and result.output == ""
 
 
-def test_binary_input_exits_two_without_a_traceback(tmp_path) -> None:
-    (tmp_path / "x.yaml").write_bytes(b"\x00\xff\x00")
+def test_binary_input_declaring_a_kind_exits_two_without_a_traceback(tmp_path) -> None:
+    (tmp_path / "x.yaml").write_bytes(b"kind: Karta\n\x00\xff\x00")
     proc = subprocess.run([sys.executable, "-m", "wmaplint", "check", str(tmp_path / "x.yaml")],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1

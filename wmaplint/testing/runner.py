@@ -10,9 +10,8 @@ from pathlib import Path
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import catalog_dir
+from wmaplint.selection import SUITE_SUFFIX
 from wmaplint.testing.suite import SuiteResult, run_suite
-
-SUITE_SUFFIX = ".test.yaml"
 
 
 def discover_suites(paths: list[str]) -> list[Path]:

@@ -1,0 +1,142 @@
+"""Which files `check` reads: walks that leave out what is not the user's own YAML, and a cheap textual test
+for the kinds the tool reads, so a repository full of other YAML and JSON costs little and says nothing.
+
+A file is linted when one of its documents is a definition (Karta, ResourceInterface), a CRD or a rule pack,
+or when it is a definition test suite (``*.test.yaml`` with ``cases:``; `check` reads its YAML, `wmaplint
+test` runs its cases). Anything else is skipped without a word, also when it does not parse (Helm templates,
+JSON with comments): a file that fails to parse is reported only when its text declares one of those kinds.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+YAML_SUFFIXES = (".yaml", ".yml", ".json")
+SUITE_SUFFIX = ".test.yaml"
+
+# Directories a walk never enters: installed or vendored third-party code and caches. Hidden directories
+# (.git, .github, .venv, ...) are left out of walks as well. A file named on the command line is left out
+# when it lies in one of these below the working directory (pre-commit names every committed file).
+SKIPPED_DIRECTORIES = frozenset({
+    "node_modules", "bower_components", "jspm_packages",  # JavaScript packages
+    "vendor", "third_party", "third-party", "thirdparty",  # vendored sources (Go, C/C++, Bazel, ...)
+    "site-packages", "__pycache__",  # Python environments and caches
+})
+
+# How much of a file that cannot be read as text (binary, not UTF-8, too large) is searched for a kind.
+HEAD_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A path left out of a run, and why (shown by ``check -v``)."""
+
+    path: str
+    reason: str
+
+
+def kind_test(kinds: Iterable[str]) -> re.Pattern[str]:
+    """A pattern that finds ``kind: K`` for any of ``kinds`` as a key of a block or flow mapping or a JSON
+    object: quoted or not, at the start of a line (after indentation or a ``- ``) or after ``{`` or ``,``.
+    A comment or a value that merely mentions the kind does not count."""
+    names = "|".join(re.escape(k) for k in sorted(kinds))
+    return re.compile(
+        r"""(?:^[ \t]*(?:-[ \t]+)*|[{,][ \t]*)(["']?)kind\1[ \t]*:[ \t]*(?:!!str[ \t]+)?["']?"""
+        rf"(?:{names})(?![\w.-])",
+        re.MULTILINE,
+    )
+
+
+_SUITE_CASES = re.compile(r"""^(["']?)cases\1[ \t]*:""", re.MULTILINE)
+
+
+def is_suite(path: str, text: str) -> bool:
+    """A definition test suite: the name `wmaplint test` looks for and a top-level ``cases:`` key."""
+    return path.endswith(SUITE_SUFFIX) and _SUITE_CASES.search(text) is not None
+
+
+def head_text(path: str) -> str | None:
+    """The first bytes of a regular file as text (undecodable bytes replaced), or None when it cannot be
+    opened or is not a regular file."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(HEAD_BYTES).decode("utf-8-sig", "replace")
+    except (OSError, ValueError):
+        return None
+
+
+def vendored(path: str) -> bool:
+    """Whether a named path lies in a vendored directory below the working directory (a walk would not
+    enter it; the directories above the working directory are not the repository's to judge)."""
+    try:
+        relative = os.path.relpath(os.path.abspath(path))
+    except ValueError:  # another drive
+        return False
+    parts = relative.split(os.sep)[:-1]
+    return parts[:1] != [os.pardir] and any(part in SKIPPED_DIRECTORIES for part in parts)
+
+
+def walk(root: str, excluded: Callable[[str], bool]) -> tuple[list[str], list[Skip]]:
+    """YAML and JSON files under ``root`` (sorted), and what was left out.
+
+    Hidden and vendored directories, and what ``excluded`` names, are not entered; symbolic links to
+    directories are not followed (a link to a file is read); unreadable directories are skipped."""
+    files: list[str] = []
+    skipped: list[Skip] = []
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            skipped.append(Skip(directory, f"cannot read the directory ({exc.strerror or exc})"))
+            continue
+        subdirectories = []
+        for entry in entries:
+            reason = _entry_skip(entry, excluded)
+            if reason is not None:
+                if reason:
+                    skipped.append(Skip(entry.path, reason))
+            elif _is_directory(entry):
+                subdirectories.append(entry.path)
+            else:
+                files.append(entry.path)
+        stack.extend(reversed(subdirectories))
+    return sorted(files), skipped
+
+
+def _is_directory(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _entry_skip(entry: os.DirEntry[str], excluded: Callable[[str], bool]) -> str | None:
+    """Why a directory entry is left out ("" for files that are not YAML or JSON: not worth a line), or
+    None to take it."""
+    name = entry.name
+    if _is_directory(entry):
+        if name.startswith("."):
+            return "hidden directory"
+        if name in SKIPPED_DIRECTORIES:
+            return "vendored or installed third-party directory"
+        return "excluded by the configuration" if excluded(entry.path) else None
+    if not name.endswith(YAML_SUFFIXES):
+        return ""
+    if name.startswith("."):
+        return "hidden file"
+    try:
+        regular = entry.is_file()
+    except OSError:
+        regular = False
+    if not regular:
+        return "not a regular file"
+    return "excluded by the configuration" if excluded(entry.path) else None
