@@ -1,15 +1,29 @@
-"""Worker process for jq programs that may loop: one JSON request per input line, one reply per output line.
+"""Worker process for jq programs whose cost has no small static bound: it compiles and runs them for its
+parent, one JSON request per input line, one reply line per expression of the request.
 
-The parent kills this process when a reply takes longer than its time bound.
+Request: ``{"exprs": [program, ...], "input": text or null, "max": N, "timeout": seconds}``; a null input
+only compiles. Reply per program: ``{"outputs": [...], "error": ..., "limited": bool}``, with
+``"compile_error": true`` when it did not compile and ``"compiled": true`` when it did.
+
+The parent kills this process when a reply takes longer than its time bound. The process also ends by
+itself when the parent is gone: on Linux the kernel kills it when the parent dies (``PR_SET_PDEATHSIG``);
+elsewhere an idle worker reads end-of-file on its request pipe and exits, and a busy one is ended by
+``SIGALRM`` (default action: terminate) a little after the time bound of the program it is running.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
+import os
+import signal
 import sys
+from typing import Any
 
 MEMORY_LIMIT = 1 << 30  # a runaway string or array fails here instead of exhausting the machine
+_PR_SET_PDEATHSIG = 1
+_ALARM_MARGIN = 2  # seconds past the parent's own bound; the parent normally kills us first
 
 
 def _limit_memory() -> None:
@@ -21,37 +35,83 @@ def _limit_memory() -> None:
         pass
 
 
-def main() -> None:
+def _die_with_parent(parent: int) -> None:
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if parent and os.getppid() != parent:
+        os._exit(0)  # the parent died before the kernel was told to tell us
+
+
+def _arm(timeout: float) -> None:
+    if hasattr(signal, "SIGALRM"):
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(max(1, math.ceil(timeout)) + _ALARM_MARGIN)
+
+
+def _disarm() -> None:
+    if hasattr(signal, "SIGALRM"):
+        signal.alarm(0)
+
+
+def _answer(programs: dict[str, Any], expr: Any, text: Any, limit: int) -> dict[str, object]:
     import jq
 
     from wmaplint.resolve.jqrun import clean_message
 
+    if not isinstance(expr, str):
+        return {"error": "bad request"}
+    program = programs.get(expr)
+    if program is None:
+        try:
+            program = programs[expr] = jq.compile(expr)
+        except MemoryError:
+            return {"error": "evaluation exceeded the memory limit", "limited": True}
+        except Exception as exc:
+            return {"error": clean_message(str(exc)), "compile_error": True}
+    if not isinstance(text, str):
+        return {"compiled": True}
+    outputs: list[object] = []
+    reply: dict[str, object] = {"outputs": outputs, "compiled": True}
+    try:
+        for value in itertools.islice(iter(program.input_text(text)), limit + 1):
+            outputs.append(value)
+        if len(outputs) > limit:
+            del outputs[limit:]
+            reply.update(error=f"more than {limit} outputs", limited=True)
+    except MemoryError:
+        reply.update(error="evaluation exceeded the memory limit", limited=True)
+    except Exception as exc:
+        reply["error"] = clean_message(str(exc))
+    return reply
+
+
+def main() -> None:
+    _die_with_parent(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 0)
     _limit_memory()
-    programs: dict[str, object] = {}
-    for line in sys.stdin:
+    programs: dict[str, Any] = {}
+    for line in sys.stdin:  # end of file: the parent closed the pipe or is gone
         try:
             request = json.loads(line)
-            expr, text, limit = request["expr"], request["input"], int(request["max"])
-        except (ValueError, KeyError, TypeError):
-            reply: dict[str, object] = {"error": "bad request"}
-        else:
-            outputs: list[object] = []
-            reply = {"outputs": outputs}
-            try:
-                program = programs.get(expr)
-                if program is None:
-                    program = programs[expr] = jq.compile(expr)
-                for value in itertools.islice(iter(program.input_text(text)), limit + 1):  # type: ignore[attr-defined]
-                    outputs.append(value)
-                if len(outputs) > limit:
-                    del outputs[limit:]
-                    reply.update(error=f"more than {limit} outputs", limited=True)
-            except MemoryError:
-                reply.update(error="evaluation exceeded the memory limit", limited=True)
-            except Exception as exc:
-                reply["error"] = clean_message(str(exc))
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+            exprs, text, limit = request["exprs"], request["input"], int(request["max"])
+            timeout = float(request.get("timeout", 2.0))
+            if not isinstance(exprs, list):
+                raise TypeError("exprs")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            sys.stdout.write(json.dumps({"error": "bad request"}) + "\n")
+            sys.stdout.flush()
+            continue
+        for expr in exprs:
+            _arm(timeout)
+            reply = _answer(programs, expr, text, limit)
+            _disarm()
+            sys.stdout.write(json.dumps(reply) + "\n")
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

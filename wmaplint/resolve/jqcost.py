@@ -63,12 +63,17 @@ def growth(node: A.Node) -> float:
 
 
 def is_generator(node: A.Node) -> bool:
-    """Whether the program may output more than one value per input (conservative)."""
-    for sub in A.walk(node):
+    """Whether the program may output more than one value per input (conservative). An array constructor
+    outputs one value whatever its body generates, so its body is not looked into."""
+    stack = [node]
+    while stack:
+        sub = stack.pop()
         if isinstance(sub, (A.Iterate, A.Comma, A.RecurseDefault, A.Foreach)):
             return True
         if isinstance(sub, A.FuncCall) and (sub.name in _GENERATORS or sub.name not in _LINEAR_BUILTINS):
             return True
+        if not isinstance(sub, A.ArrayCons):
+            stack.extend(A.children(sub))
     return False
 
 

@@ -9,8 +9,9 @@ bound and a memory bound. libjq cannot be interrupted from another thread and ab
 allocation fails, so only programs whose work is provably small run in-process (that path is ~5x faster):
 no loop constructs (``until``, ``while``, ``repeat``, recursion through ``def``, ...) and a static estimate
 of their output size (wmaplint.resolve.jqcost, e.g. nested ``[.,.]`` multiply) times the input's size within
-``IN_PROCESS_BUDGET``. Everything else runs in a worker process under RLIMIT_AS that is killed when it
-exceeds the time bound.
+``IN_PROCESS_BUDGET``; a program is even compiled here only when that bound is small, since libjq folds
+constants while compiling. Everything else is compiled and run in a worker process under RLIMIT_AS that is
+killed when it exceeds the time bound, and that dies with this process (see wmaplint.resolve._jqworker).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-import jq
 
 MAX_OUTPUTS = 1000
 DEFAULT_TIMEOUT = 2.0
@@ -224,102 +224,151 @@ def clean_message(message: str) -> str:
     return re.sub(r" at <top-level>, line \d+(?:, column \d+)?:?$", "", text)
 
 
+@dataclass(slots=True)
+class _Expression:
+    """What the runtime knows of one expression: why it cannot run, its cost, its in-process program."""
+
+    error: str | None = None  # refusal or compile error, once known
+    growth: float = math.inf  # estimated output size / input size; inf: only ever in the worker
+    program: Any = None  # the guarded program, compiled in this process on first single use
+    compiled: bool = False  # whether the compile outcome (program or error) is known
+
+
 class JqRuntime:
-    """Compiles each expression once and evaluates it with the runtime's limits."""
+    """Compiles each jq program once and evaluates it with the runtime's limits.
+
+    A program is compiled in this process only when its static cost bound is small (libjq folds constants
+    while compiling, so ``"x" * 2e9`` allocates at compile time); everything else is compiled and run by the
+    worker. Expressions evaluated together on one input share one batch program, compiled once per set of
+    expressions; an expression is compiled alone only when it is evaluated alone (an error to reproduce
+    exactly, a lookup outside a batch).
+    """
 
     def __init__(self, timeout: float = DEFAULT_TIMEOUT, max_outputs: int = MAX_OUTPUTS) -> None:
         self.timeout = timeout
         self.max_outputs = max_outputs
-        self._programs: dict[str, Any] = {}
-        self._errors: dict[str, str] = {}
-        self._growth: dict[str, float] = {}  # estimated output size / input size; inf: always the worker
+        self._known: dict[str, _Expression] = {}
         self._batches: dict[tuple[str, ...], Any] = {}
         self._worker: _Worker | None = None
         self._lock = threading.Lock()
 
+    def _info(self, expression: str) -> _Expression:
+        info = self._known.get(expression)
+        if info is None:
+            reason = refusal(expression)
+            info = _Expression(error=reason, compiled=reason is not None)
+            if reason is None:
+                info.growth = _growth(expression)
+            self._known[expression] = info
+        return info
+
+    def _compiles_here(self, info: _Expression) -> bool:
+        return info.growth * _MIN_INPUT_SIZE <= IN_PROCESS_BUDGET
+
+    def _runs_here(self, info: _Expression, text: str) -> bool:
+        return info.growth * max(len(text), _MIN_INPUT_SIZE) <= IN_PROCESS_BUDGET
+
     def compile_error(self, expression: str) -> str | None:
         """The refusal or compile error of an expression, or None when it compiles."""
-        self._compile(expression)
-        return self._errors.get(expression)
+        info = self._info(expression)
+        if not info.compiled:
+            if self._compiles_here(info):
+                self._program(expression, info)
+            else:
+                self._worker_results([expression], None)
+        return info.error
 
-    def _compile(self, expression: str) -> Any:
-        program = self._programs.get(expression)
-        if program is not None or expression in self._errors:
-            return program
-        reason = refusal(expression)
-        if reason is None:
+    def _program(self, expression: str, info: _Expression) -> Any:
+        """The in-process guarded program (compiled on first use), or None with ``info.error`` set."""
+        if not info.compiled:
+            import jq
+
             try:
-                jq.compile(expression)  # compile errors name positions in the expression as written
-                program = jq.compile(guarded(expression))
-            except Exception as exc:  # libjq reports compile errors as ValueError
-                reason = clean_message(str(exc))
-        if reason is not None:
-            self._errors[expression] = reason
-            return None
-        self._programs[expression] = program
-        self._growth[expression] = _growth(expression)
-        return program
-
-    def _runs_here(self, expression: str, text: str) -> bool:
-        return self._growth[expression] * max(len(text), _MIN_INPUT_SIZE) <= IN_PROCESS_BUDGET
+                info.program = jq.compile(guarded(expression))
+            except Exception:  # libjq reports compile errors as ValueError
+                try:  # the expression alone names the error as the author wrote it
+                    jq.compile(expression)
+                except Exception as exc:
+                    info.error = clean_message(str(exc))
+                else:
+                    info.error = "expression cannot be evaluated on its own"
+            info.compiled = True
+        return info.program
 
     def evaluate(self, expression: str, data: JqInput | Any) -> JqResult:
         """All outputs of ``expression`` on ``data`` (a JqInput or a plain JSON value); never raises."""
         doc = data if isinstance(data, JqInput) else JqInput(data)
-        program = self._compile(expression)
-        if program is None:
-            return JqResult(error=self._errors[expression])
+        info = self._info(expression)
+        if info.error is not None:
+            return JqResult(error=info.error)
         try:
             text = doc.text
         except (ValueError, TypeError, RecursionError) as exc:
             return JqResult(error=f"input cannot be passed to jq: {type(exc).__name__}: {str(exc)[:80]}")
-        if self._runs_here(expression, text):
-            return self._run_here(program, text)
-        return self._run_in_worker(expression, text)
+        if self._runs_here(info, text):
+            program = self._program(expression, info)
+            return JqResult(error=info.error) if program is None else self._run_here(program, text)
+        return self._worker_results([expression], text)[0]
 
     def evaluate_many(self, expressions: list[str], data: JqInput | Any) -> dict[str, JqResult]:
         """Results of several expressions on one input, parsing the input once.
 
         libjq spends most of an evaluation parsing the input text, so the in-process expressions run as one
-        program ``[(try ([limit(N+1; e1)] | [true, .]) catch [false]), ...]``. An expression that errors
-        is re-run alone, so its partial outputs and message are exactly those of a single evaluation.
+        program ``[(try ([limit(N+1; e1)] | [true, .]) catch [false]), ...]`` and the others as one worker
+        request. An expression that errors is re-run alone, so its partial outputs and message are exactly
+        those of a single evaluation.
         """
         doc = data if isinstance(data, JqInput) else JqInput(data)
         unique = list(dict.fromkeys(e for e in expressions if isinstance(e, str)))
-        batch = [e for e in unique if self._compile(e) is not None]
         results: dict[str, JqResult] = {}
-        if len(batch) > 1:
-            text = doc.text  # input errors surface per expression below
-            batch = [e for e in batch if self._runs_here(e, text)]
-        if len(batch) > 1:
-            program = self._batch_program(tuple(batch))
-            outputs = self._run_here(program, doc.text) if program is not None else None
-            if (
-                outputs is not None
-                and outputs.ok
-                and len(outputs.outputs) == 1
-                and isinstance(outputs.first, list)
-                and len(outputs.first) == len(batch)
-            ):
-                for expression, item in zip(batch, outputs.first, strict=True):
-                    if isinstance(item, list) and item and item[0] is True and len(item) == 2:
-                        values = _restore_nan(item[1])
-                        if len(values) > self.max_outputs:
-                            results[expression] = JqResult(
-                                tuple(values[: self.max_outputs]),
-                                f"more than {self.max_outputs} outputs",
-                                limited=True,
-                            )
-                        else:
-                            results[expression] = JqResult(tuple(values))
+        try:
+            text = doc.text
+        except (ValueError, TypeError, RecursionError):
+            text = None  # input errors surface per expression below
+        if text is not None:
+            infos = [(e, self._info(e)) for e in unique]
+            here = [e for e, info in infos if info.error is None and self._runs_here(info, text)]
+            away = [e for e, info in infos if info.error is None and not self._runs_here(info, text)]
+            if len(here) > 1:
+                results.update(self._run_batch(tuple(here), text))
+            if len(away) > 1:
+                for expression, result in zip(away, self._worker_results(away, text), strict=True):
+                    if result.ok:
+                        results[expression] = result
         for expression in unique:
             if expression not in results:
                 results[expression] = self.evaluate(expression, doc)
         return results
 
+    def _run_batch(self, batch: tuple[str, ...], text: str) -> dict[str, JqResult]:
+        """Results of the batch's expressions that ran to completion without error."""
+        program = self._batch_program(batch)
+        outputs = self._run_here(program, text) if program is not None else None
+        results: dict[str, JqResult] = {}
+        if (
+            outputs is None
+            or not outputs.ok
+            or len(outputs.outputs) != 1
+            or not isinstance(outputs.first, list)
+            or len(outputs.first) != len(batch)
+        ):
+            return results
+        for expression, item in zip(batch, outputs.first, strict=True):
+            if isinstance(item, list) and item and item[0] is True and len(item) == 2:
+                values = _restore_nan(item[1])
+                if len(values) > self.max_outputs:
+                    results[expression] = JqResult(
+                        tuple(values[: self.max_outputs]), f"more than {self.max_outputs} outputs", limited=True
+                    )
+                else:
+                    results[expression] = JqResult(tuple(values))
+        return results
+
     def _batch_program(self, batch: tuple[str, ...]) -> Any:
         program = self._batches.get(batch)
         if program is None and batch not in self._batches:
+            import jq
+
             # a newline ends any trailing comment inside an expression before the closing parenthesis
             parts = [
                 f"(try ([limit({self.max_outputs + 1}; {guarded(expression)})] | [true, .]) catch [false])"
@@ -328,7 +377,7 @@ class JqRuntime:
             try:
                 program = jq.compile("[" + ", ".join(parts) + "]")
             except Exception:
-                program = None
+                program = None  # one of them does not compile: each is compiled alone instead
             if len(self._batches) > 256:
                 self._batches.clear()
             self._batches[batch] = program
@@ -349,22 +398,51 @@ class JqRuntime:
             )
         return JqResult(_restore_nan(outputs))
 
-    def _run_in_worker(self, expression: str, text: str) -> JqResult:
+    def _worker_results(self, expressions: list[str], text: str | None) -> list[JqResult]:
+        """Results of expressions run by the worker on ``text`` (only compiled when ``text`` is None).
+
+        One request carries them all and the worker answers each on its own line, so the time bound applies
+        to each expression; after one exceeds a limit, the rest go to a fresh worker.
+        """
+        replies: list[dict[str, Any]] = []
         with self._lock:
-            if self._worker is None:
-                self._worker = _Worker()
-            reply = self._worker.run(guarded(expression), text, self.max_outputs, self.timeout)
-            if reply is None:  # timed out or died: a fresh worker next time
-                died = self._worker.proc.poll() is not None
-                self._worker.close()
-                self._worker = None
-                limit = "memory limit" if died else f"time limit of {self.timeout:g}s"
-                return JqResult(error=f"evaluation exceeded the {limit}", limited=True)
-        error = reply.get("error")
-        outputs = reply.get("outputs", ())
-        return JqResult(
-            _restore_nan(outputs if isinstance(outputs, list) else ()), error, bool(reply.get("limited"))
-        )
+            while len(replies) < len(expressions):
+                if self._worker is not None and self._worker.proc.poll() is not None:
+                    self._worker.close()  # it died between requests (its parent thread ended): start anew
+                    self._worker = None
+                if self._worker is None:
+                    self._worker = _Worker()
+                pending = expressions[len(replies):]
+                request = {"exprs": [guarded(e) for e in pending], "input": text, "max": self.max_outputs,
+                           "timeout": self.timeout}
+                answered, complete = self._worker.run(request, len(pending), self.timeout)
+                replies.extend(answered)
+                if not complete:
+                    died = self._worker.proc.poll() is not None
+                    self._worker.close()
+                    self._worker = None
+                    limit = "memory limit" if died else f"time limit of {self.timeout:g}s"
+                    replies.append({"error": f"evaluation exceeded the {limit}", "limited": True})
+        results = []
+        for expression, reply in zip(expressions, replies, strict=True):
+            info = self._info(expression)
+            error = reply.get("error")
+            if reply.get("compile_error"):
+                # the guard cannot cause a compile error the expression alone would not have: the
+                # parser accepted it (otherwise its cost is unbounded), so it is one complete term
+                info.error = clean_message(str(error))
+                info.compiled = True
+            elif reply.get("compiled"):
+                info.compiled = True
+            outputs = reply.get("outputs", ())
+            results.append(
+                JqResult(
+                    _restore_nan(outputs if isinstance(outputs, list) else ()),
+                    str(error) if error is not None else None,
+                    bool(reply.get("limited")),
+                )
+            )
+        return results
 
     def close(self) -> None:
         with self._lock:
@@ -380,11 +458,15 @@ class JqRuntime:
 
 
 class _Worker:
-    """A child process evaluating one request per line: {"expr", "input", "max"} -> {"outputs", "error"}."""
+    """A child process answering one JSON request per line (see wmaplint.resolve._jqworker)."""
 
     def __init__(self) -> None:
+        # The worker imports this very copy of wmaplint, not one that happens to sit in the working directory
+        # (`python -m` would put the working directory first on the path).
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        bootstrap = f"import sys; sys.path.insert(0, {root!r}); from wmaplint.resolve._jqworker import main; main()"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "wmaplint.resolve._jqworker"],
+            [sys.executable, "-c", bootstrap, str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -392,33 +474,43 @@ class _Worker:
         )
         self._buffer = b""
 
-    def run(self, expression: str, text: str, max_outputs: int, timeout: float) -> dict[str, Any] | None:
-        request = json.dumps({"expr": expression, "input": text, "max": max_outputs}) + "\n"
+    def run(self, request: dict[str, Any], count: int, timeout: float) -> tuple[list[dict[str, Any]], bool]:
+        """The replies received, one per expression, and whether all came: the worker answers each expression
+        within ``timeout`` or is taken as stuck (or dead, or answering nonsense) at that expression."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        replies: list[dict[str, Any]] = []
         try:
-            self.proc.stdin.write(request.encode())
+            self.proc.stdin.write(json.dumps(request).encode() + b"\n")
             self.proc.stdin.flush()
         except OSError:
-            return None
+            return replies, False
         fd = self.proc.stdout.fileno()
-        deadline = _now() + timeout
-        while b"\n" not in self._buffer:
-            remaining = deadline - _now()
-            if remaining <= 0:
-                return None
-            ready, _, _ = select.select([fd], [], [], remaining)
-            if not ready:
-                return None
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return None
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            return None
-        return reply if isinstance(reply, dict) else None
+        while len(replies) < count:
+            deadline = _now() + timeout
+            while b"\n" not in self._buffer:
+                remaining = deadline - _now()
+                if remaining <= 0:
+                    return replies, False
+                ready, _, _ = select.select([fd], [], [], remaining)
+                if not ready:
+                    return replies, False
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:  # it ended (libjq aborts on a failed allocation): let it be reaped
+                    try:
+                        self.proc.wait(timeout=1.0)
+                    except subprocess.TimeoutExpired:
+                        pass
+                    return replies, False
+                self._buffer += chunk
+            line, _, self._buffer = self._buffer.partition(b"\n")
+            try:
+                reply = json.loads(line)
+            except ValueError:
+                return replies, False
+            if not isinstance(reply, dict):
+                return replies, False
+            replies.append(reply)
+        return replies, True
 
     def close(self) -> None:
         if self.proc.poll() is None:
