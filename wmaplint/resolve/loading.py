@@ -2,18 +2,37 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wmaplint.diagnostics import Diagnostic
+from wmaplint.diagnostics import Diagnostic, Severity, Span
 from wmaplint.resources import shipped
-from wmaplint.source import Document, InputError, SourceFile, decode_bytes, load_text, read_path, to_python
+from wmaplint.source import (
+    Document,
+    InputError,
+    MappingNode,
+    SequenceNode,
+    SourceFile,
+    decode_bytes,
+    load_text,
+    read_path,
+    to_python,
+)
 
 DEFINITION_KINDS = {("run.ai/v1alpha1", "Karta"), ("optimization.nvidia.com/v1alpha1", "ResourceInterface")}
 GVK = tuple[str, str, str]
+
+# Limits of the inputs `tree` and `test` resolve (rule WM718): beyond them the input is reported, not read.
+MAX_DOCUMENT_BYTES = 1 << 20
+MAX_DOCUMENT_NODES = 30_000
+MAX_DOCUMENTS = 5_000
+# A document start: `---` at column 0 followed by a space or the line's end. YAML forbids such a line inside
+# any scalar, so splitting text here never cuts a value.
+_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.M)
 
 
 def catalog_dir() -> Path:
@@ -53,14 +72,93 @@ def read_source(path: str) -> str:
     return read_path(path)
 
 
-def load_file(path: str, text: str | None = None) -> tuple[list[LoadedDocument], list[Diagnostic]]:
-    """Documents of a YAML/JSON file as plain values; YAML faults come back as diagnostics."""
+@dataclass
+class Budget:
+    """How many more manifest documents a run resolves (MAX_DOCUMENTS across all its files)."""
+
+    documents: int = field(default_factory=lambda: MAX_DOCUMENTS)
+    exhausted: bool = False
+
+
+def _limit_diagnostic(path: str, line: int, message: str) -> Diagnostic:
+    from wmaplint.resolve.rules import INPUT_LIMIT
+
+    return Diagnostic(INPUT_LIMIT, Severity.ERROR, message, path, Span(line, 1, line, 4))
+
+
+def _screen(text: str, path: str, budget: Budget) -> tuple[str, list[Diagnostic]]:
+    """The text with every document over MAX_DOCUMENT_BYTES blanked (its lines kept, so positions stay) and
+    cut after the documents the budget allows, before any YAML is parsed; a WM718 finding for each."""
+    starts = [m.start() for m in _DOCUMENT_START.finditer(text)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    if len(text) <= MAX_DOCUMENT_BYTES and len(starts) <= budget.documents:
+        budget.documents -= len(starts)
+        return text, []
+    problems: list[Diagnostic] = []
+    parts: list[str] = []
+    line = 1
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(text)
+        chunk = text[start:end]
+        if budget.documents <= 0:
+            if not budget.exhausted:
+                budget.exhausted = True
+                problems.append(_limit_diagnostic(
+                    path, line, f"more than {MAX_DOCUMENTS} manifest documents; this one and the rest are "
+                    "not resolved"))
+            break
+        budget.documents -= 1
+        if len(chunk.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
+            size = len(chunk.encode("utf-8", "surrogatepass")) / (1 << 20)
+            problems.append(_limit_diagnostic(
+                path, line, f"manifest document of {size:.1f} MiB is larger than the "
+                f"{MAX_DOCUMENT_BYTES >> 20} MiB wmaplint resolves; not resolved"))
+            chunk = ("---" if chunk.startswith("---") else "") + "\n" * chunk.count("\n")
+        parts.append(chunk)
+        line += chunk.count("\n")
+    return "".join(parts), problems
+
+
+def _too_many_nodes(root: object) -> bool:
+    """Whether a document holds more than MAX_DOCUMENT_NODES nodes (stops counting there)."""
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if count > MAX_DOCUMENT_NODES:
+            return True
+        if isinstance(node, MappingNode):
+            for key, value in node.pairs:
+                stack.append(key)
+                stack.append(value)
+        elif isinstance(node, SequenceNode):
+            stack.extend(node.items)
+    return False
+
+
+def load_file(
+    path: str, text: str | None = None, budget: Budget | None = None
+) -> tuple[list[LoadedDocument], list[Diagnostic]]:
+    """Documents of a YAML/JSON file as plain values; YAML faults come back as diagnostics. With a budget,
+    the file holds manifests: documents past the resolution limits are reported (WM718) and left out."""
     if text is None:
         text = read_source(path)
-    source = load_text(text, "<stdin>" if path == "-" else path)
+    shown = "<stdin>" if path == "-" else path
+    limited: list[Diagnostic] = []
+    if budget is not None:
+        text, limited = _screen(text, shown, budget)
+    source = load_text(text, shown)
+    source.problems.extend(limited)
     loaded: list[LoadedDocument] = []
     for document in source.documents:
         if document.root is None:
+            continue
+        if budget is not None and _too_many_nodes(document.root):
+            line = document.root.span.start_line
+            source.problems.append(_limit_diagnostic(
+                shown, line, f"manifest document has more than {MAX_DOCUMENT_NODES} YAML nodes; not resolved"))
             continue
         try:
             value = to_python(document.root)

@@ -457,6 +457,29 @@ INVALID_TEST_SUITE = define(
     example_filename="example.test.yaml",
 ).id
 
+_ALIASED_LIST = "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 8)}]\n" for i in range(4)
+)
+
+INPUT_LIMIT = define(
+    "WM718",
+    "resolution-input-limit",
+    "error",
+    "A manifest input exceeds what `tree` and `test` resolve: a document over 1 MiB of text or 30,000 YAML "
+    "nodes, or more than 5,000 manifest documents in one run.",
+    why="Resolution time and memory grow with the input; past these limits wmaplint reports the input "
+    "instead of working for minutes. Real workload objects are far smaller: etcd, which stores them, "
+    "refuses requests over 1.5 MiB by default.",
+    bad=_jobset(_GOOD_SCALE).replace(
+        "metadata: {name: train}\n",
+        "metadata: {name: train}\npadding:\n  a: &a [x, x, x, x, x, x, x, x]\n"
+        + "".join("  " + line + "\n" for line in _ALIASED_LIST.splitlines()),
+    ),
+    good=_jobset(_GOOD_SCALE),
+    fix="Resolve the workloads in smaller pieces: split the stream across runs, or trim generated lists.",
+    example_mode="tree",
+).id
+
 INVALID_DEFINITION_INPUT = define(
     "WM717",
     "definition-file-without-definition",

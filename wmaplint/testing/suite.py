@@ -30,7 +30,7 @@ from typing import Any
 
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.resolve.jqrun import JqRuntime
-from wmaplint.resolve.loading import LoadedDocument, load_file
+from wmaplint.resolve.loading import Budget, LoadedDocument, load_file
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
 from wmaplint.resolve.render import platform_gpus, totals
@@ -75,7 +75,7 @@ def _load_single(ref: Any, base: Path, what: str) -> list[LoadedDocument]:
     if isinstance(ref, str):
         target = (base / ref) if not Path(ref).is_absolute() else Path(ref)
         try:
-            documents, problems = load_file(str(target))
+            documents, problems = load_file(str(target), budget=Budget())
         except InputError as exc:
             raise SuiteError(f"{what}: {exc}") from None
         if problems:
