@@ -90,7 +90,8 @@ def common_schema_options(fn: Any) -> Any:
 @click.option("--ignore", multiple=True, help="Skip these rules.")
 @click.option("--fail-level", type=click.Choice(["error", "warning", "info"]), help="Lowest severity that "
               "fails.")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Files checked in parallel.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Files checked in parallel; 0 chooses from the CPUs and the number of files.")
 @click.option("--stdin-filename", default="<stdin>", help="Name shown for input read from '-'.")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomic writes, comments kept).")
@@ -113,7 +114,7 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
             fail_level=Severity.parse(fail_level) if fail_level else None,
             extra_crds=crds,
         )
-        options = Options(overrides=overrides, config_file=config_file, strict=strict, jobs=max(1, jobs))
+        options = Options(overrides=overrides, config_file=config_file, strict=strict, jobs=jobs)
         if config_file:
             options.config_for(config_file)
         stdin_text = None

@@ -13,7 +13,6 @@ import wmaplint.cel.rules  # noqa: F401  (registers WM604 and WM605)
 from wmaplint.checks import Context, check
 from wmaplint.definition.model import KARTA, Component, GangMember
 from wmaplint.diagnostics import Diagnostic
-from wmaplint.resolve.validate import anchor_node, unbracket
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode, find_node, to_python
 
 RULE_VIOLATION = "WM604"
@@ -56,6 +55,7 @@ def karta_crd_rules(ctx: Context) -> Iterator[Diagnostic]:
     if not schemas:
         return
     from wmaplint.cel import validate_object
+    from wmaplint.resolve.validate import anchor_node, unbracket  # resolution code only when rules run
 
     schema = schemas[0]
     obj = to_python(ctx.document.root)

@@ -1,0 +1,66 @@
+"""What a command imports: only what it and its input need (import time is most of a one-file check)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from wmaplint.examples import JOB
+
+# Modules a definition check has no use for: resolution and its libjq binding, the language server, the
+# JSON Schema validator (rule packs remember that their text passed it), process pools (one file),
+# reporters not asked for, suites, fixes, the parser generator of a benchmark.
+NOT_FOR_ONE_CHECK = (
+    "jq", "wmaplint.resolve.jqrun", "wmaplint.resolve.tree", "wmaplint.resolve.run", "wmaplint.lsp", "pygls",
+    "jsonschema", "concurrent", "multiprocessing",
+    "wmaplint.report.sarif", "wmaplint.report.json", "wmaplint.testing", "wmaplint.fixes", "lark",
+)
+
+
+def imported(*args: str, cwd: Path) -> set[str]:
+    """Modules loaded by the time ``wmaplint ARGS`` exits, in a fresh interpreter."""
+    listing = cwd / "modules.txt"
+    script = (
+        "import atexit, runpy, sys\n"
+        f"atexit.register(lambda: open({str(listing)!r}, 'w').write('\\n'.join(sorted(sys.modules))))\n"
+        f"sys.argv = ['wmaplint', *{list(args)!r}]\n"
+        "runpy.run_module('wmaplint', run_name='__main__')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=cwd)
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    return set(listing.read_text().split())
+
+
+def _under(modules: set[str], package: str) -> list[str]:
+    return sorted(m for m in modules if m == package or m.startswith(package + "."))
+
+
+def test_a_one_file_check_imports_only_what_checking_needs(tmp_path) -> None:
+    path = tmp_path / "job.yaml"
+    path.write_text(JOB)
+    modules = imported("check", str(path), cwd=tmp_path)
+    assert "wmaplint.checks.expressions" in modules and "wmaplint.report.text" in modules
+    assert {p: _under(modules, p) for p in NOT_FOR_ONE_CHECK if _under(modules, p)} == {}
+
+
+def test_tree_imports_the_runtime_but_not_the_checks_or_the_server(tmp_path) -> None:
+    path = tmp_path / "job.yaml"
+    path.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template: {spec: {}}\n")
+    modules = imported("tree", str(path), cwd=tmp_path)
+    assert "wmaplint.resolve.jqrun" in modules
+    assert _under(modules, "wmaplint.lsp") == [] and _under(modules, "wmaplint.checks.expressions") == []
+
+
+def test_automatic_workers_only_for_idle_cores_and_enough_files(monkeypatch) -> None:
+    import os
+
+    from wmaplint import engine
+
+    monkeypatch.setattr(engine.sys, "platform", "linux")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert engine.auto_jobs(400) == 2
+    assert engine.auto_jobs(20) == 1  # too few files for a second process to pay
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.8, 1.0, 1.0))
+    assert engine.auto_jobs(400) == 1  # the other core is busy
