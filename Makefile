@@ -23,8 +23,18 @@ demo: install
 test: install
 	$(BIN)/pytest
 
-bench: install
-	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+# Peers the benchmarks compare against live in their own environment, never in the project's.
+BENCH := .bench
+$(BENCH)/peers/bin/check-jsonschema:
+	$(PYTHON) -m venv $(BENCH)/peers
+	$(BENCH)/peers/bin/pip install --quiet check-jsonschema
+
+bench: install $(BENCH)/peers/bin/check-jsonschema
+	@mkdir -p $(BENCH)/out
+	@for b in benchmarks/bench_*.py; do echo "== $$b"; \
+	  nice $(BIN)/python $$b > $(BENCH)/out/$$(basename $$b .py).txt 2>&1; rc=$$?; \
+	  cat $(BENCH)/out/$$(basename $$b .py).txt; [ $$rc = 0 ] || exit 1; done
+	@$(BIN)/python benchmarks/summary.py $(BENCH)/out
 
 lint: install
 	$(BIN)/ruff check wmaplint tests benchmarks
