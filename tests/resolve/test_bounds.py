@@ -41,7 +41,8 @@ def _limited() -> None:
 def _tree(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "wmaplint", "tree", *map(str, args)],
-        capture_output=True, text=True, timeout=HANG, preexec_fn=_limited, env={**os.environ, "NO_COLOR": "1"},
+        capture_output=True, text=True, timeout=HANG, preexec_fn=_limited,
+        env={**os.environ, "NO_COLOR": "1"},
     )
 
 
@@ -51,10 +52,8 @@ def _no_traceback(run: subprocess.CompletedProcess[str]) -> None:
 
 
 def test_a_jobset_with_100000_replicated_jobs_is_reported_not_resolved(tmp_path):
-    jobs = "".join(
-        f"  - {{name: w{i}, replicas: 1, template: {{spec: {{template: {{spec: {{containers: [{{name: c}}]}}}}}}}}}}\n"
-        for i in range(100_000)
-    )
+    job = "{spec: {template: {spec: {containers: [{name: c}]}}}}"
+    jobs = "".join(f"  - {{name: w{i}, replicas: 1, template: {job}}}\n" for i in range(100_000))
     path = tmp_path / "jobset.yaml"
     path.write_text("apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata: {name: big}\n"
                     "spec:\n  replicatedJobs:\n" + jobs)
@@ -85,7 +84,8 @@ def test_a_stream_past_the_document_limit_resolves_the_first_ones_and_says_where
     run = resolve_files([str(first), str(second)], validate=False)
     assert [w.name for w in run.workloads] == ["j0", "j1", "j2"]
     limits = [d for d in run.diagnostics if d.rule == "WM718"]
-    assert len(limits) == 1 and limits[0].path == str(second) and limits[0].span.start_line == 7  # the `---` of j3
+    assert len(limits) == 1 and limits[0].path == str(second)
+    assert limits[0].span.start_line == 7  # the `---` of j3
 
 
 def test_a_stream_of_5000_documents_ends_within_the_memory_bound(tmp_path):
@@ -152,13 +152,14 @@ def test_worker_expressions_of_one_input_share_a_request_but_keep_their_own_time
         runtime.close()
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 def test_the_worker_dies_with_its_parent_even_while_busy():
     script = (
-        "import sys, time\n"
+        "import json, sys, time\n"
         "from wmaplint.resolve.jqrun import _Worker\n"
         "worker = _Worker()\n"
-        "worker.proc.stdin.write(b'{\"exprs\": [\"until(false; .)\"], \"input\": \"1\", \"max\": 5, \"timeout\": 600}\\n')\n"
+        "request = {'exprs': ['until(false; .)'], 'input': '1', 'max': 5, 'timeout': 600}\n"
+        "worker.proc.stdin.write(json.dumps(request).encode() + b'\\n')\n"
         "worker.proc.stdin.flush()\n"
         "print(worker.proc.pid, flush=True)\n"
         "time.sleep(600)\n"

@@ -28,7 +28,6 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-
 MAX_OUTPUTS = 1000
 DEFAULT_TIMEOUT = 2.0
 MAX_EXPRESSION_LENGTH = 20_000
@@ -358,7 +357,9 @@ class JqRuntime:
                 values = _restore_nan(item[1])
                 if len(values) > self.max_outputs:
                     results[expression] = JqResult(
-                        tuple(values[: self.max_outputs]), f"more than {self.max_outputs} outputs", limited=True
+                        tuple(values[: self.max_outputs]),
+                        f"more than {self.max_outputs} outputs",
+                        limited=True,
                     )
                 else:
                     results[expression] = JqResult(tuple(values))
@@ -464,7 +465,9 @@ class _Worker:
         # The worker imports this very copy of wmaplint, not one that happens to sit in the working directory
         # (`python -m` would put the working directory first on the path).
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        bootstrap = f"import sys; sys.path.insert(0, {root!r}); from wmaplint.resolve._jqworker import main; main()"
+        bootstrap = (
+            f"import sys; sys.path.insert(0, {root!r}); from wmaplint.resolve._jqworker import main; main()"
+        )
         self.proc = subprocess.Popen(
             [sys.executable, "-c", bootstrap, str(os.getpid())],
             stdin=subprocess.PIPE,

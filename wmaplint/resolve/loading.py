@@ -157,8 +157,8 @@ def load_file(
             continue
         if budget is not None and _too_many_nodes(document.root):
             line = document.root.span.start_line
-            source.problems.append(_limit_diagnostic(
-                shown, line, f"manifest document has more than {MAX_DOCUMENT_NODES} YAML nodes; not resolved"))
+            message = f"manifest document has more than {MAX_DOCUMENT_NODES} YAML nodes; not resolved"
+            source.problems.append(_limit_diagnostic(shown, line, message))
             continue
         try:
             value = to_python(document.root)
