@@ -146,3 +146,4 @@ def test_dynamo_resource_words_are_split_from_the_kubernetes_shape():
         "requests": {"amd.com/gpu": "1", "ephemeral-storage": "2Gi"},
     }
     assert split_framework_words({"limits": {"nvidia.com/gpu": 1}}) == ({"limits": {"nvidia.com/gpu": 1}}, {})
+

@@ -206,7 +206,11 @@ def _instance_line(node: ComponentNode, inst: Instance) -> str:
     text = f"{label}: {scale} -> {_plural(inst.pods, 'pod')}, {_devices(inst.resources)}"
     if inst.template is not None:
         extra = _extra(inst.template.resources)
-        unseen = " not seen by a platform" if any(inst.template.unseen.values()) else ""
+        unseen = (
+            " not seen by a platform"
+            if any(amount and is_accelerator(name) for name, amount in inst.template.unseen.items())
+            else ""
+        )
         text += f"  (per pod: {_devices(inst.template.resources)}{unseen}{', ' + extra if extra else ''})"
     return text
 

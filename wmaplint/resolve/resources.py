@@ -138,10 +138,22 @@ def requirements(resources: Any, problems: list[str]) -> Resources:
     return asks
 
 
-# NVIDIA Dynamo's own resource shape (DynamoGraphDeployment v1alpha1 `resources`): `gpu` counts devices of the
-# resource `gpuType` names (default nvidia.com/gpu) and `custom` holds further resources by name. Kubernetes
-# rejects these keys in a ResourceRequirements, so a platform reading the shape as one sees no accelerators.
+# NVIDIA Dynamo's own resource shape (DynamoGraphDeployment v1alpha1 `resources`): limits/requests where `gpu`
+# counts devices of the resource `gpuType` names (default nvidia.com/gpu) and `custom` holds further resources
+# by name. Kubernetes rejects these keys in a ResourceRequirements, so a platform reading the shape as one
+# sees none of these asks.
 FRAMEWORK_GPU_KEYS = ("gpu", "gpuType", "custom")
+
+
+def _framework_asks(values: Mapping[Any, Any]) -> dict[str, Any]:
+    asked: dict[str, Any] = {str(k): v for k, v in values.items() if k not in FRAMEWORK_GPU_KEYS}
+    if "gpu" in values:
+        device = values.get("gpuType")
+        asked[device if isinstance(device, str) and device.strip() else GPU] = values["gpu"]
+    custom = values.get("custom")
+    if isinstance(custom, Mapping):
+        asked.update({str(name): amount for name, amount in custom.items()})
+    return asked
 
 
 def split_framework_words(resources: Any) -> tuple[Any, dict[str, Any]]:
@@ -156,14 +168,8 @@ def split_framework_words(resources: Any) -> tuple[Any, dict[str, Any]]:
         if not isinstance(values, Mapping) or not any(k in values for k in FRAMEWORK_GPU_KEYS):
             continue
         kubernetes[section] = {k: v for k, v in values.items() if k not in FRAMEWORK_GPU_KEYS}
-        asked: dict[str, Any] = {}
-        if "gpu" in values:
-            device = values.get("gpuType")
-            asked[device if isinstance(device, str) and device.strip() else GPU] = values["gpu"]
-        custom = values.get("custom")
-        if isinstance(custom, Mapping):
-            asked.update({str(name): amount for name, amount in custom.items()})
-        words[section] = asked
+        asked = _framework_asks(values)
+        words[section] = {k: v for k, v in asked.items() if k not in kubernetes[section]}
     return kubernetes, words
 
 
