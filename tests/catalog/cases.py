@@ -108,6 +108,54 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "pods": 1,
         "gpus": 2,
     },
+    ("agents-x-k8s-io-sandbox-v1beta1", "code-agent-ready"): {
+        "replicas": {"pod": [1]},
+        "status": ["running"],
+        "pods": 1,
+        "gpus": 1,
+    },
+    ("agents-x-k8s-io-sandbox-v1beta1", "browser-suspended"): {
+        "replicas": {"pod": [1]},
+        "status": ["suspended"],
+        "pods": 1,
+        "gpus": 0,
+    },
+    ("apps-nvidia-com-nimcache-v1alpha1", "ngc-llama-caching"): {
+        "replicas": {"job": [1]},
+        "status": ["running"],
+        "pods": 1,
+        "gpus": 0,
+    },
+    ("apps-nvidia-com-nimcache-v1alpha1", "hf-cached-ready"): {
+        "replicas": {"job": [1]},
+        "status": ["completed"],
+        "pods": 1,
+        "gpus": 0,
+    },
+    ("batch-cronjob-v1", "nightly-eval-active"): {
+        "replicas": {"job": [4]},
+        "status": ["running"],
+        "pods": 4,
+        "gpus": 4,
+    },
+    ("batch-cronjob-v1", "cleanup-suspended"): {
+        "replicas": {"job": [1]},
+        "status": ["suspended"],
+        "pods": 1,
+        "gpus": 0,
+    },
+    ("kubeflow-org-mpijob-v1", "horovod-gpu-running"): {
+        "replicas": {"launcher": [1], "worker": [3]},
+        "status": ["running"],
+        "pods": 4,
+        "gpus": 12,
+    },
+    ("kubeflow-org-mpijob-v1", "suspended-default-workers"): {
+        "replicas": {"launcher": [1], "worker": [1]},
+        "status": ["suspended"],
+        "pods": 2,
+        "gpus": 1,
+    },
     ("trainer-kubeflow-org-trainjob-v1alpha1", "torch-multi-node-gpu"): {
         "replicas": {"node": [4]},
         "status": ["running"],
@@ -209,6 +257,13 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "pods": 5,
         "gpus": 0,
     },
+    ("nvidia-com-dynamographdeployment-v1beta1", "trtllm-disagg-multinode"): {
+        "ids": {"component": ["Frontend", "decode", "prefill"]},
+        "replicas": {"component": [1, 4, 1]},
+        "status": ["running"],
+        "pods": 6,
+        "gpus": 20,
+    },
     ("milvus-io-milvus-v1beta1", "cluster-gpu-querynodes"): {
         "replicas": {
             "standalone": [0],
@@ -260,6 +315,31 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "pods": 5,
         "gpus": 32,
         "external_templates": ["router-scheduler"],
+    },
+    ("serving-kserve-io-llminferenceservice-v1alpha2", "autoscaled-pd"): {
+        "replicas": {
+            "main": [2],
+            "worker": [0],
+            "prefill": [2],
+            "prefill-worker": [0],
+            "router-scheduler": [1],
+        },
+        "status": ["running"],
+        "pods": 5,  # the router-scheduler replica counts here; its pod template comes from a preset
+        "gpus": 8,
+        "external_templates": ["router-scheduler"],
+    },
+    ("serving-kserve-io-llminferenceservice-v1alpha2", "pipeline-multinode-no-leader"): {
+        "replicas": {
+            "main": [0],
+            "worker": [8],
+            "prefill": [0],
+            "prefill-worker": [0],
+            "router-scheduler": [0],
+        },
+        "status": ["failed"],
+        "pods": 8,
+        "gpus": 64,
     },
 }
 
@@ -343,6 +423,11 @@ def _no_labels(component: str, instance: str, obj: dict[str, Any], index: int) -
     return {}
 
 
+def _cronjob(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    # the Job of one run is named after the CronJob and the scheduled time in minutes
+    return _job(component, instance, {"metadata": {"name": obj["metadata"]["name"] + "-29102520"}}, index)
+
+
 def _replicaset(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     return {"pod-template-hash": "7d9f8b6c5d"}
 
@@ -383,6 +468,21 @@ def _nim(component: str, instance: str, obj: dict[str, Any], index: int) -> dict
     return labels
 
 
+def _sandbox(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    # the controller stamps a hash of the sandbox name on its pod (sandbox_controller.go, NameHash)
+    return {"agents.x-k8s.io/sandbox-name-hash": "5c1e9a7b"}
+
+
+def _nimcache(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    name = obj["metadata"]["name"]
+    return {
+        "app": "k8s-nim-operator",
+        "app.kubernetes.io/name": name,
+        "app.kubernetes.io/managed-by": "k8s-nim-operator",
+        **_job(component, instance, {"metadata": {"name": f"{name}-job"}}, index),
+    }
+
+
 def _grove(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
     pcs = obj["metadata"]["name"]
     labels = {
@@ -416,6 +516,22 @@ def _dynamo(component: str, instance: str, obj: dict[str, Any], index: int) -> d
     }
     if (service.get("multinode") or {}).get("nodeCount", 1) > 1:
         labels.update(_lws("worker" if index else "leader", instance, obj, index))
+    return labels
+
+
+def _dynamo_v1beta1(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    entry = next(c for c in obj["spec"]["components"] if c["name"] == instance)
+    graph = obj["metadata"]["name"]
+    labels = {
+        "nvidia.com/dynamo-graph-deployment-name": graph,
+        "nvidia.com/dynamo-component": instance,
+        "nvidia.com/dynamo-component-type": entry.get("type", ""),
+    }
+    if entry.get("multinode") is not None:  # the Grove pathway: a PodCliqueScalingGroup replica per replica
+        group = f"{graph}-0-{instance.lower()}"
+        labels["grove.io/podcliquescalinggroup"] = group
+        labels["grove.io/podcliquescalinggroup-replica-index"] = str(index // 2)
+        labels["grove.io/podclique"] = f"{group}-{index // 2}-{'leader' if index % 2 == 0 else 'worker'}"
     return labels
 
 
@@ -464,14 +580,19 @@ def _llmisvc(component: str, instance: str, obj: dict[str, Any], index: int) -> 
 CONTROLLER_LABELS: dict[str, LabelFn] = {
     "jobset-x-k8s-io-jobset-v1alpha2": _jobset,
     "batch-job-v1": _job,
+    "batch-cronjob-v1": _cronjob,
     "kubeflow-org-pytorchjob-v1": _kubeflow_training("pytorchjob-controller", ("master",)),
     "ray-io-raycluster-v1": _kuberay,
     "ray-io-rayjob-v1": _kuberay,
     "serving-kserve-io-llminferenceservice-v1alpha1": _llmisvc,
+    "serving-kserve-io-llminferenceservice-v1alpha2": _llmisvc,
     "milvus-io-milvus-v1beta1": _milvus,
     "nvidia-com-dynamographdeployment-v1alpha1": _dynamo,
+    "nvidia-com-dynamographdeployment-v1beta1": _dynamo_v1beta1,
     "grove-io-podcliqueset-v1alpha1": _grove,
     "apps-nvidia-com-nimservice-v1alpha1": _nim,
+    "apps-nvidia-com-nimcache-v1alpha1": _nimcache,
+    "agents-x-k8s-io-sandbox-v1beta1": _sandbox,
     "serving-knative-dev-service-v1": _knative,
     "serving-kserve-io-inferenceservice-v1beta1": _kserve,
     "ray-io-rayservice-v1": _kuberay,
@@ -480,5 +601,7 @@ CONTROLLER_LABELS: dict[str, LabelFn] = {
     "core-pod-v1": _no_labels,
     "trainer-kubeflow-org-trainjob-v1alpha1": _trainjob,
     "kubeflow-org-mpijob-v2beta1": _kubeflow_training("mpi-operator", ("launcher", "worker")),
+    # the training operator's MPI controller sets no job-role label (IsMasterRole is always false)
+    "kubeflow-org-mpijob-v1": _kubeflow_training("mpijob-controller", ()),
     "leaderworkerset-x-k8s-io-leaderworkerset-v1": _lws,
 }

@@ -44,6 +44,7 @@ NO_FAILURE_SIGNAL = {
     "apps-statefulset-v1": "no conditions; only replica counters",
     "grove-io-podcliqueset-v1alpha1": "MinAvailableBreached is set on PodCliques and scaling groups only",
     "milvus-io-milvus-v1beta1": "Unhealthy is reported as degraded: components may recover",
+    "batch-cronjob-v1": "CronJobStatus has no conditions or phase; a failed run is a failed Job",
 }
 DEF_IDS = [p.stem for p in DEFINITIONS]
 FIELDS = [(p.stem, f) for p in DEFINITIONS for f in jq_fields(load_definition(p))]
