@@ -96,16 +96,36 @@ def common_schema_options(fn: Any) -> Any:
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomic writes, comments kept).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr which files were skipped and why.")
+@click.option("--output", "outputs", multiple=True, metavar="FORMAT=FILE",
+              help="Also write the findings in FORMAT (text, json, sarif, github) to FILE; repeatable. One "
+              "check feeds every output: --format github --output sarif=wmaplint.sarif.")
+@click.option("--only-changed-lines", "diff_file", metavar="DIFF",
+              help="Print, and fail on, only findings on lines that the unified diff in file DIFF adds or "
+              "changes (from `git diff --unified=0 BASE HEAD`); --output files keep every finding.")
 def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: bool, config_file: str | None,
           fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], fail_level: str | None, jobs: int,
-          stdin_filename: str, color: bool | None, fix: bool, verbose: bool) -> None:
-    """Check definitions (files or directories; '-' reads stdin)."""
+          stdin_filename: str, color: bool | None, fix: bool, verbose: bool, outputs: tuple[str, ...],
+          diff_file: str | None) -> None:
+    """Check definitions (files or directories; '-' reads stdin).
+
+    Positions in every output are 1-based lines and columns in UTF-16 code units; SARIF and GitHub
+    annotation paths are relative to the root of the git work tree.
+    """
     from wmaplint.config import ConfigError, Overrides, normalise_selector
     from wmaplint.diagnostics import Severity
     from wmaplint.engine import Options, exit_code, lint_paths
 
     if not paths:
         _fail("no paths given (try `wmaplint check catalog/` or `wmaplint check -`)")
+    files = _output_files(outputs)
+    changes = None
+    if diff_file is not None:
+        from wmaplint.changes import DiffError, read_diff
+
+        try:
+            changes = read_diff(diff_file)
+        except DiffError as exc:
+            _fail(str(exc))
     _load_rules()
     try:
         overrides = Overrides(
@@ -142,8 +162,19 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
         _explain_selection(report, paths)
     for line in report.errors:
         click.echo(f"wmaplint: {line}", err=True)
+    root = None
+    if fmt in ("sarif", "github") or changes is not None or any(f in ("sarif", "github") for f, _ in files):
+        from wmaplint.report.common import repository_root
+
+        root = repository_root()
+    for file_format, file in files:
+        _write_output(file, render(report, file_format, root=root, tool_version=__version__))
+    if changes is not None:
+        from wmaplint.changes import on_changed_lines
+
+        report = on_changed_lines(report, changes, root or Path.cwd())
     use_color = sys.stdout.isatty() and not os.environ.get("NO_COLOR") if color is None else color
-    output = render(report, fmt, color=use_color, root=Path.cwd(), tool_version=__version__)
+    output = render(report, fmt, color=use_color, root=root, tool_version=__version__)
     if fmt == "text" and report.files_checked == 0 and not report.diagnostics:
         output = ""  # a repository without definitions is not worth a line (-v says so)
     if output:
@@ -159,6 +190,44 @@ def _explain_selection(report: Any, paths: tuple[str, ...]) -> None:
     else:
         line = f"checked {report.files_checked} file(s), skipped {len(report.skipped)}"
     click.echo(f"wmaplint: {line}", err=True)
+
+
+def _output_files(outputs: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``--output FORMAT=FILE`` values as (format, file) pairs; a malformed one is a usage error."""
+    from wmaplint.report import FORMATS
+
+    files: list[tuple[str, str]] = []
+    for value in outputs:
+        file_format, sep, file = value.partition("=")
+        if not sep or file_format not in FORMATS or not file:
+            _fail(f"--output {value!r}: expected FORMAT=FILE with FORMAT one of {', '.join(FORMATS)}")
+        if file == "-":
+            _fail(f"--output {value!r}: standard output takes --format; give a file")
+        if any(os.path.abspath(file) == os.path.abspath(known) for _, known in files):
+            _fail(f"--output {value!r}: {file} is already an output")
+        files.append((file_format, file))
+    return files
+
+
+def _write_output(file: str, text: str) -> None:
+    """Write one ``--output`` file whole or not at all: a temporary file beside it, then renamed over it."""
+    import tempfile
+
+    target = Path(file)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as exc:
+        _fail(f"--output {file}: cannot write ({exc.strerror or exc})")
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would have created it
+        os.replace(temporary, target)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        _fail(f"--output {file}: cannot write ({exc.strerror or exc})")
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

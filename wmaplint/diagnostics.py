@@ -2,7 +2,8 @@
 
 Positions are 1-based lines and columns; a span's end column is the column *after* its last character
 (the SARIF convention), so a one-character token at column 5 has ``start_col=5, end_col=6``.
-Columns count Unicode code points of the line.
+Columns count Unicode code points of the line; reporters convert them to UTF-16 code units, the one unit of
+every output (``wmaplint/report/common.py``).
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ from __future__ import annotations
 from wmaplint.diagnostics import RULES, Rule
 
 
+def rule_anchor(rule: Rule) -> str:
+    """The fragment of the rule's section in docs/rules.md (as GitHub derives it from the heading)."""
+    return f"{rule.id.lower()}-{rule.name}"
+
+
 def rule_markdown(rule: Rule, heading: str = "#") -> str:
     lang = "yaml" if rule.example_filename.endswith((".yaml", ".yml")) else ""
     parts = [
@@ -48,7 +53,7 @@ def rules_document() -> str:
         "|---|---|---|---|",
     ]
     for r in ordered:
-        lines.append(f"| [{r.id}](#{r.id.lower()}-{r.name}) | {r.name} | {r.severity.label} | {r.summary} |")
+        lines.append(f"| [{r.id}](#{rule_anchor(r)}) | {r.name} | {r.severity.label} | {r.summary} |")
     lines.append("")
     for r in ordered:
         lines.append(rule_markdown(r, heading="##"))

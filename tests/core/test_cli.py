@@ -117,9 +117,10 @@ def test_fix_renames_keeps_comments_and_is_idempotent(tmp_path) -> None:
     assert path.read_text() == fixed
 
 
-def test_sarif_output_is_valid_json_with_one_run(tmp_path) -> None:
+def test_sarif_output_is_valid_json_with_one_run(tmp_path, monkeypatch) -> None:
     (tmp_path / "job.yaml").write_text(BROKEN)
-    out = json.loads(run("check", str(tmp_path / "job.yaml"), "--format", "sarif").output)
+    monkeypatch.chdir(tmp_path)  # SARIF places results inside the working tree it runs in
+    out = json.loads(run("check", "job.yaml", "--format", "sarif").output)
     assert out["version"] == "2.1.0" and len(out["runs"]) == 1
     assert out["runs"][0]["results"][0]["ruleId"] == "WM112"
 

@@ -38,20 +38,29 @@ def _region_problems(where: str, region: Any) -> list[str]:
 
 
 def _uri_problems(where: str, artifact: Any, base_ids: dict[str, Any]) -> list[str]:
+    """A location's URI must be relative (to the repository, or to a described root of the tool's own)."""
     uri = artifact.get("uri", "") if isinstance(artifact, dict) else ""
     if not uri:
         return [f"{where}: artifactLocation.uri missing"]
     if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", uri):
-        if not uri.startswith("file:"):
-            return [f"{where}: absolute uri {uri!r} is not file:"]
-        return []
+        return [f"{where}: absolute uri {uri!r} (machine paths must not leave the machine)"]
     out = []
     if uri.startswith("/"):
         out.append(f"{where}: uri {uri!r} is rooted but has no scheme")
+    if ".." in uri.split("/"):
+        out.append(f"{where}: uri {uri!r} climbs out of its root")
     base = artifact.get("uriBaseId")
-    if base is not None and base not in base_ids:
+    if base is None:
+        out.append(f"{where}: uri {uri!r} has no uriBaseId")
+    elif base not in base_ids:
         out.append(f"{where}: uriBaseId {base!r} not in originalUriBaseIds")
     return out
+
+
+def _outside_code(markdown: str) -> str:
+    """Markdown without fenced blocks and code spans (where '<' is shown as it is)."""
+    without_fences = re.sub(r"(?ms)^(`{3,})[^\n]*\n.*?^\1\s*$", "", markdown)
+    return re.sub(r"(`+)(?:(?!\1).)+?\1", "", without_fences, flags=re.S)
 
 
 def problems(log: dict[str, Any], *, require_line_hash: bool = True) -> list[str]:
@@ -83,6 +92,10 @@ def problems(log: dict[str, Any], *, require_line_hash: bool = True) -> list[str
                 out.append(f"rule {rid}: {key}.text empty or over 1024 characters")
         if not _text(rule.get("help")).strip():
             out.append(f"rule {rid}: help.text empty")
+        if not str(rule.get("helpUri", "")).startswith("https://"):
+            out.append(f"rule {rid}: no helpUri")
+        if re.search(r"(?<!\\)<[A-Za-z]", _outside_code(rule.get("help", {}).get("markdown", ""))):
+            out.append(f"rule {rid}: help.markdown has raw '<' that GitHub's renderer takes for HTML")
         if len(rule.get("name", "")) > 255:
             out.append(f"rule {rid}: name over 255 characters")
         if rule.get("defaultConfiguration", {}).get("level", "warning") not in LEVELS - {"none"}:
@@ -97,9 +110,14 @@ def problems(log: dict[str, Any], *, require_line_hash: bool = True) -> list[str
         if "security-severity" in props:
             out.append(f"rule {rid}: security-severity set on a correctness rule")
     base_ids = run.get("originalUriBaseIds", {})
-    for base in base_ids.values():
-        if not base.get("uri", "").endswith("/"):
-            out.append("originalUriBaseIds uri must end with '/'")
+    if "%SRCROOT%" not in base_ids:
+        out.append("originalUriBaseIds has no %SRCROOT%")
+    for name, base in base_ids.items():
+        if name == "%SRCROOT%":
+            if not base.get("uri", "").endswith("/"):
+                out.append("originalUriBaseIds uri must end with '/'")
+        elif "uri" in base or not _text(base.get("description")):
+            out.append(f"originalUriBaseIds {name}: a root of the tool's is described, never located")
     results = run.get("results")
     if not isinstance(results, list):
         return out + ["results array missing"]

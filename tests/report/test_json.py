@@ -25,7 +25,7 @@ def test_top_level_shape() -> None:
     doc = _doc()
     assert list(doc) == ["version", "tool", "files", "diagnostics", "errors", "summary"]
     assert doc["errors"] == []
-    assert doc["version"] == 1
+    assert doc["version"] == 2
     assert doc["tool"] == {"name": "wmaplint", "version": "0.1.0"}
     assert doc["files"] == 1
     assert doc["summary"] == {"errors": 1, "warnings": 1, "infos": 1, "total": 3}
@@ -43,6 +43,7 @@ def test_diagnostic_shape() -> None:
         "related": [
             {
                 "path": "../shared/crds/jobset.x-k8s.io/jobset_v1alpha2.yaml",
+                "base": None,
                 "span": {"start": {"line": 223, "column": 15}, "end": {"line": 223, "column": 29}},
                 "message": "JobSet.spec.replicatedJobs is defined here",
             }

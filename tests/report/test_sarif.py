@@ -110,26 +110,35 @@ def test_result_for_unknown_field() -> None:
     location = result["locations"][0]["physicalLocation"]
     assert location["artifactLocation"] == {"uri": "catalog/jobset/jobset.yaml", "uriBaseId": "%SRCROOT%"}
     assert location["region"] == {"startLine": 18, "startColumn": 29, "endLine": 18, "endColumn": 42}
+    # the CRD lies outside the repository: named by its file name in the message, never located
     assert result["message"]["text"] == (
         'unknown field "replicatedJob" in JobSet.spec; did you mean "replicatedJobs"? '
-        "(see [JobSet.spec.replicatedJobs is defined here](1))"
+        "(see JobSet.spec.replicatedJobs is defined here (jobset_v1alpha2.yaml:223:15))"
     )
+    assert "relatedLocations" not in result
     assert result["partialFingerprints"]["primaryLocationLineHash"] == line_hashes(DEFINITION)[18]
 
 
-def test_related_location_outside_root_is_a_file_uri(shared: Path) -> None:
-    result = _run(_log(jobset_report()))["results"][1]
-    related = result["relatedLocations"]
-    assert related[0]["id"] == 1
-    assert related[0]["message"] == {"text": "JobSet.spec.replicatedJobs is defined here"}
-    physical = related[0]["physicalLocation"]
-    crd = (shared / "crds/jobset.x-k8s.io/jobset_v1alpha2.yaml").resolve()
-    assert physical["artifactLocation"] == {"uri": crd.as_uri()}
-    assert physical["region"] == {"startLine": 223, "startColumn": 15, "endLine": 223, "endColumn": 29}
-    assert crd.read_text(encoding="utf-8").splitlines()[222][14:28] == "replicatedJobs"
+def test_related_location_in_the_repository_is_linked(sarif_validator: Draft4Validator) -> None:
+    diagnostic = unknown_field()
+    diagnostic.related = (RelatedLocation(DEFINITION_PATH, Span(7, 7, 7, 20), "the root component"),)
+    log = _log(Report([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
+    _assert_valid(log, sarif_validator)
+    result = _run(log)["results"][0]
+    assert result["message"]["text"].endswith("(see [the root component](1))")
+    assert result["relatedLocations"] == [
+        {
+            "id": 1,
+            "physicalLocation": {
+                "artifactLocation": {"uri": DEFINITION_PATH, "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 7, "startColumn": 7, "endLine": 7, "endColumn": 20},
+            },
+            "message": {"text": "the root component"},
+        }
+    ]
 
 
-def test_related_location_inside_root_when_root_is_the_parent(shared: Path) -> None:
+def test_related_location_inside_root_when_root_is_the_parent() -> None:
     result = _run(_log(jobset_report(), root=REPO.parent))["results"][1]
     artifact = result["relatedLocations"][0]["physicalLocation"]["artifactLocation"]
     assert artifact == {"uri": "shared/crds/jobset.x-k8s.io/jobset_v1alpha2.yaml", "uriBaseId": "%SRCROOT%"}
@@ -228,8 +237,20 @@ def test_stdin_and_absolute_paths(tmp_path: Path, sarif_validator: Draft4Validat
     }
     assert uris["a"] == {"uri": "%3Cstdin%3E", "uriBaseId": "%SRCROOT%"}
     assert uris["b"] == {"uri": "catalog/x.yaml", "uriBaseId": "%SRCROOT%"}
-    assert uris["c"] == {"uri": outside.as_uri()}
     assert uris["d"] == {"uri": "dir%20with%20space/%C3%BC.yaml", "uriBaseId": "%SRCROOT%"}
+    # a file outside the repository cannot be placed by code scanning: left out, and said so
+    assert "c" not in uris
+    notes = _run(log)["invocations"][0]["toolExecutionNotifications"]
+    assert notes == [
+        {
+            "level": "warning",
+            "message": {
+                "text": "1 findings in files outside the repository left out (elsewhere.yaml); code scanning "
+                "places results by their path in the repository"
+            },
+        }
+    ]
+    assert str(tmp_path) not in json.dumps(log)
 
 
 def test_symlinked_root_still_gives_relative_uris(tmp_path: Path) -> None:
@@ -251,13 +272,18 @@ def test_symlinked_root_still_gives_relative_uris(tmp_path: Path) -> None:
 def test_brackets_in_messages_stay_but_cannot_form_links(sarif_validator: Draft4Validator) -> None:
     diagnostic = unknown_field()
     diagnostic.message = "path .spec.replicatedJobs[] yields [x](2) values"
-    diagnostic.related = (RelatedLocation(CRD_PATH, None, "property [items] here"),)
+    diagnostic.related = (
+        RelatedLocation(DEFINITION_PATH, None, "property [items] here"),
+        RelatedLocation(CRD_PATH, None, "list [a](1) here"),
+    )
     log = _log(Report([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
     _assert_valid(log, sarif_validator)
     result = _run(log)["results"][0]
     assert result["message"]["text"] == (
-        "path .spec.replicatedJobs[] yields [x\\](2) values (see [property \\[items\\] here](1))"
+        "path .spec.replicatedJobs[] yields [x\\](2) values (see [property \\[items\\] here](1), "
+        "list [a\\](1) here (jobset_v1alpha2.yaml))"
     )
+    assert len(result["relatedLocations"]) == 1
     assert "region" not in result["relatedLocations"][0]["physicalLocation"]
 
 

@@ -1,7 +1,7 @@
 """Reporters: turn a Report into text for a terminal, JSON, SARIF or GitHub workflow commands.
 
-Every format orders findings the same way (path, span, rule, message) and none of them prints: the
-caller writes the returned string.
+Every format orders findings the same way (path, span, rule, message), states columns in UTF-16 code units
+(``common.py``), and none of them prints: the caller writes the returned string.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ def render(
     """Render ``report`` in format ``fmt`` (one of ``FORMATS``).
 
     ``color`` applies to ``text`` only. ``root`` is the repository root that SARIF URIs and GitHub
-    annotation paths are relative to (default: the working directory). ``category`` is SARIF's
-    ``automationDetails.id``. Raises UnknownFormatError for any other ``fmt``.
+    annotation paths are relative to (default: the git work tree of the working directory, else the working
+    directory). ``category`` is SARIF's ``automationDetails.id``. Raises UnknownFormatError for any other
+    ``fmt``.
     """
     # Imported per format so a run that prints text never loads the SARIF machinery.
     if fmt == "text":
@@ -46,9 +47,10 @@ def render(
 
         return render_sarif(report, tool_version=tool_version, root=root, category=category)
     if fmt == "github":
+        from wmaplint.report.common import repository_root
         from wmaplint.report.github import render_github
 
-        return render_github(report, root=root if root is not None else Path.cwd())
+        return render_github(report, root=root if root is not None else repository_root())
     raise UnknownFormatError(f"unknown output format {fmt!r} (expected one of: {', '.join(FORMATS)})")
 
 

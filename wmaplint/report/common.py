@@ -1,16 +1,30 @@
-"""Helpers every reporter shares: ordering, counting, source lines and path-to-URI mapping."""
+"""Helpers every reporter shares: ordering, counting, source lines, columns and path-to-URI mapping.
+
+Every output states columns in UTF-16 code units, the unit of LSP, of SARIF's ``utf16CodeUnits`` and of
+GitHub's JavaScript front end; diagnostics count code points, so reporters convert with ``output_span``.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from wmaplint.diagnostics import Diagnostic, Report, Severity
+from wmaplint.diagnostics import (
+    BUNDLED_SCHEMAS,
+    CACHED_SCHEMAS,
+    SHIPPED_RULES,
+    Diagnostic,
+    RelatedLocation,
+    Report,
+    Severity,
+    Span,
+)
 from wmaplint.source.lines import split_lines
 
 STDIN_PATH = "<stdin>"
@@ -97,6 +111,59 @@ def utf16_column(line: str | None, column: int) -> int:
     return column + (len(prefix.encode("utf-16-le", errors="surrogatepass")) // 2 - len(prefix))
 
 
+def output_span(lines: SourceLines, path: str, span: Span) -> Span:
+    """``span`` with UTF-16 columns, read against the lines of ``path`` (as is where the text is unknown)."""
+    start_col = utf16_column(lines.line(path, span.start_line), span.start_col)
+    if span.end_line == span.start_line and span.end_col == span.start_col:
+        return Span(span.start_line, start_col, span.end_line, start_col)
+    end_col = utf16_column(lines.line(path, span.end_line), span.end_col)
+    return Span(span.start_line, start_col, span.end_line, end_col)
+
+
+# How reporters name the roots a related location can be relative to (never the machine path behind them).
+BASE_LABELS = {
+    BUNDLED_SCHEMAS: "bundled schemas",
+    CACHED_SCHEMAS: "schema cache",
+    SHIPPED_RULES: "shipped rule packs",
+}
+
+
+def related_where(related: RelatedLocation, lines: SourceLines, path: str | None = None) -> str:
+    """``path:line:col`` of a related location for text and annotations, naming its root when it has one.
+
+    ``path`` replaces the location's own path (a repository-relative form, for instance).
+    """
+    where = path if path is not None else related.path
+    if related.span is not None:
+        span = related.span if related.base is not None else output_span(lines, related.path, related.span)
+        where = f"{where}:{span.start_line}:{span.start_col}"
+    if related.base is not None:
+        where = f"{where} ({BASE_LABELS.get(related.base, related.base)})"
+    return where
+
+
+def repository_root(cwd: Path | None = None) -> Path:
+    """The root of the git work tree holding ``cwd`` (``git rev-parse --show-toplevel``), else ``cwd``.
+
+    Code scanning and annotations place files by their path from the repository root, whatever directory
+    wmaplint ran in.
+    """
+    base = cwd if cwd is not None else Path.cwd()
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"],
+            cwd=base,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):  # no git, or it hung
+        return base
+    top = done.stdout.strip()
+    return Path(top) if done.returncode == 0 and top else base
+
+
 def relative_to_root(path: str, root: Path, cwd: Path | None = None) -> str | None:
     """``path`` (as the user gave it) relative to ``root`` in POSIX form, or None when it lies outside.
 
@@ -123,27 +190,16 @@ def relative_to_root(path: str, root: Path, cwd: Path | None = None) -> str | No
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class ArtifactUri:
-    """Where a path points for SARIF: a URI relative to the source root, or an absolute file: URI."""
+def repository_uri(path: str, root: Path, cwd: Path | None = None) -> str | None:
+    """``path`` as a percent-encoded URI relative to the repository ``root``; None when it lies outside.
 
-    uri: str
-    relative: bool
-
-
-def artifact_uri(path: str, root: Path, cwd: Path | None = None) -> ArtifactUri:
-    """Map a path to a SARIF artifact URI.
-
-    GitHub needs URIs relative to the repository root and identical across runs; a path outside the root
-    stays an absolute ``file:`` URI. Standard input becomes the relative URI ``%3Cstdin%3E``.
+    GitHub places results by such URIs and needs them identical across runs. Standard input becomes the
+    relative URI ``%3Cstdin%3E``.
     """
     if path == STDIN_PATH:
-        return ArtifactUri(quote(path, safe=""), True)
+        return quote(path, safe="")
     inside = relative_to_root(path, root, cwd)
-    if inside is not None:
-        return ArtifactUri(quote(inside, safe="/"), True)
-    base = cwd if cwd is not None else Path.cwd()
-    return ArtifactUri(Path(os.path.normpath(base / path)).as_uri(), False)
+    return quote(inside, safe="/") if inside is not None else None
 
 
 def display_path(path: str, root: Path | None, cwd: Path | None = None) -> str:

@@ -3,9 +3,9 @@
     ::error file=defs/jobset.yaml,line=12,col=27,endLine=12,endColumn=34,title=WM301 unknown-field::unknown…
 
 Conventions: ``file`` is relative to ``root`` (the repository checkout) when the file lies inside it;
-``col``/``endColumn`` are given only for single-line spans (GitHub ignores columns across lines) and
-``endColumn`` is the last column of the span (inclusive); info findings are ``notice`` annotations.
-Related locations and fixes follow the message on their own lines.
+``col``/``endColumn`` are given only for single-line spans (GitHub ignores columns across lines), in UTF-16
+code units like every other output, and ``endColumn`` is the last column of the span (inclusive); info
+findings are ``notice`` annotations. Related locations and fixes follow the message on their own lines.
 """
 
 from __future__ import annotations
@@ -13,7 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from wmaplint.diagnostics import Diagnostic, Report, Severity
-from wmaplint.report.common import STDIN_PATH, display_path, sorted_diagnostics
+from wmaplint.report.common import (
+    STDIN_PATH,
+    SourceLines,
+    display_path,
+    output_span,
+    related_where,
+    sorted_diagnostics,
+)
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -28,13 +35,11 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _message(diagnostic: Diagnostic) -> str:
+def _message(diagnostic: Diagnostic, sources: SourceLines, root: Path | None, cwd: Path | None) -> str:
     lines = [diagnostic.message]
     for related in diagnostic.related:
-        where = related.path
-        if related.span is not None:
-            where = f"{related.path}:{related.span.start_line}:{related.span.start_col}"
-        lines.append(f"note: {where}: {related.message}")
+        shown = display_path(related.path, root, cwd) if related.base is None else None
+        lines.append(f"note: {related_where(related, sources, shown)}: {related.message}")
     for fix in diagnostic.fixes:
         if fix.description:
             lines.append(f"help: {fix.description}")
@@ -42,10 +47,17 @@ def _message(diagnostic: Diagnostic) -> str:
 
 
 def annotation(
-    diagnostic: Diagnostic, root: Path | None, cwd: Path | None = None, *, paths: dict[str, str] | None = None
+    diagnostic: Diagnostic,
+    root: Path | None,
+    cwd: Path | None = None,
+    *,
+    paths: dict[str, str] | None = None,
+    sources: SourceLines | None = None,
 ) -> str:
-    """One workflow command; ``paths`` caches display paths across calls (resolving them touches the disk)."""
-    span = diagnostic.span
+    """One workflow command; ``paths`` caches display paths across calls (resolving them touches the disk),
+    ``sources`` gives the lines that columns are converted with."""
+    lines = sources if sources is not None else SourceLines({})
+    span = output_span(lines, diagnostic.path, diagnostic.span)
     properties: list[tuple[str, str]] = []
     if diagnostic.path != STDIN_PATH:
         cache = paths if paths is not None else {}
@@ -65,10 +77,13 @@ def annotation(
     properties.append(("title", f"{diagnostic.rule} {diagnostic.name}".strip()))
     rendered = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
     command = COMMAND[Severity(diagnostic.severity)]
-    return f"::{command} {rendered}::{escape_data(_message(diagnostic))}"
+    return f"::{command} {rendered}::{escape_data(_message(diagnostic, lines, root, cwd))}"
 
 
 def render_github(report: Report, *, root: Path | None = None, cwd: Path | None = None) -> str:
     paths: dict[str, str] = {}
-    lines = [annotation(d, root, cwd, paths=paths) for d in sorted_diagnostics(report.diagnostics)]
+    sources = SourceLines(report.sources)
+    lines = [
+        annotation(d, root, cwd, paths=paths, sources=sources) for d in sorted_diagnostics(report.diagnostics)
+    ]
     return "".join(line + "\n" for line in lines)

@@ -1,4 +1,6 @@
-"""Machine-readable output, format version 1 (documented in docs/json-output.md; keep the two in step).
+"""Machine-readable output, format version 2 (documented in docs/json-output.md; keep the two in step).
+
+Columns are UTF-16 code units, as in every other output (version 1 counted code points).
 
 Diagnostics are sorted by path, span, rule and message; object keys keep a fixed order; ``data`` values
 that JSON cannot hold (sets, tuples, paths, enums, non-finite floats) are converted, never dropped.
@@ -14,9 +16,9 @@ from pathlib import PurePath
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Report, Severity, Span
-from wmaplint.report.common import count, dump_json, sorted_diagnostics
+from wmaplint.report.common import SourceLines, count, dump_json, output_span, sorted_diagnostics
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 # Deeply nested ``data`` is cut off rather than recursed into without bound.
 MAX_DATA_DEPTH = 64
 
@@ -56,38 +58,47 @@ def plain_data(value: Any, depth: int = 0) -> Any:
     return str(value)
 
 
-def _related_json(related: RelatedLocation) -> dict[str, Any]:
-    return {"path": related.path, "span": span_json(related.span), "message": related.message}
+def _related_json(related: RelatedLocation, lines: SourceLines) -> dict[str, Any]:
+    span = related.span
+    if span is not None and related.base is None:
+        span = output_span(lines, related.path, span)
+    return {"path": related.path, "base": related.base, "span": span_json(span), "message": related.message}
 
 
-def _fix_json(fix: Fix) -> dict[str, Any]:
+def _fix_json(fix: Fix, path: str, lines: SourceLines) -> dict[str, Any]:
     return {
         "description": fix.description,
-        "edits": [{"span": span_json(edit.span), "newText": edit.new_text} for edit in fix.edits],
+        "edits": [
+            {"span": span_json(output_span(lines, path, edit.span)), "newText": edit.new_text}
+            for edit in fix.edits
+        ],
     }
 
 
-def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
+def diagnostic_json(diagnostic: Diagnostic, lines: SourceLines | None = None) -> dict[str, Any]:
+    """One diagnostic; ``lines`` (the report's sources) converts its columns to UTF-16 code units."""
+    lines = lines if lines is not None else SourceLines({})
     return {
         "rule": diagnostic.rule,
         "name": diagnostic.name,
         "severity": Severity(diagnostic.severity).label,
         "message": diagnostic.message,
         "path": diagnostic.path,
-        "span": span_json(diagnostic.span),
-        "related": [_related_json(related) for related in diagnostic.related],
-        "fixes": [_fix_json(fix) for fix in diagnostic.fixes],
+        "span": span_json(output_span(lines, diagnostic.path, diagnostic.span)),
+        "related": [_related_json(related, lines) for related in diagnostic.related],
+        "fixes": [_fix_json(fix, diagnostic.path, lines) for fix in diagnostic.fixes],
         "data": plain_data(diagnostic.data) if diagnostic.data else {},
     }
 
 
 def report_json(report: Report, *, tool_version: str) -> dict[str, Any]:
     counts = count(report)
+    lines = SourceLines(report.sources)
     return {
         "version": FORMAT_VERSION,
         "tool": {"name": "wmaplint", "version": tool_version},
         "files": report.files_checked,
-        "diagnostics": [diagnostic_json(d) for d in sorted_diagnostics(report.diagnostics)],
+        "diagnostics": [diagnostic_json(d, lines) for d in sorted_diagnostics(report.diagnostics)],
         "errors": list(report.errors),
         "summary": {
             "errors": counts.errors,

@@ -3,8 +3,10 @@
 Choices worth knowing:
 - columns are UTF-16 code units (``run.columnKind``), the unit GitHub's own example uses; diagnostics count
   code points, so columns after an astral character are shifted by one per such character;
-- URIs of files inside ``root`` are relative with ``uriBaseId`` ``%SRCROOT%`` (defined in
-  ``originalUriBaseIds``); files outside stay absolute ``file:`` URIs;
+- URIs of files inside ``root`` (the repository) are relative with ``uriBaseId`` ``%SRCROOT%`` (defined in
+  ``originalUriBaseIds``); schemas and shipped rule packs are relative to a ``uriBaseId`` of their own,
+  described but never given a machine path; no absolute path is ever written: a related file outside the
+  repository is named in the message, and a finding in such a file is left out with a notification;
 - ``partialFingerprints.primaryLocationLineHash`` is computed like the upload action does (see
   ``fingerprint.py``) from the report's source text, so REST API uploads deduplicate too;
 - message text keeps square brackets (jq paths are full of them) but breaks any accidental ``](``
@@ -22,11 +24,26 @@ import re
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Report, Severity, Span
-from wmaplint.report.common import SourceLines, artifact_uri, dump_json, sorted_diagnostics, utf16_column
+from wmaplint.report.common import (
+    BASE_LABELS,
+    SourceLines,
+    dump_json,
+    output_span,
+    repository_root,
+    repository_uri,
+    sorted_diagnostics,
+)
 from wmaplint.report.fingerprint import line_hashes
-from wmaplint.report.sarif_rules import LEVEL, rule_descriptor, unregistered_descriptor
+from wmaplint.report.sarif_rules import (
+    LEVEL,
+    docs_uri,
+    rule_descriptor,
+    rule_help_uri,
+    unregistered_descriptor,
+)
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -42,38 +59,57 @@ _SEMVER = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$"
 
 
 class _Locator:
-    """Turns paths and spans into SARIF locations, converting columns with the files' own lines."""
+    """Turns paths and spans into SARIF locations, converting columns with the files' own lines.
+
+    A user's file inside the repository is a URI under ``%SRCROOT%``; a file under one of the tool's roots
+    (bundled or cached schemas, shipped rule packs) is a URI relative to that root's own ``uriBaseId``, whose
+    machine path is never written. A file outside the repository has no location at all (None).
+    """
 
     def __init__(self, report: Report, root: Path, cwd: Path) -> None:
         self.root = root
         self.cwd = cwd
         self.lines = SourceLines(report.sources)
-        self._uris: dict[str, dict[str, str]] = {}
+        self._uris: dict[str, str | None] = {}
+        self.bases_used: set[str] = set()
 
-    def artifact(self, path: str) -> dict[str, str]:
-        known = self._uris.get(path)
-        if known is None:
-            location = artifact_uri(path, self.root, self.cwd)
-            known = (
-                {"uri": location.uri, "uriBaseId": SRCROOT} if location.relative else {"uri": location.uri}
-            )
-            self._uris[path] = known
-        return dict(known)
+    def artifact(self, path: str, base: str | None = None) -> dict[str, str] | None:
+        if base is not None:
+            if base not in BASE_LABELS or Path(path).is_absolute() or ".." in Path(path).parts:
+                return None
+            self.bases_used.add(base)
+            return {"uri": quote(Path(path).as_posix(), safe="/"), "uriBaseId": base}
+        if path not in self._uris:
+            self._uris[path] = repository_uri(path, self.root, self.cwd)
+        uri = self._uris[path]
+        return {"uri": uri, "uriBaseId": SRCROOT} if uri is not None else None
 
     def region(self, path: str, span: Span) -> dict[str, int]:
         start_line = max(span.start_line, 1)
         end_line = max(span.end_line, start_line)
-        start_col = utf16_column(self.lines.line(path, start_line), span.start_col)
-        end_col = utf16_column(self.lines.line(path, end_line), span.end_col)
+        converted = output_span(self.lines, path, Span(start_line, span.start_col, end_line, span.end_col))
+        start_col = max(converted.start_col, 1)
+        end_col = max(converted.end_col, 1)
         if end_line == start_line:
             end_col = max(end_col, start_col)
         return {"startLine": start_line, "startColumn": start_col, "endLine": end_line, "endColumn": end_col}
 
-    def physical(self, path: str, span: Span | None) -> dict[str, Any]:
-        physical: dict[str, Any] = {"artifactLocation": self.artifact(path)}
+    def physical(self, path: str, span: Span | None, base: str | None = None) -> dict[str, Any] | None:
+        artifact = self.artifact(path, base)
+        if artifact is None:
+            return None
+        physical: dict[str, Any] = {"artifactLocation": artifact}
         if span is not None:
             physical["region"] = self.region(path, span)
         return physical
+
+    def base_ids(self) -> dict[str, Any]:
+        """``originalUriBaseIds``: the repository root, and the tool's roots by description only."""
+        ids: dict[str, Any] = {SRCROOT: {"uri": _directory_uri(self.root)}}
+        for base in sorted(self.bases_used):
+            described = f"wmaplint's {BASE_LABELS[base]} (not part of the repository)"
+            ids[base] = {"description": {"text": described}}
+        return ids
 
 
 class _Fingerprints:
@@ -118,35 +154,59 @@ def _link_text(text: str) -> str:
     return re.sub(r"([\\\[\]])", r"\\\1", " ".join(text.split())) or "related location"
 
 
-def _message(diagnostic: Diagnostic, related_count: int) -> str:
+def _plain_place(related: RelatedLocation) -> str:
+    """Where a related location is, in words, for one that code scanning cannot open: no machine path."""
+    name = Path(related.path).name if related.base is None else Path(related.path).as_posix()
+    if related.span is not None:
+        name = f"{name}:{related.span.start_line}:{related.span.start_col}"
+    if related.base is not None:
+        name = f"{name} in the {BASE_LABELS.get(related.base, 'tool files')}"
+    return name
+
+
+class _Related:
+    """A finding's related locations: those in the repository are linked from the message, the rest are
+    named in plain text; the tool's files keep a location under their own ``uriBaseId``."""
+
+    def __init__(self, diagnostic: Diagnostic, locator: _Locator) -> None:
+        self.locations: list[dict[str, Any]] = []
+        self.mentions: list[str] = []
+        for related in diagnostic.related[:MAX_RELATED]:
+            physical = locator.physical(related.path, related.span, related.base)
+            words = " ".join(related.message.split())
+            if physical is None or related.base is not None:
+                place = _plain_place(related)
+                self.mentions.append(_neutralise_links(f"{words} ({place})" if words else place))
+            if physical is None:
+                continue
+            index = len(self.locations) + 1
+            location: dict[str, Any] = {"id": index, "physicalLocation": physical}
+            if words:
+                location["message"] = {"text": related.message.strip()}
+            self.locations.append(location)
+            if related.base is None:
+                self.mentions.append(f"[{_link_text(related.message)}]({index})")
+
+
+def _message(diagnostic: Diagnostic, mentions: list[str]) -> str:
     text = _neutralise_links(diagnostic.message.strip())
     if not text:
         rule = RULES.get(diagnostic.rule)
         text = rule.summary if rule is not None and rule.summary else diagnostic.rule
-    if related_count:
-        links = ", ".join(
-            f"[{_link_text(related.message)}]({index})"
-            for index, related in enumerate(diagnostic.related[:related_count], start=1)
-        )
-        text = f"{text} (see {links})"
+    if mentions:
+        text = f"{text} (see {', '.join(mentions)})"
     return text
 
 
-def _related(related: RelatedLocation, index: int, locator: _Locator) -> dict[str, Any]:
-    location: dict[str, Any] = {"id": index, "physicalLocation": locator.physical(related.path, related.span)}
-    if related.message.strip():
-        location["message"] = {"text": related.message.strip()}
-    return location
-
-
 def _fix(fix: Fix, path: str, locator: _Locator) -> dict[str, Any] | None:
-    if not fix.edits:
+    change_location = locator.artifact(path)
+    if not fix.edits or change_location is None:
         return None
     replacements = [
         {"deletedRegion": locator.region(path, edit.span), "insertedContent": {"text": edit.new_text}}
         for edit in sorted(fix.edits, key=lambda edit: edit.span)
     ]
-    change = {"artifactLocation": locator.artifact(path), "replacements": replacements}
+    change = {"artifactLocation": change_location, "replacements": replacements}
     result: dict[str, Any] = {"artifactChanges": [change]}
     if fix.description.strip():
         result["description"] = {"text": fix.description.strip()}
@@ -164,9 +224,12 @@ def _result(
     rule_index: int,
     locator: _Locator,
     fingerprints: _Fingerprints,
-) -> dict[str, Any]:
-    related = diagnostic.related[:MAX_RELATED]
+) -> dict[str, Any] | None:
+    """The result of one finding; None for a finding in a file outside the repository."""
     primary = locator.physical(diagnostic.path, diagnostic.span)
+    if primary is None:
+        return None
+    related = _Related(diagnostic, locator)
     fingerprint = {IDENTITY_KEY: _identity(diagnostic, primary["artifactLocation"]["uri"])}
     line_hash = fingerprints.line_hash(diagnostic.path, primary["region"]["startLine"])
     if line_hash is not None:
@@ -175,12 +238,12 @@ def _result(
         "ruleId": diagnostic.rule,
         "ruleIndex": rule_index,
         "level": LEVEL[Severity(diagnostic.severity)],
-        "message": {"text": _message(diagnostic, len(related))},
+        "message": {"text": _message(diagnostic, related.mentions)},
         "locations": [{"physicalLocation": primary}],
         "partialFingerprints": dict(sorted(fingerprint.items())),
     }
-    if related:
-        result["relatedLocations"] = [_related(r, index, locator) for index, r in enumerate(related, start=1)]
+    if related.locations:
+        result["relatedLocations"] = related.locations
     fixes = [f for f in (_fix(fix, diagnostic.path, locator) for fix in diagnostic.fixes) if f is not None]
     if fixes:
         result["fixes"] = fixes
@@ -197,14 +260,20 @@ def _select(diagnostics: list[Diagnostic], limit: int) -> list[Diagnostic]:
 
 
 def _pack_descriptor(rule_id: str) -> dict[str, Any] | None:
-    """Rule pack rules (ids such as ACME001) are documented by their pack, once it is loaded."""
+    """Rule pack rules (ids such as ACME001) are documented by their pack, once it is loaded; the help link
+    goes to the shipped pack's section of the docs, or to how rule packs work for a pack of the user's."""
     packs = sys.modules.get("wmaplint.rulepacks")
     rule = packs.pack_rule(rule_id) if packs is not None else None
-    return rule_descriptor(rule.as_rule()) if rule is not None else None
+    if rule is None:
+        return None
+    shipped = {str(Path(path).resolve()) for path in packs.shipped_pack_paths()}  # type: ignore[union-attr]
+    is_shipped = str(Path(rule.pack_path).resolve()) in shipped
+    return rule_descriptor(rule.as_rule(), docs_uri("rule-packs.md", "shipped-pack" if is_shipped else ""))
 
 
 def _rules(diagnostics: list[Diagnostic]) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    descriptors = [rule_descriptor(RULES[rule_id]) for rule_id in sorted(RULES)]
+    registered = [RULES[rule_id] for rule_id in sorted(RULES)]
+    descriptors = [rule_descriptor(rule, rule_help_uri(rule)) for rule in registered]
     index = {descriptor["id"]: i for i, descriptor in enumerate(descriptors)}
     for diagnostic in diagnostics:
         if diagnostic.rule not in index:
@@ -227,12 +296,23 @@ def _directory_uri(path: Path) -> str:
     return uri if uri.endswith("/") else uri + "/"
 
 
-def _invocation(report: Report, kept: list[Diagnostic], cwd: Path, max_results: int) -> dict[str, Any]:
+def _invocation(
+    report: Report, kept: list[Diagnostic], outside: list[str], cwd: Path, max_results: int
+) -> dict[str, Any]:
     """How the run went: unreadable inputs make it unsuccessful; truncation is reported, not hidden."""
     notes = [("error", line) for line in report.errors]
     if len(kept) < len(report.diagnostics):
         left_out = len(report.diagnostics) - len(kept)
         notes.append(("warning", f"{left_out} findings left out (GitHub accepts {max_results})"))
+    if outside:
+        names = ", ".join(sorted({Path(path).name for path in outside}))
+        notes.append(
+            (
+                "warning",
+                f"{len(outside)} findings in files outside the repository left out ({names}); code scanning "
+                "places results by their path in the repository",
+            )
+        )
     crowded = sum(1 for d in kept if len(d.related) > MAX_RELATED)
     if crowded:
         notes.append(
@@ -261,18 +341,28 @@ def sarif_log(
     cwd: Path | None = None,
     max_results: int = MAX_RESULTS,
 ) -> dict[str, Any]:
-    """The SARIF log as plain data. ``category`` becomes ``automationDetails.id`` (``category/run-id``)."""
+    """The SARIF log as plain data. ``category`` becomes ``automationDetails.id`` (``category/run-id``).
+
+    ``root`` is the repository root every URI is relative to (default: the git work tree holding ``cwd``).
+    """
     cwd = Path(os.path.normpath((cwd or Path.cwd()).absolute()))
-    root = Path(os.path.normpath(cwd / (root or cwd)))
+    root = Path(os.path.normpath(cwd / (root or repository_root(cwd))))
     locator = _Locator(report, root, cwd)
     fingerprints = _Fingerprints(report, cwd)
     kept = _select(report.diagnostics, max_results)
     rules, rule_index = _rules(kept)
-    results = [_result(d, rule_index[d.rule], locator, fingerprints) for d in kept]
+    results = []
+    outside = []
+    for diagnostic in kept:
+        result = _result(diagnostic, rule_index[diagnostic.rule], locator, fingerprints)
+        if result is None:
+            outside.append(diagnostic.path)
+        else:
+            results.append(result)
     run: dict[str, Any] = {
         "tool": {"driver": _driver(tool_version, rules)},
-        "invocations": [_invocation(report, kept, cwd, max_results)],
-        "originalUriBaseIds": {SRCROOT: {"uri": _directory_uri(root)}},
+        "invocations": [_invocation(report, kept, outside, cwd, max_results)],
+        "originalUriBaseIds": locator.base_ids(),
         "columnKind": "utf16CodeUnits",
         "results": results,
     }

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
 from wmaplint.diagnostics import Rule, Severity
+from wmaplint.rule_docs import rule_anchor
 
 MAX_DESCRIPTION = 1024  # GitHub rejects longer shortDescription/fullDescription texts
 MAX_NAME = 255
@@ -27,6 +29,56 @@ AREA_TAGS = {
     "7": "resolution",
     "9": "configuration",
 }
+
+
+# The project's documentation on its repository; the repository URL is the one in ``[project.urls]`` of
+# pyproject.toml (the installed package's metadata).
+DOCS_PATH = "blob/main/docs"
+
+
+@functools.lru_cache(maxsize=1)
+def repository_url() -> str | None:
+    """The ``Repository`` URL of the installed wmaplint without a trailing slash; None when not installed."""
+    from importlib import metadata
+
+    try:
+        urls = metadata.metadata("wmaplint").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "repository" and url.strip():
+            return url.strip().rstrip("/")
+    return None
+
+
+def docs_uri(page: str, anchor: str = "") -> str | None:
+    """A page of docs/ (and a section of it) on the project's repository."""
+    repository = repository_url()
+    if repository is None:
+        return None
+    return f"{repository}/{DOCS_PATH}/{page}" + (f"#{anchor}" if anchor else "")
+
+
+def rule_help_uri(rule: Rule) -> str | None:
+    """The rule's section of docs/rules.md."""
+    return docs_uri("rules.md", rule_anchor(rule))
+
+
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+
+
+def markdown_prose(text: str) -> str:
+    """Prose for GitHub's Markdown renderer: ``<`` outside code spans is escaped, so placeholders such as
+    ``<kind>`` are shown instead of being taken for HTML tags and dropped."""
+    out: list[str] = []
+    last = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(text[last : match.start()].replace("<", "\\<"))
+        out.append(match.group(0))
+        last = match.end()
+    out.append(text[last:].replace("<", "\\<"))
+    return "".join(out)
 
 
 def clip(text: str, limit: int) -> str:
@@ -69,9 +121,9 @@ def help_text(rule: Rule) -> str:
 
 
 def help_markdown(rule: Rule) -> str:
-    parts = [f"**{rule.id} {rule.name}**: {_summary(rule)}"]
+    parts = [f"**{rule.id} {rule.name}**: {markdown_prose(_summary(rule))}"]
     if rule.why.strip():
-        parts.append("### Why\n\n" + rule.why.strip())
+        parts.append("### Why\n\n" + markdown_prose(rule.why.strip()))
     language = _language(rule.example_filename)
     for title, code in (("Failing example", rule.bad), ("Passing example", rule.good)):
         if code.strip():
@@ -80,7 +132,7 @@ def help_markdown(rule: Rule) -> str:
                 f"### {title} (`{rule.example_filename}`)\n\n{fence}{language}\n{code.rstrip()}\n{fence}"
             )
     if rule.fix.strip():
-        parts.append("### How to fix\n\n" + rule.fix.strip())
+        parts.append("### How to fix\n\n" + markdown_prose(rule.fix.strip()))
     return "\n\n".join(parts)
 
 
@@ -97,7 +149,8 @@ def _tags_and_precision(rule: Rule) -> tuple[list[str], str]:
     return tags[:MAX_TAGS], precision
 
 
-def rule_descriptor(rule: Rule) -> dict[str, Any]:
+def rule_descriptor(rule: Rule, help_uri: str | None) -> dict[str, Any]:
+    """The reportingDescriptor of ``rule``, linking ``help_uri`` (where the rule is documented) when known."""
     severity = Severity(rule.severity)
     tags, precision = _tags_and_precision(rule)
     summary = _summary(rule)
@@ -118,13 +171,15 @@ def rule_descriptor(rule: Rule) -> dict[str, Any]:
             },
         }
     )
+    if help_uri:
+        descriptor["helpUri"] = help_uri
     return descriptor
 
 
 def unregistered_descriptor(rule_id: str, severity: Severity) -> dict[str, Any]:
     """A descriptor for a rule id that reached a result without being registered (keeps the log valid)."""
     text = f"Findings reported under {rule_id}, a rule this version of wmaplint does not document."
-    return {
+    descriptor: dict[str, Any] = {
         "id": rule_id,
         "shortDescription": {"text": f"{rule_id} (undocumented rule)"},
         "fullDescription": {"text": text},
@@ -136,3 +191,7 @@ def unregistered_descriptor(rule_id: str, severity: Severity) -> dict[str, Any]:
             "problem.severity": PROBLEM_SEVERITY[severity],
         },
     }
+    help_uri = docs_uri("rules.md")
+    if help_uri:
+        descriptor["helpUri"] = help_uri
+    return descriptor

@@ -6,8 +6,9 @@
       note: crds/jobset.yaml:40:9: JobSet.spec is defined here
       help: replace with "replicas"
 
-The underline is computed in display cells: tabs expand to the next multiple of four, East Asian wide
-characters take two cells and combining marks none, so the caret stays under the token in a terminal.
+The header's column counts UTF-16 code units, as in every other output (``report/common.py``). The underline
+is computed in display cells: tabs expand to the next multiple of four, East Asian wide characters take two
+cells and combining marks none, so the caret stays under the token in a terminal.
 Control characters from the file or the message are shown as visible escapes, never sent raw.
 """
 
@@ -16,7 +17,14 @@ from __future__ import annotations
 import unicodedata
 
 from wmaplint.diagnostics import Diagnostic, Report, Severity
-from wmaplint.report.common import SourceLines, count, sorted_diagnostics, summary_line
+from wmaplint.report.common import (
+    SourceLines,
+    count,
+    output_span,
+    related_where,
+    sorted_diagnostics,
+    summary_line,
+)
 
 TAB_WIDTH = 4
 # Long lines (minified JSON, generated YAML) are shown as a window around the span.
@@ -117,16 +125,13 @@ def _clean_message(message: str) -> str:
     return "\n    ".join(cleaned)
 
 
-def _position(path: str, line: int, col: int) -> str:
-    return f"{path}:{line}:{col}"
-
-
 def _render_one(diagnostic: Diagnostic, lines: SourceLines, paint: _Painter) -> list[str]:
     severity = Severity(diagnostic.severity)
     span = diagnostic.span
     tag = f"{diagnostic.rule} {diagnostic.name}".strip()
+    column = output_span(lines, diagnostic.path, span).start_col
     header = (
-        paint(_BOLD, _position(diagnostic.path, span.start_line, span.start_col) + ":")
+        paint(_BOLD, f"{diagnostic.path}:{span.start_line}:{column}:")
         + " "
         + paint(_SEVERITY_STYLE[severity], severity.label + ":")
         + " "
@@ -145,9 +150,7 @@ def _render_one(diagnostic: Diagnostic, lines: SourceLines, paint: _Painter) -> 
         gutter = paint(_GUTTER_STYLE, f"  {' ' * len(number)} |")
         out.append(f"{gutter} {' ' * indent}{paint(_SEVERITY_STYLE[severity], marks[indent:])}")
     for related in diagnostic.related:
-        where = related.path
-        if related.span is not None:
-            where = _position(related.path, related.span.start_line, related.span.start_col)
+        where = related_where(related, lines)
         out.append(f"  {paint(_NOTE_STYLE, 'note:')} {where}: {_clean_message(related.message)}")
     for fix in diagnostic.fixes:
         description = fix.description

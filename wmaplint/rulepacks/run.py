@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from wmaplint.diagnostics import Diagnostic, RelatedLocation
+from wmaplint.diagnostics import SHIPPED_RULES, Diagnostic, RelatedLocation
 from wmaplint.rulepacks import paths
 from wmaplint.rulepacks.loader import PackRule
 from wmaplint.source import Node, find_node, to_python
@@ -67,12 +69,30 @@ def _message(rule: PackRule, cel_self: Any, cel_root: Any) -> str:
     return rule.message
 
 
+@functools.lru_cache(maxsize=64)
+def _pack_location(pack_path: str) -> tuple[str, str | None]:
+    """Where a pack lies for reporters: relative to the shipped rule packs (never a machine path), or the
+    user's own file as it was given."""
+    from wmaplint.resources import shipped
+
+    try:
+        inside = Path(pack_path).resolve().relative_to(shipped("rules").resolve())
+    except (ValueError, OSError, RuntimeError):
+        return pack_path, None
+    return inside.as_posix(), SHIPPED_RULES
+
+
+def _assertion_at(rule: PackRule) -> RelatedLocation:
+    path, base = _pack_location(rule.pack_path)
+    return RelatedLocation(path, rule.assert_span, f"{rule.id} assertion", base=base)
+
+
 def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Diagnostic]:
     """Findings of every rule on one positioned definition (path is the definition's file)."""
     data = to_python(root_node)
     cel_root = _cel_value((), data)
     for rule in rules:
-        related = (RelatedLocation(rule.pack_path, rule.assert_span, f"{rule.id} assertion"),)
+        related = (_assertion_at(rule),)
         seen: set[tuple[str | int, ...]] = set()
         for given in rule.givens:
             try:
