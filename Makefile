@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SHARED ?= ../shared
 
-.PHONY: demo test bench lint docs install
+.PHONY: demo test bench lint docs install vscode wheelhouse
 
 $(BIN)/wmaplint: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +13,14 @@ $(BIN)/wmaplint: pyproject.toml
 	@touch $@
 
 install: $(BIN)/wmaplint
+
+# Wheels of wmaplint and everything it needs to build and run, for installs without a package index (the
+# pre-commit test builds the hook's environment from them).
+.wheelhouse/.complete: pyproject.toml setup.py | $(BIN)/wmaplint
+	$(BIN)/pip wheel --quiet --wheel-dir .wheelhouse . 'setuptools>=77' wheel
+	@touch $@
+
+wheelhouse: .wheelhouse/.complete
 
 # The main job: check the shipped catalog against the pinned framework schemas.
 demo: install
@@ -43,3 +51,11 @@ lint: install
 docs: install
 	$(BIN)/python -m wmaplint.rule_docs > docs/rules.md
 	$(BIN)/python -m wmaplint.definition.format
+
+# The VS Code extension: dependencies from the npm registry, compile, unit tests, then the .vsix. A packager
+# warning about a missing license or repository fails the target.
+vscode:
+	cd vscode-extension && npm ci --no-audit --no-fund && npm run compile && npm test
+	cd vscode-extension && { npx vsce package --out wmaplint.vsix </dev/null >.vsce.log 2>&1; \
+	  status=$$?; cat .vsce.log; exit $$status; }
+	@! grep -Ei 'warning.*(license|repository)' vscode-extension/.vsce.log

@@ -1,39 +1,71 @@
 // @ts-check
 "use strict";
-// How the server is launched, from the settings alone (no vscode import, so node --test can load it).
+// How the server is launched, from the settings and what was found on disk (no vscode import, so
+// node --test can load it).
+
+const path = require("node:path");
 
 /**
  * @typedef {{ path?: string[], interpreter?: string, args?: string[] }} LaunchSettings
- * @typedef {{ command: string, args: string[] }} LaunchCommand
+ * @typedef {{ workspacePython?: string, selectedPython?: string }} Found
+ * @typedef {{ command: string, args: string[], source: string }} LaunchCommand
  */
 
 /**
- * The command line that starts the language server.
- * Precedence: `wmaplint.path` (a command and its leading arguments), then `wmaplint.interpreter`
- * (`<python> -m wmaplint lsp`), then `wmaplint` on PATH.
+ * The command line that starts the language server. Precedence: `wmaplint.path` (a command and its leading
+ * arguments), `wmaplint.interpreter`, the workspace's `.venv` when wmaplint is installed there, the Python
+ * extension's selected interpreter when wmaplint is installed there, then `wmaplint` on PATH.
+ * An interpreter runs `<python> -m wmaplint lsp`.
  * @param {LaunchSettings} settings
+ * @param {Found} [found]
  * @returns {LaunchCommand}
  */
-function serverCommand(settings) {
+function serverCommand(settings, found = {}) {
   const extra = (settings.args || []).filter((a) => typeof a === "string" && a.length > 0);
-  const path = (settings.path || []).filter((p) => typeof p === "string" && p.trim().length > 0);
-  if (path.length > 0) {
-    return { command: path[0], args: [...path.slice(1), "lsp", ...extra] };
+  const command = (settings.path || []).filter((p) => typeof p === "string" && p.trim().length > 0);
+  if (command.length > 0) {
+    return { command: command[0], args: [...command.slice(1), "lsp", ...extra], source: "wmaplint.path" };
   }
-  const interpreter = (settings.interpreter || "").trim();
-  if (interpreter.length > 0) {
-    return { command: interpreter, args: ["-m", "wmaplint", "lsp", ...extra] };
+  const candidates = [
+    [(settings.interpreter || "").trim(), "wmaplint.interpreter"],
+    [found.workspacePython || "", "the workspace's .venv"],
+    [found.selectedPython || "", "the Python extension's interpreter"],
+  ];
+  for (const [python, source] of candidates) {
+    if (python.length > 0) {
+      return { command: python, args: ["-m", "wmaplint", "lsp", ...extra], source };
+    }
   }
-  return { command: "wmaplint", args: ["lsp", ...extra] };
+  return { command: "wmaplint", args: ["lsp", ...extra], source: "PATH" };
+}
+
+/**
+ * The Python of a workspace folder's `.venv` if wmaplint is installed in it (its console script is there).
+ * @param {string[]} folders file system paths of the workspace folders, in order
+ * @param {(file: string) => boolean} exists
+ * @param {string} [platform] `process.platform`
+ * @returns {string | undefined}
+ */
+function workspaceVenvPython(folders, exists, platform = process.platform) {
+  const windows = platform === "win32";
+  const join = windows ? path.win32.join : path.posix.join;
+  const [bin, python, script] = windows ? ["Scripts", "python.exe", "wmaplint.exe"] : ["bin", "python", "wmaplint"];
+  for (const folder of folders) {
+    const dir = join(folder, ".venv", bin);
+    if (exists(join(dir, python)) && exists(join(dir, script))) {
+      return join(dir, python);
+    }
+  }
+  return undefined;
 }
 
 /**
  * A one-line description of the command for the output channel (arguments with spaces quoted).
- * @param {LaunchCommand} launch
+ * @param {{ command: string, args: string[] }} launch
  * @returns {string}
  */
 function describe(launch) {
   return [launch.command, ...launch.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ");
 }
 
-module.exports = { serverCommand, describe };
+module.exports = { serverCommand, workspaceVenvPython, describe };

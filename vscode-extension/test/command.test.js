@@ -1,28 +1,49 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { serverCommand, describe } = require("../src/command.js");
+const { serverCommand, workspaceVenvPython, describe } = require("../src/command.js");
 
 test("defaults to wmaplint on PATH", () => {
-  assert.deepEqual(serverCommand({}), { command: "wmaplint", args: ["lsp"] });
+  assert.deepEqual(serverCommand({}), { command: "wmaplint", args: ["lsp"], source: "PATH" });
 });
 
 test("an interpreter runs the module", () => {
   assert.deepEqual(serverCommand({ interpreter: " /venv/bin/python ", args: ["--tcp"] }), {
     command: "/venv/bin/python",
     args: ["-m", "wmaplint", "lsp", "--tcp"],
+    source: "wmaplint.interpreter",
   });
 });
 
-test("path wins over interpreter and keeps its own leading arguments", () => {
-  assert.deepEqual(serverCommand({ path: ["uvx", "wmaplint"], interpreter: "/usr/bin/python3", args: [""] }), {
+test("path wins over everything and keeps its own leading arguments", () => {
+  const found = { workspacePython: "/w/.venv/bin/python", selectedPython: "/usr/bin/python3" };
+  assert.deepEqual(serverCommand({ path: ["uvx", "wmaplint"], interpreter: "/usr/bin/python3", args: [""] }, found), {
     command: "uvx",
     args: ["wmaplint", "lsp"],
+    source: "wmaplint.path",
   });
+});
+
+test("then the workspace .venv, then the Python extension's interpreter, then PATH", () => {
+  const both = { workspacePython: "/w/.venv/bin/python", selectedPython: "/opt/py/bin/python" };
+  assert.equal(serverCommand({}, both).command, "/w/.venv/bin/python");
+  assert.equal(serverCommand({}, both).source, "the workspace's .venv");
+  assert.deepEqual(serverCommand({}, { selectedPython: "/opt/py/bin/python" }).args, ["-m", "wmaplint", "lsp"]);
+  assert.equal(serverCommand({ interpreter: "/i/python" }, both).command, "/i/python");
+  assert.equal(serverCommand({}, { workspacePython: "" }).command, "wmaplint");
 });
 
 test("blank path entries are ignored", () => {
-  assert.deepEqual(serverCommand({ path: ["  "] }), { command: "wmaplint", args: ["lsp"] });
+  assert.deepEqual(serverCommand({ path: ["  "] }), { command: "wmaplint", args: ["lsp"], source: "PATH" });
+});
+
+test("a workspace .venv counts only with wmaplint installed in it", () => {
+  const files = new Set(["/a/.venv/bin/python", "/b/.venv/bin/python", "/b/.venv/bin/wmaplint"]);
+  const exists = (file) => files.has(file);
+  assert.equal(workspaceVenvPython(["/a", "/b"], exists, "linux"), "/b/.venv/bin/python");
+  assert.equal(workspaceVenvPython(["/a"], exists, "linux"), undefined);
+  const windows = new Set(["C:\\w\\.venv\\Scripts\\python.exe", "C:\\w\\.venv\\Scripts\\wmaplint.exe"]);
+  assert.equal(workspaceVenvPython(["C:\\w"], (f) => windows.has(f), "win32"), "C:\\w\\.venv\\Scripts\\python.exe");
 });
 
 test("describe quotes arguments with spaces", () => {
