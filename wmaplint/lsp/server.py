@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import unquote
 
 import click
 from lsprotocol import types as lsp
@@ -87,13 +88,14 @@ class WmaplintServer(LanguageServer):
 
     async def lint(self, uri: str) -> None:
         self.pending.pop(uri, None)
-        if uri not in self.workspace.text_documents:
+        # pygls keys its documents by the percent-decoded URI: `a%20b.yaml` is stored as `a b.yaml`
+        if unquote(uri) not in self.workspace.text_documents:
             return
         document = self.workspace.get_text_document(uri)
         version, text, language = document.version, document.source, document.language_id
         loop = asyncio.get_running_loop()
         diagnostics = await loop.run_in_executor(self.linter, self.compute_diagnostics, uri, text, language)
-        current = self.workspace.text_documents.get(uri)
+        current = self.workspace.text_documents.get(unquote(uri))
         if current is None or current.version != version or current.source != text:
             return  # the document changed or closed while we linted; a newer lint is scheduled
         self.text_document_publish_diagnostics(
