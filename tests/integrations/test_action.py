@@ -18,35 +18,11 @@ from typing import Any
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[2]
+from .workspace import NAME_LINE, REPLICAS_LINE, REPO, git, job_definition, new_repository
+
 ACTION = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
 STEPS = {step.get("id") or step.get("name"): step for step in ACTION["runs"]["steps"]}
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
-
-# An unknown jq function (line 13) and a name against the shipped pack's convention (line 4).
-DEFINITION = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata:
-  name: NAME
-spec:
-  structureDefinition:
-    rootComponent:
-      name: job
-      kind: {group: batch, version: v1, kind: Job}
-      specDefinition:
-        podTemplateSpecPath: .spec.template
-      scaleDefinition:
-        replicasPath: JQ
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          completed: [{byConditions: [{type: Complete, status: "True"}]}]
-          failed: [{byConditions: [{type: Failed, status: "True"}]}]
-          running: [{byConditions: [{type: Running, status: "True"}]}]
-          initializing: [{byConditions: [{type: Initializing, status: "True"}]}]
-"""
-
 
 def _scripts() -> list[tuple[str, str]]:
     return [(name, step["run"]) for name, step in STEPS.items() if "run" in step]
@@ -70,17 +46,6 @@ def test_the_sarif_is_uploaded_whenever_it_was_written_and_failure_still_fails()
         env = {**os.environ, "STATUS": str(status)}
         done = subprocess.run(["bash", "-c", fail["run"]], env=env, check=False)
         assert done.returncode == status
-
-
-def _git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout
 
 
 def _evaluate(value: str, context: dict[str, str]) -> str:
@@ -120,15 +85,12 @@ def workspace(tmp_path: Path) -> Path:
     """A checkout with definitions in a directory whose name holds a space."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
-    root = tmp_path / "workspace"
-    (root / "my defs").mkdir(parents=True)
-    (root / "my defs" / "job.yaml").write_text(
-        DEFINITION.replace("NAME", "my-job").replace("JQ", ".spec.parallelism // 1"), encoding="utf-8"
-    )
+    root = new_repository(tmp_path / "workspace")
+    (root / "my defs").mkdir()
+    (root / "my defs" / "job.yaml").write_text(job_definition(name="my-job"), encoding="utf-8")
     (root / "other.yaml").write_text("just: yaml\n", encoding="utf-8")
-    _git(root, "init", "-q")
-    _git(root, "add", ".")
-    _git(root, "commit", "-qm", "base")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "base")
     return root
 
 
@@ -169,18 +131,17 @@ def test_an_unbalanced_quote_is_an_error_not_a_guess(workspace: Path, tmp_path: 
 
 
 def test_changed_only_annotates_the_pull_requests_lines(workspace: Path, tmp_path: Path) -> None:
-    base = _git(workspace, "rev-parse", "HEAD").strip()
+    base = git(workspace, "rev-parse", "HEAD").strip()
     definition = workspace / "my defs" / "job.yaml"
-    definition.write_text(
-        DEFINITION.replace("NAME", "my-job").replace("JQ", ".spec.parallelism | nosuchfunc"), encoding="utf-8"
-    )
-    _git(workspace, "commit", "-qam", "pull request")
+    definition.write_text(job_definition(name="my-job", replicas=".spec.parallelism | nosuchfunc"), "utf-8")
+    git(workspace, "commit", "-qam", "pull request")
     everything = _run_check(workspace, tmp_path, {"paths": "\"my defs\""})
-    assert {line.split("line=")[1].split(",")[0] for line in everything["stdout"].splitlines()} >= {"4", "13"}
+    lines = {line.split("line=")[1].split(",")[0] for line in everything["stdout"].splitlines()}
+    assert lines >= {str(NAME_LINE), str(REPLICAS_LINE)}
     changed = _run_check(workspace, tmp_path, {"paths": "\"my defs\"", "changed-only": "true"}, base=base)
     assert changed["outputs"]["exit-code"] == "1", changed["stderr"]
     lines = changed["stdout"].splitlines()
-    assert len(lines) == 1 and lines[0].startswith("::error file=my defs/job.yaml,line=13,")
+    assert len(lines) == 1 and lines[0].startswith(f"::error file=my defs/job.yaml,line={REPLICAS_LINE},")
     # code scanning still gets every finding
     log = json.loads((workspace / "wmaplint.sarif").read_text(encoding="utf-8"))
     assert {r["ruleId"] for r in log["runs"][0]["results"]} >= {"WM202", "KBP003"}

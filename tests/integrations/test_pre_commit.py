@@ -17,28 +17,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[2]
+from .workspace import REPLICAS_LINE, REPO, git, job_definition, new_repository
+
 WHEELHOUSE = REPO / ".wheelhouse"
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
 
-# A clean definition (the shipped batch/v1 Job) with one misspelt key that --fix repairs.
-FIXABLE = (REPO / "catalog" / "batch-job-v1.yaml").read_text(encoding="utf-8").replace(
-    "replicasPath:", "replicasPth:"
-)
-# The same definition as JSON, its replicas expression calling a function gojq does not have.
-BROKEN_JQ = yaml.safe_load((REPO / "catalog" / "batch-job-v1.yaml").read_text(encoding="utf-8"))
-BROKEN_JQ["spec"]["structureDefinition"]["rootComponent"]["scaleDefinition"]["replicasPath"] = "nosuchfunc"
-
-
-def _git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip()
+# A clean definition with one misspelt key that --fix repairs, and as JSON with an unknown jq function.
+FIXABLE = job_definition(replicas_key="replicasPth")
+BROKEN_JQ = yaml.safe_load(job_definition(replicas="nosuchfunc"))
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +32,7 @@ def hooks_clone(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A local clone of this repository and the commit the user's configuration pins."""
     clone = tmp_path_factory.mktemp("clone") / "wmaplint"
     subprocess.run(["git", "clone", "--quiet", "--no-local", str(REPO), str(clone)], check=True)
-    return clone, _git(clone, "rev-parse", "HEAD")
+    return clone, git(clone, "rev-parse", "HEAD").strip()
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +42,7 @@ def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _user_repository(root: Path, clone: Path, rev: str, hook: str, args: list[str]) -> Path:
-    root.mkdir()
-    _git(root, "init", "-q")
+    new_repository(root)
     config = {"repos": [{"repo": str(clone), "rev": rev, "hooks": [{"id": hook, "args": args}]}]}
     (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     (root / "defs").mkdir()
@@ -66,7 +51,7 @@ def _user_repository(root: Path, clone: Path, rev: str, hook: str, args: list[st
     # a definition in a file pre-commit does not classify as YAML or JSON must never reach the hook
     (root / "defs" / "job.txt").write_text(FIXABLE, encoding="utf-8")
     (root / "deploy.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "utf-8")
-    _git(root, "add", ".")
+    git(root, "add", ".")
     return root
 
 
@@ -108,7 +93,7 @@ def test_hook_reports_findings_in_yaml_and_json_only(
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     assert "Failed" in output and "exit code: 1" in output
-    assert "defs/job.yaml:14:9: warning: unknown field 'replicasPth'" in output
+    assert f"defs/job.yaml:{REPLICAS_LINE}:9: warning: unknown field 'replicasPth'" in output
     assert "defs/job.json:" in output and "nosuchfunc" in output
     # --verbose names every file wmaplint skipped: the other YAML arrived, the .txt file never did
     assert "skipped deploy.yaml" in output

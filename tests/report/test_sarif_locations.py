@@ -4,7 +4,6 @@ files under roots of their own, no machine path, every rule linked to its docume
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from github_sarif_rules import problems
+from integrations.workspace import job_definition, new_repository, wmaplint
 from jsonschema import Draft4Validator
 from report_samples import DEFINITION, DEFINITION_PATH, unknown_field
 
@@ -32,26 +32,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 # A definition as an author would commit it: the jq in replicasPath calls a function gojq does not have, and
 # its name breaks the shipped pack's naming convention (KBP003).
-BROKEN = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata:
-  name: my-job
-spec:
-  structureDefinition:
-    rootComponent:
-      name: job
-      kind: {group: batch, version: v1, kind: Job}
-      specDefinition:
-        podTemplateSpecPath: .spec.template
-      scaleDefinition:
-        replicasPath: .spec.parallelism | nosuchfunc
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          completed: [{byConditions: [{type: Complete, status: "True"}]}]
-          failed: [{byConditions: [{type: Failed, status: "True"}]}]
-"""
+BROKEN = job_definition(name="my-job", replicas=".spec.parallelism | nosuchfunc")
 
 
 def _run(log: dict) -> dict:
@@ -59,23 +40,14 @@ def _run(log: dict) -> dict:
 
 
 def _git_repository(tmp_path: Path) -> Path:
-    repository = tmp_path / "checkout"
+    repository = new_repository(tmp_path / "checkout")
     (repository / "defs" / "sub").mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", str(repository)], check=True)
     (repository / "defs" / "sub" / "x.yaml").write_text(BROKEN, encoding="utf-8")
     return repository
 
 
 def _check(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "wmaplint", "check", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return wmaplint(cwd, "check", *args)
 
 
 def _artifact_locations(value: object) -> list[dict]:

@@ -10,23 +10,11 @@ from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Report, Sever
 from wmaplint.engine import Options, lint_paths
 from wmaplint.report import render
 
+from .workspace import REPLICAS_LINE, job_definition
+
 # The string before the unknown function holds astral characters (two UTF-16 units each) and CJK (one).
-DEFINITION = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata:
-  name: batch-job-v1
-spec:
-  structureDefinition:
-    rootComponent:
-      name: job
-      kind: {group: batch, version: v1, kind: Job}
-      specDefinition:
-        podTemplateSpecPath: .spec.template
-      scaleDefinition:
-        replicasPath: '"🚀漢字😀" as $label | .spec.parallelism | nosuchfunc'
-"""
-LINE = DEFINITION.splitlines()[12]
+DEFINITION = job_definition(replicas="""'"🚀漢字😀" as $label | .spec.parallelism | nosuchfunc'""")
+LINE = DEFINITION.splitlines()[REPLICAS_LINE - 1]
 CODE_POINT_COLUMN = LINE.index("nosuchfunc") + 1
 UTF16_COLUMN = len(LINE[: LINE.index("nosuchfunc")].encode("utf-16-le")) // 2 + 1
 
@@ -44,7 +32,8 @@ def _finding(tmp_path: Path) -> tuple[Report, Diagnostic]:
 def test_the_finding_counts_code_points_inside(tmp_path: Path) -> None:
     _, diagnostic = _finding(tmp_path)
     assert UTF16_COLUMN == CODE_POINT_COLUMN + 2
-    assert diagnostic.span == Span(13, CODE_POINT_COLUMN, 13, CODE_POINT_COLUMN + len("nosuchfunc"))
+    end = CODE_POINT_COLUMN + len("nosuchfunc")
+    assert diagnostic.span == Span(REPLICAS_LINE, CODE_POINT_COLUMN, REPLICAS_LINE, end)
 
 
 def test_every_format_gives_the_utf16_column(tmp_path: Path) -> None:
@@ -53,13 +42,14 @@ def test_every_format_gives_the_utf16_column(tmp_path: Path) -> None:
     start, end = UTF16_COLUMN, UTF16_COLUMN + len("nosuchfunc")
 
     text = render(report, "text", tool_version="0.1.0")
-    assert f"emoji.yaml:13:{start}: error:" in text
+    line = REPLICAS_LINE
+    assert f"emoji.yaml:{line}:{start}: error:" in text
 
     github = render(report, "github", root=tmp_path, tool_version="0.1.0")
-    assert f"file=defs/emoji.yaml,line=13,col={start},endLine=13,endColumn={end - 1}," in github
+    assert f"file=defs/emoji.yaml,line={line},col={start},endLine={line},endColumn={end - 1}," in github
 
     entry = json.loads(render(report, "json", tool_version="0.1.0"))["diagnostics"][0]
-    assert entry["span"] == {"start": {"line": 13, "column": start}, "end": {"line": 13, "column": end}}
+    assert entry["span"] == {"start": {"line": line, "column": start}, "end": {"line": line, "column": end}}
 
     run = json.loads(render(report, "sarif", root=tmp_path, tool_version="0.1.0"))["runs"][0]
     assert run["columnKind"] == "utf16CodeUnits"
@@ -73,7 +63,7 @@ def test_every_format_gives_the_utf16_column(tmp_path: Path) -> None:
 def test_related_locations_and_fixes_convert_too() -> None:
     text = "a: '😀'\nb: '😀😀' x\n"
     diagnostic = Diagnostic(
-        "WM801",
+        "WM112",
         Severity.ERROR,
         "m",
         "t.yaml",
