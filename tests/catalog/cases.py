@@ -70,19 +70,22 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "pods": 5,
         "gpus": 32,
     },
+    # K8sJobMode (the default): KubeRay's submitter Job runs one pod of its default template
     ("ray-io-rayjob-v1", "pytorch-training-running"): {
         "ids": {"worker": ["gpu"]},
-        "replicas": {"head": [1], "worker": [2]},
+        "replicas": {"head": [1], "worker": [2], "submitter": [1]},
         "status": ["running"],
-        "pods": 3,
+        "pods": 4,
         "gpus": 9,
+        "external_templates": ["submitter"],
     },
     ("ray-io-rayjob-v1", "existing-cluster-complete"): {
         "ids": {"worker": []},
-        "replicas": {"head": [0], "worker": []},
+        "replicas": {"head": [0], "worker": [], "submitter": [1]},
         "status": ["completed"],
-        "pods": 0,
+        "pods": 1,
         "gpus": 0,
+        "external_templates": ["submitter"],
     },
     ("leaderworkerset-x-k8s-io-leaderworkerset-v1", "vllm-multinode"): {
         "replicas": {"group": [2], "leader": [1], "worker": [3]},
@@ -275,12 +278,12 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
             "indexcoord": [0],
             "datanode": [2],
             "querynode": [3],
-            "indexnode": [1],
+            "indexnode": [0],  # Milvus 2.6 runs no index node
             "streamingnode": [2],
             "cdc": [0],
         },
         "status": ["running"],
-        "pods": 11,
+        "pods": 10,
         "gpus": 3,
     },
     ("milvus-io-milvus-v1beta1", "standalone-pending"): {
@@ -389,6 +392,8 @@ def _kubeflow_training(operator: str, roles: tuple[str, ...]) -> LabelFn:
 
 
 def _kuberay(component: str, instance: str, obj: dict[str, Any], index: int) -> dict[str, str]:
+    if component == "submitter":  # the RayJob's submitter Job is named after the RayJob
+        return _job(component, instance, obj, index)
     # a RayJob / RayService creates its cluster under a generated name
     cluster = obj["metadata"]["name"] + ("" if obj["kind"] == "RayCluster" else "-x7k2p")
     group = instance if component == "worker" else "headgroup"

@@ -295,8 +295,12 @@ def test_pod_context_paths_give_one_value_and_attribute_the_pod(name: str, examp
             assert run(selector["componentInstanceSelector"]["idPath"], pod) == [instance]
         lineage = {f"component {c['name']}." for c in [comp, *ancestors(defn, comp)]}
         excluded = _gang_members_filtered_out(defn, pod)
+        members = {c["name"] for c in [comp, *ancestors(defn, comp)]}
         for field in pod_fields:
             if field.kind == "gang" and any(field.where.startswith(x) for x in excluded):
+                continue
+            # the scheduler reads a member's keys only on pods of that member or its descendants
+            if field.kind == "gang" and field.where.split(" ", 1)[1].split(".")[1] not in members:
                 continue
             if field.kind == "selector" and not any(field.where.startswith(x) for x in lineage):
                 continue

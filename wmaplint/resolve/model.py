@@ -115,6 +115,9 @@ class Workload:
     gangs: list[Gang] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     pods: list[PodAttribution] = field(default_factory=list)
+    # what the tree assumes about the operator where the manifest leaves it open
+    # (wmaplint.resolve.assumptions)
+    assumptions: list[str] = field(default_factory=list)
 
     @property
     def total_pods(self) -> int:

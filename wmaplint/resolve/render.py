@@ -149,6 +149,7 @@ def workload_json(workload: Workload) -> dict[str, Any]:
             "conditions": status.conditions,
         },
         "totals": totals(workload),
+        "assumptions": workload.assumptions,
         # per component: pods and GPUs under one instance of its parent
         "components": [_component_json(node) for node in workload.components.values()],
         "gangs": [
@@ -232,6 +233,7 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
         note = unseen_note(workload)
         if note:
             lines.append(f"  note: {note}")
+        lines.extend(f"  assumption: {assumption}" for assumption in workload.assumptions)
         if workload.status is not None:
             status = workload.status
             detail = f" (matches: {', '.join(status.matches)})" if len(status.matches) > 1 else ""

@@ -542,6 +542,7 @@ def resolve_workload(
 
     Never raises for bad input: problems are findings on the returned Workload.
     """
+    from wmaplint.resolve.assumptions import assumptions_for
     from wmaplint.resolve.gang import preview_gangs
     from wmaplint.resolve.status import evaluate_status
 
@@ -566,6 +567,7 @@ def resolve_workload(
             )
         )
         return workload
+    workload.assumptions = assumptions_for(obj, runtime)
     if with_status:
         root_pointer, root_def, _ = builder.entries[0]
         workload.status = evaluate_status(

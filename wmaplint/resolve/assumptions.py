@@ -1,0 +1,55 @@
+"""What the tree assumes where a framework depends on the operator release or on defaults a manifest leaves
+open: notes from ``schemas/assumptions.yaml``, keyed by group/version/kind, each a jq program run on the
+manifest that yields the sentence to show (or nothing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from wmaplint.resolve.jqrun import JqInput, JqRuntime
+from wmaplint.resources import shipped
+
+ASSUMPTIONS_FILE = shipped("schemas") / "assumptions.yaml"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class Assumption:
+    gvk: str
+    source: str
+    note: str  # jq program
+
+
+@lru_cache(maxsize=4)
+def load_assumptions(path: str | None = None) -> dict[str, tuple[Assumption, ...]]:
+    """The shipped assumptions by "group/version/Kind" (core kinds "version/Kind")."""
+    data = yaml.load(Path(path or ASSUMPTIONS_FILE).read_text(encoding="utf-8"), Loader=_LOADER)
+    kinds = data.get("kinds") if isinstance(data, dict) else None
+    found: dict[str, tuple[Assumption, ...]] = {}
+    for gvk, entries in (kinds or {}).items():
+        found[gvk] = tuple(
+            Assumption(gvk, str(e.get("source", "")), e["note"])
+            for e in entries
+            if isinstance(e, dict) and isinstance(e.get("note"), str)
+        )
+    return found
+
+
+def assumptions_for(obj: Any, runtime: JqRuntime) -> list[str]:
+    """The notes that apply to a manifest, in file order. A note that fails to evaluate is left out (the
+    shipped notes are tested on the catalog's examples)."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("apiVersion"), str):
+        return []
+    entries = load_assumptions().get(f"{obj['apiVersion']}/{obj.get('kind')}", ())
+    data = JqInput(obj)
+    notes: list[str] = []
+    for entry in entries:
+        result = runtime.evaluate(entry.note, data)
+        if result.ok:
+            notes.extend(value for value in result.outputs if isinstance(value, str) and value)
+    return notes
