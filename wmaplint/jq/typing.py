@@ -14,6 +14,7 @@ import difflib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from wmaplint.jq import ast as A
@@ -973,8 +974,23 @@ def check_expression(
 ) -> list[JqFinding]:
     """Type findings of ``text`` evaluated over ``input_type`` and what its field needs.
 
-    A jq syntax error gives no finding here (the jq checks report it).
+    A jq syntax error gives no finding here (the jq checks report it). Results are remembered per expression,
+    expectation and schema type (types are compared by identity; the schema store keeps them for its
+    lifetime): an editor re-lints mostly unchanged expressions on every keystroke.
     """
+    return list(_check_expression_cached(text, expected, input_type, source))
+
+
+@lru_cache(maxsize=8192)
+def _check_expression_cached(
+    text: str, expected: Expectation, input_type: SchemaType, source: str | None
+) -> tuple[JqFinding, ...]:
+    return tuple(_check_expression(text, expected, input_type, source))
+
+
+def _check_expression(
+    text: str, expected: Expectation, input_type: SchemaType, source: str | None
+) -> list[JqFinding]:
     node = try_parse(text)
     if not isinstance(node, A.Node):
         return []
