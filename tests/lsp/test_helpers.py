@@ -7,8 +7,9 @@ from lsprotocol import types as lsp
 from wmaplint.diagnostics import Span
 from wmaplint.examples import JOB
 from wmaplint.lsp import actions, format_schema, jqwords
+from wmaplint.lsp.attach import is_ours
 from wmaplint.lsp.positions import LineIndex
-from wmaplint.lsp.snapshot import Snapshot, wants_lint
+from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.lsp.yamlpath import locate, mapping_path
 
 
@@ -122,8 +123,42 @@ def test_no_disable_comment_inside_a_multiline_scalar_or_in_json():
     assert _disable('{"kind": "Karta"}', "/tmp/a.json", 0, is_json=True) == []
 
 
-def test_only_definitions_and_crds_are_linted():
-    assert wants_lint("/x/def.yaml", "yaml", "apiVersion: run.ai/v1alpha1\nkind: Karta\n")
-    assert wants_lint("/x/crd.yml", None, "kind: CustomResourceDefinition\n")
-    assert not wants_lint("/x/deploy.yaml", "yaml", "kind: Deployment\n")
-    assert not wants_lint("/x/notes.md", "markdown", "kind: Karta\n")
+def test_only_definitions_crds_and_suites_are_linted():
+    assert is_ours("/x/def.yaml", "yaml", "apiVersion: run.ai/v1alpha1\nkind: Karta\n")
+    assert is_ours("/x/def.json", "json", '{"apiVersion": "run.ai/v1alpha1", "kind": "Karta"}')
+    assert is_ours("/x/crd.yml", None, "kind: CustomResourceDefinition\n")
+    assert is_ours("/x/jobset.test.yaml", "yaml", "definition: ../jobset.yaml\ncases:\n- name: a\n")
+    assert not is_ours("/x/deploy.yaml", "yaml", "kind: Deployment\n")
+    assert not is_ours("/x/notes.md", "markdown", "kind: Karta\n")
+    assert not is_ours("/x/package.json", "json", '{"name": "x", "scripts": {"test": "mocha"}}')
+    assert not is_ours("/x/.github/workflows/ci.yml", "yaml", "on: push\njobs:\n  lint: {runs-on: x}\n")
+    helm = "{{- if .Values.enabled }}\napiVersion: apps/v1\nkind: Deployment\n{{- end }}\n"
+    assert not is_ours("/chart/templates/deploy.yaml", "helm", helm)
+    assert not is_ours("/chart/templates/deploy.yaml", "yaml", helm)
+
+
+def test_related_locations_point_at_files_the_editor_can_open(tmp_path):
+    from wmaplint.diagnostics import (
+        BUNDLED_SCHEMAS,
+        SHIPPED_RULES,
+        Diagnostic,
+        RelatedLocation,
+        Severity,
+    )
+    from wmaplint.lsp.convert import to_lsp
+    from wmaplint.lsp.uris import from_path
+    from wmaplint.resources import shipped
+
+    crd = tmp_path / "crd.yaml"
+    crd.write_text("a: 1\nb: '😀x'\n")
+    diag = Diagnostic("WM301", Severity.ERROR, "m", "/x/def.yaml", Span(1, 1, 1, 2), related=(
+        RelatedLocation(str(crd), Span(2, 6, 2, 7), "declared"),
+        RelatedLocation("karta-best-practices.yaml", Span(3, 1, 3, 2), "the rule", base=SHIPPED_RULES),
+        RelatedLocation("ray.io/rayclusters.yaml", Span(9, 1, 9, 2), "packed", base=BUNDLED_SCHEMAS),
+    ))
+    found = to_lsp(diag, LineIndex("x: 1\n"), "/x/def.yaml", "file:///x/def.yaml", from_path,
+                   lambda path: LineIndex(open(path, encoding="utf-8").read()))
+    assert [r.location.uri for r in found.related_information or []] == [
+        crd.as_uri(), (shipped("rules") / "karta-best-practices.yaml").as_uri()]
+    first = (found.related_information or [])[0].location.range
+    assert (first.start.line, first.start.character) == (1, 6)  # after the emoji: two UTF-16 units

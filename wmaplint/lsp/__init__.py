@@ -1,5 +1,8 @@
 """The language server (``wmaplint lsp``).
 
-Only ``server`` imports pygls; the other modules here are plain functions over text and the engine's models
-(they use lsprotocol types for their results), so they are tested without a running server.
+Two processes. The server's (`server`, `session`) keeps the open documents and speaks JSON-RPC with the
+editor using the standard library only (`rpc`, `documents`, `params`, `attach`); the worker's (`worker`,
+driven by `supervisor`) lints and answers feature requests. The feature modules (`hover`, `completion`,
+`navigation`, `actions`, `convert`, ...) are plain functions over a parsed document that return lsprotocol
+types, tested without a running server.
 """

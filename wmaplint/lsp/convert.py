@@ -8,7 +8,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from wmaplint.diagnostics import Diagnostic, Severity
+from wmaplint.diagnostics import CACHED_SCHEMAS, SHIPPED_RULES, Diagnostic, RelatedLocation, Severity
 from wmaplint.lsp.positions import LineIndex
 
 SOURCE = "wmaplint"
@@ -37,6 +37,21 @@ def range_from_json(data: Any) -> lsp.Range | None:
         return None
 
 
+def local_file(rel: RelatedLocation) -> str | None:
+    """The file a related location is in, or None when it has none on disk (bundled schemas are packed)."""
+    if rel.base is None:
+        return rel.path
+    if rel.base == SHIPPED_RULES:
+        from wmaplint.resources import shipped
+
+        return str(shipped("rules") / rel.path)
+    if rel.base == CACHED_SCHEMAS:
+        from wmaplint.schema.sources import user_schema_dir
+
+        return str(user_schema_dir() / rel.path)
+    return None
+
+
 def to_lsp(
     diag: Diagnostic,
     index: LineIndex,
@@ -45,11 +60,15 @@ def to_lsp(
     uri_for_path: Callable[[str], str],
     other_index: Callable[[str], LineIndex | None],
 ) -> lsp.Diagnostic:
-    """One diagnostic; ``other_index`` gives line indexes of related files (None when unreadable)."""
+    """One diagnostic; ``other_index`` gives line indexes of related files (None when unreadable). A related
+    location in a file the editor cannot open (a schema inside the bundle) is left out."""
     related: list[lsp.DiagnosticRelatedInformation] = []
     for rel in diag.related:
-        same = rel.path == path or os.path.abspath(rel.path) == os.path.abspath(path)
-        rel_index = index if same else other_index(rel.path)
+        rel_path = local_file(rel)
+        if rel_path is None:
+            continue
+        same = rel_path == path or os.path.abspath(rel_path) == os.path.abspath(path)
+        rel_index = index if same else other_index(rel_path)
         if rel.span is not None and rel_index is not None:
             rel_range = rel_index.range(rel.span)
         else:
@@ -58,7 +77,7 @@ def to_lsp(
             )
         related.append(
             lsp.DiagnosticRelatedInformation(
-                location=lsp.Location(uri=uri if same else uri_for_path(rel.path), range=rel_range),
+                location=lsp.Location(uri=uri if same else uri_for_path(rel_path), range=rel_range),
                 message=rel.message,
             )
         )

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.uris import from_fs_path
 
 from wmaplint.definition.model import Definition, Expr
 from wmaplint.lsp import jqwords
 from wmaplint.lsp.snapshot import Snapshot
+from wmaplint.lsp.uris import from_path
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, UNION, Property, SchemaType
 
 POD = ("", "v1", "Pod")
@@ -107,7 +107,7 @@ def _location(source: str, line: int | None) -> str:
     name = Path(source).name
     if line is None:
         return f"`{name}`"
-    uri = from_fs_path(str(Path(source).resolve())) or source
+    uri = from_path(str(Path(source).resolve()))
     return f"[{name}:{line}]({uri}#L{line})"
 
 

@@ -10,27 +10,8 @@ from functools import cached_property
 from lsprotocol import types as lsp
 
 from wmaplint.diagnostics import Span
+from wmaplint.lsp.documents import utf16_column, utf16_len
 from wmaplint.source import lines as line_model
-
-
-def utf16_len(text: str) -> int:
-    # characters above the BMP take two UTF-16 code units
-    if text.isascii():
-        return len(text)
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
-
-
-def utf16_column(line: str, units: int) -> int:
-    """0-based code-point column of a UTF-16 offset on a line (a split surrogate pair rounds down; past the
-    end: the end)."""
-    if line.isascii():
-        return min(units, len(line))
-    count = 0
-    for index, ch in enumerate(line):
-        count += 2 if ord(ch) > 0xFFFF else 1
-        if count > units:
-            return index
-    return len(line)
 
 
 class LineIndex:

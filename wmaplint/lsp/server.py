@@ -1,226 +1,111 @@
-"""The pygls server: document sync, debounced linting in a worker thread, and the feature handlers."""
+"""`wmaplint lsp`: start the language server and answer ``initialize`` before anything else is imported.
+
+Until ``initialize`` is answered this process holds only the standard library, click and the framing code;
+then it starts the lint worker (which imports the engine meanwhile) and hands the stream to the session
+(`session.py`). Positions are UTF-16 code units whatever the client offers (every client supports them).
+"""
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import os
-from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import unquote
+import sys
+import threading
+from collections.abc import Iterator
+from typing import IO, Any
 
 import click
-from lsprotocol import types as lsp
-from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
 
 from wmaplint import __version__
-from wmaplint.lsp import actions, completion, hover, jqschema, navigation
-from wmaplint.lsp.convert import to_lsp
-from wmaplint.lsp.positions import LineIndex
-from wmaplint.lsp.snapshot import Snapshot, wants_lint
+from wmaplint.lsp import rpc
 
 DEBOUNCE_SECONDS = 0.15
-log = logging.getLogger("wmaplint.lsp")
+LINT_TIMEOUT_SECONDS = 10.0
+
+CAPABILITIES: dict[str, Any] = {
+    "positionEncoding": "utf-16",
+    "textDocumentSync": {"openClose": True, "change": 2, "save": True},  # 2: incremental
+    "hoverProvider": True,
+    "completionProvider": {"triggerCharacters": [" ", "."]},
+    "definitionProvider": True,
+    "documentSymbolProvider": True,
+    "codeActionProvider": {"codeActionKinds": ["quickfix"]},
+}
 
 
-class WmaplintServer(LanguageServer):
-    def __init__(self, debounce: float = DEBOUNCE_SECONDS) -> None:
-        super().__init__(
-            "wmaplint", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental
-        )
-        from wmaplint.engine import Options
+class Output:
+    """The editor's end of the channel; writes from any thread, one whole frame at a time."""
 
-        self.debounce = debounce
-        self.options = Options()
-        # one worker: lints run one at a time (the engine's caches are not shared across threads)
-        self.linter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="wmaplint-lint")
-        self.pending: dict[str, asyncio.TimerHandle] = {}
-        self.snapshots: dict[str, tuple[int | None, Snapshot]] = {}
-        self._rules_loaded = False
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self._lock = threading.Lock()
 
-    def load_rules(self) -> None:
-        if not self._rules_loaded:
-            from wmaplint.checks import load_checks
-            from wmaplint.rule_modules import import_rule_modules
-
-            load_checks()
-            import_rule_modules()
-            self._rules_loaded = True
-
-    def snapshot(self, uri: str) -> Snapshot:
-        """The parsed current version of an open document (cached per version)."""
-        document = self.workspace.get_text_document(uri)
-        cached = self.snapshots.get(uri)
-        if (
-            cached is not None
-            and cached[0] == document.version
-            and cached[0] is not None
-            and cached[1].text == document.source
-        ):
-            return cached[1]
-        path = to_fs_path(uri) or uri
-        snapshot = Snapshot(document.source, path, is_json=_is_json(uri, document.language_id))
-        self.snapshots[uri] = (document.version, snapshot)
-        return snapshot
-
-    def schemas_for(self, uri: str) -> jqschema.SchemaLookup:
-        """Schema sources for a document's jq expressions (call on the lint worker: the store is not
-        thread-safe)."""
-        path = to_fs_path(uri) or uri
-        try:
-            store = self.options.schema_store(self.options.config_for(path))
-        except Exception:  # a broken config: no schema features, the lint reports the config problem
-            log.exception("no schema store for %s", uri)
-            store = None
-        return jqschema.schemas_from_store(store)
-
-    async def on_worker(self, compute, fallback):  # type: ignore[no-untyped-def]
-        """Run a feature on the lint worker (it shares the schema store with linting), guarded."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.linter, _guard, compute, fallback)
-
-    def schedule_lint(self, uri: str, delay: float) -> None:
-        handle = self.pending.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
-        loop = asyncio.get_running_loop()
-        self.pending[uri] = loop.call_later(delay, lambda: asyncio.ensure_future(self.lint(uri)))
-
-    async def lint(self, uri: str) -> None:
-        self.pending.pop(uri, None)
-        # pygls keys its documents by the percent-decoded URI: `a%20b.yaml` is stored as `a b.yaml`
-        if unquote(uri) not in self.workspace.text_documents:
-            return
-        document = self.workspace.get_text_document(uri)
-        version, text, language = document.version, document.source, document.language_id
-        loop = asyncio.get_running_loop()
-        diagnostics = await loop.run_in_executor(self.linter, self.compute_diagnostics, uri, text, language)
-        current = self.workspace.text_documents.get(unquote(uri))
-        if current is None or current.version != version or current.source != text:
-            return  # the document changed or closed while we linted; a newer lint is scheduled
-        self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
-        )
-
-    def compute_diagnostics(self, uri: str, text: str, language_id: str | None) -> list[lsp.Diagnostic]:
-        from wmaplint.engine import lint_text
-
-        path = to_fs_path(uri) or uri
-        if not wants_lint(path, language_id, text):
-            return []
-        self.load_rules()
-        try:
-            found = lint_text(text, path, self.options)
-        except Exception as exc:  # an engine bug must not take the server down; say so in the log
-            log.exception("linting %s failed", uri)
-            self.window_log_message(
-                lsp.LogMessageParams(
-                    type=lsp.MessageType.Error, message=f"wmaplint: linting {path} failed: {exc}"
-                )
-            )
-            return []
-        index = LineIndex(text)
-        return [to_lsp(d, index, path, uri, _uri_for_path, _index_of_file) for d in found]
+    def send(self, message: dict[str, Any]) -> bool:
+        """Write one message; False when the editor can no longer be reached."""
+        data = rpc.encode(message)
+        with self._lock:
+            try:
+                self.stream.write(data)
+                self.stream.flush()
+            except (OSError, ValueError):
+                return False
+        return True
 
 
-def _is_json(uri: str, language_id: str | None) -> bool:
-    return (language_id or "").lower() in ("json", "jsonc") or uri.lower().endswith(".json")
+def initialize(frames: Iterator[bytes | rpc.Rejected], output: Output) -> bool:
+    """Answer messages until ``initialize`` is answered (True) or the editor leaves first (False)."""
+    for item in frames:
+        message = rpc.parse(item) if isinstance(item, bytes) else item
+        if isinstance(message, rpc.Rejected):
+            output.send(rpc.error(message.id, message.code, message.message))
+        elif message is None or message.method is None:
+            continue
+        elif message.is_request and message.method == "initialize":
+            info = {"name": "wmaplint", "version": __version__}
+            return output.send(rpc.response(message.id, {"capabilities": CAPABILITIES, "serverInfo": info}))
+        elif message.is_request:
+            output.send(rpc.error(message.id, rpc.SERVER_NOT_INITIALIZED, "initialize first"))
+        elif message.method == "exit":
+            return False
+    return False
 
 
-def _uri_for_path(path: str) -> str:
-    return from_fs_path(os.path.abspath(path)) or path
+def run(stdin: IO[bytes], stdout: IO[bytes], debounce: float = DEBOUNCE_SECONDS,
+        lint_timeout: float = LINT_TIMEOUT_SECONDS) -> int:
+    """Serve one editor on a pair of streams; the exit code (0 after shutdown and exit)."""
+    frames = rpc.read_frames(stdin)
+    output = Output(stdout)
+    if not initialize(frames, output):
+        return 1
+    import asyncio
+    import logging
 
+    from wmaplint.lsp.session import Session
 
-def _index_of_file(path: str) -> LineIndex | None:
-    from wmaplint.source import InputError, read_path
-
-    try:
-        return LineIndex(read_path(path))
-    except (InputError, OSError):
-        return None
-
-
-def create_server(debounce: float = DEBOUNCE_SECONDS) -> WmaplintServer:
-    server = WmaplintServer(debounce)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    async def did_open(ls: WmaplintServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        ls.schedule_lint(params.text_document.uri, 0)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    async def did_change(ls: WmaplintServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        ls.schedule_lint(params.text_document.uri, ls.debounce)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-    async def did_save(ls: WmaplintServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.schedule_lint(params.text_document.uri, 0)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    async def did_close(ls: WmaplintServer, params: lsp.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        handle = ls.pending.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
-        ls.snapshots.pop(uri, None)
-        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-
-    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    async def on_hover(ls: WmaplintServer, params: lsp.HoverParams) -> lsp.Hover | None:
-        uri = params.text_document.uri
-        snapshot = _guard(lambda: ls.snapshot(uri), None)
-        if snapshot is None:
-            return None
-        return await ls.on_worker(lambda: hover.hover(snapshot, params.position, ls.schemas_for(uri)), None)
-
-    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" ", "."]))
-    async def on_completion(ls: WmaplintServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-        uri = params.text_document.uri
-        snapshot = _guard(lambda: ls.snapshot(uri), None)
-        items = []
-        if snapshot is not None:
-            items = await ls.on_worker(
-                lambda: completion.completions(snapshot, params.position, ls.schemas_for(uri)), []
-            )
-        return lsp.CompletionList(is_incomplete=False, items=items)
-
-    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-    def on_definition(ls: WmaplintServer, params: lsp.DefinitionParams) -> list[lsp.Location]:
-        uri = params.text_document.uri
-        return _guard(lambda: navigation.definition(ls.snapshot(uri), uri, params.position), [])
-
-    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    def on_symbols(ls: WmaplintServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
-        return _guard(lambda: navigation.document_symbols(ls.snapshot(params.text_document.uri)), [])
-
-    @server.feature(
-        lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix])
-    )
-    def on_code_action(ls: WmaplintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-        uri = params.text_document.uri
-        return _guard(
-            lambda: actions.code_actions(ls.snapshot(uri), uri, list(params.context.diagnostics)), []
-        )
-
-    return server
-
-
-def _guard(compute, fallback):  # type: ignore[no-untyped-def]
-    """Run a feature; a failure is logged and answered with an empty result instead of an error popup."""
-    try:
-        return compute()
-    except Exception:
-        log.exception("request failed")
-        return fallback
+    logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
+    session = Session(output, debounce, lint_timeout)
+    return asyncio.run(session.serve(frames))
 
 
 @click.command("lsp")
 @click.option("--tcp", is_flag=True, help="Listen on TCP instead of stdio.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind with --tcp.")
 @click.option("--port", default=2087, show_default=True, type=int, help="Port to bind with --tcp.")
-def lsp_command(tcp: bool, host: str, port: int) -> None:
+@click.option("--lint-timeout", default=LINT_TIMEOUT_SECONDS, show_default=True,
+              type=click.FloatRange(min=0.1), help="Seconds a check in the editor may take before it stops.")
+def lsp_command(tcp: bool, host: str, port: int, lint_timeout: float) -> None:
     """Run the language server (stdio by default)."""
-    server = create_server()
     if tcp:
-        server.start_tcp(host, port)
+        import socket
+
+        with socket.create_server((host, port)) as listener:
+            connection, _ = listener.accept()
+        with connection, connection.makefile("rb") as reader, connection.makefile("wb") as writer:
+            code = run(reader, writer, lint_timeout=lint_timeout)
     else:
-        server.start_io()
+        stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, not to the editor
+        sys.stdout = sys.stderr
+        code = run(sys.stdin.buffer, stdout, lint_timeout=lint_timeout)
+    sys.stderr.flush()
+    # The reader thread may still wait on the editor's stream; end without waiting for it.
+    os._exit(code)

@@ -10,18 +10,7 @@ from wmaplint.definition.model import Definition, build
 from wmaplint.lsp.positions import LineIndex
 from wmaplint.source import SourceFile, load_text
 
-LINTED_SUFFIXES = (".yaml", ".yml", ".json")
-LINTED_LANGUAGES = ("yaml", "json", "jsonc")
-# Cheap pre-filter: a file that never names one of these kinds holds no definition and no CRD.
-_KIND_WORD = re.compile(r"""["']?kind["']?\s*:\s*["']?(Karta|ResourceInterface|CustomResourceDefinition)\b""")
 _DEFINITION_KIND = re.compile(r"""["']?kind["']?\s*:\s*["']?(Karta|ResourceInterface)\b""")
-
-
-def wants_lint(path: str, language_id: str | None, text: str) -> bool:
-    """Whether diagnostics belong to this file: YAML/JSON that names a definition or CRD kind."""
-    by_language = (language_id or "").lower() in LINTED_LANGUAGES
-    by_suffix = path.lower().endswith(LINTED_SUFFIXES)
-    return (by_language or by_suffix) and _KIND_WORD.search(text) is not None
 
 
 def mentions_definition(text: str) -> bool:
