@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from wmaplint.config import Overrides
 from wmaplint.engine import Options, lint_text
+from wmaplint.fixes import apply_edits
 
 LLMISVC = """\
 apiVersion: run.ai/v1alpha1
@@ -88,7 +89,9 @@ def test_old_rayjob_worker_path_says_where_the_field_lives_and_fixes_it(shared) 
     (d,) = findings(OLD_RAYJOB_WORKER, "WM301")
     assert (d.span.start_line, d.span.start_col, d.span.end_col) == (17, 29, 45)
     assert "'.rayClusterSpec.workerGroupSpecs'" in d.message
-    assert d.fixes[0].edits[0].new_text == "'.spec.rayClusterSpec.workerGroupSpecs[].groupName'"
+    fixed = apply_edits(OLD_RAYJOB_WORKER, list(d.fixes[0].edits))
+    assert fixed == OLD_RAYJOB_WORKER.replace(".spec.workerGroupSpecs",
+                                              ".spec.rayClusterSpec.workerGroupSpecs")
 
 
 def test_without_core_schemas_built_in_child_kinds_are_not_unknown_and_pod_paths_say_why(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from wmaplint.engine import lint_text
 from wmaplint.examples import JOB, job_with
+from wmaplint.fixes import apply_edits
 
 JOBSET = """\
 apiVersion: run.ai/v1alpha1
@@ -111,13 +112,14 @@ def test_misspelled_key_gets_a_rename_fix() -> None:
                     ".spec.image}}")
     (d,) = [d for d in lint_text(text, "x.yaml") if d.rule == "WM112"]
     assert d.data["suggestions"][0] == "fragmentedPodSpecDefinition"
-    assert d.fixes[0].edits[0].new_text == "fragmentedPodSpecDefinition"
+    assert apply_edits(text, list(d.fixes[0].edits)) == text.replace("fragmentedPodDefinition",
+                                                                      "fragmentedPodSpecDefinition")
 
 
 def test_unquoted_expected_result_is_a_type_error_with_a_quote_fix() -> None:
     (d,) = [d for d in lint_text(job_with('expectedResult: "true"', "expectedResult: true"), "x.yaml")
             if d.rule == "WM110"]
-    assert d.fixes[0].edits[0].new_text == '"true"'
+    assert d.fixes[0].edits[0].new_text == '"true"'  # a plain `true` cannot be the string
 
 
 def test_topology_needs_all_three_keys() -> None:
@@ -130,7 +132,7 @@ def test_legacy_kind_gets_a_migration_fix() -> None:
     text = JOB.replace("apiVersion: run.ai/v1alpha1\nkind: Karta",
                        "apiVersion: optimization.nvidia.com/v1alpha1\nkind: ResourceInterface")
     (d,) = [d for d in lint_text(text, "x.yaml") if d.rule == "WM104"]
-    assert sorted(e.new_text for e in d.fixes[0].edits) == ["Karta", "run.ai/v1alpha1"]
+    assert apply_edits(text, list(d.fixes[0].edits)) == JOB
 
 
 def test_reason_field_name_null_means_reasons_are_never_read() -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.definition.model import Definition
-from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Severity, Span
+from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Severity, Span, TextEdit
 from wmaplint.source import Document, Node, SourceFile
 
 CheckFn = Callable[["Context"], Iterable[Diagnostic]]
@@ -82,6 +82,20 @@ class Context:
 
     def here(self, node: Node, message: str) -> RelatedLocation:
         return RelatedLocation(self.path, node.span, message)
+
+
+TITLE_LENGTH = 80
+
+
+def fix(title: str, *edits: TextEdit | None) -> list[Fix]:
+    """The fixes list of a finding: one fix when every edit could be made safely (``wmaplint.source.edits``
+    gives None otherwise), none else. Titles are one line (an editor shows them in a menu)."""
+    if not edits or any(edit is None for edit in edits):
+        return []
+    title = " ".join(title.split())
+    if len(title) > TITLE_LENGTH:
+        title = title[:TITLE_LENGTH - 1] + "\u2026"
+    return [Fix(title, tuple(e for e in edits if e is not None))]
 
 
 def run_checks(ctx: Context) -> Iterator[Diagnostic]:

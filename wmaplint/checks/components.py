@@ -6,11 +6,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from wmaplint.checks import Context, check
+from wmaplint.checks import Context, check, fix
 from wmaplint.definition.model import Component
-from wmaplint.diagnostics import Diagnostic, Fix, TextEdit, define
+from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.examples import JOB, job_with
 from wmaplint.source import MappingNode, ScalarNode
+from wmaplint.source.edits import remove_pair, replace_scalar
 
 _CHILD = """\
     childComponents:
@@ -237,8 +238,7 @@ def components(ctx: Context) -> Iterator[Diagnostic]:
         if root.owner_ref_node is not None:
             key = root.node.key_node("ownerRef")
             yield ctx.diag(ROOT_OWNER, key, "root component cannot have an ownerRef",
-                           fixes=[Fix("remove ownerRef", (TextEdit(_line_span(ctx, key), ""),))] if key
-                           else [])
+                           fixes=fix("remove ownerRef", remove_pair(root.node, key)) if key else [])
         if root.status is None:
             yield ctx.diag(ROOT_STATUS, root.name_node or root.node,
                            "root component must have a statusDefinition: platforms read the workload's "
@@ -254,8 +254,8 @@ def components(ctx: Context) -> Iterator[Diagnostic]:
                 OWNER_UNKNOWN, c.owner_ref_node,
                 f"child component {c.label!r} has ownerRef to non-existing component {c.owner_ref!r}"
                 + (f"; did you mean {hint[0]!r}?" if hint else ""),
-                fixes=[Fix(f"use {hint[0]}", (TextEdit(c.owner_ref_node.span, hint[0]),))]
-                if hint and c.owner_ref_node is not None else [],
+                fixes=fix(f"use {hint[0]}", replace_scalar(c.owner_ref_node, hint[0]))
+                if hint and isinstance(c.owner_ref_node, ScalarNode) else [],
                 data={"suggestions": hint, "valid": sorted(names)},
             )
         if c.status is not None:
@@ -268,12 +268,6 @@ def components(ctx: Context) -> Iterator[Diagnostic]:
         yield from _component(ctx, c)
     yield from _attribution(ctx, comps)
     yield from _gang(ctx, names)
-
-
-def _line_span(ctx: Context, key: ScalarNode):  # the whole "ownerRef: x" line, for a removal fix
-    from wmaplint.diagnostics import Span
-
-    return Span(key.span.start_line, 1, key.span.start_line + 1, 1)
 
 
 def _cycles(ctx: Context, by_name: dict[str, Component]) -> Iterator[Diagnostic]:
@@ -355,8 +349,8 @@ def _gang(ctx: Context, names: list[str]) -> Iterator[Diagnostic]:
                 GANG_MEMBER_UNKNOWN, member.component_node,
                 f"pod-group member component {member.component!r} is not defined (should be a root or child "
                 "component)" + (f"; did you mean {hint[0]!r}?" if hint else ""),
-                fixes=[Fix(f"use {hint[0]}", (TextEdit(member.component_node.span, hint[0]),))]  # type: ignore
-                if hint else [],
+                fixes=fix(f"use {hint[0]}", replace_scalar(member.component_node, hint[0]))
+                if hint and member.component_node is not None else [],
                 data={"suggestions": hint, "valid": sorted(names)},
             )
     for sub in ctx.definition.subgroup_refs:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
-from wmaplint.checks import Context, check
+from wmaplint.checks import Context, check, fix
 from wmaplint.definition.model import Expr
-from wmaplint.diagnostics import RULES, Diagnostic, Fix, Severity, TextEdit
-from wmaplint.source import ScalarNode
+from wmaplint.diagnostics import RULES, Diagnostic, Severity
+from wmaplint.source.edits import replace_scalar
 
 
 def role_of(expr: Expr) -> Any:
@@ -27,11 +26,16 @@ def role_of(expr: Expr) -> Any:
     )
 
 
-def yaml_scalar(text: str, node: ScalarNode) -> str:
-    """``text`` written as a YAML scalar in the style of ``node`` where that style can hold it."""
-    if node.style == "double" or "\n" in text:
-        return json.dumps(text, ensure_ascii=False)
-    return "'" + text.replace("'", "''") + "'"
+def with_margins(replacement: str, original: str) -> str:
+    """A whole-expression replacement with the whitespace around the original kept (analyses work on the
+    stripped text; a block scalar's final line break is part of the value it reads as)."""
+    if replacement != replacement.strip():
+        return replacement
+    stripped = original.strip()
+    if not stripped:
+        return replacement
+    start = original.index(stripped)
+    return original[:start] + replacement + original[start + len(stripped):]
 
 
 def place(ctx: Context, expr: Expr, finding: Any, *, source: str | None = None) -> Diagnostic:
@@ -42,9 +46,9 @@ def place(ctx: Context, expr: Expr, finding: Any, *, source: str | None = None) 
         severity = rule.severity if rule else Severity.ERROR
     fixes = []
     replacement = getattr(finding, "replacement", None)
-    if replacement is not None and replacement != expr.text:
-        fixes.append(Fix(f"replace with {replacement}", (TextEdit(expr.node.span, yaml_scalar(replacement,
-                                                                                              expr.node)),)))
+    if replacement is not None and replacement.strip() != expr.text.strip():
+        edit = replace_scalar(expr.node, with_margins(replacement, expr.text))
+        fixes = fix(f"replace with {replacement}", edit)
     message = finding.message if source is None else f"{finding.message} [{source}]"
     related = tuple(getattr(finding, "related", ()) or ())
     return ctx.diag(finding.rule, expr.node.span_of(finding.start, finding.end), message, severity=severity,

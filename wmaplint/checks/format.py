@@ -10,12 +10,13 @@ import difflib
 from collections.abc import Iterator
 from typing import Any
 
-from wmaplint.checks import Context, check
+from wmaplint.checks import Context, check, fix
 from wmaplint.definition.format import DEFINITION_SCHEMA, STATUS_KEYS
 from wmaplint.definition.model import DEFINITION_KINDS, KARTA
-from wmaplint.diagnostics import Diagnostic, Fix, TextEdit, define
+from wmaplint.diagnostics import Diagnostic, Fix, define
 from wmaplint.examples import JOB, job_with
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
+from wmaplint.source.edits import replace_scalar
 
 LEGACY_KIND = define(
     "WM104", "legacy-kind", "warning",
@@ -152,20 +153,20 @@ def document_kind(ctx: Context) -> Iterator[Diagnostic]:
     api_node = doc.get("apiVersion")
     expected_api = DEFINITION_KINDS[d.kind]
     if d.legacy and isinstance(kind_node, ScalarNode):
-        edits = [TextEdit(kind_node.span, KARTA[1])]
-        if isinstance(api_node, ScalarNode):
-            edits.append(TextEdit(api_node.span, KARTA[0]))
+        edits = [replace_scalar(kind_node, KARTA[1])]
+        if isinstance(api_node, ScalarNode) and api_node.value != KARTA[0]:
+            edits.append(replace_scalar(api_node, KARTA[0]))
         yield ctx.diag(
             LEGACY_KIND, kind_node,
             "ResourceInterface is the pre-release name of Karta: current consumers only read kind Karta, "
             "apiVersion run.ai/v1alpha1",
-            fixes=[Fix("migrate to kind Karta, apiVersion run.ai/v1alpha1", tuple(edits))],
+            fixes=fix("migrate to kind Karta, apiVersion run.ai/v1alpha1", *edits),
         )
     if isinstance(api_node, ScalarNode) and api_node.value != expected_api:
         yield ctx.diag(
             API_VERSION, api_node,
             f"kind {d.kind} is served as apiVersion {expected_api}, not {api_node.text!r}",
-            fixes=[Fix(f"use {expected_api}", (TextEdit(api_node.span, expected_api),))],
+            fixes=fix(f"use {expected_api}", replace_scalar(api_node, expected_api)),
         )
     status = doc.key_node("status")
     if status is not None:
@@ -212,7 +213,7 @@ def _type_error(ctx: Context, node: Node, pointer: tuple[str | int, ...], expect
     fixes: list[Fix] = []
     if expected == "string" and isinstance(node, ScalarNode) and node.value is not None:
         message += f"; quote it: \"{node.text}\""
-        fixes.append(Fix("quote the value", (TextEdit(node.span, f'"{node.text}"'),)))
+        fixes = fix("quote the value", replace_scalar(node, node.text))
     return ctx.diag(INVALID_TYPE, node, message, fixes=fixes)
 
 
@@ -262,7 +263,7 @@ def _unknown(ctx: Context, key: ScalarNode, name: str, valid: list[str], pointer
         message = f"unknown field {name!r} in {where}"
     if suggestions:
         message += f"; did you mean {suggestions[0]!r}?"
-    fixes = [Fix(f"rename to {s}", (TextEdit(key.span, s),)) for s in suggestions[:1]]
+    fixes = fix(f"rename to {suggestions[0]}", replace_scalar(key, suggestions[0])) if suggestions else []
     return ctx.diag(UNKNOWN_FIELD, key, message, fixes=fixes,
                     data={"suggestions": suggestions, "valid": valid})
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wmaplint.checks import Context, check
-from wmaplint.diagnostics import Diagnostic, Fix, TextEdit, define
+from wmaplint.checks import Context, check, fix
+from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.examples import JOB, POD, job_with
 from wmaplint.source import MappingNode, ScalarNode
+from wmaplint.source.edits import add_flow_pairs
 
 EMPTY_MATCHER = define(
     "WM401", "empty-matcher", "warning",
@@ -85,19 +86,14 @@ def status_structure(ctx: Context) -> Iterator[Diagnostic]:
                             and bool(reason.value))
             missing = [k for k in ("typeFieldName", "statusFieldName") if cond.get(k) is None]
             if missing and status.conditions_path is not None:
-                last = cond.pairs[-1][1] if cond.pairs else cond
-                defaults = ", ".join(f"{k}: {k[:-9]}" for k in missing)
-                fix = None
-                one_line_flow = (cond.span.start_line == cond.span.end_line
-                                 and ctx.source.text[cond.end - 1:cond.end] == "}")
-                if one_line_flow:
-                    fix = Fix(f"add {defaults}", (TextEdit(_end_of(ctx, last), ", " + defaults),))
+                defaults = [(k, k[:-9]) for k in missing]
                 yield ctx.diag(
                     FIELD_NAME_DEFAULT, cond.key_node("path"),
                     f"{' and '.join(missing)} not set: the defaults apply only through an API server; read "
                     f"offline "
                     "the field names are empty and no condition matches",
-                    fixes=[fix] if fix else [],
+                    fixes=fix(f"add {', '.join(f'{k}: {v}' for k, v in defaults)}",
+                              add_flow_pairs(cond, defaults)),
                 )
         for key, matchers in status.mappings.items():
             for matcher in matchers:
@@ -134,8 +130,3 @@ def _condition_entry(ctx: Context, entry: MappingNode, key: str, reason_field: b
                        "condition exists, even with status False")
 
 
-def _end_of(ctx: Context, node):
-    from wmaplint.diagnostics import Span
-
-    line, col = node.span.end_line, node.span.end_col
-    return Span(line, col, line, col)

@@ -11,11 +11,12 @@ import difflib
 from collections.abc import Iterator
 from typing import Any
 
-from wmaplint.checks import Context, check
+from wmaplint.checks import Context, check, fix
 from wmaplint.definition.model import Component, StatusDefinition
-from wmaplint.diagnostics import Diagnostic, Fix, Severity, TextEdit, define
+from wmaplint.diagnostics import Diagnostic, Fix, Severity, define
 from wmaplint.examples import JOB, job_with
 from wmaplint.source import MappingNode, Node, ScalarNode
+from wmaplint.source.edits import replace_scalar
 from wmaplint.status.coverage import completes
 from wmaplint.status.examples import CUSTOM, JOB_SUSPENDABLE, JOB_WITH_INITIALIZING, POD, PYTORCHJOB
 from wmaplint.status.knowledge import KindFacts, KnowledgeError, load_knowledge, phase_values
@@ -314,10 +315,7 @@ def _suggest(name: str, known: list[str]) -> str | None:
 
 
 def _rename_fix(node: ScalarNode, new: str) -> list[Fix]:
-    quoted = f'"{new}"' if node.style == "double" else (f"'{new}'" if node.style == "single" else new)
-    if node.style in ("literal", "folded"):
-        return []
-    return [Fix(f"replace with {new}", (TextEdit(node.span, quoted),))]
+    return fix(f"replace with {new}", replace_scalar(node, new))
 
 
 def _schema_types(ctx: Context, root: Component) -> list[Any]:
@@ -424,7 +422,7 @@ def _condition_entry(
                 status_node,
                 f"status {status_node.text} under {key!r} is a YAML boolean, not the string {proper!r}: "
                 "condition statuses are compared as strings, so it never matches",
-                fixes=[Fix(f'quote as "{proper}"', (TextEdit(status_node.span, f'"{proper}"'),))],
+                fixes=fix(f'quote as "{proper}"', replace_scalar(status_node, proper)),
             )
         elif isinstance(value, str) and value not in CONDITION_STATUSES:
             proper_s = _suggest(value, list(CONDITION_STATUSES))
@@ -434,9 +432,8 @@ def _condition_entry(
                 status_node,
                 f'status {value!r} under {key!r} never matches: condition statuses are "True", '
                 f'"False" or "Unknown"{case_note}',
-                fixes=[Fix(f'replace with "{proper_s}"', (TextEdit(status_node.span, f'"{proper_s}"'),))]
-                if proper_s
-                else [],
+                fixes=fix(f'replace with "{proper_s}"', replace_scalar(status_node, proper_s))
+                if proper_s else [],
             )
     if facts is None or not isinstance(type_node, ScalarNode) or not isinstance(type_node.value, str):
         return

@@ -30,7 +30,7 @@ def code_actions(snapshot: Snapshot, uri: str, diagnostics: list[lsp.Diagnostic]
             if edits:
                 actions.append(
                     lsp.CodeAction(
-                        title=str(fix.get("title") or "apply fix"),
+                        title=" ".join(str(fix.get("title") or "apply fix").split()),  # a menu entry
                         kind=lsp.CodeActionKind.QuickFix,
                         diagnostics=[diag],
                         edit=lsp.WorkspaceEdit(changes={uri: edits}),

@@ -17,7 +17,7 @@ import yaml
 
 from wmaplint.source.lines import LineIndex  # re-exported: the one line model
 
-__all__ = ["LineIndex", "decode_with_offsets"]
+__all__ = ["LineIndex", "decode_with_offsets", "skip_properties"]
 
 # Line breaks as libyaml reads them inside scalars.  CR LF, CR, LF and NEL become "\n"; LS and PS are kept.
 _BREAK_CHARS = "\r\n\x85\u2028\u2029"
@@ -99,7 +99,7 @@ class _Builder:
         return value, self.offsets
 
 
-def _skip_properties(text: str, pos: int, end: int) -> int:
+def skip_properties(text: str, pos: int, end: int) -> int:
     """Skip a node's anchor and tag (libyaml starts the node at them) and the blanks, breaks and comments that
     may follow them."""
     while pos < end and text[pos] in "&!":
@@ -390,7 +390,7 @@ def decode_with_offsets(text: str, start: int, end: int, style: str | None) -> t
     text is not a scalar of that style."""
     if not 0 <= start <= end <= len(text):
         raise ValueError(f"scalar range {start}..{end} is outside the text")
-    pos = _skip_properties(text, start, end)
+    pos = skip_properties(text, start, end)
     if style is None or style == "":
         return _decode_plain(text, pos, end)
     if style == "'" or style == '"':

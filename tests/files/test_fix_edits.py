@@ -1,0 +1,57 @@
+"""Edits of single values: anchors and aliases, renames onto a key that exists, titles."""
+
+from __future__ import annotations
+
+from wmaplint.checks import fix
+from wmaplint.engine import lint_text
+from wmaplint.examples import JOB
+from wmaplint.fixes import apply_edits
+from wmaplint.source import find_node, load_text, to_python
+from wmaplint.source.edits import remove_pair, replace_scalar
+
+from .test_fix_properties import JOBSET
+
+
+def test_an_anchored_value_keeps_its_anchor_and_its_aliases_follow() -> None:
+    text = JOBSET.replace("      ownerRef: jobset\n", "      ownerRef: &owner jobst\n").replace(
+        "      - name: jobset\n", "      - name: *owner\n")
+    (finding,) = [d for d in lint_text(text, "def.yaml") if d.rule == "WM507"]
+    fixed = apply_edits(text, list(finding.fixes[0].edits))
+    assert fixed == text.replace("&owner jobst", "&owner jobset")
+    data = to_python(load_text(fixed, "def.yaml").documents[0].root)
+    child = data["spec"]["structureDefinition"]["childComponents"][0]
+    group = data["spec"]["optimizationInstructions"]["gangScheduling"]["podGroups"][0]
+    assert child["ownerRef"] == group["name"] == "jobset"
+
+
+def test_a_rename_never_makes_a_duplicate_key() -> None:
+    text = JOB.replace("      specDefinition: {podTemplateSpecPath: .spec.template}\n",
+                       "      specDefinition: {podTemplateSpecPath: .spec.template}\n"
+                       "      specDefiniton: {podTemplateSpecPath: .spec.template}\n")
+    (finding,) = [d for d in lint_text(text, "def.yaml") if d.rule == "WM112"]
+    assert "did you mean 'specDefinition'" in finding.message and finding.fixes == ()
+
+
+def test_no_edit_when_the_value_is_already_right_or_cannot_be_written() -> None:
+    source = load_text("a: plain\nb: [x]\n", "x.yaml")
+    root = source.documents[0].root
+    plain = find_node(root, ("a",))
+    assert replace_scalar(plain, "plain") is None  # type: ignore[arg-type]
+    edit = replace_scalar(plain, "a: b")  # type: ignore[arg-type]
+    assert edit is not None and apply_edits(source.text, [edit]) == 'a: "a: b"\nb: [x]\n'
+    assert replace_scalar(find_node(root, ("b", 0)), "y, z") is not None  # type: ignore[arg-type]
+
+
+def test_a_pair_sharing_its_line_with_a_sequence_dash_is_not_removed() -> None:
+    source = load_text("items:\n- ownerRef: x\n  name: y\n", "x.yaml")
+    item = find_node(source.documents[0].root, ("items", 0))
+    key = item.pairs[0][0]  # type: ignore[union-attr]
+    assert remove_pair(item, key) is None  # type: ignore[arg-type]
+
+
+def test_fix_titles_are_one_short_line() -> None:
+    edit = replace_scalar(find_node(load_text("a: b\n", "x.yaml").documents[0].root, ("a",)), "c")  # type: ignore
+    (made,) = fix("replace with (.a\n  // .b)" + " x" * 60, edit)
+    assert "\n" not in made.description and len(made.description) == 80
+    assert made.description.startswith("replace with (.a // .b) x") and made.description.endswith("\u2026")
+    assert fix("title", edit, None) == []
