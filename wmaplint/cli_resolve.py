@@ -31,6 +31,14 @@ def _diagnostic_line(d: Diagnostic) -> str:
 )
 @click.option("--pods", "pods", metavar="FILE", help="A PodList or Pod documents to attribute to components.")
 @click.option(
+    "--with",
+    "with_files",
+    multiple=True,
+    metavar="FILE",
+    help="Objects the workloads name, such as a TrainJob's (Cluster)TrainingRuntime; repeatable. Such "
+    "objects among the manifests are used the same way.",
+)
+@click.option(
     "--crds",
     "crds",
     multiple=True,
@@ -44,6 +52,7 @@ def tree(
     manifests: tuple[str, ...],
     definitions: tuple[str, ...],
     pods: str | None,
+    with_files: tuple[str, ...],
     crds: tuple[str, ...],
     output_format: str,
 ) -> None:
@@ -54,7 +63,7 @@ def tree(
     from wmaplint.source import InputError
 
     try:
-        run = resolve_files(list(manifests), list(definitions), pods, crds=list(crds))
+        run = resolve_files(list(manifests), list(definitions), pods, with_paths=with_files, crds=list(crds))
     except InputError as exc:
         _fail(str(exc))
         return

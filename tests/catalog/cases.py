@@ -171,6 +171,13 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "pods": 1,
         "gpus": 0,
     },
+    # the runtime (torch-gpu-runtime.yaml) is not read here: the definition alone sees numNodes // 1
+    ("trainer-kubeflow-org-trainjob-v1alpha1", "finetune-on-runtime-defaults"): {
+        "replicas": {"node": [1]},
+        "status": ["running"],
+        "pods": 1,
+        "gpus": 0,
+    },
     ("apps-deployment-v1", "triton-inference"): {
         "replicas": {"deployment": [3]},
         "status": ["running"],

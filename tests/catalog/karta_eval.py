@@ -79,8 +79,13 @@ def definition_files() -> list[Path]:
     return sorted(CATALOG.glob("*.yaml"))
 
 
+# objects the examples name (a TrainJob's runtime), not workloads of the definition
+REFERENCED_SUFFIX = "-runtime.yaml"
+
+
 def example_files(definition_name: str) -> list[Path]:
-    return sorted((EXAMPLES / definition_name).glob("*.yaml"))
+    found = (EXAMPLES / definition_name).glob("*.yaml")
+    return sorted(p for p in found if not p.name.endswith(REFERENCED_SUFFIX))
 
 
 def all_examples() -> list[tuple[str, Path]]:

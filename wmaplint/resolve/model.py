@@ -118,6 +118,9 @@ class Workload:
     # what the tree assumes about the operator where the manifest leaves it open
     # (wmaplint.resolve.assumptions)
     assumptions: list[str] = field(default_factory=list)
+    # how pods that live in other objects were resolved, or which object is missing
+    # (wmaplint.resolve.references)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def total_pods(self) -> int:

@@ -150,6 +150,7 @@ def workload_json(workload: Workload) -> dict[str, Any]:
         },
         "totals": totals(workload),
         "assumptions": workload.assumptions,
+        "notes": workload.notes,
         # per component: pods and GPUs under one instance of its parent
         "components": [_component_json(node) for node in workload.components.values()],
         "gangs": [
@@ -233,6 +234,7 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
         note = unseen_note(workload)
         if note:
             lines.append(f"  note: {note}")
+        lines.extend(f"  note: {note}" for note in workload.notes)
         lines.extend(f"  assumption: {assumption}" for assumption in workload.assumptions)
         if workload.status is not None:
             status = workload.status

@@ -20,6 +20,7 @@ from wmaplint.resolve.loading import (
 )
 from wmaplint.resolve.model import Finding, Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
+from wmaplint.resolve.references import References, is_referenced_object
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import find_span
 from wmaplint.source.nodes import no_cyclic_gc
@@ -78,7 +79,11 @@ def _manifest_diag(
 
 
 def resolve_documents(
-    manifests: list[LoadedDocument], index: DefinitionIndex, pods: list[Any], runtime: JqRuntime | None = None
+    manifests: list[LoadedDocument],
+    index: DefinitionIndex,
+    pods: list[Any],
+    runtime: JqRuntime | None = None,
+    references: References | None = None,
 ) -> TreeRun:
     runtime = runtime or default_runtime()
     run = TreeRun(diagnostics=list(index.problems))
@@ -114,7 +119,9 @@ def resolve_documents(
             )
             continue
         entry = candidates[0]
-        workload = resolve_workload(entry.loaded.value, manifest.value, runtime=runtime)
+        workload = resolve_workload(
+            entry.loaded.value, manifest.value, runtime=runtime, references=references
+        )
         chosen.append((workload, entry, manifest))
     if pods and chosen:
         # each pod goes to the first workload whose definition claims it
@@ -140,6 +147,7 @@ def resolve_files(
     definition_paths: list[str] | tuple[str, ...] = (),
     pods_path: str | None = None,
     *,
+    with_paths: list[str] | tuple[str, ...] = (),
     use_catalog: bool = True,
     runtime: JqRuntime | None = None,
     stdin_text: str | None = None,
@@ -167,16 +175,25 @@ def resolve_files(
             )
     manifests: list[LoadedDocument] = []
     pods: list[Any] = []
+    # objects workloads name (a TrainJob's runtime): from --with files, and found among the manifests
+    references = References()
+    referenced: list[LoadedDocument] = []
     budget = Budget()
+    for path in with_paths:
+        documents, found = load_file(path, budget=budget)
+        problems.extend(found)
+        referenced.extend(d for d in documents if references.add(d.value, d.path))
     for path in manifest_paths:
         documents, found = load_file(path, stdin_text if path == "-" else None, budget)
         problems.extend(found)
         index.add(documents)
         pods.extend(pods_from_documents([d.value for d in documents]))
+        referenced.extend(d for d in documents if references.add(d.value, d.path))
         manifests.extend(
             d
             for d in documents
             if not is_definition(d.value)
+            and not is_referenced_object(d.value)
             and not (isinstance(d.value, dict) and (d.value.get("kind") in ("Pod", "PodList")))
         )
     if pods_path is not None:
@@ -188,14 +205,20 @@ def resolve_files(
     # Resolution allocates many small acyclic objects per document; the cyclic collector would rescan every
     # loaded manifest each time (a third of the time of a 5,000-document stream). Reference counting frees.
     with no_cyclic_gc():
-        run = resolve_documents(manifests, index, pods, runtime)
+        run = resolve_documents(manifests, index, pods, runtime, references)
     run.diagnostics[:0] = problems
+    if referenced and not manifests:
+        run.notes.extend(
+            f"{d.path}: {d.value.get('kind')} {(d.value.get('metadata') or {}).get('name')} is not a "
+            "workload: give it with --with beside the workloads that name it"
+            for d in referenced
+        )
     if any(d.rule == rules.INPUT_LIMIT for d in problems):
         run.notes.append(f"manifests over the resolution limits were left out ({rules.INPUT_LIMIT})")
     if validate:
         from wmaplint.resolve.validate import validate_loaded
 
-        checked = validate_loaded(manifests, crds)
+        checked = validate_loaded(manifests + referenced, crds)
         run.diagnostics.extend(checked.diagnostics)
         run.notes.extend(checked.notes)
     return run

@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.resolve import rules
 from wmaplint.resolve.jqrun import JqInput, JqResult, JqRuntime, default_runtime
@@ -47,6 +47,9 @@ SCALE_FIELDS = (
     ("minReplicasPath", "min_replicas"),
     ("maxReplicasPath", "max_replicas"),
 )
+if TYPE_CHECKING:
+    from wmaplint.resolve.references import References
+
 MAX_COMPONENTS = 300  # keeps the subtree walks far from Python's recursion limit
 
 
@@ -155,8 +158,17 @@ def instance_id(value: Any) -> str | None:
 
 
 class TreeBuilder:
-    def __init__(self, definition: Mapping[str, Any], obj: Any, runtime: JqRuntime):
+    def __init__(
+        self,
+        definition: Mapping[str, Any],
+        obj: Any,
+        runtime: JqRuntime,
+        references: References | None = None,
+    ):
         self.definition = definition
+        self.obj = obj
+        self.references = references
+        self.notes: list[str] = []
         self.findings: list[Finding] = []
         self.eval = Evaluator(runtime, obj, self.findings)
         self.entries = component_entries(definition)
@@ -330,14 +342,7 @@ class TreeBuilder:
                 )
             )
             return None
-        spec = spec if isinstance(spec, dict) else {}
-        resources, problems = pod_resources(spec)
-        unseen: Resources = {}
-        if framework_words:
-            # the framework's own words fill in what the pod's Kubernetes shapes do not ask for
-            for name, amount in requirements(framework_words, problems).items():
-                if name not in resources:
-                    resources[name] = unseen[name] = amount
+        template, problems = pod_template(metadata, spec, framework_words)
         for problem in problems[:5]:
             self.findings.append(
                 Finding(
@@ -346,12 +351,7 @@ class TreeBuilder:
                     pointer,
                 )
             )
-        return PodTemplate(
-            metadata=metadata if isinstance(metadata, dict) else {},
-            spec=spec,
-            resources=resources,
-            unseen=unseen,
-        )
+        return template
 
     def _scales(
         self,
@@ -408,6 +408,14 @@ class TreeBuilder:
                 for inst in parent.instances:
                     inst.children = kids
             frontier = nxt
+        from wmaplint.resolve.references import resolve_references  # it builds on this module
+
+        resolved = resolve_references(self.obj, self.built, self.references)
+        self.notes.extend(resolved.notes)
+        self.findings.extend(
+            Finding(rules.INVALID_QUANTITY, f"{root.name}, from the object it names: {problem}", root.pointer)
+            for problem in resolved.problems[:5]
+        )
         for node in reversed(self._order(root)):
             _total(node)
         return root
@@ -420,6 +428,22 @@ class TreeBuilder:
             if node.instances:
                 queue.extend(node.instances[0].children)
         return order
+
+
+def pod_template(metadata: Any, spec: Any, framework_words: Any = None) -> tuple[PodTemplate, list[str]]:
+    """A pod template with what one pod asks for, and the quantity problems met on the way."""
+    spec = spec if isinstance(spec, dict) else {}
+    resources, problems = pod_resources(spec)
+    unseen: Resources = {}
+    if framework_words:
+        # the framework's own words fill in what the pod's Kubernetes shapes do not ask for
+        for name, amount in requirements(framework_words, problems).items():
+            if name not in resources:
+                resources[name] = unseen[name] = amount
+    template = PodTemplate(
+        metadata=metadata if isinstance(metadata, dict) else {}, spec=spec, resources=resources, unseen=unseen
+    )
+    return template, problems
 
 
 def root_expressions(entries: list[tuple[Pointer, dict[str, Any], int]]) -> list[str]:
@@ -537,8 +561,10 @@ def resolve_workload(
     runtime: JqRuntime | None = None,
     with_status: bool = True,
     with_gangs: bool = True,
+    references: References | None = None,
 ) -> Workload:
-    """The workload tree of ``obj`` as ``definition`` (a Karta or ResourceInterface dict) describes it.
+    """The workload tree of ``obj`` as ``definition`` (a Karta or ResourceInterface dict) describes it;
+    ``references`` are objects the workload may name (a TrainJob's runtime, wmaplint.resolve.references).
 
     Never raises for bad input: problems are findings on the returned Workload.
     """
@@ -547,7 +573,7 @@ def resolve_workload(
     from wmaplint.resolve.status import evaluate_status
 
     runtime = runtime or default_runtime()
-    builder = TreeBuilder(definition if isinstance(definition, Mapping) else {}, obj, runtime)
+    builder = TreeBuilder(definition if isinstance(definition, Mapping) else {}, obj, runtime, references)
     root = builder.build()
     metadata = get(obj, "metadata")
     workload = Workload(
@@ -559,6 +585,7 @@ def resolve_workload(
         root=root,
         components=builder.built,
         findings=builder.findings,
+        notes=builder.notes,
     )
     if root is None:
         workload.findings.append(

@@ -33,6 +33,7 @@ from wmaplint.resolve.jqrun import JqRuntime
 from wmaplint.resolve.loading import Budget, LoadedDocument, load_file
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
+from wmaplint.resolve.references import References
 from wmaplint.resolve.render import platform_gpus, totals
 from wmaplint.resolve.resources import GPU
 from wmaplint.resolve.tree import resolve_workload
@@ -256,6 +257,14 @@ def _run_case(
             if isinstance(m.value, dict)
         ]
         pods = pods_from_documents(_value(case["pods"], base, f"{name}: pods")) if "pods" in case else []
+        references = References()
+        if "with" in case:
+            origin = case["with"] if isinstance(case["with"], str) else "the suite"
+            for value in _value(case["with"], base, f"{name}: with"):
+                if not references.add(value, origin):
+                    raise SuiteError(
+                        f"{name}: with: only objects workloads name (a TrainJob's runtime) go here"
+                    )
     except SuiteError as exc:
         return CaseResult(name, index, False, error=str(exc))
     if len(manifests) != 1:
@@ -263,7 +272,7 @@ def _run_case(
             name, index, False, error=f"manifest must hold one document, found {len(manifests)}"
         )
     manifest = manifests[0]
-    workload = resolve_workload(definition, manifest.value, runtime=runtime)
+    workload = resolve_workload(definition, manifest.value, runtime=runtime, references=references)
     if pods:
         attribute_pods(definition, workload, pods, runtime)
     actual = actual_results(workload)
