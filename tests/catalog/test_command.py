@@ -112,3 +112,15 @@ def test_the_command_is_lazy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
     assert "catalog" in run("--help").output
+
+
+def test_the_readme_tour_tree_is_what_tree_prints() -> None:
+    """The JobSet example of the announcement: 3 pods and 12 GPUs, exactly as `wmaplint tree` prints it."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = "$ wmaplint tree catalog/examples/jobset-x-k8s-io-jobset-v1alpha2/leader-workers-gpu.yaml\n"
+    shown = readme[readme.index(command) + len(command) :].split("```", 1)[0]
+    example = REPO / "catalog" / "examples" / "jobset-x-k8s-io-jobset-v1alpha2" / "leader-workers-gpu.yaml"
+    result = run("tree", str(example))
+    assert result.exit_code == 0
+    assert result.stdout == shown
+    assert shown.startswith("JobSet research/llm-pretrain: 1 workload, 3 pods, 12 GPUs,")
