@@ -116,8 +116,101 @@ def test_selector_precedence_with_replacement() -> None:
     assert finding.rule == "WM235" and finding.replacement == f"({text})"
     assert analyze(f"({text})", role) == []
     assert rules_of(".a and .b", role) == ["WM235"]
-    assert rules_of(".a | .b", role) == ["WM235"]
     assert rules_of(".a // .b", ExprRole("keyPath", "pod", "stream")) == []
+    assert rules_of("(.a) // .b", role) == ["WM235"]  # parentheses around one operand only
+
+
+@pytest.mark.parametrize(
+    "key_path",
+    [
+        '.metadata.labels | .["training.kubeflow.org/replica-type"]',  # a pipe: the last part is compared
+        ".metadata as $m | $m.labels.role",
+        "def role: .metadata.labels.role; role",
+        "label $out | .metadata.labels.role",
+        "(.metadata.labels.role // .metadata.labels.type)",
+        ".metadata.labels.role # the role label\n",
+        "if .metadata.labels.role then .metadata.labels.role else .metadata.labels.type end",
+        "reduce .metadata.labels.role as $r (null; $r)",
+        "try .metadata.labels.role",
+    ],
+)
+def test_selector_forms_that_keep_their_meaning_with_the_appended_comparison(key_path: str) -> None:
+    """The runtime builds the text `<keyPath> == "worker"` (FORMAT.md §2.7): a pipe, an `as` binding, a `def`
+    or a `label` at the top compares their last part, whose outputs are the keyPath's."""
+    key_path = key_path.replace("\\n", "\n")
+    assert rules_of(key_path, ExprRole("keyPath", "pod", "stream", selector_value="worker")) == []
+
+
+@pytest.mark.parametrize(
+    ("key_path", "says", "replacement"),
+    [
+        (
+            ".metadata.labels.role, .metadata.labels.type",
+            "top-level `,`",
+            "(.metadata.labels.role, .metadata.labels.type)",
+        ),
+        (
+            ".metadata | .labels.role // .labels.type",
+            "top-level `//`",
+            "(.metadata | .labels.role // .labels.type)",
+        ),
+        ('.metadata.labels.role == "worker"', "does not parse", None),
+        (".metadata.labels.role and .metadata.labels.type", "top-level `and`", None),
+        ('.metadata.labels.role // "x" # role\n', "`//`", '(.metadata.labels.role // "x" # role \n)'),
+    ],
+)
+def test_selector_forms_that_change_meaning(key_path: str, says: str, replacement: str | None) -> None:
+    role = ExprRole("keyPath", "pod", "stream", selector_value="worker")
+    (finding,) = analyze(key_path, role)
+    assert finding.rule == "WM235" and says in finding.message
+    assert finding.replacement == replacement
+    if replacement is not None:
+        assert analyze(replacement, role) == []
+
+
+_COMPARED = ExprRole("keyPath", "pod", "stream", selector_value="worker")
+
+
+@pytest.mark.parametrize(
+    ("text", "role", "says"),
+    [
+        (".metadata.labels.role # role", _COMPARED, "no pod matches"),
+        (".metadata.labels.role # role \\", _COMPARED, "no pod matches"),
+        ("(.status.active // 0) > 0  # running", ExprRole("expression", "root", "first"), "does not parse"),
+    ],
+)
+def test_a_trailing_comment_swallows_what_the_runtime_adds(text: str, role: ExprRole, says: str) -> None:
+    """The runtime runs `(<byExpression>) | tostring` and `<keyPath> == <value>` (FORMAT.md §2.5, §2.7)."""
+    (finding,) = analyze(text, role)
+    assert finding.rule == "WM236" and says in finding.message
+    assert text[finding.start] == "#" and finding.end == len(text)
+    assert finding.replacement == text + " \n" and analyze(finding.replacement, role) == []
+    assert analyze(text, ExprRole("keyPath", "pod", "stream")) == []  # nothing appended: nothing swallowed
+
+
+def test_label_break_first_and_limit_one_bound_the_first_output() -> None:
+    """`first(f)` is `label $l | f | ., break $l` in gojq's builtins; both, and `limit(1; f)`, yield one
+    output."""
+    ready = '.status.conditions[] | select(.type == "Ready")'
+    for text in (
+        f"label $out | {ready} | .status, break $out",
+        'label $out | (.status.conditions[] | if .type == "Ready" then .status, break $out else empty end)',
+        f"first({ready} | .status)",
+        f"limit(1; {ready} | .status)",
+    ):
+        assert rules_of(text, PHASE) == [], text
+    assert rules_of(f"label $out | {ready} | .status, .reason, break $out", PHASE) == ["WM223"]
+    assert rules_of(f"label $out | {ready} | .status", PHASE) == ["WM223"]  # no break: every output
+    assert rules_of(f"limit(2; {ready} | .status)", PHASE) == ["WM223"]
+    (finding,) = analyze("label $out | .spec.groups[] | .replicas, break $out", SCALE)
+    assert finding.rule == "WM221" and "`label $out` stops at the first output" in finding.message
+
+
+def test_module_metadata_is_not_a_module_load() -> None:
+    """gojq compiles a query's `module {...};` metadata away; only `import` and `include` need a loader."""
+    assert rules_of('module {name: "status"}; .status.phase', PHASE) == []
+    (finding,) = analyze('include "status"; .status.phase', PHASE)
+    assert finding.rule == "WM206" and 'cannot load module: "status"' in finding.message
 
 
 @pytest.mark.parametrize(

@@ -204,16 +204,20 @@ def _single(spec: dict, scale: dict, instance_id: str | None = None) -> dict:
     ("expression", "pods", "message"),
     [
         ('"4"', 4, None),
-        ('"2.0"', 2, None),  # strconv.ParseFloat reads it; integral
-        ('"1e1"', 10, None),
+        ('"+4"', 4, None),
+        ('"2.0"', 1, "is not a number"),  # strconv.ParseInt(s, 10, 32) reads no fraction or exponent
+        ('"1e1"', 1, "is not a number"),
+        ('"99999999999"', 1, "is not a number"),
+        ('"' + "0" * 5000 + '7"', 7, None),  # leading zeros: ParseInt reads 7
         ("3.0", 3, None),
+        ("1e1", 10, None),
         ("infinite", 1, "is infinite"),
         ("-infinite", 1, "not a non-negative integer"),
         ("nan", 1, "is NaN"),
         ("-5", 1, "not a non-negative integer"),
         ('"-5"', 1, "not a non-negative integer"),
         ("1.5", 1, "not a non-negative integer"),
-        ('"1.5"', 1, "not a non-negative integer"),
+        ('"1.5"', 1, "is not a number"),
         ('" 3"', 1, "is not a number"),  # ParseInt does not trim spaces
         ('"1_000"', 1, "is not a number"),  # nor read underscores in base 10
         ('"NaN"', 1, "is not a number"),

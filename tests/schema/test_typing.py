@@ -130,14 +130,17 @@ def test_iterating_a_scalar_is_reported_unless_optional(types):
 
 
 def test_optional_replicas_without_default_get_a_fix_inside_the_iteration(types):
-    job = types("batch", "v1", "Job")
-    (f,) = check_expression(".spec.parallelism", Expectation.for_field("replicasPath"), job)
-    assert f.rule == "WM305" and f.replacement == ".spec.parallelism // 1"
+    mpijob = types("kubeflow.org", "v2beta1", "MPIJob")
+    text = ".spec.mpiReplicaSpecs.Worker.replicas"
+    (f,) = check_expression(text, Expectation.for_field("replicasPath"), mpijob)
+    assert f.rule == "WM305" and f.replacement == f"{text} // 1"
+    assert "replicas not set" in f.message and "rejects" not in f.message
     pcs = types("grove.io", "v1alpha1", "PodCliqueSet")
     text = ".spec.template.cliques[].spec.minAvailable"
-    (f,) = check_expression(text, Expectation.for_field("minReplicasPath"), pcs)
+    (f,) = check_expression(text, Expectation.for_field("replicasPath"), pcs)
     assert f.replacement == ".spec.template.cliques[].spec | (.minAvailable // 1)"
-    assert check_expression(f.replacement, Expectation.for_field("minReplicasPath"), pcs) == []
+    assert check_expression(f.replacement, Expectation.for_field("replicasPath"), pcs) == []
+    assert check_expression(text, Expectation.for_field("minReplicasPath"), pcs) == []
 
 
 def test_conditions_need_the_named_fields(types):
@@ -212,3 +215,22 @@ def test_deep_expressions_do_not_crash(types):
     text = "(" * 80 + ".spec" + ")" * 80
     assert check_expression(text, Expectation(), job) == []
     assert check_expression("not valid jq ((", Expectation(), job) == []
+
+
+def test_a_string_indexed_by_a_number_is_a_character_in_gojq(types):
+    """gojq indexes strings by character (`"abc"[1]` is "b", GOJQ.md §4); a key on a string still fails."""
+    job = types("batch", "v1", "Job")
+    name = ".spec.template.spec.containers[0].name"
+    result = infer(parse(f"{name}[0]"), job)
+    assert result.type.kinds() == {STRING} and result.findings == []
+    (f,) = check_expression(f'{name}["x"]', Expectation(), job)
+    assert f.rule == "WM302"
+
+
+def test_comparing_different_kinds_says_what_each_operator_gives(types):
+    job = types("batch", "v1", "Job")
+    said = {}
+    for op in ("==", "!=", "<"):
+        (finding,) = check_expression(f'.status.active {op} "0"', Expectation(), job)
+        said[op] = finding.message
+    assert "always false" in said["=="] and "always true" in said["!="] and "type order" in said["<"]

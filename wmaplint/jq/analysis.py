@@ -19,7 +19,7 @@ from wmaplint.diagnostics import Severity
 from wmaplint.jq import ast as A
 from wmaplint.jq import builtins as B
 from wmaplint.jq import rules as R
-from wmaplint.jq.parser import line_col, try_parse
+from wmaplint.jq.parser import line_col, trailing_comment, try_parse
 from wmaplint.jq.roles import ExprRole
 
 __all__ = ["JqFinding", "analyze", "infer_result_kind", "output_leaks"]
@@ -169,6 +169,8 @@ class _Analysis:
             self.check_first_output_only()
         if self.role.writable:
             self.check_assignable()
+        if self.role.selector_value is not None or self.role.field == "expression":
+            self.check_trailing_comment()
         if self.role.selector_value is not None:
             self.check_selector_precedence()
         if self.role.expected_result is not None:
@@ -260,13 +262,13 @@ class _Analysis:
         if isinstance(node, A.StringInterp) and node.format is not None:
             self.check_format(node.format, (node.start, node.start + 1 + len(node.format)))
         if isinstance(node, A.Import):
-            what = "module metadata" if node.directive == "module" else f'module "{node.path}"'
-            self.add(
-                R.MODULE_DIRECTIVE.id,
-                f"`{node.directive}` cannot be used: the runtime has no module loader (gojq: cannot "
-                f"load {what})",
-                (node.start, node.start + len(node.directive)),
-            )
+            if node.directive != "module":  # gojq compiles a query's module metadata away
+                self.add(
+                    R.MODULE_DIRECTIVE.id,
+                    f"`{node.directive}` cannot be used: the runtime has no module loader (gojq: cannot "
+                    f'load module: "{node.path}")',
+                    (node.start, node.start + len(node.directive)),
+                )
             if node.rest is not None:
                 self.check_scopes(node.rest, funcs, variables, labels)
             return
@@ -470,6 +472,9 @@ class _Analysis:
                     out.append((cur, _COUNT_CHANGERS[cur.name]))
                     continue
                 continue
+            if isinstance(cur, A.Label) and _label_emitters(cur, self.user_def) is not None:
+                out.append((cur, "stops at the first output (`break`)"))
+                continue
             if isinstance(cur, A.Comma):
                 out.append((cur, "yields the outputs of both sides"))
                 continue
@@ -491,9 +496,13 @@ class _Analysis:
 
     def check_count_changers(self) -> None:
         for node, why in self.droppers(self.root):
-            span = (node.start, node.name_end) if isinstance(node, A.FuncCall) else node
-            what = f"`{node.name}`" if isinstance(node, A.FuncCall) else "`,`"
-            if isinstance(node, A.Comma):
+            span: A.Node | tuple[int, int] = node
+            what = "`,`"
+            if isinstance(node, A.FuncCall):
+                span, what = (node.start, node.name_end), f"`{node.name}`"
+            elif isinstance(node, A.Label):
+                span, what = (node.start, node.start + len("label")), f"`label ${node.name}`"
+            elif isinstance(node, A.Comma):
                 span = (node.left.end, node.right.start)
             self.add(
                 R.COUNT_CHANGING_FILTER.id,
@@ -626,23 +635,43 @@ class _Analysis:
 
     # --- selector precedence -------------------------------------------------------------------------------
 
-    def check_selector_precedence(self) -> None:
-        root = self.root
-        value = self.role.selector_value
-        top = _top_operator(root)
-        if top is None or self.text[: root.start].lstrip().startswith("("):
-            return  # no loose operator at the top, or the whole keyPath is already parenthesised
-        stripped = self.text.strip()
-        closing = "\n)" if "#" in stripped else ")"
-        replacement = f"({stripped}{closing}"
-        encoded = json.dumps(value)
+    def check_trailing_comment(self) -> None:
+        """The runtime puts text after a byExpression (`(<e>) | tostring`) and a keyPath compared with a value
+        (`<k> == <v>`, FORMAT.md §2.5 and §2.7): a comment that runs to the end swallows it."""
+        start = trailing_comment(self.text, self.root.end)
+        if start is None:
+            return
+        if self.role.selector_value is not None:
+            encoded = _clip(json.dumps(self.role.selector_value, ensure_ascii=False), 30)
+            consequence = (
+                f"the ` == {encoded}` the runtime appends: the query yields the keyPath's own values, never "
+                "`true`, so no pod matches"
+            )
+        else:
+            consequence = (
+                "the `) | tostring` the runtime wraps it in: `(<expression>) | tostring` does not parse, so "
+                "the status of every workload fails to evaluate"
+            )
         self.add(
-            R.SELECTOR_PRECEDENCE.id,
-            f"the runtime compares `<keyPath> == {encoded}`, and the top-level {top} of this keyPath binds "
-            f"looser than `==`, so only its last part is compared; wrap it: `{_clip(replacement, 80)}`",
-            (0, len(self.text)),
-            replacement=replacement,
+            R.TRAILING_COMMENT.id,
+            f"the expression ends in a comment, which swallows {consequence}; end the comment with a line "
+            "break",
+            (start, len(self.text.rstrip())),
+            replacement=self.text.rstrip(" \t") + " \n",
         )
+
+    def check_selector_precedence(self) -> None:
+        value = self.role.selector_value
+        assert value is not None
+        found = _appended_comparison_problem(self.text, json.dumps(value, ensure_ascii=False))
+        if found is None:
+            return
+        message, fixable = found
+        stripped = self.text.strip()
+        wrapped = f"({stripped}{_closing(stripped)}" if fixable else None
+        if wrapped is not None:
+            message += f": `{_clip(wrapped, 80)}`"
+        self.add(R.SELECTOR_PRECEDENCE.id, message, (0, len(self.text)), replacement=wrapped)
 
     # --- expected result -------------------------------------------------------------------------------
 
@@ -688,22 +717,60 @@ def _pattern_vars(pattern: A.Node) -> set[str]:
     return names
 
 
-def _top_operator(node: A.Node) -> str | None:
-    if isinstance(node, A.Pipe):
-        return "`|`"
+def _appended_comparison_problem(text: str, encoded: str) -> tuple[str, bool] | None:
+    """Why the runtime's text ``<keyPath> == <value as JSON>`` (FORMAT.md §2.7) does not compare the keyPath's
+    outputs, parsed as gojq parses it, and whether wrapping the keyPath in parentheses fixes it; None when it
+    does compare them (a top-level pipe, `as`, `def` or `label` compares its last part, whose outputs are the
+    keyPath's)."""
+    compared = f"`<keyPath> == {_clip(encoded, 30)}`"
+    parsed = try_parse(f"{text} == {encoded}")
+    if not isinstance(parsed, A.Node):
+        return (
+            f"the runtime's query {compared} does not parse ({parsed.message}): a keyPath that is itself a "
+            "comparison yields a boolean; keep the path in keyPath and the compared value in value"
+        ), False
+    last = _spine_end(parsed)
+    appended = len(text) + len(" == ")
+    if isinstance(last, A.Binary) and last.op == "==" and last.right.start == appended:
+        return None
+    if not any(isinstance(n, A.Literal) and n.start == appended for n in A.walk(parsed)):
+        return None  # a trailing comment swallowed the comparison: reported by check_trailing_comment
+    message = (
+        f"the runtime compares {compared}, and the top-level {_loose_operator(last)} of this keyPath binds "
+        "looser than `==`, so only its last part is compared"
+    )
+    if isinstance(last, A.Binary) and last.op in ("and", "or"):  # wrapped, a boolean never equals a string
+        return f"{message}; keep only the path in keyPath", False
+    return f"{message}; wrap it", True
+
+
+def _spine_end(node: A.Node) -> A.Node:
+    """The part of a query that yields the query's outputs and that text appended to the query extends: the
+    right side of a pipe, the body of an `as` binding or a `label`, the query after a `def` or directive."""
+    while True:
+        if isinstance(node, A.Pipe):
+            node = node.right
+        elif isinstance(node, (A.Bind, A.Label)):
+            node = node.body
+        elif isinstance(node, (A.FuncDef, A.Import)) and node.rest is not None:
+            node = node.rest
+        else:
+            return node
+
+
+def _loose_operator(node: A.Node) -> str:
+    """How to name an operator that binds looser than `==` (GOJQ.md §2.2)."""
     if isinstance(node, A.Comma):
         return "`,`"
-    if isinstance(node, A.Binary) and node.op in ("//", "and", "or", "==", "!=", "<", "<=", ">", ">="):
+    if isinstance(node, (A.Binary, A.Assign)):
         return f"`{node.op}`"
-    if isinstance(node, A.Assign):
-        return f"`{node.op}`"
-    if isinstance(node, A.Bind):
-        return "`as` binding"
-    if isinstance(node, A.Label):
-        return "`label`"
-    if isinstance(node, A.FuncDef):
-        return "`def`"
-    return None
+    return "operator"
+
+
+def _closing(text: str) -> str:
+    """The `)` that closes a wrapped expression: on its own line when a comment could swallow it (after a
+    space, so that a comment's final backslash does not continue it onto that line)."""
+    return " \n)" if "#" in text else ")"
 
 
 def _leak_span(node: A.Node) -> tuple[int, int]:
@@ -792,6 +859,11 @@ def output_leaks(node: A.Node, user_def: Any = None) -> list[A.Node]:
     seen_defs: set[int] = set()
     while stack:
         cur = stack.pop()
+        if isinstance(cur, A.Label):
+            emitters = _label_emitters(cur, user_def)
+            if emitters is not None:  # `label $l | ... | ., break $l`: the outputs before the break only
+                stack.extend(reversed(emitters))
+                continue
         if isinstance(cur, (A.Iterate, A.RecurseDefault, A.Comma)):
             out.append(cur)
             if isinstance(cur, A.Comma):
@@ -803,13 +875,49 @@ def output_leaks(node: A.Node, user_def: Any = None) -> list[A.Node]:
                     seen_defs.add(id(target))
                     stack.append(target.body)
                 continue
-            if cur.name in _GENERATOR_BUILTINS and not (cur.name in ("limit",) and _is_literal_one(cur)):
-                if cur.name not in ("limit", "skip", "while") or cur.args:
-                    out.append(cur)
-                    continue
+            if cur.name == "limit" and _is_literal_one(cur):
+                continue  # `limit(1; f)`: at most one output, whatever f yields
+            if cur.name in _GENERATOR_BUILTINS and (cur.name not in ("limit", "skip", "while") or cur.args):
+                out.append(cur)
+                continue
         stack.extend(reversed(_stream_children(cur)))
     out.sort(key=lambda n: n.start)
     return out
+
+
+def _label_emitters(label: A.Label, user_def: Any = None) -> list[A.Node] | None:
+    """What ``label $l | body`` yields when its body breaks out right after each output (``first(f)`` is
+    ``label $l | f | ., break $l``): the parts whose outputs come before the break, or None when the body
+    can go on after an output. Each part yields its outputs for one input, then the label ends."""
+
+    def nothing(node: A.Node) -> bool:  # yields no output: `empty`, `error`, any `break`
+        if isinstance(node, A.Break):
+            return True
+        target = user_def(node) if user_def is not None and isinstance(node, A.FuncCall) else None
+        return isinstance(node, A.FuncCall) and target is None and node.name in ("empty", "error")
+
+    def emitters(node: A.Node) -> list[A.Node] | None:
+        if isinstance(node, A.Comma) and isinstance(node.right, A.Break) and node.right.name == label.name:
+            return [node.left]
+        if isinstance(node, A.Pipe):
+            return emitters(node.right)  # the first output of the right side ends the label
+        if isinstance(node, (A.Bind, A.Label)):
+            return emitters(node.body)
+        if isinstance(node, A.FuncDef) and node.rest is not None:
+            return emitters(node.rest)
+        if isinstance(node, A.If) and node.else_ is not None:
+            found: list[A.Node] = []
+            for branch in (node.then, *(t for _c, t in node.elifs), node.else_):
+                if nothing(branch):
+                    continue
+                inner = emitters(branch)
+                if inner is None:
+                    return None
+                found.extend(inner)
+            return found
+        return None
+
+    return emitters(label.body)
 
 
 def _is_literal_one(call: A.FuncCall) -> bool:

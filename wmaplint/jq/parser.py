@@ -63,6 +63,37 @@ def number_value(text: str) -> int | float:
     return sys.float_info.max
 
 
+def _comment_end(text: str, pos: int) -> int:
+    """The offset of the line break that ends the comment starting at ``pos``, or ``len(text)`` when it runs
+    to the end. A backslash escapes the next character: `\\` is a backslash, and one before the line break
+    continues the comment onto the next line (GOJQ.md §1)."""
+    n = len(text)
+    while pos < n:
+        c = text[pos]
+        if c == "\\":
+            pos += 2
+            if pos - 1 < n and text[pos - 1] == "\r" and pos < n and text[pos] == "\n":
+                pos += 1
+            continue
+        if c == "\n":
+            return pos
+        pos += 1
+    return n
+
+
+def trailing_comment(text: str, last_token_end: int) -> int | None:
+    """Where the comment after the last token (ending at ``last_token_end``) starts when it runs to the end of
+    ``text``, so that text appended on the same line is commented out; None when there is none."""
+    pos, n = last_token_end, len(text)
+    while pos < n:
+        if text[pos] == "#":
+            start, pos = pos, _comment_end(text, pos)
+            if pos >= n:
+                return start
+        pos += 1  # whitespace and closing brackets
+    return None
+
+
 class JqSyntaxError(Exception):
     """A jq parse error: ``message`` and the offending ``start``..``end`` offsets (end exclusive)."""
 
@@ -179,18 +210,7 @@ class _Parser:
         raise self._error(f"unexpected character {c!r}", pos, pos + 1)
 
     def _skip_comment(self, pos: int) -> int:
-        text, n = self.text, self.n
-        while pos < n:
-            c = text[pos]
-            if c == "\\":
-                pos += 2  # an escaped character: `\\` or a backslash before the newline continues the comment
-                if pos - 1 < n and text[pos - 1] == "\r" and pos < n and text[pos] == "\n":
-                    pos += 1
-                continue
-            if c == "\n":
-                return pos + 1
-            pos += 1
-        return n
+        return min(_comment_end(self.text, pos) + 1, self.n)
 
     def _lex_number(self, pos: int) -> _Tok:
         text = self.text

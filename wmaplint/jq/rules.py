@@ -142,8 +142,9 @@ MODULE_DIRECTIVE = define(
     "WM206",
     "jq-module-directive",
     "error",
-    "`import`, `include` or `module` in a definition expression.",
-    why="The runtime embeds gojq without a module loader: every import fails with `cannot load module`.",
+    "`import` or `include` in a definition expression.",
+    why="The runtime embeds gojq without a module loader: every `import` and `include` fails to compile with "
+    "`cannot load module`. (A leading `module {...};` is harmless: gojq ignores a query's module metadata.)",
     bad=job_with(_RUNNING, "'include \"status\"; (.status.active // 0) > 0'"),
     good=JOB,
     fix="Inline the definitions you need with `def name: ...;`.",
@@ -212,8 +213,9 @@ SEVERAL_OUTPUTS = define(
     "jq-several-outputs",
     "warning",
     "An expression that must yield exactly one value can yield several (an iteration or `,`).",
-    why="Pod selector paths, gang keys and the paths of a component without `instanceIdPath` are used as "
-    "one value; several outputs make the runtime fail or pick an arbitrary one.",
+    why="Pod selector id and replica paths, gang keys and filters must give exactly one value per pod (the "
+    "runtime fails with `expected single query result`), and each spec or scale path of a component without "
+    "`instanceIdPath` exactly one per object (`instance ids count (1) does not match results count`).",
     bad=job_with(
         "{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: '.spec.template, .spec.template'}"
     ),
@@ -228,7 +230,8 @@ FIRST_OUTPUT_ONLY = define(
     "warning",
     "A status expression or phase path can yield several outputs, but only the first one is used.",
     why="byExpression and the phase path use the first output and silently ignore the rest (upstream #298), "
-    "so `.status.replicas[].ready` only looks at the first replica.",
+    "so `.status.replicas[].ready` only looks at the first replica. `first(f)`, `limit(1; f)` and "
+    "`label $l | ... | ., break $l` yield at most one output and are not reported.",
     bad=job_with(_RUNNING, "'.status.conditions[].status == \"True\"'"),
     good=job_with(_RUNNING, "'any(.status.conditions[]?; .status == \"True\")'"),
     fix="Combine the outputs: `any(...)`, `all(...)`, `[...] | length`, or `first(...)` if the "
@@ -254,9 +257,13 @@ SELECTOR_PRECEDENCE = define(
     "WM235",
     "jq-selector-precedence",
     "error",
-    "A componentTypeSelector keyPath with a top-level `//`, `,`, `and`, `or` or `|` is compared with "
-    "`value` as `<keyPath> == <value>`, which binds differently.",
-    why='`.a // .b == "x"` means `.a // (.b == "x")`: a pod with `.a` set always matches.',
+    "A componentTypeSelector keyPath that changes meaning when the runtime appends `== <value>` to it: a "
+    "top-level `//`, `,`, `and`, `or` or comparison.",
+    why="The runtime matches a pod when the text `<keyPath> == <value as JSON>` yields `true`. "
+    '`.a // .b == "x"` means `.a // (.b == "x")`: a pod with `.a` set yields that text, never `true`, so '
+    'it never matches; `.a == "y" == "x"` does not parse. A top-level pipe, `as` binding, `def` or `label` '
+    "keeps its meaning: the comparison applies to the last part, whose outputs are the keyPath's (a trailing "
+    "comment is WM236).",
     bad=mpijob_with(
         "'.metadata.labels[\"training.kubeflow.org/replica-type\"]'",
         "'.metadata.labels[\"training.kubeflow.org/replica-type\"] // .metadata.labels.role'",
@@ -265,7 +272,23 @@ SELECTOR_PRECEDENCE = define(
         "'.metadata.labels[\"training.kubeflow.org/replica-type\"]'",
         "'(.metadata.labels[\"training.kubeflow.org/replica-type\"] // .metadata.labels.role)'",
     ),
-    fix="Wrap the keyPath in parentheses.",
+    fix="Wrap the keyPath in parentheses; keep a comparison's path in keyPath and its value in value.",
+    tags=("jq",),
+)
+TRAILING_COMMENT = define(
+    "WM236",
+    "jq-trailing-comment",
+    "error",
+    "A byExpression, or a componentTypeSelector keyPath compared with a value, ends in a comment that "
+    "swallows the text the runtime adds after it.",
+    why="The runtime evaluates a byExpression as `(<expression>) | tostring` and a keyPath with a value as "
+    "`<keyPath> == <value as JSON>`. A comment on the last line runs to the end of that text: the "
+    "byExpression query no longer parses, so the status of every workload fails to evaluate, and the keyPath "
+    "loses its comparison, so no pod matches.",
+    bad=job_with(_RUNNING, "'(.status.active // 0) > 0  # pods are running'"),
+    good=job_with(_RUNNING, "\"(.status.active // 0) > 0  # pods are running\\n\""),
+    fix="End the expression with a line break after the comment (a `|` block scalar does), or drop the "
+    "comment.",
     tags=("jq",),
 )
 EXPECTED_RESULT_MISMATCH = define(

@@ -348,6 +348,8 @@ class _Interp:
         if idx.has_const and isinstance(idx.const, str):
             return self.member(base, idx.const, _KeySpan(node, self.text), quiet)
         kinds = base.type.kinds()
+        if STRING in kinds and _kinds(idx) & {INTEGER, NUMBER}:
+            return _scalar(STRING)  # gojq indexes strings by character: `"abc"[1]` is "b" (C jq errors)
         if ARRAY in kinds:
             items = [v.items or ANY for v in _variants(base.type) if v.kind == ARRAY]
             return Val(union(*items), True)  # an index past the end yields null
@@ -450,7 +452,7 @@ class _Interp:
             INCOMPATIBLE_OPERANDS,
             f"comparing {_a(left.type.describe())} with {_a(right.type.describe())}: "
             f"`{node.op}` is "
-            f"{'always false' if node.op == '==' else 'decided by type order, not value'}",
+            f"{_type_order_outcome(node.op)}",
             node.start,
             node.end,
         )
@@ -761,6 +763,16 @@ _RESULTS: dict[str, str] = {
 }
 
 
+def _type_order_outcome(op: str) -> str:
+    """What comparing values of two different kinds gives: jq orders kinds (null < false < true < numbers <
+    strings < arrays < objects) before values."""
+    if op == "==":
+        return "always false"
+    if op == "!=":
+        return "always true"
+    return "decided by type order, not value"
+
+
 def _select_kinds(inp: Val, kinds: frozenset[str]) -> Val:
     """``values``, ``strings``...: keep the variants of the selected kinds; nothing else passes."""
     if inp.is_any or _is_never(inp):
@@ -1014,8 +1026,9 @@ def _check_expression(
                 {"found": t.describe()},
             )
         )
-    elif shape == "replicas" and result.optional and not t.is_any:
-        findings.append(_replicas_default(text, node, expected))
+    elif shape == "replicas" and expected.field == "replicasPath" and result.optional and not t.is_any:
+        if not _built_in(input_type):
+            findings.append(_replicas_default(text, node, expected))
     elif shape == "conditions":
         findings.extend(_conditions(t, expected, end))
     elif shape == "suspend" and expected.value is not None:
@@ -1023,6 +1036,13 @@ def _check_expression(
     elif shape == "by-expression" and expected.expected_result is not None:
         findings.extend(_expected_result(result, expected.expected_result, end))
     return findings
+
+
+def _built_in(t: SchemaType) -> bool:
+    """A kind the Kubernetes API itself serves: its API server fills defaults in code that the OpenAPI does
+    not declare (a Deployment's replicas, a Job's parallelism), so an optional field there is not known to be
+    absent."""
+    return (t.ref or "").startswith("io.k8s.")
 
 
 def _replicas_default(text: str, node: A.Node, expected: Expectation) -> JqFinding:
@@ -1040,8 +1060,10 @@ def _replicas_default(text: str, node: A.Node, expected: Expectation) -> JqFindi
         replacement = f"{text.strip()} // 1" if not isinstance(node, A.Pipe) else None
     return JqFinding(
         OPTIONAL_WITHOUT_DEFAULT,
-        f"{expected.field or 'the replicas path'} reads an optional field: an object without it "
-        "yields null, which the runtime rejects; add a default inside the iteration",
+        f"{expected.field or 'the replicas path'} reads an optional field without a default: an object "
+        "without it yields null, which the runtime takes as replicas not set, not as the controller's "
+        "default: totals fall back to minReplicas or 1, gang sizing to minReplicas or 0; give the default "
+        "inside any iteration",
         0,
         len(text.rstrip()),
         None,

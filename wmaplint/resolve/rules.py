@@ -80,7 +80,10 @@ REPLICAS_NOT_A_NUMBER = define(
     "replicas-not-a-number",
     "error",
     "A replicas path yields something that is neither a number nor a numeric string.",
-    why="The runtime accepts JSON numbers and numeric strings only; anything else fails the whole component.",
+    why="The runtime reads each output as an optional int32: null means not set; integral numbers and, in "
+    "newer releases, base-10 numeric strings are accepted; a name, an object, a fraction, `\"2.0\"` or a "
+    "number beyond int32 fails the whole component. A negative number passes the runtime but is reported "
+    "too: it is never a replica count.",
     bad=_jobset(".spec.replicatedJobs[] | .name"),
     good=_jobset(_GOOD_SCALE),
     fix="Point replicasPath at the replica count, not at a name or an object.",

@@ -117,25 +117,26 @@ class Evaluator:
         return None
 
 
-# Numeric strings as Go's strconv reads them: ParseInt base 10 (sign and digits, no spaces or underscores),
-# else ParseFloat's decimal form ("2.0", "1e3"). Hex floats and "Inf"/"NaN" are not replica counts.
-_GO_INT = re.compile(r"[+-]?[0-9]+")
-_GO_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-MAX_REPLICAS = 2**31 - 1  # the runtime's replica fields are int32 (FORMAT.md §2.4)
+# Numeric strings as the runtime reads them: strconv.ParseInt(s, 10, 32), a sign and decimal digits without
+# spaces, underscores, fractions or exponents; older releases refused strings altogether (FORMAT.md §2.4).
+_GO_INT = re.compile(r"[+-]?0*[0-9]{1,10}")
+MAX_REPLICAS = 2**31 - 1  # the runtime stores replica counts as int32
 
 
 def _as_int(value: Any) -> int | None:
-    """A replica count: a finite, integral, non-negative JSON number or numeric string within int32;
-    None otherwise. "1.5", -5, NaN and infinity (libjq gives it as the largest double) are not counts."""
+    """A replica count as the runtime reads it: an integral JSON number or a base-10 numeric string, within
+    int32 and not negative; None otherwise. "1.5", "2.0", -5, NaN and infinity (libjq gives it as the largest
+    double) are not counts."""
     if isinstance(value, bool):
         return None
     number: int | float
-    if isinstance(value, (int, float)):
+    if isinstance(value, str):
+        if not _GO_INT.fullmatch(value):
+            return None
+        digits = value.lstrip("+-").lstrip("0") or "0"  # at most 10 digits: no huge int() conversion
+        number = -int(digits) if value.startswith("-") else int(digits)
+    elif isinstance(value, (int, float)):
         number = value
-    elif isinstance(value, str) and _GO_INT.fullmatch(value):
-        number = int(value)
-    elif isinstance(value, str) and _GO_FLOAT.fullmatch(value):
-        number = float(value)
     else:
         return None
     if isinstance(number, float):
@@ -539,7 +540,7 @@ def _not_a_count(field: str, component: str, value: Any, index: int) -> str:
     if isinstance(value, float) and math.isnan(value):
         return f"{head} is NaN, not a replica count"
     numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if numeric or isinstance(value, str) and _GO_FLOAT.fullmatch(value):
+    if numeric or isinstance(value, str) and _GO_INT.fullmatch(value):
         return f"{head} is not a non-negative integer within int32"
     return f"{head} is not a number"
 

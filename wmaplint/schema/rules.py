@@ -7,6 +7,7 @@ from typing import Any
 
 from wmaplint.diagnostics import define
 from wmaplint.examples import JOB, job_with
+from wmaplint.jq.rules import MPIJOB, mpijob_with
 from wmaplint.schema.loader import format_gvk
 
 UNKNOWN_FIELD = define(
@@ -48,13 +49,18 @@ NON_BOOLEAN_CONDITION = define(
 )
 OPTIONAL_WITHOUT_DEFAULT = define(
     "WM305", "optional-without-default", "warning",
-    "An optional field is read where the runtime needs a value, without a default.",
-    why="When the field is omitted the path yields null: a replica count of null is rejected at runtime "
-    "(\"replicas value ... is not a number\"). A default outside an iteration breaks the instance alignment, "
-    "so it belongs inside it.",
-    bad=job_with("'.spec.parallelism // 1'", ".spec.parallelism"),
-    good=JOB,
-    fix="Add a default next to the field, inside any iteration: `.items[] | (.replicas // 1)`.",
+    "A replicasPath reads an optional field that has no default.",
+    why="When the field is omitted the path yields null, which the runtime takes as \"replicas not set\", "
+    "not as the value the controller defaults to: replica totals fall back to minReplicas or 1 and gang "
+    "sizing to minReplicas or 0. A null from minReplicasPath or maxReplicasPath is normal and not reported, "
+    "nor are fields of built-in kinds, whose API server fills defaults the OpenAPI does not declare. A "
+    "default outside an iteration breaks the instance alignment, so it belongs inside it.",
+    bad=mpijob_with(
+        "'.spec.mpiReplicaSpecs.Worker.replicas // 1'", "'.spec.mpiReplicaSpecs.Worker.replicas'"
+    ),
+    good=MPIJOB,
+    fix="Give the controller's default next to the field, inside any iteration: "
+    "`.items[] | (.replicas // 1)`.",
 )
 WRONG_TARGET_TYPE = define(
     "WM306", "wrong-target-type", "error",
