@@ -104,3 +104,18 @@ def test_without_core_schemas_built_in_child_kinds_are_not_unknown_and_pod_paths
     assert "WM903" not in [d.rule for d in found]
     (core,) = [d for d in found if d.rule == "WM901"]
     assert "core API" in core.message and core.span.start_line == 20  # the first pod-context path
+
+
+def test_the_root_metadata_is_object_meta_whatever_the_crd_declares(shared) -> None:
+    """The LLMInferenceService CRD declares `metadata: {type: object}`; the API server serves ObjectMeta."""
+    text = LLMISVC.replace(
+        "running: [{byConditions: [{type: Ready, status: \"True\"}]}]",
+        "running: [{byExpression: {expression: '.metadata.labels[\"app\"] != null and .metadata.name != "
+        "\"\"', expectedResult: \"true\"}}]",
+    )
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "byExpression" in row)
+    found = [d for d in lint_text(text, "def.yaml") if d.rule.startswith("WM3") and d.span.start_line == line]
+    assert found == []
+    misspelled = text.replace(".metadata.name", ".metadata.nmae")
+    found = [d for d in findings(misspelled, "WM301") if "'nmae'" in d.message]
+    assert found and all("ObjectMeta" in d.message and d.data["suggestions"] == ["name"] for d in found)

@@ -84,7 +84,7 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
     root = ctx.definition.root
     if store is None or root is None or root.kind is None or not root.kind.kind:
         return
-    from wmaplint.jq.typing import check_expression
+    from wmaplint.jq.typing import check_expression, object_meta_from
     from wmaplint.schema.rules import BAD_SCHEMA_SOURCE, missing_schema
 
     gvk = root.kind
@@ -107,6 +107,7 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
                        "spelling or provide its CRD with --crds",
                        data={"gvk": {"group": k.group, "version": k.version, "kind": k.kind}})
     pods = store.lookup(*POD)
+    object_meta = object_meta_from(pods)  # served as every object's `metadata`, whatever its CRD says
     pod_exprs = [e for e in ctx.definition.expressions() if e.context == "pod"]
     if core_missing and pod_exprs:
         missing_core = missing_schema(store, *POD)
@@ -125,7 +126,10 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
         seen: set[tuple[str, int, int, str]] = set()
         for schema in schemas:
             label = _source_label(schema.source) if named else None
-            for finding in check_expression(expr.text, expectation, schema.type, source=schema.source):
+            findings = check_expression(
+                expr.text, expectation, schema.type, source=schema.source, object_meta=object_meta
+            )
+            for finding in findings:
                 key = (finding.rule, finding.start, finding.end, finding.message)
                 if key in seen and not named:
                     continue

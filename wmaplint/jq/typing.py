@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -162,11 +162,13 @@ def _nested_paths(parent: SchemaType, name: str, max_depth: int = 3, budget: int
 
 
 class _Interp:
-    def __init__(self, text: str, source: str | None) -> None:
+    def __init__(self, text: str, source: str | None, object_meta: SchemaType | None = None) -> None:
         self.text = text
         self.source = source
+        self.object_meta = object_meta
         self.findings: list[JqFinding] = []
         self._seen: set[tuple[str, int, int]] = set()
+        self._pruned: set[int] = set()  # ids of `metadata` types whose members the API server prunes
 
     def report(
         self,
@@ -290,7 +292,7 @@ class _Interp:
             if v.kind == ANY_KIND:
                 return ANY_VAL
             if v.kind == OBJECT:
-                t = v.member(name)
+                t = self.object_member(v, name)
                 if t is None:
                     missing_in = v
                     continue
@@ -316,7 +318,22 @@ class _Interp:
             return Val(SchemaType(NULL), True) if not non_object else ANY_VAL
         return Val(union(*results), optional)
 
+    def object_member(self, parent: SchemaType, name: str) -> SchemaType | None:
+        """Member ``name`` of an object type as the API server serves it: an embedded resource's `metadata` is
+        ObjectMeta and its `apiVersion` and `kind` strings; a `metadata` declared as an object without
+        properties elsewhere is pruned (its members are reported as such)."""
+        if parent.embedded_resource and name in _SERVED:
+            return (self.object_meta or ANY) if name == "metadata" else SchemaType(STRING)
+        t = parent.member(name)
+        closed_and_empty = t is not None and t.kind == OBJECT and not (t.properties or t.is_open_object())
+        if name == "metadata" and closed_and_empty:
+            self._pruned.add(id(t))
+        return t
+
     def unknown_field(self, parent: SchemaType, name: str, node: A.Node | _KeySpan) -> None:
+        if id(parent) in self._pruned:
+            self.pruned_field(name, node)
+            return
         valid = sorted(parent.properties)
         suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
         if not suggestions:
@@ -341,6 +358,20 @@ class _Interp:
         elif len(suggestions) == 1 and self.text[start:end] == name:
             replacement = self.text[:start] + suggestions[0] + self.text[end:]
         self.report(UNKNOWN_FIELD, message, start, end, data, replacement)
+
+    def pruned_field(self, name: str, node: A.Node | _KeySpan) -> None:
+        start = getattr(node, "name_start", node.start)
+        end = getattr(node, "name_end", node.end)
+        self.report(
+            UNKNOWN_FIELD,
+            f"field {name!r} never reaches the cluster: the schema declares this `metadata` as an object "
+            "without properties, and the API server prunes every field under it when the object is written, "
+            "so the path yields null (controller-gen writes template metadata this way unless its "
+            "generateEmbeddedObjectMeta option is on)",
+            start,
+            end,
+            {"pruned": True},
+        )
 
     def index(self, base: Val, idx: Val, node: A.Index, quiet: bool) -> Val:
         if base.is_any or _is_never(base):
@@ -839,13 +870,15 @@ def infer(
     roots: Mapping[str, SchemaType] | None = None,
     text: str = "",
     source: str | None = None,
+    object_meta: SchemaType | None = None,
 ) -> TypeResult:
     """Evaluate ``node`` over ``input_type``.
 
     ``roots``: variables bound before the expression (``{"$root": type}``), each a SchemaType.
     ``text``: the expression text (for replacements); ``source``: the schema file, for "declared here" data.
+    ``object_meta``: Kubernetes' ObjectMeta, the `metadata` of embedded resources (unknown when None).
     """
-    interp = _Interp(text, source)
+    interp = _Interp(text, source, object_meta)
     env: dict[str, Any] = {k if k.startswith("$") else "$" + k: Val(v) for k, v in (roots or {}).items()}
     result = interp.eval(node, Val(input_type), env)
     return TypeResult(result.type, result.optional, interp.findings)
@@ -982,31 +1015,45 @@ _SHAPE_NAMES = {
 
 
 def check_expression(
-    text: str, expected: Expectation, input_type: SchemaType, *, source: str | None = None
+    text: str,
+    expected: Expectation,
+    input_type: SchemaType,
+    *,
+    source: str | None = None,
+    object_meta: SchemaType | None = None,
 ) -> list[JqFinding]:
-    """Type findings of ``text`` evaluated over ``input_type`` and what its field needs.
+    """Type findings of ``text`` evaluated over ``input_type``, a whole object as the API server serves it
+    (see ``served``), and what its field needs.
 
     A jq syntax error gives no finding here (the jq checks report it). Results are remembered per expression,
     expectation and schema type (types are compared by identity; the schema store keeps them for its
     lifetime): an editor re-lints mostly unchanged expressions on every keystroke.
     """
-    return list(_check_expression_cached(text, expected, input_type, source))
+    return list(_check_expression_cached(text, expected, input_type, source, object_meta))
 
 
 @lru_cache(maxsize=8192)
 def _check_expression_cached(
-    text: str, expected: Expectation, input_type: SchemaType, source: str | None
+    text: str,
+    expected: Expectation,
+    input_type: SchemaType,
+    source: str | None,
+    object_meta: SchemaType | None,
 ) -> tuple[JqFinding, ...]:
-    return tuple(_check_expression(text, expected, input_type, source))
+    return tuple(_check_expression(text, expected, input_type, source, object_meta))
 
 
 def _check_expression(
-    text: str, expected: Expectation, input_type: SchemaType, source: str | None
+    text: str,
+    expected: Expectation,
+    input_type: SchemaType,
+    source: str | None,
+    object_meta: SchemaType | None,
 ) -> list[JqFinding]:
     node = try_parse(text)
     if not isinstance(node, A.Node):
         return []
-    result = infer(node, input_type, text=text, source=source)
+    result = infer(node, served(input_type, object_meta), text=text, source=source, object_meta=object_meta)
     findings = list(result.findings)
     if any(f.rule in (UNKNOWN_FIELD, NOT_ITERABLE) for f in findings):
         return findings  # the path is already wrong; its type says nothing more
@@ -1036,6 +1083,47 @@ def _check_expression(
     elif shape == "by-expression" and expected.expected_result is not None:
         findings.extend(_expected_result(result, expected.expected_result, end))
     return findings
+
+
+# what the API server sets on every object and every embedded resource, whatever their schema declares
+_SERVED = ("apiVersion", "kind", "metadata")
+
+
+def served(t: SchemaType, object_meta: SchemaType | None) -> SchemaType:
+    """An object type as the API server serves such an object: `metadata` is Kubernetes' ObjectMeta
+    (``object_meta``; unknown when None) whatever the schema declares, since the server handles it itself and
+    never prunes it at a resource root or embedded resource; `apiVersion` and `kind` are strings; all three
+    are always present."""
+    if t.kind != OBJECT:
+        return t
+    declared_meta = t.properties.get("metadata")
+    if object_meta is None and declared_meta is not None and _is_object_meta(declared_meta.type):
+        object_meta = declared_meta.type  # a core kind: its schema already says ObjectMeta
+    copy = SchemaType(OBJECT)
+    for slot in SchemaType.__slots__:  # type: ignore[attr-defined]
+        setattr(copy, slot, getattr(t, slot))
+    copy.properties = dict(t.properties)
+    for name in _SERVED:
+        declared = t.properties.get(name)
+        line, column = (declared.line, declared.column) if declared is not None else (None, None)
+        kind = (object_meta or ANY) if name == "metadata" else SchemaType(STRING)
+        copy.properties[name] = Property(name, kind, line, column, declared.description if declared else None)
+    copy.required = t.required | set(_SERVED)
+    return copy
+
+
+def _is_object_meta(t: SchemaType) -> bool:
+    return (t.ref or "").endswith("meta.v1.ObjectMeta")
+
+
+def object_meta_from(pod_schemas: Iterable[Any]) -> SchemaType | None:
+    """Kubernetes' ObjectMeta as the core schemas give it: the `metadata` of the resolved v1 Pod schemas
+    (``.type``), or None without core schemas."""
+    for schema in pod_schemas:
+        prop = schema.type.properties.get("metadata")
+        if prop is not None and _is_object_meta(prop.type):
+            return prop.type
+    return None
 
 
 def _built_in(t: SchemaType) -> bool:
@@ -1216,8 +1304,10 @@ class _Recording(_Interp):
     """The interpreter, also noting the fields read at ``offset`` and the outputs of nodes ending at
     ``end``."""
 
-    def __init__(self, text: str, offset: int = -1, end: int = -1) -> None:
-        super().__init__(text, None)
+    def __init__(
+        self, text: str, offset: int = -1, end: int = -1, object_meta: SchemaType | None = None
+    ) -> None:
+        super().__init__(text, None, object_meta)
         self.offset = offset
         self.end = end
         self.segments: dict[tuple[int, int], tuple[str, list[SchemaType], list[SchemaType]]] = {}
@@ -1241,15 +1331,21 @@ class _Recording(_Interp):
 
 
 def types_at(
-    text: str, input_type: SchemaType, offset: int, *, roots: Mapping[str, SchemaType] | None = None
+    text: str,
+    input_type: SchemaType,
+    offset: int,
+    *,
+    roots: Mapping[str, SchemaType] | None = None,
+    object_meta: SchemaType | None = None,
 ) -> SegmentInfo | None:
     """The schema field of the path segment at ``offset`` of ``text`` (a key such as ``replicatedJobs``
     in ``.spec.replicatedJobs[]``), or None: not on a field key, a field the schema does not declare or
-    cannot know (``any``), or text that does not parse."""
+    cannot know (``any``), or text that does not parse. ``input_type`` is served as a whole object with
+    ``object_meta`` as its `metadata` (see ``served``)."""
     node = try_parse(text)
     if not isinstance(node, A.Node):
         return None
-    rec = _walk(node, text, input_type, roots, offset=offset)
+    rec = _walk(node, text, input_type, roots, object_meta, offset=offset)
     if rec is None:
         return None
     spans = [s for s in rec.segments if s[0] <= offset < s[1]] or list(rec.segments)
@@ -1274,12 +1370,18 @@ def types_at(
 
 
 def members_at(
-    text: str, input_type: SchemaType, offset: int, *, roots: Mapping[str, SchemaType] | None = None
+    text: str,
+    input_type: SchemaType,
+    offset: int,
+    *,
+    roots: Mapping[str, SchemaType] | None = None,
+    object_meta: SchemaType | None = None,
 ) -> list[Property]:
     """Fields that may follow the ``.`` before ``offset`` (after any partial name the cursor ends):
     the declared properties of the object type the path reaches there, in schema order.
 
     ``text`` may be incomplete (``.spec.``): the longest parsable form around the cursor is typed instead.
+    ``input_type`` is served as a whole object with ``object_meta`` as its `metadata` (see ``served``).
     """
     offset = max(0, min(offset, len(text)))
     start = offset
@@ -1303,7 +1405,7 @@ def members_at(
         node = try_parse(candidate)
         if not isinstance(node, A.Node):
             continue
-        rec = _walk(node, candidate, input_type, roots, end=end)
+        rec = _walk(node, candidate, input_type, roots, object_meta, end=end)
         if rec is None:
             continue
         if fresh:  # the identity put in the dot's place yields its input
@@ -1322,13 +1424,15 @@ def _walk(
     text: str,
     input_type: SchemaType,
     roots: Mapping[str, SchemaType] | None,
+    object_meta: SchemaType | None,
     offset: int = -1,
     end: int = -1,
 ) -> _Recording | None:
-    rec = _Recording(text, offset, end)
+    """The recording walk of ``node`` over ``input_type`` served as a whole object (see ``served``)."""
+    rec = _Recording(text, offset, end, object_meta)
     env: dict[str, Any] = {k if k.startswith("$") else "$" + k: Val(v) for k, v in (roots or {}).items()}
     try:
-        rec.eval(node, Val(input_type), env)
+        rec.eval(node, Val(served(input_type, object_meta)), env)
     except RecursionError:  # the walk is depth-bounded; an editor request must still never fail
         return None
     return rec

@@ -134,7 +134,7 @@ def property_markdown(prop: Property, required: bool | None, source: str | None)
 
 def hover(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> lsp.Hover | None:
     """The CRD property of the path segment under the cursor, or None."""
-    from wmaplint.jq.typing import types_at
+    from wmaplint.jq.typing import object_meta_from, types_at
 
     found = cursor_in_expression(snapshot, offset)
     if found is None:
@@ -142,10 +142,11 @@ def hover(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> lsp.Hover |
     definition, cursor = found
     expr = cursor.expr
     sources = schemas(definition, expr.context)
+    object_meta = object_meta_from(schemas(definition, "pod"))
     shown = None
     others: list[str] = []
     for schema in sources:
-        info = types_at(expr.node.value, schema.type, cursor.index)
+        info = types_at(expr.node.value, schema.type, cursor.index, object_meta=object_meta)
         if shown is None:
             if info is not None and info.declared:
                 shown = (info, schema)
@@ -178,7 +179,7 @@ def _gvk(gvk: tuple[str, str, str]) -> str:
 def completions(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> list[lsp.CompletionItem] | None:
     """Fields after a `.` in a jq expression; None when the cursor is not in an expression (so the
     YAML completions apply), an empty list when it is but nothing is known."""
-    from wmaplint.jq.typing import members_at
+    from wmaplint.jq.typing import members_at, object_meta_from
 
     found = cursor_in_expression(snapshot, offset)
     if found is None:
@@ -192,8 +193,9 @@ def completions(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> list[
     end = cursor.index
     replace = snapshot.index.range(expr.node.span_of(start, end))
     items: dict[str, lsp.CompletionItem] = {}
+    object_meta = object_meta_from(schemas(definition, "pod"))
     for schema in schemas(definition, expr.context):
-        for prop in members_at(text, schema.type, cursor.index):
+        for prop in members_at(text, schema.type, cursor.index, object_meta=object_meta):
             if prop.name in items:
                 continue
             doc = property_markdown(prop, None, schema.source)

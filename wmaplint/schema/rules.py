@@ -14,8 +14,11 @@ UNKNOWN_FIELD = define(
     "WM301", "unknown-schema-field", "error",
     "A jq path reads a field that the target schema does not declare.",
     why="A misspelled or misplaced field is valid jq and yields null at runtime, so the scheduler or "
-    "dashboard silently sees no pod template, no replicas or no status. "
-    "Upstream accepts it; only the CRD can tell.",
+    "dashboard silently sees no pod template, no replicas or no status. Upstream accepts it; only the CRD "
+    "can tell. The object's own `metadata`, and that of embedded resources, is checked against Kubernetes' "
+    "ObjectMeta, which the API server serves whatever the CRD declares. Under a nested `metadata` that the "
+    "CRD declares as an object without properties, the API server prunes every field when the object is "
+    "written, so reading one is reported too.",
     bad=job_with("{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: .spec.templat}"),
     good=JOB,
     fix="Use the field name the CRD declares (the message lists the closest ones).",
@@ -23,8 +26,8 @@ UNKNOWN_FIELD = define(
 NOT_ITERABLE = define(
     "WM302", "not-iterable", "error",
     "A jq path iterates or indexes a value that is not a list or an object.",
-    why="`.[]`, `.[n]` and `.name` on a string or number is a runtime error in gojq; the definition then "
-    "yields nothing for the whole workload.",
+    why="`.[]` and `.name` on a string or number, and `.[n]` on a number, are runtime errors in gojq (which "
+    "indexes a string by character); the field then yields nothing for the whole workload.",
     bad=job_with("'.spec.parallelism // 1'", "'.spec.parallelism[] // 1'"),
     good=JOB,
     fix="Remove the iteration or point the path at the list it was meant to walk.",
