@@ -95,6 +95,8 @@ def common_schema_options(fn: Any) -> Any:
 @click.option("--stdin-filename", default="<stdin>", help="Name shown for input read from '-'.")
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomic writes, comments kept).")
+@click.option("--follow-symlinks", is_flag=True,
+              help="With --fix, write through symbolic links to their targets (default: leave links alone).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr which files were skipped and why.")
 @click.option("--output", "outputs", multiple=True, metavar="FORMAT=FILE",
               help="Also write the findings in FORMAT (text, json, sarif, github) to FILE; repeatable. One "
@@ -104,8 +106,8 @@ def common_schema_options(fn: Any) -> Any:
               "changes (from `git diff --unified=0 BASE HEAD`); --output files keep every finding.")
 def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: bool, config_file: str | None,
           fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], fail_level: str | None, jobs: int,
-          stdin_filename: str, color: bool | None, fix: bool, verbose: bool, outputs: tuple[str, ...],
-          diff_file: str | None) -> None:
+          stdin_filename: str, color: bool | None, fix: bool, follow_symlinks: bool, verbose: bool,
+          outputs: tuple[str, ...], diff_file: str | None) -> None:
     """Check definitions (files or directories; '-' reads stdin).
 
     Positions in every output are 1-based lines and columns in UTF-16 code units; SARIF and GitHub
@@ -149,10 +151,11 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
         if fix:
             from wmaplint.fixes import apply_fixes
 
-            changed = apply_fixes(report)
-            if changed:
+            outcome = apply_fixes(report, follow_symlinks=follow_symlinks)
+            if outcome.fixed:
                 report = lint_paths(paths, options, stdin_text=stdin_text, stdin_name=stdin_filename)
-                click.echo(f"fixed {changed} finding(s)", err=True)
+                click.echo(f"fixed {outcome.fixed} finding(s)", err=True)
+            report.errors.extend(outcome.errors)
         level = options.config_for(paths[0] if paths[0] != "-" else stdin_filename).fail_level
     except ConfigError as exc:
         _fail(str(exc))

@@ -1,19 +1,47 @@
-"""Apply the first fix of each finding to its file: non-overlapping edits, atomic replace, comments
-untouched."""
+"""Apply the first fix of each finding to its file, and write the file back whole or not at all.
+
+A file is replaced through a temporary file in its own directory (synced to disk before the rename), with the
+file's mode, owner, byte order mark and line ends kept; a file that changed since it was read, a read-only
+file, a file with other hard links and, unless asked, a symbolic link are left alone with one line saying
+why. A run killed mid-write leaves a temporary file named ``.wmaplint-fix-<pid>-*.tmp``: the next ``--fix``
+in that directory removes those whose process is gone, and walks never read them (they are hidden).
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections import defaultdict
-from pathlib import Path
+from dataclasses import dataclass, field
 
 from wmaplint.diagnostics import Report, TextEdit
 from wmaplint.source.lines import LineIndex
 
+BOM = b"\xef\xbb\xbf"
+TEMP_PREFIX = ".wmaplint-fix-"
+TEMP_SUFFIX = ".tmp"
+
+
+class FixError(Exception):
+    """A file that cannot be fixed: one line."""
+
+
+@dataclass
+class FixOutcome:
+    fixed: int = 0  # findings whose fix was written
+    errors: list[str] = field(default_factory=list)  # one line per file left alone
+
 
 def apply_edits(text: str, edits: list[TextEdit]) -> str:
     """Apply edits (spans in 1-based line/column) from the end backwards; overlapping ones are skipped."""
+    out, _ = _apply(text, [[edit] for edit in edits])
+    return out
+
+
+def _apply(text: str, groups: list[list[TextEdit]]) -> tuple[str, int]:
+    """Apply groups of edits (one group per fix), each whole or not at all: a group that overlaps an edit of
+    a group taken before it is skipped. Returns the text and how many groups were applied."""
     lines = LineIndex(text)
 
     def offset(line: int, col: int) -> int:
@@ -21,43 +49,151 @@ def apply_edits(text: str, edits: list[TextEdit]) -> str:
             return len(text)
         return min(lines.starts[line - 1] + col - 1, len(text))
 
-    spans = sorted(((offset(e.span.start_line, e.span.start_col), offset(e.span.end_line, e.span.end_col),
-                     e.new_text) for e in edits), reverse=True)
+    taken: list[tuple[int, int, str]] = []
+    applied = 0
+    for group in groups:
+        spans = [(offset(e.span.start_line, e.span.start_col), offset(e.span.end_line, e.span.end_col),
+                  e.new_text) for e in group]
+        if any(_overlap(span, other) for span in spans for other in taken):
+            continue
+        taken.extend(spans)
+        applied += 1
     out = text
-    last_start = len(text) + 1
-    for start, end, new in spans:
-        if end > last_start:
-            continue  # overlaps an edit already applied
+    for start, end, new in sorted(taken, reverse=True):
         out = out[:start] + new + out[end:]
-        last_start = start
-    return out
+    return out, applied
 
 
-def write_atomic(path: str, text: str) -> None:
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def _overlap(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
+    # two insertions at one place, or ranges that share a character, cannot both be applied
+    return a[0] < b[1] and b[0] < a[1] or a[0] == b[0]
 
 
-def apply_fixes(report: Report) -> int:
-    """Write fixes into the files of a report; returns how many findings were fixed."""
-    per_file: dict[str, list[TextEdit]] = defaultdict(list)
-    count = 0
+def apply_fixes(report: Report, *, follow_symlinks: bool = False) -> FixOutcome:
+    """Write the first fix of each finding into the files of a report."""
+    per_file: dict[str, list[list[TextEdit]]] = defaultdict(list)
     for diag in report.diagnostics:
-        if diag.fixes and diag.path in report.sources and os.path.isfile(diag.path):
-            per_file[diag.path].extend(diag.fixes[0].edits)
-            count += 1
-    for path, edits in per_file.items():
-        new_text = apply_edits(report.sources[path], edits)
-        if new_text != report.sources[path]:
-            write_atomic(path, new_text)
-    return count
+        if diag.fixes and diag.path in report.sources:
+            per_file[diag.path].append(list(diag.fixes[0].edits))
+    outcome = FixOutcome()
+    for path, groups in per_file.items():
+        new_text, applied = _apply(report.sources[path], groups)
+        if new_text == report.sources[path]:
+            continue
+        try:
+            write_fixed(path, new_text, report.sources[path], follow_symlinks=follow_symlinks)
+        except FixError as exc:
+            outcome.errors.append(str(exc))
+            continue
+        outcome.fixed += applied
+    return outcome
+
+
+def write_fixed(path: str, text: str, was: str, *, follow_symlinks: bool = False) -> None:
+    """Replace the file at ``path``, last read as ``was``, by ``text``; FixError when it must not or cannot
+    be."""
+    target = path
+    if os.path.islink(path):
+        if not follow_symlinks:
+            raise FixError(f"{path}: is a symbolic link; not fixed (--follow-symlinks writes to its target)")
+        target = os.path.realpath(path)
+    try:
+        info = os.stat(target)
+        if not stat.S_ISREG(info.st_mode):
+            raise FixError(f"{path}: not a regular file; not fixed")
+        if not info.st_mode & 0o222 or not os.access(target, os.W_OK):
+            raise FixError(f"{path}: is read-only; not fixed")
+        if info.st_nlink > 1:
+            raise FixError(f"{path}: has other hard links, which a replaced file would no longer share; not "
+                           "fixed")
+        with open(target, "rb") as handle:
+            current = handle.read(len(was.encode("utf-8")) + len(BOM) + 1)
+    except OSError as exc:
+        raise FixError(f"{path}: cannot read it again ({exc.strerror or exc}); not fixed") from None
+    bom = current.startswith(BOM)
+    if current[len(BOM) if bom else 0:] != was.encode("utf-8"):
+        raise FixError(f"{path}: changed since it was checked; not fixed")
+    directory = os.path.dirname(target) or "."
+    sweep_temporary_files(directory)
+    _replace(target, (BOM if bom else b"") + text.encode("utf-8"), info, path)
+
+
+def _replace(target: str, data: bytes, info: os.stat_result, shown: str) -> None:
+    directory = os.path.dirname(target) or "."
+    try:
+        fd, temporary = tempfile.mkstemp(dir=directory, prefix=f"{TEMP_PREFIX}{os.getpid()}-",
+                                         suffix=TEMP_SUFFIX)
+    except OSError as exc:
+        raise FixError(f"{shown}: cannot write beside it ({exc.strerror or exc}); not fixed") from None
+    try:
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                if (info.st_uid, info.st_gid) != _owner(handle.fileno()):
+                    os.fchown(handle.fileno(), info.st_uid, info.st_gid)
+                # after chown, which clears the set-id bits
+                os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
+                os.fsync(handle.fileno())
+        except PermissionError:
+            raise FixError(f"{shown}: its owner could not be kept; not fixed") from None
+        os.replace(temporary, target)
+    except BaseException as exc:
+        _remove(temporary)
+        if isinstance(exc, OSError):
+            raise FixError(f"{shown}: cannot replace it ({exc.strerror or exc}); not fixed") from None
+        raise
+    _sync_directory(directory)
+
+
+def _owner(fd: int) -> tuple[int, int]:
+    info = os.fstat(fd)
+    return info.st_uid, info.st_gid
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _sync_directory(directory: str) -> None:
+    """Make the rename itself durable (best effort: not every file system lets a directory be synced)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def sweep_temporary_files(directory: str) -> list[str]:
+    """Remove the temporary files of fix runs that died before renaming them; returns their names."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        if not (name.startswith(TEMP_PREFIX) and name.endswith(TEMP_SUFFIX)):
+            continue
+        pid = name[len(TEMP_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            _remove(os.path.join(directory, name))
+            removed.append(name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
