@@ -142,7 +142,14 @@ def test_incremental_edits_after_line_separators_land_on_their_line(server: RawC
         "textDocument": {"uri": uri}, "range": _range_of(broken, "scaleDefinitoin"),
         "context": {"diagnostics": [d for d in after if d["code"] == "WM112"]}})["result"]
     rename = next(a for a in actions if a["title"] == "rename to scaleDefinition")
-    assert rename["edit"]["changes"][uri][0]["range"] == _range_of(broken, "scaleDefinitoin")
+    # the fix edits only the characters that change, inside the token, on its line
+    token = _range_of(broken, "scaleDefinitoin")
+    (edit,) = rename["edit"]["changes"][uri]
+    assert edit["range"]["start"]["line"] == edit["range"]["end"]["line"] == token["start"]["line"]
+    start = edit["range"]["start"]["character"] - token["start"]["character"]
+    end = edit["range"]["end"]["character"] - token["start"]["character"]
+    assert 0 <= start <= end <= len("scaleDefinitoin")
+    assert "scaleDefinitoin"[:start] + edit["newText"] + "scaleDefinitoin"[end:] == "scaleDefinition"
 
 
 def test_a_burst_of_changes_ends_with_the_last_version(server: RawClient, tmp_path: Path) -> None:
