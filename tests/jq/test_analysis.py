@@ -156,7 +156,8 @@ def test_selector_forms_that_keep_their_meaning_with_the_appended_comparison(key
         ),
         ('.metadata.labels.role == "worker"', "does not parse", None),
         (".metadata.labels.role and .metadata.labels.type", "top-level `and`", None),
-        ('.metadata.labels.role // "x" # role\n', "`//`", '(.metadata.labels.role // "x" # role \n)'),
+        ('.metadata.labels.role // "x" # role\n', "`//`", '(.metadata.labels.role // "x" # role\n)'),
+        ('.metadata.labels.role // "x" # role \\\n\n', "`//`", '(.metadata.labels.role // "x" # role \\ \n)'),
     ],
 )
 def test_selector_forms_that_change_meaning(key_path: str, says: str, replacement: str | None) -> None:

@@ -768,9 +768,11 @@ def _loose_operator(node: A.Node) -> str:
 
 
 def _closing(text: str) -> str:
-    """The `)` that closes a wrapped expression: on its own line when a comment could swallow it (after a
-    space, so that a comment's final backslash does not continue it onto that line)."""
-    return " \n)" if "#" in text else ")"
+    """The `)` that closes a wrapped expression: on its own line when a comment could swallow it, after a
+    space when the text ends in a backslash (which would continue the comment onto that line)."""
+    if "#" not in text:
+        return ")"
+    return " \n)" if text.endswith("\\") else "\n)"
 
 
 def _leak_span(node: A.Node) -> tuple[int, int]:
