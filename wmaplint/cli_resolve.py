@@ -102,7 +102,10 @@ def tree(
             click.echo(_diagnostic_line(d), err=True)
     if not run.workloads:
         reason = "; ".join(run.notes) if run.notes else "no workload manifest found"
-        _fail(f"nothing could be resolved ({reason})")
+        if not run.has_errors:
+            _fail(f"nothing could be resolved ({reason})")
+        # The findings printed above say why, with positions: that is exit 1, not a usage error.
+        click.echo(f"wmaplint: nothing could be resolved ({reason})", err=True)
     sys.exit(EXIT_FINDINGS if run.has_errors else EXIT_OK)
 
 

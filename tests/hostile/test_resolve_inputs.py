@@ -54,7 +54,7 @@ def test_huge_array_in_a_manifest(tmp_path) -> None:
     args = "".join(f"        - --flag-{i}\n" for i in range(200_000))
     containers = "      containers:\n      - name: main\n        image: busybox\n        args:\n" + args
     text = JOB_MANIFEST.replace("      containers: [{name: main, image: busybox}]\n", containers)
-    run = assert_clean(wmaplint("tree", _write(tmp_path / "m.yaml", text), limit_memory=True), 2)
+    run = assert_clean(wmaplint("tree", _write(tmp_path / "m.yaml", text), limit_memory=True), 1)
     assert "1:1: error WM718 manifest document of 4.5 MiB is larger than the 1 MiB" in run.stderr
 
 

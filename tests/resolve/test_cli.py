@@ -76,15 +76,32 @@ def test_unknown_kind_beside_a_resolved_one_is_a_warning(cli, tmp_path):
 
 def test_two_definitions_for_one_kind_is_an_error(cli):
     result = cli("tree", MANIFEST, "--definition", DEFINITION, "--definition", DEFINITION)
-    assert result.exit_code == 2 and "WM711" in result.output
+    assert result.exit_code == 1 and "WM711" in result.output  # a positioned finding, not a usage error
 
 
-@pytest.mark.parametrize("content", ["a: [\n", "\x00\x01", "- " * 5000 + "x\n", "[" * 20000 + "]" * 20000])
-def test_bad_input_is_one_line_not_a_traceback(cli, tmp_path, content):
+def test_nothing_resolved_because_of_a_positioned_finding_exits_1(cli, tmp_path):
+    # 40,000 container args put the only document past the 30,000-node limit: WM718 at its first line.
+    args = "".join(f"        - --flag-{i}\n" for i in range(40_000))
+    only_big = tmp_path / "big.yaml"
+    only_big.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: big}\nspec:\n  template:\n"
+                        "    spec:\n      containers:\n      - name: main\n        args:\n" + args)
+    result = cli("tree", str(only_big), "--definition", DEFINITION)
+    assert result.exit_code == 1, result.output
+    assert f"{only_big}:1:1: error WM718 manifest document has more than 30000 YAML nodes" in result.output
+    assert "nothing could be resolved" in result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [("a: [\n", 1), ("\x00\x01", 2), ("- " * 5000 + "x\n", 1), ("[" * 20000 + "]" * 20000, 1)],
+)
+def test_bad_input_is_one_line_not_a_traceback(cli, tmp_path, content, code):
     path = tmp_path / "bad.yaml"
     path.write_text(content)
     result = cli("tree", str(path), "--definition", DEFINITION)
-    assert result.exit_code == 2
+    # YAML that does not parse is a positioned WM101 (exit 1, as in check); a binary file is one line, exit 2
+    assert result.exit_code == code
+    assert (code == 2) == ("WM101" not in result.output)
     assert (
         "Traceback" not in result.output
         and result.exception is None
