@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Rule, Severity, Span
-from wmaplint.rulepacks import paths
+from wmaplint.rulepacks import jsonpath, paths
 from wmaplint.rulepacks.schema import API_VERSION, KIND, PACK_SCHEMA
 from wmaplint.source import (
     InputError,
@@ -42,7 +42,7 @@ MAX_PROBLEMS = 100  # per pack: a hopeless file should not flood the report
 @dataclass(frozen=True)
 class CompiledGiven:
     text: str
-    query: Any  # jsonpath_rfc9535.JSONPathQuery
+    query: jsonpath.Query
     node: Node
 
 
@@ -145,14 +145,11 @@ def _schema_problems(data: Any, root: Node, path: str) -> list[Diagnostic]:
 def _compile_given(
     text: str, node: Node, path: str, rule_id: str
 ) -> tuple[CompiledGiven | None, paths.StaticPath, Diagnostic | None]:
-    import jsonpath_rfc9535 as jp
-
     try:
-        query = jp.compile(text)
-    except (jp.JSONPathError, RecursionError) as exc:
-        token = getattr(exc, "token", None)
-        offset = getattr(token, "index", None)
-        reason = exc.args[0] if getattr(exc, "args", None) else "invalid JSONPath"
+        query = jsonpath.compile_query(text)
+    except (jsonpath.QueryError, RecursionError) as exc:
+        offset = exc.offset if isinstance(exc, jsonpath.QueryError) else None
+        reason = str(exc) or "invalid JSONPath"
         return (
             None,
             paths.StaticPath(None),

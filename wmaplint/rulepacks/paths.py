@@ -11,11 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from jsonpath_rfc9535 import segments as seg
-from jsonpath_rfc9535 import selectors as sel
-
 from wmaplint.cel import types as t
 from wmaplint.definition.format import DEFINITION_SCHEMA
+from wmaplint.rulepacks import jsonpath as jp
 
 Schema = Mapping[str, Any]
 MAX_CANDIDATES = 256  # wildcards over wide objects: past this, the type is simply dyn
@@ -106,23 +104,23 @@ def _items(node: Schema, where: str, what: str) -> tuple[list[Schema] | None, st
     return None, None
 
 
-def walk(query: Any) -> StaticPath:
+def walk(query: jp.Query) -> StaticPath:
     """Walk a compiled query's segments over the definition schema."""
     current: list[Schema] = [DEFINITION_SCHEMA]
     where = "$"
     for segment in query.segments:
-        if isinstance(segment, seg.JSONPathRecursiveDescentSegment):
+        if segment.descendant:
             return StaticPath(None)  # any depth: no single place, so no static type
         following: list[Schema] = []
         for node in current:
             for selector in segment.selectors:
                 found: list[Schema] | None
                 problem: str | None = None
-                if isinstance(selector, sel.NameSelector):
+                if isinstance(selector, jp.Name):
                     found, problem = _name(node, selector.name, where)
-                elif isinstance(selector, (sel.IndexSelector, sel.SliceSelector)):
+                elif isinstance(selector, (jp.Index, jp.Slice)):
                     found, problem = _items(node, where, "an index")
-                elif isinstance(selector, (sel.WildcardSelector, sel.FilterSelector)):
+                elif isinstance(selector, (jp.Wildcard, jp.Filter)):
                     found = _children(node)
                 else:
                     found = None
@@ -138,12 +136,12 @@ def walk(query: Any) -> StaticPath:
     return StaticPath(tuple(current))
 
 
-def _segment_text(segment: Any) -> str:
+def _segment_text(segment: jp.Segment) -> str:
     parts = []
     for selector in segment.selectors:
-        if isinstance(selector, sel.NameSelector):
+        if isinstance(selector, jp.Name):
             parts.append(f".{selector.name}" if len(segment.selectors) == 1 else repr(selector.name))
-        elif isinstance(selector, sel.IndexSelector):
+        elif isinstance(selector, jp.Index):
             parts.append(f"[{selector.index}]")
         else:
             parts.append("[*]")

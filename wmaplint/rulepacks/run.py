@@ -99,15 +99,14 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
                 matches = list(_bounded(given.query.finditer(data)))
             except Exception:  # hostile nesting (JSONPathRecursionError, RecursionError): select nothing
                 continue
-            for match in matches:
-                location = tuple(match.location)
+            for location, value in matches:
                 if location in seen:
                     continue
                 seen.add(location)
                 node = find_node(root_node, location)
                 if node is None:
                     continue
-                cel_self = _cel_value(location, match.value)
+                cel_self = _cel_value(location, value)
                 value, error = _evaluate(rule.assert_serialized, cel_self, cel_root)
                 if error is not None:
                     message = f"{rule.message} (the assertion could not be evaluated: {error})"

@@ -1,0 +1,234 @@
+"""RFC 9535 JSONPath for rule packs: a small evaluator for the queries packs write, the library for the rest.
+
+Pack queries are almost always a chain of names, wildcards, indexes and existence filters
+(``$.spec.structureDefinition.childComponents[?@.specDefinition]``). Those are parsed and run here with the
+RFC's semantics; any other query (descendants, slices, comparisons, functions, escapes) is
+compiled by jsonpath-rfc9535, which is imported only then: with its regex engine it is a quarter of the
+start-up of a one-file check. Both give the same ``Query`` shape, so the static walk over the definition
+format (``rulepacks.paths``) sees one form.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+Location = tuple[str | int, ...]
+
+MAX_INDEX = 2**53 - 1  # the RFC's I-JSON integer range
+
+
+@dataclass(frozen=True)
+class Name:
+    name: str
+
+
+@dataclass(frozen=True)
+class Index:
+    index: int
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Only from the library's parse; evaluated by the library."""
+
+
+@dataclass(frozen=True)
+class Wildcard:
+    pass
+
+
+@dataclass(frozen=True)
+class Filter:
+    """``?@.a.b``: children for which the relative path exists; ``exists`` is None for a filter the library
+    evaluates."""
+
+    exists: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class Other:
+    """A selector of the library's this module has no name for (the walk treats it as unknown)."""
+
+
+Selector = Name | Index | Slice | Wildcard | Filter | Other
+
+
+@dataclass(frozen=True)
+class Segment:
+    selectors: tuple[Selector, ...]
+    descendant: bool = False
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    segments: tuple[Segment, ...]
+    compiled: Any = None  # the library's query, for a query outside the subset
+
+    def finditer(self, data: Any) -> Iterator[tuple[Location, Any]]:
+        """Every node the query selects, as (normalized location, value), in the RFC's order."""
+        if self.compiled is not None:
+            for match in self.compiled.finditer(data):
+                yield tuple(match.location), match.value
+            return
+        yield from _select(self.segments, 0, (), data)
+
+
+class QueryError(ValueError):
+    """``text`` is not an RFC 9535 JSONPath; ``offset`` is where the library stopped, when it says."""
+
+    def __init__(self, reason: str, offset: int | None) -> None:
+        super().__init__(reason)
+        self.offset = offset
+
+
+def compile_query(text: str) -> Query:
+    """The query of ``text``; raises ``QueryError`` when it is not JSONPath (RecursionError when it nests
+    beyond what the library's parser takes)."""
+    found = _parse_subset(text)
+    if found is not None:
+        return found
+    import jsonpath_rfc9535 as jp
+
+    try:
+        compiled = jp.compile(text)
+    except jp.JSONPathError as exc:
+        offset = getattr(getattr(exc, "token", None), "index", None)
+        raise QueryError(exc.args[0] if exc.args else "invalid JSONPath", offset) from exc
+    return Query(text, tuple(_from_library(s) for s in compiled.segments), compiled)
+
+
+# --- the subset: $ then .name, .*, [selectors] with 'name', "name", index, *, ?@.name.name ----------------
+
+_SHORTHAND = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*|\*)")
+_INDEX = re.compile(r"0|-?[1-9][0-9]*")
+_QUOTED = re.compile(r"'([^'\\\x00-\x1f]*)'|\"([^\"\\\x00-\x1f]*)\"")
+_EXISTS = re.compile(r"\?@((?:\.[A-Za-z_][A-Za-z0-9_]*)+)")
+
+
+def _parse_subset(text: str) -> Query | None:
+    """The query when ``text`` is in the subset, else None (the library decides, and explains errors)."""
+    if not text.startswith("$"):
+        return None
+    segments: list[Segment] = []
+    pos = 1
+    while pos < len(text):
+        shorthand = _SHORTHAND.match(text, pos)
+        if shorthand is not None:
+            word = shorthand.group(1)
+            segments.append(Segment((Wildcard() if word == "*" else Name(word),)))
+            pos = shorthand.end()
+            continue
+        if text[pos] != "[":
+            return None
+        selectors: list[Selector] = []
+        pos += 1
+        while True:
+            selector, pos = _selector(text, _blank(text, pos))
+            if selector is None:
+                return None
+            selectors.append(selector)
+            pos = _blank(text, pos)
+            if text.startswith(",", pos):
+                pos += 1
+                continue
+            if text.startswith("]", pos):
+                pos += 1
+                break
+            return None
+        segments.append(Segment(tuple(selectors)))
+    return Query(text, tuple(segments))
+
+
+def _blank(text: str, pos: int) -> int:
+    """Past the blank space (space, tab, LF, CR) the RFC allows around selectors inside brackets."""
+    while pos < len(text) and text[pos] in " \t\n\r":
+        pos += 1
+    return pos
+
+
+def _selector(text: str, pos: int) -> tuple[Selector | None, int]:
+    if text.startswith("*", pos):
+        return Wildcard(), pos + 1
+    quoted = _QUOTED.match(text, pos)
+    if quoted is not None:
+        name = quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
+        return Name(name), quoted.end()
+    exists = _EXISTS.match(text, pos)
+    if exists is not None:
+        return Filter(tuple(exists.group(1)[1:].split("."))), exists.end()
+    index = _INDEX.match(text, pos)
+    if index is not None and abs(int(index.group(0))) <= MAX_INDEX:
+        return Index(int(index.group(0))), index.end()
+    return None, pos
+
+
+# --- evaluation (RFC 9535 §2.3, §2.5) ----------------------------------------------------------------------
+
+def _select(segments: tuple[Segment, ...], at: int, location: Location, value: Any) -> Iterator[
+        tuple[Location, Any]]:
+    if at == len(segments):
+        yield location, value
+        return
+    for selector in segments[at].selectors:
+        for key, child in _apply(selector, value):
+            yield from _select(segments, at + 1, (*location, key), child)
+
+
+def _children(value: Any) -> Iterator[tuple[str | int, Any]]:
+    if isinstance(value, dict):
+        yield from value.items()
+    elif isinstance(value, list):
+        yield from enumerate(value)
+
+
+def _apply(selector: Selector, value: Any) -> Iterator[tuple[str | int, Any]]:
+    if isinstance(selector, Name):
+        if isinstance(value, dict) and selector.name in value:
+            yield selector.name, value[selector.name]
+    elif isinstance(selector, Wildcard):
+        yield from _children(value)
+    elif isinstance(selector, Index):
+        if isinstance(value, list):
+            index = selector.index + len(value) if selector.index < 0 else selector.index
+            if 0 <= index < len(value):
+                yield index, value[index]
+    elif isinstance(selector, Filter) and selector.exists is not None:
+        for key, child in _children(value):
+            if _exists(child, selector.exists):
+                yield key, child
+
+
+def _exists(value: Any, names: tuple[str, ...]) -> bool:
+    """Whether the relative singular path selects a node (its value may be null or false)."""
+    for name in names:
+        if not isinstance(value, dict) or name not in value:
+            return False
+        value = value[name]
+    return True
+
+
+# --- the library's parse, in this module's shape (for the static walk) ------------------------------------
+
+def _from_library(segment: Any) -> Segment:
+    from jsonpath_rfc9535 import segments as seg
+    from jsonpath_rfc9535 import selectors as sel
+
+    converted: list[Selector] = []
+    for selector in segment.selectors:
+        if isinstance(selector, sel.NameSelector):
+            converted.append(Name(selector.name))
+        elif isinstance(selector, sel.IndexSelector):
+            converted.append(Index(selector.index))
+        elif isinstance(selector, sel.SliceSelector):
+            converted.append(Slice())
+        elif isinstance(selector, sel.WildcardSelector):
+            converted.append(Wildcard())
+        elif isinstance(selector, sel.FilterSelector):
+            converted.append(Filter(None))
+        else:
+            converted.append(Other())
+    return Segment(tuple(converted), isinstance(segment, seg.JSONPathRecursiveDescentSegment))
