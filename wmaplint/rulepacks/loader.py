@@ -7,18 +7,15 @@ problem is left out of the pack (the other rules still run).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Rule, Severity, Span
-from wmaplint.rulepacks import jsonpath, paths
+from wmaplint.rulepacks import jsonpath, paths, record
 from wmaplint.rulepacks.schema import API_VERSION, KIND, PACK_SCHEMA
 from wmaplint.source import (
     InputError,
@@ -196,8 +193,10 @@ def _check_cel(
 
 
 def _load_rule(
-    index: int, raw: Mapping[str, Any], node: MappingNode, path: str
+    index: int, raw: Mapping[str, Any], node: MappingNode, path: str,
+    recorded: tuple[bytes, bytes | None] | None = None,
 ) -> tuple[PackRule | None, list[Diagnostic]]:
+    """One rule; ``recorded`` holds its programs when this pack text compiled cleanly before."""
     rule_id = raw["id"]
     given_node = node.get("given")
     assert given_node is not None
@@ -221,12 +220,17 @@ def _load_rule(
         return None, problems
     assert_node = node.get("assert")
     assert assert_node is not None
-    serialized, cel_problems = _check_cel(
-        raw["assert"], assert_node, self_types, "bool", "assert", path, rule_id
-    )
     message_expression = raw.get("messageExpression")
-    message_serialized = None
-    if message_expression is not None:
+    cel_problems: list[Diagnostic] = []
+    serialized: bytes | None
+    if recorded is not None and (recorded[1] is None) == (message_expression is None):
+        serialized, message_serialized = recorded
+    else:
+        serialized, cel_problems = _check_cel(
+            raw["assert"], assert_node, self_types, "bool", "assert", path, rule_id
+        )
+        message_serialized = None
+    if message_expression is not None and message_serialized is None:
         mnode = node.get("messageExpression")
         assert mnode is not None
         message_serialized, more = _check_cel(
@@ -250,36 +254,6 @@ def _load_rule(
         message_expression=message_expression,
         message_serialized=message_serialized,
     ), []
-
-
-def _valid_marker(text: str) -> Path | None:
-    """A file in the user cache recording that a pack text passed this pack schema (the validator costs ~50 ms
-    of imports per process; the texts of shipped and configured packs rarely change)."""
-    try:
-        from wmaplint.schema.sources import user_dir
-
-        digest = hashlib.sha256(
-            json.dumps(PACK_SCHEMA, sort_keys=True).encode() + text.encode("utf-8", "surrogatepass")
-        ).hexdigest()
-        return user_dir() / "packs" / f"{digest}.valid"
-    except (OSError, ValueError):
-        return None
-
-
-def _known_valid(text: str) -> bool:
-    marker = _valid_marker(text)
-    return marker is not None and marker.is_file()
-
-
-def _remember_valid(text: str) -> None:
-    marker = _valid_marker(text)
-    if marker is None:
-        return
-    try:
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        marker.touch()
-    except OSError:
-        pass  # a read-only cache only costs the validation next time
 
 
 def _is_pack(data: Any) -> bool:
@@ -310,9 +284,8 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     root = documents[0].root
     assert root is not None
     data = to_python(root)
-    schema_problems = [] if _known_valid(text) else _schema_problems(data, root, path)
-    if not schema_problems:
-        _remember_valid(text)
+    recorded = record.read(text)
+    schema_problems = [] if recorded is not None else _schema_problems(data, root, path)
     if schema_problems:
         pack.problems.extend(schema_problems[:MAX_PROBLEMS])
         if (
@@ -347,12 +320,14 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
             )
             continue
         seen[rule_id] = id_node.span if id_node is not None else node.span
-        rule, problems = _load_rule(index, raw, node, path)
+        rule, problems = _load_rule(index, raw, node, path, (recorded or {}).get(rule_id))
         pack.problems.extend(problems)
         if rule is not None:
             pack.rules.append(rule)
         if len(pack.problems) >= MAX_PROBLEMS:
             break
+    if recorded is None and not schema_problems:
+        record.write(text, {r.id: (r.assert_serialized, r.message_serialized) for r in pack.rules})
     return pack
 
 

@@ -1,0 +1,86 @@
+"""A pack text that compiled cleanly once is not validated or compiled again: its record in the user cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wmaplint.rulepacks import loader, shipped_pack_paths
+from wmaplint.rulepacks.run import run_rules
+from wmaplint.source import load_text
+
+from .helpers import PACK_HEAD, acme_rule
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = shipped_pack_paths()[0]
+# A catalog definition on which the shipped pack reports KBP003 (its name breaks the convention).
+DEFINITION = (REPO / "catalog" / "batch-job-v1.yaml").read_text().replace(
+    "name: batch-job-v1", "name: my-job", 1
+)
+
+
+@pytest.fixture
+def compilations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The expressions compiled (a private user cache for the records)."""
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    seen: list[str] = []
+    real = loader._check_cel
+
+    def counting(text: str, *args: object, **kwargs: object) -> object:
+        seen.append(text)
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(loader, "_check_cel", counting)
+    return seen
+
+
+def _findings(pack: loader.LoadedPack) -> list[tuple[str, int, str]]:
+    root = load_text(DEFINITION, "def.yaml").documents[0].root
+    assert root is not None
+    return [(d.rule, d.span.start_line, d.message) for d in run_rules(pack.rules, root, "def.yaml")]
+
+
+def test_the_shipped_pack_compiles_once_and_runs_the_same_from_its_record(
+    compilations: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = Path(SHIPPED).read_text()
+    first = loader.load_pack_text(text, SHIPPED)
+    assert len(compilations) == 8 and not first.problems  # four rules, each an assert and a message
+    monkeypatch.setattr(loader, "_schema_problems", lambda *a: pytest.fail("validated again"))
+    again = loader.load_pack_text(text, SHIPPED)
+    assert len(compilations) == 8
+    assert [(r.id, r.assert_serialized, r.message_serialized) for r in again.rules] == [
+        (r.id, r.assert_serialized, r.message_serialized) for r in first.rules
+    ]
+    assert _findings(again) == _findings(first)
+    assert [f[0] for f in _findings(again)] == ["KBP003"]
+
+
+def test_a_changed_text_compiles_afresh(compilations: list[str]) -> None:
+    text = PACK_HEAD + acme_rule("$.metadata.name", "self.size() > 1")
+    loader.load_pack_text(text, "acme.yaml")
+    loader.load_pack_text(text.replace("> 1", "> 2"), "acme.yaml")
+    assert compilations == ["self.size() > 1", "self.size() > 2"]
+
+
+def test_a_damaged_record_is_not_used(compilations: list[str], tmp_path: Path) -> None:
+    text = PACK_HEAD + acme_rule("$.metadata.name", "self.size() > 1")
+    loader.load_pack_text(text, "acme.yaml")
+    (record,) = (tmp_path / "cache" / "packs").iterdir()
+    for damage in ("{", '{"rules": {"ACME001": ["not base64!", null]}}', '{"rules": []}', "[]"):
+        record.write_text(damage)
+        pack = loader.load_pack_text(text, "acme.yaml")
+        assert [r.id for r in pack.rules] == ["ACME001"] and not pack.problems
+    assert len(compilations) == 5
+
+
+def test_a_rule_that_does_not_compile_is_reported_every_time(compilations: list[str]) -> None:
+    text = PACK_HEAD + acme_rule("$.metadata.name", "self.size() > 1") + acme_rule(
+        "$.metadata.name", "self.nope", rule_id="ACME002"
+    )
+    for _ in range(2):
+        pack = loader.load_pack_text(text, "acme.yaml")
+        assert [r.id for r in pack.rules] == ["ACME001"]
+        assert [p.rule for p in pack.problems] == ["WM922"]
+    assert compilations == ["self.size() > 1", "self.nope", "self.nope"]
