@@ -55,13 +55,14 @@ def karta_crd_rules(ctx: Context) -> Iterator[Diagnostic]:
     if not schemas:
         return
     from wmaplint.cel import validate_object
-    from wmaplint.resolve.validate import anchor_node, unbracket  # resolution code only when rules run
 
     schema = schemas[0]
     obj = to_python(ctx.document.root)
     root = ctx.document.root
     seen: set[tuple[int, str]] = set()
     for violation in validate_object(schema.raw, obj, schema.resolve_ref):
+        from wmaplint.resolve.validate import anchor_node, unbracket  # resolution code only for a violation
+
         node = find_node(root, tuple(violation.data_path))
         if _covered(node, violation.detail, ctx.definition.components):
             continue

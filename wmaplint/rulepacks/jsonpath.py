@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 Location = tuple[str | int, ...]
@@ -20,53 +19,70 @@ Location = tuple[str | int, ...]
 MAX_INDEX = 2**53 - 1  # the RFC's I-JSON integer range
 
 
-@dataclass(frozen=True)
 class Name:
-    name: str
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
 
-@dataclass(frozen=True)
 class Index:
-    index: int
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
 
 
-@dataclass(frozen=True)
 class Slice:
     """Only from the library's parse; evaluated by the library."""
 
+    __slots__ = ()
 
-@dataclass(frozen=True)
+
 class Wildcard:
-    pass
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
 class Filter:
     """``?@.a.b``: children for which the relative path exists; ``exists`` is None for a filter the library
     evaluates."""
 
-    exists: tuple[str, ...] | None
+    __slots__ = ("exists",)
+
+    def __init__(self, exists: tuple[str, ...] | None) -> None:
+        self.exists = exists
 
 
-@dataclass(frozen=True)
 class Other:
     """A selector of the library's this module has no name for (the walk treats it as unknown)."""
+
+    __slots__ = ()
 
 
 Selector = Name | Index | Slice | Wildcard | Filter | Other
 
 
-@dataclass(frozen=True)
 class Segment:
-    selectors: tuple[Selector, ...]
-    descendant: bool = False
+    __slots__ = ("selectors", "descendant")
+
+    def __init__(self, selectors: tuple[Selector, ...], descendant: bool = False) -> None:
+        self.selectors = selectors
+        self.descendant = descendant
 
 
-@dataclass(frozen=True)
 class Query:
-    text: str
-    segments: tuple[Segment, ...]
-    compiled: Any = None  # the library's query, for a query outside the subset
+    """A compiled query; ``compiled`` is the library's query for one outside the subset. (Plain classes:
+    dataclasses would cost more to define than this module does to run.)"""
+
+    __slots__ = ("text", "segments", "compiled")
+
+    def __init__(self, text: str, segments: tuple[Segment, ...], compiled: Any = None) -> None:
+        self.text = text
+        self.segments = segments
+        self.compiled = compiled
+
+    def __repr__(self) -> str:
+        return f"Query({self.text!r})"
 
     def finditer(self, data: Any) -> Iterator[tuple[Location, Any]]:
         """Every node the query selects, as (normalized location, value), in the RFC's order."""

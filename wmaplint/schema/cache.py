@@ -16,7 +16,6 @@ import marshal
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,8 @@ FORMAT_VERSION = 5  # 5: property descriptions in the type tables
 
 
 def _write_atomic(target: Path, data: bytes) -> None:
+    import tempfile  # with shutil, random, bz2 and lzma: only when an entry is written, not on every read
+
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
