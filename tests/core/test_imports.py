@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ NOT_FOR_ONE_CHECK = (
 )
 
 
-def imported(*args: str, cwd: Path) -> set[str]:
+def imported(*args: str, cwd: Path, env: dict[str, str] | None = None) -> set[str]:
     """Modules loaded by the time ``wmaplint ARGS`` exits, in a fresh interpreter."""
     listing = cwd / "modules.txt"
     script = (
@@ -28,7 +29,7 @@ def imported(*args: str, cwd: Path) -> set[str]:
         f"sys.argv = ['wmaplint', *{list(args)!r}]\n"
         "runpy.run_module('wmaplint', run_name='__main__')\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=cwd)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=cwd, env=env)
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     return set(listing.read_text().split())
 
@@ -43,6 +44,18 @@ def test_a_one_file_check_imports_only_what_checking_needs(tmp_path) -> None:
     modules = imported("check", str(path), cwd=tmp_path)
     assert "wmaplint.checks.expressions" in modules and "wmaplint.report.text" in modules
     assert {p: _under(modules, p) for p in NOT_FOR_ONE_CHECK if _under(modules, p)} == {}
+
+
+def test_a_second_check_needs_no_cel_type_checker_when_no_rule_applies(tmp_path) -> None:
+    # The shipped pack's compiled CEL is remembered in the user cache after the first run, and the Karta CRD's
+    # own rules apply only to componentTypeSelectors, which this Job definition has none of.
+    path = tmp_path / "job.yaml"
+    path.write_text(JOB)
+    env = {**os.environ, "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
+    first = imported("check", str(path), cwd=tmp_path, env=env)
+    again = imported("check", str(path), cwd=tmp_path, env=env)
+    assert "wmaplint.cel.checker" in first and "wmaplint.cel.env" in again
+    assert _under(again, "wmaplint.cel.checker") == [] and _under(again, "wmaplint.cel.ast") == []
 
 
 def test_tree_imports_the_runtime_but_not_the_checks_or_the_server(tmp_path) -> None:

@@ -142,9 +142,6 @@ def validate_object(
     schema_pointer: Pointer = (),
 ) -> list[CelViolation]:
     """Run every validation rule of ``schema_dict`` on the matching nodes of ``obj`` (depth-first)."""
-    from wmaplint.cel.checker import check_expression, describe
-    from wmaplint.cel.cost import STATIC_RULE_LIMIT, estimate_cost
-
     violations: list[CelViolation] = []
     types = t.SchemaTypes(resolve_ref)
     stack: list[tuple[Any, Any, tuple[str | int, ...], Pointer, bool]] = [
@@ -159,6 +156,10 @@ def validate_object(
             continue
         rules = node.get("x-kubernetes-validations")
         if isinstance(rules, list) and rules:
+            # The checker only when a rule applies: many objects never reach one of their schema's rules.
+            from wmaplint.cel.checker import check_expression, describe
+            from wmaplint.cel.cost import STATIC_RULE_LIMIT, estimate_cost
+
             self_type = types.type_of(node, "selfType", embedded_root=is_root) or t.DYN
             cel_self = to_cel_value(node, value, types, root=is_root)
             schema_kind = str(node.get("type") or "")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -148,6 +147,8 @@ def repository_root(cwd: Path | None = None) -> Path:
     Code scanning and annotations place files by their path from the repository root, whatever directory
     wmaplint ran in.
     """
+    import subprocess  # only the SARIF and GitHub reporters ask for the root; the text report does not
+
     base = cwd if cwd is not None else Path.cwd()
     try:
         done = subprocess.run(
