@@ -37,12 +37,14 @@ $(BENCH)/peers/bin/check-jsonschema:
 	$(PYTHON) -m venv $(BENCH)/peers
 	$(BENCH)/peers/bin/pip install --quiet check-jsonschema
 
+# Every benchmark runs even when one fails, so the table always prints; a failure fails the target after it.
 bench: install $(BENCH)/peers/bin/check-jsonschema
-	@mkdir -p $(BENCH)/out
-	@for b in benchmarks/bench_*.py; do echo "== $$b"; \
-	  nice $(BIN)/python $$b > $(BENCH)/out/$$(basename $$b .py).txt 2>&1; rc=$$?; \
-	  cat $(BENCH)/out/$$(basename $$b .py).txt; [ $$rc = 0 ] || exit 1; done
-	@$(BIN)/python benchmarks/summary.py $(BENCH)/out
+	@rm -rf $(BENCH)/out && mkdir -p $(BENCH)/out
+	@failed=""; for b in benchmarks/bench_*.py; do echo "== $$b"; \
+	  nice $(BIN)/python $$b > $(BENCH)/out/$$(basename $$b .py).txt 2>&1 || failed="$$failed $$b"; \
+	  cat $(BENCH)/out/$$(basename $$b .py).txt; done; \
+	$(BIN)/python benchmarks/summary.py $(BENCH)/out; \
+	if [ -n "$$failed" ]; then echo "failed:$$failed"; exit 1; fi
 
 lint: install
 	$(BIN)/ruff check wmaplint tests benchmarks

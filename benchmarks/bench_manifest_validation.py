@@ -15,6 +15,9 @@ os.environ.setdefault("WMAPLINT_SCHEMA_PATH", f"{SHARED / 'crds'}:{SHARED / 'k8s
 
 
 def main() -> None:
+    if not (SHARED / "samples").is_dir():
+        print("skipped: needs ../shared beside the repository")
+        return
     from wmaplint.engine import lint_text
     from wmaplint.resolve.loading import load_file
     from wmaplint.resolve.validate import validate_loaded
