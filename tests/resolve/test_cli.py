@@ -69,9 +69,25 @@ def test_unknown_kind_only_exits_2_with_a_message(cli, tmp_path):
 
 def test_unknown_kind_beside_a_resolved_one_is_a_warning(cli, tmp_path):
     manifest = tmp_path / "x.yaml"
-    manifest.write_text(open(MANIFEST).read() + "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")
+    unknown = "---\napiVersion: example.com/v1\nkind: Trainer\nmetadata: {name: c}\n"
+    manifest.write_text(open(MANIFEST).read() + unknown)
     result = cli("tree", str(manifest), "--definition", DEFINITION)
     assert result.exit_code == 0 and "WM710" in result.output
+
+
+def test_built_in_kinds_that_run_no_pods_are_passed_by_quietly(cli, tmp_path):
+    extras = "".join(
+        f"---\napiVersion: {api}\nkind: {kind}\nmetadata: {{name: c}}\n"
+        for api, kind in (("v1", "ConfigMap"), ("v1", "Service"), ("rbac.authorization.k8s.io/v1", "Role"))
+    )
+    manifest = tmp_path / "x.yaml"
+    manifest.write_text(open(MANIFEST).read() + extras)
+    result = cli("tree", str(manifest), "--definition", DEFINITION)
+    assert result.exit_code == 0 and "WM710" not in result.output
+    only = tmp_path / "config.yaml"
+    only.write_text(extras)
+    result = cli("tree", str(only), "--definition", DEFINITION)
+    assert result.exit_code == 2 and "v1 ConfigMap runs no pods; passed by" in result.output
 
 
 def test_two_definitions_for_one_kind_is_an_error(cli):

@@ -24,6 +24,30 @@ ANCESTOR_LABEL = "trainer.kubeflow.org/trainjob-ancestor-step"
 TRAINER_CONTAINER = "node"
 
 
+# Built-in kinds that never run pods. Manifests sit beside them in real repositories; no definition is
+# missing for them, so the tree passes them by instead of warning.
+_NOT_WORKLOADS = {
+    "v1": {
+        "ConfigMap", "Secret", "Service", "ServiceAccount", "PersistentVolumeClaim", "PersistentVolume",
+        "Namespace", "Endpoints", "LimitRange", "ResourceQuota",
+    },
+    "rbac.authorization.k8s.io/v1": {"Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"},
+    "networking.k8s.io/v1": {"Ingress", "NetworkPolicy", "IngressClass"},
+    "policy/v1": {"PodDisruptionBudget"},
+    "scheduling.k8s.io/v1": {"PriorityClass"},
+    "storage.k8s.io/v1": {"StorageClass"},
+    "autoscaling/v2": {"HorizontalPodAutoscaler"},
+    "apiextensions.k8s.io/v1": {"CustomResourceDefinition"},
+}
+
+
+def is_built_in_non_workload(value: Any) -> bool:
+    """A built-in object that never runs pods (ConfigMap, Service, RBAC, ...)."""
+    if not isinstance(value, dict) or not isinstance(value.get("apiVersion"), str):
+        return False
+    return value.get("kind") in _NOT_WORKLOADS.get(value["apiVersion"], ())
+
+
 def is_referenced_object(value: Any) -> bool:
     """Objects only ever referred to by workloads (not workloads themselves)."""
     if not isinstance(value, dict) or not isinstance(value.get("apiVersion"), str):

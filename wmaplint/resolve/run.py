@@ -20,7 +20,7 @@ from wmaplint.resolve.loading import (
 )
 from wmaplint.resolve.model import Finding, Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
-from wmaplint.resolve.references import References, is_referenced_object
+from wmaplint.resolve.references import References, is_built_in_non_workload, is_referenced_object
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import find_span
 from wmaplint.source.nodes import no_cyclic_gc
@@ -97,6 +97,9 @@ def resolve_documents(
             continue
         run.manifests += 1
         candidates = index.lookup(gvk)
+        if not candidates and is_built_in_non_workload(manifest.value):
+            run.notes.append(f"{manifest.path}: {show_gvk(gvk)} runs no pods; passed by")
+            continue
         if not candidates:
             message = f"no definition for {show_gvk(gvk)}; pass one with --definition FILE"
             run.diagnostics.append(_manifest_diag(rules.NO_DEFINITION, message, manifest))
