@@ -130,3 +130,17 @@ def test_a_runtime_alone_is_not_a_workload(cli) -> None:
     result = cli("tree", str(EXAMPLES / "torch-gpu-runtime.yaml"))
     assert result.exit_code == 2
     assert "ClusterTrainingRuntime torch-gpu is not a workload: give it with --with" in result.output
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"runtimeRef": {"name": "torch"}, "trainer": "not a mapping"},
+        {"runtimeRef": {"name": ["torch"]}},
+        {"runtimeRef": "torch"},
+        {"runtimeRef": {"name": "torch", "kind": {"x": 1}}, "trainer": {"numNodes": "3"}},
+    ],
+)
+def test_odd_trainjobs_never_raise(runtime, spec) -> None:
+    job = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {}, "spec": spec}
+    resolve_workload(DEFINITION, job, runtime=runtime, references=_refs(_runtime()))

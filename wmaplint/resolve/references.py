@@ -15,7 +15,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from wmaplint.resolve.model import ComponentNode, PodTemplate
+from wmaplint.resolve.model import ComponentNode
 from wmaplint.resolve.tree import get, pod_template
 
 TRAINER_GROUP = "trainer.kubeflow.org"
@@ -139,7 +139,8 @@ def _trainjob(obj: dict[str, Any], components: dict[str, ComponentNode], referen
     group = get(ref, "apiGroup") or TRAINER_GROUP
     namespace = get(obj, "metadata", "namespace") or "default"
     found = references.find(group, kind, name, namespace if kind == "TrainingRuntime" else None)
-    trainer = get(obj, "spec", "trainer") or {}
+    trainer = get(obj, "spec", "trainer")
+    trainer = trainer if isinstance(trainer, dict) else {}
     job = _trainer_job(found[0]) if found else None
     target = _trainer_component(components, str(job.get("name")) if job else TRAINER_CONTAINER)
     if target is None or not target.instances:
@@ -171,7 +172,7 @@ def _trainjob(obj: dict[str, Any], components: dict[str, ComponentNode], referen
     nodes = _count(trainer.get("numNodes"))
     from_runtime = _count(get(runtime, "spec", "mlPolicy", "numNodes"))
     inst = target.instances[0]
-    inst.template = PodTemplate(built.metadata, built.spec, built.resources, built.unseen)
+    inst.template = built
     read = inst.effective_replicas  # what the definition's own scale path gave
     if nodes is None and from_runtime is not None:
         inst.replicas = from_runtime
