@@ -84,3 +84,32 @@ def test_memory_returns_after_a_large_document_closes(tmp_path: Path, large: str
         assert server.diagnostics(small, version=2) is not None
     finally:
         server.stop()
+
+
+@linux_only
+def test_a_busy_worker_ends_with_a_killed_server(tmp_path: Path) -> None:
+    server = RawClient("--lint-timeout", "60")
+    try:
+        server.initialize()
+        uri = (tmp_path / "job.yaml").as_uri()
+        server.open(uri, BROKEN)
+        server.diagnostics(uri)
+        children = Path(f"/proc/{server.proc.pid}/task/{server.proc.pid}/children").read_text().split()
+        assert len(children) == 1
+        worker = Path(f"/proc/{children[0]}")
+        server.open((tmp_path / "huge.yaml").as_uri(), EXPRESSION)  # seconds of work
+        time.sleep(1)
+    finally:
+        server.proc.kill()
+        server.proc.wait()
+    deadline = time.monotonic() + 2  # well before the lint would end and the worker read end-of-file
+    while worker.exists() and _state(worker) != "Z" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not worker.exists() or _state(worker) == "Z"
+
+
+def _state(process: Path) -> str:
+    try:
+        return (process / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "Z"

@@ -16,7 +16,6 @@ import gc
 import logging
 import os
 import pickle
-import signal
 import struct
 import sys
 from collections import OrderedDict
@@ -211,21 +210,10 @@ def _origin(exc: BaseException) -> str:
     return where
 
 
-def _die_with_parent(parent: int) -> None:
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:
-        os._exit(0)  # the server died before the kernel was told to end us with it
-
-
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1].isdigit():
-        _die_with_parent(int(sys.argv[1]))
+    from wmaplint.childproc import die_with_parent
+
+    die_with_parent(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 0)
     channel_in = sys.stdin.buffer
     channel_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print goes to the log, never into the channel

@@ -16,13 +16,13 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
 import signal
 import sys
 from typing import Any
 
+from wmaplint.childproc import die_with_parent
+
 MEMORY_LIMIT = 1 << 30  # a runaway string or array fails here instead of exhausting the machine
-_PR_SET_PDEATHSIG = 1
 _ALARM_MARGIN = 2  # seconds past the parent's own bound; the parent normally kills us first
 
 
@@ -33,19 +33,6 @@ def _limit_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     except (ImportError, ValueError, OSError):
         pass
-
-
-def _die_with_parent(parent: int) -> None:
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
-    if parent and os.getppid() != parent:
-        os._exit(0)  # the parent died before the kernel was told to tell us
 
 
 def _arm(timeout: float) -> None:
@@ -92,7 +79,7 @@ def _answer(programs: dict[str, Any], expr: Any, text: Any, limit: int) -> dict[
 
 
 def main() -> None:
-    _die_with_parent(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 0)
+    die_with_parent(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 0)
     _limit_memory()
     programs: dict[str, Any] = {}
     for line in sys.stdin:  # end of file: the parent closed the pipe or is gone
