@@ -96,5 +96,10 @@ async def test_quick_fix_titles_are_one_line(client: LanguageClient, tmp_path: P
     fixed = _apply(LITERAL, action.edit.changes[uri])
     selector = ("spec", "structureDefinition", "childComponents", 0, "podSelector", "componentTypeSelector")
     node = find_node(load_text(fixed, "literal.yaml").documents[0].root, (*selector, "keyPath"))
-    assert node is not None and node.value == f"({SELECTOR}  # role as fallback\n)\n"
-    assert f"keyPath: |\n            ({SELECTOR}  # role as fallback\n            )\n" in fixed
+    (finding,) = [d for d in lint_text(LITERAL, "literal.yaml") if d.rule == "WM235"]
+    assert fixed == apply_edits(LITERAL, list(finding.fixes[0].edits))  # the same edit as `check --fix`
+    # the closing parenthesis goes on a line of its own, out of the comment's reach, indented as the block
+    assert node is not None and node.value.startswith(f"({SELECTOR}  # role as fallback")
+    assert node.value.endswith("\n)\n") and node.value.count("\n") == 2
+    assert fixed.startswith(LITERAL.split(SELECTOR)[0] + "(")
+    assert "\n            )\n" in fixed

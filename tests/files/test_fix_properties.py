@@ -25,34 +25,20 @@ from wmaplint.diagnostics import RULES
 from wmaplint.engine import Options, lint_text
 from wmaplint.examples import JOB, POD
 from wmaplint.fixes import apply_edits
+from wmaplint.jq import rules as jq_rules
 from wmaplint.source import MappingNode, ScalarNode, find_node, load_text, to_python
 from wmaplint.source.scalars import skip_properties
 
 MARK = "@@"
 
-JOBSET = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: jobset-x-k8s-io-jobset-v1alpha2}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: jobset
-      kind: {group: jobset.x-k8s.io, version: v1alpha2, kind: JobSet}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          completed: [{byConditions: [{type: Completed, status: "True"}]}]
-          failed: [{byConditions: [{type: Failed, status: "True"}]}]
-    childComponents:
-    - name: replicatedjob
-      kind: {group: batch, version: v1, kind: Job}
-      ownerRef: jobset
-      instanceIdPath: '.spec.replicatedJobs[].name'
-      specDefinition: {podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template'}
-      scaleDefinition: {replicasPath: '.spec.replicatedJobs[].template.spec.parallelism'}
-      podSelector:
-        componentInstanceSelector: {idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'}
+FAN_OUT = ".spec.replicatedJobs[].template.spec.parallelism"
+FAN_OUT_FIXED = ".spec.replicatedJobs[]? | (.template.spec.parallelism // 1)"
+SELECTOR = '.metadata.labels["training.kubeflow.org/replica-type"] // .metadata.labels.role'
+
+# The jq rules' examples, with a replicas path that fans out, a gang, and a keyPath with a fallback.
+JOBSET = jq_rules.JOBSET.replace(
+    "'.spec.replicatedJobs[] | (.template.spec.parallelism // 1)'", f"'{FAN_OUT}'", 1
+) + """\
   optimizationInstructions:
     gangScheduling:
       podGroups:
@@ -61,33 +47,8 @@ spec:
         - componentName: replicatedjob
           groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/jobset-name"]']
 """
-
-SELECTOR = '.metadata.labels["training.kubeflow.org/replica-type"] // .metadata.labels.role'
-
-MPIJOB = f"""\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {{name: kubeflow-org-mpijob-v2beta1}}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: mpijob
-      kind: {{group: kubeflow.org, version: v2beta1, kind: MPIJob}}
-      statusDefinition:
-        conditionsDefinition: {{path: .status.conditions, typeFieldName: type, statusFieldName: status}}
-        statusMappings:
-          completed: [{{byConditions: [{{type: Succeeded, status: "True"}}]}}]
-    childComponents:
-    - name: worker
-      kind: {{group: "", version: v1, kind: Pod}}
-      ownerRef: mpijob
-      specDefinition: {{podTemplateSpecPath: '.spec.mpiReplicaSpecs.Worker.template'}}
-      scaleDefinition: {{replicasPath: '.spec.mpiReplicaSpecs.Worker.replicas // 1'}}
-      podSelector:
-        componentTypeSelector:
-          keyPath: '{SELECTOR}'
-          value: worker
-"""
+MPIJOB = jq_rules.MPIJOB.replace(f"'{SELECTOR.split(' //')[0]}'", f"'{SELECTOR}'", 1)
+assert FAN_OUT in JOBSET and SELECTOR in MPIJOB, "the jq rules' examples changed"
 
 # A small CRD of our own, so a schema-path fix is tested without any schema beside the repository.
 WIDGET_CRD = """\
@@ -187,10 +148,8 @@ REPLICAS = (*ROOT, "scaleDefinition", "replicasPath")
 CHILD_REPLICAS = (*CHILD, "scaleDefinition", "replicasPath")
 SELECTOR_PATH = (*CHILD, "podSelector", "componentTypeSelector", "keyPath")
 CONDITION = (*MAPPINGS, "failed", 0, "byConditions", 0)
-FAN_OUT = ".spec.replicatedJobs[].template.spec.parallelism"
-FAN_OUT_FIXED = ".spec.replicatedJobs[]? | (.template.spec.parallelism // 1)"
-
-
+RUNNING = (*MAPPINGS, "running", 0, "byExpression", "expression")
+COMMENTED = "(.status.active // 0) > 0  # pods are running"
 def _remove_line(text: str, written: str, nl: str) -> str:
     # the lines of the pair go; a blank line a kept block scalar ends with stays
     return _swap(text, f"      ownerRef: {written.rstrip(nl)}{nl}", "")
@@ -241,6 +200,14 @@ CASES = {
                        "          value: worker\n",
                        f"        componentTypeSelector: {{keyPath: {MARK}, value: worker}}\n"),
         SELECTOR, f"({SELECTOR})", SELECTOR_PATH, margins=True),
+    "WM236-trailing-comment-flow": Case(
+        "WM236", _swap(JOB, "expression: '(.status.active // 0) > 0'", f"expression: {MARK}"), COMMENTED,
+        COMMENTED + " \n", RUNNING),
+    "WM236-trailing-comment-block": Case(
+        "WM236", _swap(JOB, JOB_RUNNING, "          running:\n          - byExpression:\n"
+                       f"              expression: {MARK}\n"
+                       '              expectedResult: "true"\n'),
+        COMMENTED, COMMENTED + " \n", RUNNING),
     "WM301-schema-path-flow": Case(
         "WM301", _swap(WIDGET, "'.spec.parallelism // 1'", MARK), ".spec.replicaz // 1",
         ".spec.replicas // 1", REPLICAS, margins=True, crds=True),
