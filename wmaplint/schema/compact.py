@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wmaplint.schema.types import ANY, Property, SchemaType
+from wmaplint.schema.types import ANY, LazyType, Property, SchemaType
 
 _ANY_INDEX = -1
 # SchemaType fields in table order after ``kind``; properties, items, additional and variants hold indices
@@ -20,7 +20,6 @@ _FIELDS = (
     "list_map_keys", "format", "enum", "pattern", "nullable", "default", "has_default", "variants", "line",
     "column", "ref",
 )
-_FIELD_SET = frozenset(_FIELDS)
 Row = tuple[Any, ...]
 
 
@@ -77,18 +76,12 @@ class _Graph:
         return node
 
 
-class _LazyType(SchemaType):
+class _LazyType(LazyType):
     """A SchemaType whose fields (all but ``kind``) are filled from the table the first time one is read."""
 
     __slots__ = ("_graph", "_index")
     _graph: _Graph
     _index: int
-
-    def __getattr__(self, name: str) -> Any:  # only called for slots not filled yet
-        if name not in _FIELD_SET:
-            raise AttributeError(name)
-        self._fill()
-        return object.__getattribute__(self, name)
 
     def _fill(self) -> None:
         graph: _Graph = object.__getattribute__(self, "_graph")
@@ -117,19 +110,12 @@ class _LazyType(SchemaType):
         self.column = column
         self.ref = ref
 
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        # pickled (or copied) as a plain SchemaType: the state is set after creation, so cycles survive
-        state = {"kind": self.kind, **{f: getattr(self, f) for f in _FIELDS}}
-        return _new_plain, (), (None, state)
-
-
-def _new_plain() -> SchemaType:
-    return object.__new__(SchemaType)
-
 
 def decode(rows: list[Row]) -> SchemaType:
     """The root of an encoded graph; raises ValueError for a table that is not one."""
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, tuple) and len(r) == 19 for r in rows):
+    width = 1 + len(_FIELDS)
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, tuple) and len(r) == width
+                                                         for r in rows):
         raise ValueError("not an encoded type table")
     root = _Graph(rows).get(0)
     assert root is not None

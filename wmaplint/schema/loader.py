@@ -7,6 +7,7 @@ alone) and the problems found. Nothing here raises for bad content; problems bec
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from wmaplint.schema.types import (
     ARRAY,
     OBJECT,
     SCALAR_KINDS,
+    LazyType,
     Property,
     SchemaType,
     int_or_string,
@@ -33,6 +35,16 @@ GVK = tuple[str, str, str]
 MAX_DEPTH = 80
 
 _REF_PREFIXES = ("#/components/schemas/", "#/definitions/")
+_PARTS = ("items", "additionalProperties", "allOf", "oneOf", "anyOf")
+
+# Where a schema and its members are declared, shaped like the schema itself rather than keyed by object
+# identity, so one (deduplicated) schema dict can be declared at several places:
+# ``(line, column, members, parts)``; ``line`` counts from the line the caller starts from (absolute at
+# the root), ``members`` has one ``(key line, key column, tree)`` per ``properties`` entry in order (the
+# key's line from the schema's, the tree's from the key's), ``parts`` maps ``items``,
+# ``additionalProperties`` (a tree) and ``allOf``/``oneOf``/``anyOf`` (a tuple of trees) to where they
+# are, from the schema's line. Relative lines are small and repetitive: a bundle's trees compress to little.
+Where = tuple[int, int, "tuple[Any, ...] | None", "dict[str, Any] | None"]
 
 
 @dataclass(slots=True)
@@ -47,32 +59,89 @@ class ParsedFile:
     errors: list[SchemaError] = field(default_factory=list)
     # every GVK the file declares, served or not: lets a missing version be told apart from a missing kind
     declared_versions: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    # where each served GVK's schema is declared (CRD YAML only), for the pre-parsed bundle
+    positions: dict[GVK, Where | None] = field(default_factory=dict)
+
+
+def position_tree(schema: Any, positions: Positions, base: int = 0, depth: int = 0) -> Where | None:
+    """The position tree of ``schema`` from the loader's identity-keyed positions (see ``Where``)."""
+    if not isinstance(schema, dict) or depth > MAX_DEPTH + 1:
+        return None
+    here = positions.get(id(schema), {})
+    at = here.get(None)
+    if at is None:
+        return None
+    line, column = at
+    members: tuple[Any, ...] | None = None
+    props = schema.get("properties")
+    if isinstance(props, dict) and props:
+        keys = positions.get(id(props), {})
+        out: list[tuple[int, int, Where | None] | None] = []
+        for name, sub in props.items():
+            key = keys.get(name)
+            if key is None:
+                out.append(None)
+            else:
+                out.append((key[0] - line, key[1], position_tree(sub, positions, key[0], depth + 1)))
+        members = tuple(out)
+    parts: dict[str, Any] = {}
+    for keyword in _PARTS:
+        value = schema.get(keyword)
+        if isinstance(value, dict):
+            tree = position_tree(value, positions, line, depth + 1)
+            if tree is not None:
+                parts[keyword] = tree
+        elif isinstance(value, list) and keyword != "items":
+            trees = tuple(position_tree(v, positions, line, depth + 1) for v in value)
+            if any(t is not None for t in trees):
+                parts[keyword] = trees
+    return (line - base, column, members, parts or None)
+
+
+def _part(where: Where | None, keyword: str, index: int | None = None) -> Where | None:
+    parts = where[3] if where is not None else None
+    found = parts.get(keyword) if parts else None
+    if index is None or found is None:
+        return found  # type: ignore[no-any-return]
+    return found[index] if index < len(found) else None  # type: ignore[no-any-return]
+
+
+class _Pending(LazyType):
+    """An object or array type whose members are built from its schema dict when first read."""
+
+    __slots__ = ("_builder", "_schema", "_where", "_depth")
+    _builder: TypeBuilder
+    _schema: dict[str, Any]
+    _where: Where | None
+    _depth: int
+
+    def _fill(self) -> None:
+        self._set_defaults(keep=("line", "column", "ref"))
+        self._builder.fill(self, self._schema, self._where, self._depth)
 
 
 class TypeBuilder:
-    """openAPI schema dicts -> SchemaType, with cyclic ``$ref`` support and a depth limit."""
+    """openAPI schema dicts -> SchemaType, with cyclic ``$ref`` support and a depth limit.
 
-    def __init__(
-        self,
-        file: str,
-        positions: Positions | None = None,
-        components: dict[str, Any] | None = None,
-    ) -> None:
+    Objects and arrays are built lazily: their members when first read (``force`` builds a whole graph, and
+    with it every problem in ``errors``). Positions come from position trees (``Where``)."""
+
+    def __init__(self, file: str, components: dict[str, Any] | None = None) -> None:
         self.file = file
-        self.positions = positions or {}
         self.components = components or {}
         self.refs: dict[str, SchemaType] = {}
+        self._building: dict[str, bool] = {}  # refs being built -> whether their placeholder was handed out
         self.errors: list[SchemaError] = []
         self._too_deep_reported = False
 
-    def build(self, schema: Any, depth: int = 0) -> SchemaType:
+    def build(self, schema: Any, where: Where | None = None, base: int = 0, depth: int = 0) -> SchemaType:
+        """The type of ``schema``; ``where`` is its position tree, whose line counts from ``base``."""
         if depth > MAX_DEPTH:
             if not self._too_deep_reported:
                 self._too_deep_reported = True
-                line = self._line_of(schema)
                 self.errors.append(
                     SchemaError(f"schema nested deeper than {MAX_DEPTH} levels; deeper parts are not checked",
-                                self.file, line)
+                                self.file, base + where[0] if where is not None else None)
                 )
             return ANY
         if not isinstance(schema, dict):
@@ -80,16 +149,19 @@ class TypeBuilder:
         ref = schema.get("$ref")
         if isinstance(ref, str):
             return self._from_ref(ref, depth)
+        line = base + where[0] if where is not None else None
         all_of = schema.get("allOf")
         if isinstance(all_of, list) and all_of and "type" not in schema and "properties" not in schema:
-            return self._from_all_of(schema, all_of, depth)
-        return self._from_plain(schema, depth)
+            return self._from_all_of(schema, all_of, where, line, depth)
+        return self._from_plain(schema, where, line, depth)
 
     # -- pieces -----------------------------------------------------------------------------
 
     def _from_ref(self, ref: str, depth: int) -> SchemaType:
         known = self.refs.get(ref)
         if known is not None:
+            if ref in self._building:
+                self._building[ref] = True  # a cycle took the placeholder: it must be filled
             return known
         name = next((ref[len(p):] for p in _REF_PREFIXES if ref.startswith(p)), None)
         target = self.components.get(name) if name is not None else None
@@ -99,14 +171,21 @@ class TypeBuilder:
             return ANY
         placeholder = SchemaType(ANY_KIND)
         self.refs[ref] = placeholder  # a cycle back to this ref sees the placeholder, filled below
-        built = self.build(target, depth + 1)
+        self._building[ref] = False
+        built = self.build(target, None, 0, depth + 1)
+        if type(built) is _Pending and built._schema is target and not self._building.pop(ref):
+            built.ref = name  # made for this target and nobody holds the placeholder: stays lazy
+            self.refs[ref] = built
+            return built
+        self._building.pop(ref, None)
         for slot in SchemaType.__slots__:  # type: ignore[attr-defined]
             setattr(placeholder, slot, getattr(built, slot))
         placeholder.ref = name
         return placeholder
 
-    def _from_all_of(self, schema: dict[str, Any], parts: list[Any], depth: int) -> SchemaType:
-        built = [self.build(p, depth + 1) for p in parts]
+    def _from_all_of(self, schema: dict[str, Any], parts: list[Any], where: Where | None, line: int | None,
+                     depth: int) -> SchemaType:
+        built = [self.build(p, _part(where, "allOf", i), line or 0, depth + 1) for i, p in enumerate(parts)]
         if len(built) == 1:
             base = built[0]
         else:
@@ -131,8 +210,9 @@ class TypeBuilder:
             return copy
         return base
 
-    def _from_plain(self, schema: dict[str, Any], depth: int) -> SchemaType:
-        line, column = self._where(schema)
+    def _from_plain(self, schema: dict[str, Any], where: Where | None, line: int | None,
+                    depth: int) -> SchemaType:
+        column = where[1] if where is not None else None
         if schema.get("x-kubernetes-int-or-string") is True:
             t = int_or_string()
             t.line, t.column = line, column
@@ -143,32 +223,31 @@ class TypeBuilder:
             kinds = [k for k in kind if isinstance(k, str)]
             kind = next((k for k in kinds if k != "null"), None)
         if kind is None:
-            variants = schema.get("oneOf") or schema.get("anyOf")
-            if isinstance(variants, list) and variants:
-                built = [self.build(v, depth + 1) for v in variants]
-                if all(b.kind != ANY_KIND for b in built):
-                    t = union(*built)
-                    if schema.get("format") == "int-or-string":
-                        t = int_or_string()
-                    return t
+            for keyword in ("oneOf", "anyOf"):
+                variants = schema.get(keyword)
+                if not variants:
+                    continue
+                if isinstance(variants, list):
+                    built = [self.build(v, _part(where, keyword, i), line or 0, depth + 1)
+                             for i, v in enumerate(variants)]
+                    if all(b.kind != ANY_KIND for b in built):
+                        if schema.get("format") == "int-or-string":
+                            return int_or_string()
+                        return union(*built)
+                break
             if "properties" in schema or "additionalProperties" in schema:
                 kind = OBJECT
             elif "items" in schema:
                 kind = ARRAY
             else:
                 return ANY  # empty or preserve-unknown-only schema: any value
-        if kind == OBJECT:
-            t = SchemaType(OBJECT, line=line, column=column)
-            self._object(t, schema, depth)
-        elif kind == ARRAY:
-            t = SchemaType(ARRAY, line=line, column=column)
-            t.items = self.build(schema["items"], depth + 1) if "items" in schema else ANY
-            lt = schema.get("x-kubernetes-list-type")
-            t.list_type = lt if isinstance(lt, str) else None
-            keys = schema.get("x-kubernetes-list-map-keys")
-            if isinstance(keys, list):
-                t.list_map_keys = tuple(k for k in keys if isinstance(k, str))
-        elif kind in SCALAR_KINDS:
+        if kind in (OBJECT, ARRAY):
+            pending = object.__new__(_Pending)
+            pending.kind = kind
+            pending.line, pending.column, pending.ref = line, column, None
+            pending._builder, pending._schema, pending._where, pending._depth = self, schema, where, depth
+            return pending
+        if kind in SCALAR_KINDS:
             t = SchemaType(kind, line=line, column=column)
             fmt = schema.get("format")
             t.format = fmt if isinstance(fmt, str) else None
@@ -177,23 +256,40 @@ class TypeBuilder:
             enum = schema.get("enum")
             if isinstance(enum, list):
                 t.enum = tuple(e for e in enum if not isinstance(e, (dict, list)))
-        else:
-            self.errors.append(SchemaError(f"unknown schema type {kind!r}", self.file, line, column))
-            return ANY
-        self._common(t, schema)
-        return t
+            self._common(t, schema)
+            return t
+        self.errors.append(SchemaError(f"unknown schema type {kind!r}", self.file, line, column))
+        return ANY
 
-    def _object(self, t: SchemaType, schema: dict[str, Any], depth: int) -> None:
+    def fill(self, t: SchemaType, schema: dict[str, Any], where: Where | None, depth: int) -> None:
+        """Build the members of an object or array type made by ``_from_plain``."""
+        line = t.line or 0
+        if t.kind == OBJECT:
+            self._object(t, schema, where, line, depth)
+        else:
+            t.items = self.build(schema["items"], _part(where, "items"), line, depth + 1) \
+                if "items" in schema else ANY
+            lt = schema.get("x-kubernetes-list-type")
+            t.list_type = lt if isinstance(lt, str) else None
+            keys = schema.get("x-kubernetes-list-map-keys")
+            if isinstance(keys, list):
+                t.list_map_keys = tuple(k for k in keys if isinstance(k, str))
+        self._common(t, schema)
+
+    def _object(self, t: SchemaType, schema: dict[str, Any], where: Where | None, line: int,
+                depth: int) -> None:
         props = schema.get("properties")
         if isinstance(props, dict):
-            where = self.positions.get(id(props), {})
-            for name, sub in props.items():
+            members = where[2] if where is not None else None
+            for i, (name, sub) in enumerate(props.items()):
                 if not isinstance(name, str):
                     continue
-                pos = where.get(name)
+                at = members[i] if members is not None and i < len(members) else None
                 text = sub.get("description") if isinstance(sub, dict) else None
+                key_line = line + at[0] if at is not None else 0
                 t.properties[name] = Property(
-                    name, self.build(sub, depth + 1), pos[0] if pos else None, pos[1] if pos else None,
+                    name, self.build(sub, at[2] if at is not None else None, key_line, depth + 1),
+                    key_line if at is not None else None, at[1] if at is not None else None,
                     text if isinstance(text, str) and text else None,
                 )
         required = schema.get("required")
@@ -203,7 +299,7 @@ class TypeBuilder:
         if extra is True:
             t.additional = ANY
         elif isinstance(extra, dict):
-            t.additional = self.build(extra, depth + 1)
+            t.additional = self.build(extra, _part(where, "additionalProperties"), line, depth + 1)
         t.preserve_unknown = schema.get("x-kubernetes-preserve-unknown-fields") is True
         t.embedded_resource = schema.get("x-kubernetes-embedded-resource") is True
 
@@ -213,12 +309,19 @@ class TypeBuilder:
         if "default" in schema:
             t.default, t.has_default = schema["default"], True
 
-    def _where(self, schema: dict[str, Any]) -> tuple[int | None, int | None]:
-        pos = self.positions.get(id(schema), {}).get(None)
-        return (pos[0], pos[1]) if pos else (None, None)
 
-    def _line_of(self, schema: Any) -> int | None:
-        return self._where(schema)[0] if isinstance(schema, dict) else None
+def force(types: Iterable[SchemaType | None]) -> None:
+    """Build every lazily built member of the graphs of ``types`` (iteratively; cycles are fine)."""
+    seen: set[int] = set()
+    stack = [t for t in types if t is not None]
+    while stack:
+        t = stack.pop()
+        if id(t) in seen or t is ANY:
+            continue
+        seen.add(id(t))
+        stack.extend(p.type for p in t.properties.values())
+        stack.extend(x for x in (t.items, t.additional) if x is not None)
+        stack.extend(t.variants)
 
 
 # -- files ------------------------------------------------------------------------------------
@@ -285,13 +388,14 @@ def _parse_crd_stream(data: bytes, path: str) -> ParsedFile:
             crds.extend(d for d in doc["items"] if isinstance(d, dict))
         else:
             crds.append(doc)
-    builder = TypeBuilder(path, positions)
+    builder = TypeBuilder(path)
     for crd in crds:
         if crd.get("kind") != "CustomResourceDefinition":
             continue
         _add_crd(out, crd, builder, positions)
     if not out.types and not out.errors:
         out.errors.append(SchemaError("no CustomResourceDefinition found", path))
+    force(out.types.values())
     out.errors.extend(builder.errors)
     return out
 
@@ -333,8 +437,10 @@ def _add_crd(out: ParsedFile, crd: dict[str, Any], builder: TypeBuilder, positio
             out.types[gvk] = ANY
             out.raws[gvk] = {}
             continue
-        out.types[gvk] = builder.build(raw)
+        where = position_tree(raw, positions)
+        out.types[gvk] = builder.build(raw, where)
         out.raws[gvk] = raw
+        out.positions[gvk] = where
 
 
 def _parse_openapi(data: bytes, path: str) -> ParsedFile:
@@ -354,7 +460,7 @@ def _parse_openapi(data: bytes, path: str) -> ParsedFile:
         out.errors.append(SchemaError("not an OpenAPI document (no components.schemas)", path))
         return out
     out.components = comps
-    builder = TypeBuilder(path, None, comps)
+    builder = TypeBuilder(path, comps)
     for name, schema in comps.items():
         if not isinstance(schema, dict):
             continue
@@ -371,6 +477,10 @@ def _parse_openapi(data: bytes, path: str) -> ParsedFile:
             out.errors.append(SchemaError(f"schema of {name} is too deep to analyse", path))
             out.types[gvk] = ANY
         out.raws[gvk] = schema
+    try:
+        force(out.types.values())
+    except RecursionError:
+        out.errors.append(SchemaError("schema too deep to analyse", path))
     out.errors.extend(builder.errors)
     return out
 

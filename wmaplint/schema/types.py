@@ -8,7 +8,7 @@ reason for a finding. Types may form cycles (recursive ``$ref``); never walk the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 OBJECT = "object"
@@ -115,6 +115,44 @@ class SchemaType:
 
 
 ANY = SchemaType(ANY_KIND)
+
+# every field a lazy type may leave unset until it is read, with its default (a factory for mutable ones)
+_LAZY_DEFAULTS: dict[str, Any] = {
+    f.name: (f.default_factory if f.default is MISSING else f.default)
+    for f in fields(SchemaType) if f.name != "kind"
+}
+_LAZY_FACTORIES = frozenset(f.name for f in fields(SchemaType) if f.default is MISSING and f.name != "kind")
+
+
+class LazyType(SchemaType):
+    """A SchemaType whose fields other than ``kind`` (and whatever the creator sets) are filled by ``_fill``
+    the first time one is read: a large schema is then only built where a definition looks."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:  # only called for slots not filled yet
+        if name not in _LAZY_DEFAULTS:
+            raise AttributeError(name)
+        self._fill()
+        return object.__getattribute__(self, name)
+
+    def _fill(self) -> None:
+        raise NotImplementedError
+
+    def _set_defaults(self, keep: tuple[str, ...] = ()) -> None:
+        """Give every field but ``kind`` and ``keep`` its default, so no read comes back to ``_fill``."""
+        for name, default in _LAZY_DEFAULTS.items():
+            if name not in keep:
+                object.__setattr__(self, name, default() if name in _LAZY_FACTORIES else default)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # pickled (or copied) as a plain SchemaType: the state is set after creation, so cycles survive
+        state = {"kind": self.kind, **{f: getattr(self, f) for f in _LAZY_DEFAULTS}}
+        return _new_plain, (), (None, state)
+
+
+def _new_plain() -> SchemaType:
+    return object.__new__(SchemaType)
 
 
 def union(*types: SchemaType) -> SchemaType:
