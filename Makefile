@@ -2,9 +2,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-SHARED ?= ../shared
 
-.PHONY: demo test bench lint docs install vscode wheelhouse
+.PHONY: demo test bench lint docs install vscode wheelhouse schemas
 
 $(BIN)/wmaplint: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,10 +21,8 @@ install: $(BIN)/wmaplint
 
 wheelhouse: .wheelhouse/.complete
 
-# The main job: check the shipped catalog against the pinned framework schemas.
+# The main job: check the shipped catalog against the pinned framework schemas (bundled in the package).
 demo: install
-	@if [ -d "$(SHARED)/crds" ]; then $(BIN)/wmaplint schemas pull --from $(SHARED) >/dev/null; \
-	 else $(BIN)/wmaplint schemas pull >/dev/null; fi
 	$(BIN)/wmaplint check catalog/
 
 test: install
@@ -49,6 +46,11 @@ bench: install $(BENCH)/peers/bin/check-jsonschema
 lint: install
 	$(BIN)/ruff check wmaplint tests benchmarks
 	$(BIN)/mypy wmaplint
+
+# The schema bundle shipped in the package, rebuilt from the pinned sources of schemas/lock.yaml (sha256-verified):
+# downloaded, or taken from a local copy with `make schemas FROM=../shared` (no network then).
+schemas: install
+	$(BIN)/python -m wmaplint.schema.bundle_build build $(if $(FROM),--from $(FROM))
 
 docs: install
 	$(BIN)/python -m wmaplint.rule_docs > docs/rules.md

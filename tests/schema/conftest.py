@@ -1,5 +1,3 @@
-from pathlib import Path
-
 import pytest
 
 from wmaplint.schema.store import SchemaStore
@@ -14,6 +12,6 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def store(shared: Path, tmp_path_factory) -> SchemaStore:
-    cache = tmp_path_factory.getbasetemp() / "wmaplint-cache" / "parsed"
-    return SchemaStore([shared / "crds", shared / "k8s-openapi"], cache_dir=cache)
+def store(bundle_store) -> SchemaStore:
+    """The schemas a fresh machine checks against: the bundle shipped in the package."""
+    return bundle_store

@@ -5,16 +5,17 @@ import hashlib
 import pytest
 from click.testing import CliRunner
 
+from wmaplint.diagnostics import CACHED_SCHEMAS
 from wmaplint.schema.commands import schemas
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.lock import DEFAULT_LOCK, LockEntry, add, list_schemas, pull, read_lock
-from wmaplint.schema.store import SchemaStore
+from wmaplint.schema.store import SchemaStore, forget_parsed
 
 
 def test_lock_pins_every_schema_in_sources_md(shared):
     entries = read_lock(DEFAULT_LOCK)
     sources = (shared / "SOURCES.md").read_text()
-    assert len(entries) == 34
+    assert len(entries) == 35
     for e in entries:
         assert f"`{e.file}`" in sources and e.sha256 in sources and e.url in sources
         assert hashlib.sha256((shared / e.file).read_bytes()).hexdigest() == e.sha256
@@ -24,15 +25,20 @@ def test_lock_pins_every_schema_in_sources_md(shared):
     assert ("ray.io", "v1", "RayJob") in by_file["crds/ray.io/rayjob_v1.yaml"].gvks
 
 
-def test_pull_from_a_local_directory_needs_no_network(shared, tmp_path):
-    def no_network(url):
-        raise AssertionError(f"network used for {url}")
-    written = pull(DEFAULT_LOCK, tmp_path, from_dir=shared, fetch=no_network)
-    assert len(written) == 34
-    store = SchemaStore([tmp_path], cache_dir=tmp_path / "parsed")
-    assert store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+def test_pull_from_a_local_directory_needs_no_network_and_no_parse(shared, tmp_path, monkeypatch):
+    cache, parsed = tmp_path / "schemas", tmp_path / "parsed"
+    store = SchemaStore([], cache_dir=parsed)
+    written = pull(DEFAULT_LOCK, cache, from_dir=shared, fetch=_no_network, store=store)
+    assert len(written) == 35
+    forget_parsed()
+    monkeypatch.setattr("wmaplint.schema.store.parse_bytes", _no_parse)  # the bundle holds every pulled file
+    store = SchemaStore([cache], cache_dir=parsed, cached_root=cache)
+    (jobset,) = store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    assert (jobset.source, jobset.base) == ("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml", CACHED_SCHEMAS)
+    assert store.lookup("", "v1", "Pod")[0].resolve_ref("#/components/schemas/io.k8s.api.core.v1.PodSpec")
+    assert not (parsed / "types").exists()  # nothing to keep: the bundle is the pre-parsed form
     # second run: everything already valid
-    assert len(pull(DEFAULT_LOCK, tmp_path, from_dir=shared, fetch=no_network)) == 34
+    assert len(pull(DEFAULT_LOCK, cache, from_dir=shared, fetch=_no_network)) == 35
 
 
 def test_pull_downloads_and_rejects_a_digest_mismatch(tmp_path):
@@ -43,28 +49,73 @@ def test_pull_downloads_and_rejects_a_digest_mismatch(tmp_path):
         pull([entry], tmp_path / "other", fetch=lambda url: b"tampered")
 
 
-def test_add_copies_a_crd_from_text_and_reports_its_gvks(shared, tmp_path):
-    text = (shared / "crds/ray.io/rayjob_v1.yaml").read_text()
+def test_add_copies_a_crd_from_text_and_reports_its_gvks(bundled_crd, tmp_path):
+    text = bundled_crd("crds/ray.io/rayjob_v1.yaml")
     assert add(text, tmp_path, is_text=True) == [("ray.io", "v1", "RayJob"), ("ray.io", "v1alpha1", "RayJob")]
-    store = SchemaStore([tmp_path], cache_dir=tmp_path / "parsed")
+    store = SchemaStore([tmp_path], cache_dir=tmp_path / "parsed", bundle=None, cached_root=tmp_path)
     rows = list_schemas(store)
-    assert ("ray.io/v1 RayJob", "v1,v1alpha1", rows[0][2]) == rows[0]
+    assert rows[0][:2] == ("ray.io/v1 RayJob", "v1,v1alpha1")
+    assert rows[0][2].startswith("cached: added/ray.io_rayjob_") and str(tmp_path) not in rows[0][2]
     with pytest.raises(SchemaError):
         add("not: a crd\n", tmp_path, is_text=True)
 
 
-def test_commands_have_one_line_errors_and_exit_2(tmp_path, monkeypatch, shared):
+def test_add_keeps_the_pre_parsed_form_so_no_run_parses_again(bundled_crd, tmp_path, monkeypatch):
+    parsed = tmp_path / "parsed"
+    add(bundled_crd("crds/ray.io/rayjob_v1.yaml"), tmp_path / "schemas", is_text=True,
+        store=SchemaStore([], cache_dir=parsed))
+    forget_parsed()
+    monkeypatch.setattr("wmaplint.schema.store.parse_bytes", _no_parse)
+    store = SchemaStore([tmp_path / "schemas"], cache_dir=parsed, bundle=None)
+    (rayjob,) = store.lookup("ray.io", "v1", "RayJob")
+    assert "rayClusterSpec" in rayjob.type.member("spec").properties
+    assert rayjob.raw["properties"]["spec"]["type"] == "object"  # `tree` and `test` read the raw dicts
+
+
+def test_pull_keeps_the_pre_parsed_form(bundled_crd, tmp_path, monkeypatch):
+    crd = bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml").encode()
+    (tmp_path / "mirror").mkdir()
+    (tmp_path / "mirror" / "jobset.yaml").write_bytes(crd)
+    entry = LockEntry("crds/jobset.yaml", "https://example.invalid/j", hashlib.sha256(crd).hexdigest(), ())
+    pull([entry], tmp_path / "cache", from_dir=tmp_path / "mirror", fetch=_no_network,
+         store=SchemaStore([], cache_dir=tmp_path / "parsed"))
+    forget_parsed()
+    monkeypatch.setattr("wmaplint.schema.store.parse_bytes", _no_parse)
+    store = SchemaStore([tmp_path / "cache"], cache_dir=tmp_path / "parsed", cached_root=tmp_path / "cache")
+    (jobset,) = store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    assert (jobset.source, jobset.base, jobset.file) == (
+        "crds/jobset.yaml", CACHED_SCHEMAS, str(tmp_path / "cache" / "crds/jobset.yaml"))
+    assert "replicatedJobs" in jobset.type.member("spec").properties
+
+
+def _no_parse(data, path):
+    raise AssertionError(f"{path} was parsed again")
+
+
+def _no_network(url):
+    raise AssertionError(f"network used for {url}")
+
+
+def test_commands_have_one_line_errors_and_exit_2(tmp_path, monkeypatch, bundled_crd):
     monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path))
     runner = CliRunner()
     bad = runner.invoke(schemas, ["add", "-"], input="{{{ not yaml")
     assert bad.exit_code == 2 and bad.output.count("\n") == 1 and bad.output.startswith("error:")
     missing = runner.invoke(schemas, ["pull", "--lock", str(tmp_path / "nope.yaml")])
     assert missing.exit_code == 2 and "cannot read lock file" in missing.output
-    ok = runner.invoke(schemas, ["add", str(shared / "crds/jobset.x-k8s.io/jobset_v1alpha2.yaml")])
+    (tmp_path / "jobset.yaml").write_text(bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"))
+    ok = runner.invoke(schemas, ["add", str(tmp_path / "jobset.yaml")])
     assert ok.exit_code == 0 and "jobset.x-k8s.io/v1alpha2 JobSet" in ok.output
     listed = runner.invoke(schemas, ["list"])
     assert listed.exit_code == 0 and "JobSet" in listed.output
-    pulled = runner.invoke(schemas, ["pull", "--from", str(shared)])
+    rows = {line.split("  [")[0].strip(): line for line in listed.output.splitlines()}
+    assert "cached: added/jobset.x-k8s.io_jobset_" in rows["jobset.x-k8s.io/v1alpha2 JobSet"]
+    assert rows["v1 Pod"].endswith("bundled: k8s-openapi/api__v1_openapi.json")
+
+
+def test_pull_command_takes_the_pinned_files_from_a_directory(tmp_path, monkeypatch, shared):
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path))
+    pulled = CliRunner().invoke(schemas, ["pull", "--from", str(shared)])
     assert pulled.exit_code == 0, pulled.output
     assert (tmp_path / "schemas/crds/ray.io/rayjob_v1.yaml").is_file()
 

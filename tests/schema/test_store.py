@@ -1,10 +1,12 @@
-"""Loading every real schema in ../shared, the store's lookup order, caching and bad input."""
+"""The schema store: its lookup order (files, then the bundle), caching, bad input, and (with ../shared) every
+real schema loaded from its YAML."""
 
 import pickle
 from pathlib import Path
 
 import pytest
 
+from wmaplint.diagnostics import BUNDLED_SCHEMAS
 from wmaplint.schema import ANY, SchemaStore, default_store
 from wmaplint.schema.loader import MAX_DEPTH, parse_bytes, parse_file
 from wmaplint.schema.rules import missing_schema
@@ -61,8 +63,9 @@ def test_crd_properties_remember_their_line(store, shared):
 
 def test_two_operator_releases_both_answer_in_source_order(store):
     found = store.lookup("serving.kserve.io", "v1alpha1", "LLMInferenceService")
-    assert [Path(r.source).name for r in found] == [
-        "llminferenceservice_v1alpha1.yaml", "llminferenceservice_v1alpha2.yaml"]
+    assert [r.source for r in found] == [  # the lock's order
+        "crds/serving.kserve.io/llminferenceservice_v1alpha2.yaml",
+        "crds/serving.kserve.io/llminferenceservice_v1alpha1.yaml"]
 
 
 def test_preserve_unknown_fields_make_open_objects(store):
@@ -72,52 +75,97 @@ def test_preserve_unknown_fields_make_open_objects(store):
         "predictor").is_any
 
 
-def test_warm_load_comes_from_cache_and_equals_cold(shared, tmp_path):
-    crd = shared / "crds/ray.io/rayjob_v1.yaml"
+def test_warm_load_comes_from_cache_and_equals_cold(bundled_crd, tmp_path):
+    crd = tmp_path / "rayjob.yaml"
+    crd.write_text(bundled_crd("crds/ray.io/rayjob_v1.yaml"))
     forget_parsed()
-    cold = SchemaStore([crd], cache_dir=tmp_path)
+    cold = SchemaStore([crd], cache_dir=tmp_path / "cache")
     t1 = cold.lookup("ray.io", "v1", "RayJob")[0].type
-    assert list((tmp_path / "types").iterdir())
+    assert list((tmp_path / "cache" / "types").iterdir())
     forget_parsed()
-    warm = SchemaStore([crd], cache_dir=tmp_path)
+    warm = SchemaStore([crd], cache_dir=tmp_path / "cache")
     t2 = warm.lookup("ray.io", "v1", "RayJob")[0].type
     assert t1 is not t2
     assert sorted(t2.member("spec").properties) == sorted(t1.member("spec").properties)
 
 
-def test_corrupt_cache_entries_are_rebuilt(shared, tmp_path):
-    crd = shared / "crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"
+def test_corrupt_cache_entries_are_rebuilt(bundled_crd, tmp_path):
+    crd = tmp_path / "jobset_v1alpha2.yaml"
+    crd.write_text(bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"))
+    cache = tmp_path / "cache"
     forget_parsed()
-    SchemaStore([crd], cache_dir=tmp_path).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
-    entries = [*(tmp_path / "types").rglob("*.pickle"), *(tmp_path / "types").rglob("*.marshal")]
+    SchemaStore([crd], cache_dir=cache).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    entries = [*(cache / "types").rglob("*.pickle"), *(cache / "types").rglob("*.marshal")]
     assert any(p.suffix == ".marshal" for p in entries)
-    for p in entries:
+    for p in [*entries, *(cache / "raw").iterdir()]:
         p.write_bytes(b"not a pickle")
-    (tmp_path / "index.json").write_text("{broken")
+    (cache / "index.json").write_text("{broken")
     forget_parsed()
-    again = SchemaStore([crd], cache_dir=tmp_path).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    again = SchemaStore([crd], cache_dir=cache).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
     assert again and "replicatedJobs" in again[0].type.member("spec").properties
-    payload = pickle.loads(next((tmp_path / "types").rglob("meta.pickle")).read_bytes())
+    assert again[0].raw["properties"]["spec"]["type"] == "object"
+    payload = pickle.loads(next((cache / "types").rglob("meta.pickle")).read_bytes())
     assert payload["parsed"].path.endswith("jobset_v1alpha2.yaml")
 
 
-def test_lazy_lookup_parses_only_files_that_mention_the_kind(shared, tmp_path):
+def test_lazy_lookup_parses_only_files_that_mention_the_kind(bundled_crd, tmp_path):
+    for name in ("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml", "crds/ray.io/rayjob_v1.yaml",
+                 "crds/milvus.io/milvus_v1beta1.yaml"):
+        (tmp_path / "crds").mkdir(exist_ok=True)
+        (tmp_path / "crds" / Path(name).name).write_text(bundled_crd(name))
     forget_parsed()
-    s = SchemaStore([shared / "crds"], cache_dir=tmp_path)
+    s = SchemaStore([tmp_path / "crds"], cache_dir=tmp_path / "cache")
     assert s.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
-    metas = list((tmp_path / "types").rglob("meta.pickle"))
+    metas = list((tmp_path / "cache" / "types").rglob("meta.pickle"))
     assert len(metas) == 1
 
 
-def test_source_order_explicit_then_env_then_user_cache(tmp_path, monkeypatch, shared):
+def test_source_order_explicit_then_env_then_user_cache_then_bundle(tmp_path, monkeypatch, bundled_crd):
     user = tmp_path / "user"
     (user / "schemas").mkdir(parents=True)
+    for directory, name in (("a", "crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"),
+                            ("b", "crds/ray.io/rayjob_v1.yaml"), ("c", "crds/milvus.io/milvus_v1beta1.yaml")):
+        (tmp_path / directory).mkdir()
+        (tmp_path / directory / "crd.yaml").write_text(bundled_crd(name))
     monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(user))
-    monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", f"{shared / 'crds/ray.io'}:{shared / 'crds/milvus.io'}")
-    store = default_store([str(shared / "crds/jobset.x-k8s.io")])
-    assert store.sources == [str(shared / "crds/jobset.x-k8s.io"), str(shared / "crds/ray.io"),
-                             str(shared / "crds/milvus.io"), str(user / "schemas")]
-    assert store.lookup("milvus.io", "v1beta1", "Milvus")
+    monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", f"{tmp_path / 'b'}:{tmp_path / 'c'}")
+    store = default_store([str(tmp_path / "a")])
+    assert store.sources == [str(tmp_path / d) for d in ("a", "b", "c")] + [str(user / "schemas")]
+    (milvus,) = store.lookup("milvus.io", "v1beta1", "Milvus")
+    assert milvus.source == str(tmp_path / "c" / "crd.yaml") and milvus.base is None
+    (pod,) = store.lookup("", "v1", "Pod")  # no file serves it: the bundle does
+    assert (pod.source, pod.base, pod.file) == ("k8s-openapi/api__v1_openapi.json", BUNDLED_SCHEMAS, None)
+
+
+def test_the_bundle_serves_a_kind_only_when_no_file_does(tmp_path, bundled_crd_doc):
+    import marshal
+
+    import yaml
+
+    doc = marshal.loads(marshal.dumps(bundled_crd_doc("crds/ray.io/rayjob_v1.yaml"), 2))  # a copy to change
+    for version in doc["spec"]["versions"]:  # another release: without `entrypoint`
+        del version["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["entrypoint"]
+    path = tmp_path / "rayjob.yaml"
+    path.write_text(yaml.dump(doc, Dumper=yaml.CSafeDumper))
+    store = SchemaStore([path], cache_dir=None)
+    (rayjob,) = store.lookup("ray.io", "v1", "RayJob")
+    assert (rayjob.source, rayjob.base) == (str(path), None)
+    assert "entrypoint" not in rayjob.type.member("spec").properties
+    assert store.lookup("ray.io", "v1", "RayCluster")[0].base == BUNDLED_SCHEMAS
+    rows = {(gvk, source) for gvk, _, source, _ in store.rows()}
+    assert (("ray.io", "v1", "RayJob"), str(path)) in rows
+    assert (("ray.io", "v1", "RayJob"), "crds/ray.io/rayjob_v1.yaml") not in rows
+    assert (("ray.io", "v1", "RayCluster"), "crds/ray.io/raycluster_v1.yaml") in rows
+
+
+def test_a_file_with_the_content_of_a_bundled_source_is_read_pre_parsed(tmp_path, shared, monkeypatch):
+    copy = tmp_path / "rayjob.yaml"
+    copy.write_bytes((shared / "crds/ray.io/rayjob_v1.yaml").read_bytes())
+    forget_parsed()
+    monkeypatch.setattr("wmaplint.schema.store.parse_bytes", lambda data, path: pytest.fail("parsed"))
+    (rayjob,) = SchemaStore([copy], cache_dir=tmp_path / "cache").lookup("ray.io", "v1", "RayJob")
+    assert (rayjob.source, rayjob.base) == (str(copy), None)
+    assert "rayClusterSpec" in rayjob.type.member("spec").properties and rayjob.raw["type"] == "object"
 
 
 def test_missing_version_and_kind_give_wm901_with_the_fix(store):
@@ -199,9 +247,9 @@ def test_served_false_versions_are_skipped_and_unstructured_become_any():
     assert parsed.declared_versions[("example.com", "Widget")] == ["v1", "v2"]
 
 
-def test_list_kind_and_multi_document_streams(shared):
-    a = (shared / "crds/grove.io/podclique_v1alpha1.yaml").read_text()
-    b = (shared / "crds/grove.io/podcliqueset_v1alpha1.yaml").read_text()
+def test_list_kind_and_multi_document_streams(bundled_crd):
+    a = bundled_crd("crds/grove.io/podclique_v1alpha1.yaml")
+    b = bundled_crd("crds/grove.io/podcliqueset_v1alpha1.yaml")
     stream = a + "\n---\n" + b
     kinds = {g[2] for g in parse_bytes(stream.encode(), "s.yaml").types}
     assert kinds == {"PodClique", "PodCliqueSet"}

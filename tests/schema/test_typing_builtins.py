@@ -180,7 +180,7 @@ def test_unknown_field_declared_location_reaches_the_check_as_related(store):
 
     (rayjob,) = store.lookup("ray.io", "v1", "RayJob")
     (f,) = check_expression(".spec.workerGroupSpecs", Expectation(), rayjob.type, source=rayjob.source)
-    (related,) = _declared_at(f, rayjob.source)
-    assert related.path == rayjob.source
+    (related,) = _declared_at(f, rayjob)
+    assert (related.path, related.base) == ("crds/ray.io/rayjob_v1.yaml", "WMAPLINT_BUNDLED_SCHEMAS")
     assert (related.span.start_line, related.span.start_col) == (
         f.data["declared"]["line"], f.data["declared"]["column"])

@@ -135,7 +135,7 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
                     continue
                 seen.add(key)
                 diag = place(ctx, expr, finding, source=f"against {label}" if label else None)
-                diag.related = diag.related + _declared_at(finding, schema.source)
+                diag.related = diag.related + _declared_at(finding, schema)
                 yield diag
 
 
@@ -155,8 +155,9 @@ def _source_label(path: str) -> str:
     return f"{p.parent.name}/{p.name}" if p.parent.name else p.name
 
 
-def _declared_at(finding: Any, source: str) -> tuple[RelatedLocation, ...]:
-    """The "declared here" location typing puts in ``data["declared"]`` ({"file", "line", "column"})."""
+def _declared_at(finding: Any, schema: Any) -> tuple[RelatedLocation, ...]:
+    """The "declared here" location typing puts in ``data["declared"]`` ({"file", "line", "column"}), named
+    like its schema source (a bundled or cached schema by its path there, never by a path of this machine)."""
     data = getattr(finding, "data", None) or {}
     where = data.get("declared") if isinstance(data, dict) else None
     if not isinstance(where, dict):
@@ -165,5 +166,7 @@ def _declared_at(finding: Any, source: str) -> tuple[RelatedLocation, ...]:
     if not (isinstance(line, int) and isinstance(col, int) and line >= 1 and col >= 1):
         return ()
     declared_file = where.get("file")
-    file = declared_file if isinstance(declared_file, str) else source
-    return (RelatedLocation(file, Span(line, col, line, col + 1), "the schema declares the parent here"),)
+    file = declared_file if isinstance(declared_file, str) else schema.source
+    base = schema.base if file == schema.source else None
+    span = Span(line, col, line, col + 1)
+    return (RelatedLocation(file, span, "the schema declares the parent here", base),)

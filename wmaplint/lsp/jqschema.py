@@ -103,15 +103,18 @@ def _enum(t: SchemaType) -> tuple[Any, ...]:
     return tuple(values)
 
 
-def _location(source: str, line: int | None) -> str:
-    name = Path(source).name
+def _location(schema: Any, line: int | None) -> str:
+    """Where a schema declares something: a link to the file, or the bundled schema's name (no file)."""
+    name = Path(schema.source).name
     if line is None:
         return f"`{name}`"
-    uri = from_path(str(Path(source).resolve()))
+    if schema.file is None:
+        return f"`{schema.label}:{line}`"
+    uri = from_path(str(Path(schema.file).resolve()))
     return f"[{name}:{line}]({uri}#L{line})"
 
 
-def property_markdown(prop: Property, required: bool | None, source: str | None) -> str:
+def property_markdown(prop: Property, required: bool | None, source: Any | None) -> str:
     """Name, type, required/optional, description, enum, default and where it is declared."""
     head = f"**{prop.name}**: {type_label(prop.type)}"
     if required is not None:
@@ -124,7 +127,7 @@ def property_markdown(prop: Property, required: bool | None, source: str | None)
         lines += ["", "Allowed: " + ", ".join(f"`{json.dumps(v)}`" for v in enum)]
     if prop.type.has_default:
         lines += ["", f"Default: `{json.dumps(prop.type.default, default=str)}`"]
-    if source is not None:
+    if source is not None:  # the ResolvedSchema the property comes from
         lines += ["", f"Declared in {_location(source, prop.line)}"]
     return "\n".join(lines)
 
@@ -154,14 +157,14 @@ def hover(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> lsp.Hover |
                 others.append(f"`{Path(schema.source).name}` (not declared)")
         elif info is not None and info.declared:
             _, prop = info.declared[0]
-            others.append(f"{_location(schema.source, prop.line)} ({type_label(info.type)})")
+            others.append(f"{_location(schema, prop.line)} ({type_label(info.type)})")
         else:
             others.append(f"`{Path(schema.source).name}` (not declared)")
     if shown is None:
         return None
     info, schema = shown
     _, prop = info.declared[0]
-    text = property_markdown(prop, info.required, schema.source)
+    text = property_markdown(prop, info.required, schema)
     if len(info.declared) > 1:
         text += f"\n\n(declared by {len(info.declared)} object types this path can reach)"
     context = "a Pod" if expr.context == "pod" else f"{schema.gvk[2]} ({_gvk(schema.gvk)})"
@@ -198,7 +201,7 @@ def completions(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> list[
         for prop in members_at(text, schema.type, cursor.index, object_meta=object_meta):
             if prop.name in items:
                 continue
-            doc = property_markdown(prop, None, schema.source)
+            doc = property_markdown(prop, None, schema)
             if len(doc) > MAX_DESCRIPTION:
                 doc = doc[:MAX_DESCRIPTION] + "…"
             items[prop.name] = lsp.CompletionItem(

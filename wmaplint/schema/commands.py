@@ -9,7 +9,7 @@ import click
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.lock import DEFAULT_LOCK, add, list_schemas, pull
 from wmaplint.schema.sources import user_schema_dir
-from wmaplint.schema.store import default_store
+from wmaplint.schema.store import SchemaStore, default_store
 
 
 def _fail(message: str) -> None:
@@ -25,7 +25,7 @@ def schemas() -> None:
 @schemas.command(name="list")
 @click.option("--crds", "crds", multiple=True, help="Extra schema file or directory (repeatable).")
 def list_command(crds: tuple[str, ...]) -> None:
-    """Show every GVK the schema sources serve, with the file that serves it."""
+    """Show every GVK the schema sources serve and what serves it: a file, the user cache or the bundle."""
     store = default_store(list(crds))
     rows = list_schemas(store)
     for err in store.errors:
@@ -43,10 +43,11 @@ def list_command(crds: tuple[str, ...]) -> None:
 def add_command(source: str) -> None:
     """Copy a CRD file (or `-` for stdin) into the user schema cache."""
     try:
+        store = SchemaStore([])
         if source == "-":
-            gvks = add("-", user_schema_dir(), data=sys.stdin.buffer.read())
+            gvks = add("-", user_schema_dir(), data=sys.stdin.buffer.read(), store=store)
         else:
-            gvks = add(source, user_schema_dir())
+            gvks = add(source, user_schema_dir(), store=store)
     except SchemaError as exc:
         _fail(str(exc))
         return
@@ -64,7 +65,7 @@ def add_command(source: str) -> None:
 def pull_command(from_dir: str | None, lock_file: str) -> None:
     """Fetch the pinned schemas of the lock file into the user cache, verifying sha256."""
     try:
-        written = pull(lock_file, user_schema_dir(), from_dir=from_dir)
+        written = pull(lock_file, user_schema_dir(), from_dir=from_dir, store=SchemaStore([]))
     except SchemaError as exc:
         _fail(str(exc))
         return

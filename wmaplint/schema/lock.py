@@ -11,12 +11,13 @@ import hashlib
 import os
 import tempfile
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.resources import shipped
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, format_gvk, parse_bytes
@@ -86,8 +87,10 @@ def pull(
     dest_cache: str | Path,
     from_dir: str | Path | None = None,
     fetch: Callable[[str], bytes] | None = None,
+    store: SchemaStore | None = None,
 ) -> list[Path]:
-    """Make ``dest_cache`` hold every locked file; returns the paths written or already valid.
+    """Make ``dest_cache`` hold every locked file; returns the paths written or already valid. ``store``:
+    keeps each file's pre-parsed form (nothing to parse for a file the bundle holds): no later run parses it.
 
     With ``from_dir``, files are taken from there (by digest anywhere below it) and the network is never
     used: a missing file, or one at the lock's relative path with another digest, is a SchemaError naming
@@ -95,16 +98,32 @@ def pull(
     """
     entries = read_lock(lock) if not isinstance(lock, list) else lock
     dest = Path(dest_cache)
-    local = _index_by_digest(Path(from_dir)) if from_dir is not None else {}
+    missing = [e for e in entries if not _holds(dest / e.file, e.sha256)]
+    for entry, data in locked_files(missing, from_dir, fetch):
+        _write(dest / entry.file, data)
+    written = [dest / e.file for e in entries]
+    if store is not None:
+        for path in written:
+            store.prepare(path)
+    return written
+
+
+def _holds(path: Path, sha256: str) -> bool:
+    try:
+        return path.is_file() and _sha256(path.read_bytes()) == sha256
+    except OSError:
+        return False
+
+
+def locked_files(
+    entries: list[LockEntry], from_dir: str | Path | None = None, fetch: Callable[[str], bytes] | None = None
+) -> Iterator[tuple[LockEntry, bytes]]:
+    """The bytes of every entry, sha256-verified: from ``from_dir`` (never the network) or downloaded."""
     if from_dir is not None and not Path(from_dir).is_dir():
         raise SchemaError(f"--from directory does not exist: {from_dir}")
+    local = _index_by_digest(Path(from_dir)) if from_dir is not None and entries else {}
     fetch = fetch or _urllib_fetch
-    written = []
     for entry in entries:
-        target = dest / entry.file
-        if target.is_file() and _sha256(target.read_bytes()) == entry.sha256:
-            written.append(target)
-            continue
         data = local.get(entry.sha256)
         if data is None and from_dir is not None:
             raise SchemaError(_missing_locally(entry, Path(from_dir)))
@@ -118,9 +137,7 @@ def pull(
         got = _sha256(data)
         if got != entry.sha256:
             raise SchemaError(f"sha256 mismatch for {entry.file}: expected {entry.sha256}, got {got}")
-        _write(target, data)
-        written.append(target)
-    return written
+        yield entry, data
 
 
 def _missing_locally(entry: LockEntry, root: Path) -> str:
@@ -152,13 +169,14 @@ def _index_by_digest(root: Path) -> dict[str, bytes]:
 
 
 def add(
-    path_or_stdin_text: str, dest_cache: str | Path, *, is_text: bool = False, data: bytes | None = None
+    path_or_stdin_text: str, dest_cache: str | Path, *, is_text: bool = False, data: bytes | None = None,
+    store: SchemaStore | None = None,
 ) -> list[GVK]:
     """Copy a CRD file (or CRD YAML text, e.g. from ``kubectl get crd X -o yaml``) into the user cache.
 
     The file is named by its first GVK and digest so adding the same CRD twice is harmless.
-    ``data``: the bytes themselves (stdin), the first argument then only names them. Raises SchemaError when
-    the input is not UTF-8 or serves no GVK.
+    ``data``: the bytes themselves (stdin), the first argument then only names them. ``store``: keeps the
+    pre-parsed form (this is the only parse). Raises SchemaError when the input is not UTF-8 or serves no GVK.
     """
     if data is not None:
         origin = "<stdin>" if path_or_stdin_text == "-" else path_or_stdin_text
@@ -184,10 +202,16 @@ def add(
     group, _, kind = gvks[0]
     suffix = ".json" if parsed.format == "openapi" else ".yaml"
     name = f"{group or 'core'}_{kind.lower()}_{_sha256(data)[:12]}{suffix}"
-    _write(Path(dest_cache) / "added" / name, data)
+    target = Path(dest_cache) / "added" / name
+    _write(target, data)
+    if store is not None:
+        store.prepare(target, data, parsed)
     return gvks
 
 
 def list_schemas(store: SchemaStore) -> list[tuple[str, str, str]]:
-    """Rows for ``schemas list``: (GVK, the versions the same source serves for that kind, source file)."""
-    return [(format_gvk(gvk), ",".join(versions), source) for gvk, versions, source in store.rows()]
+    """Rows for ``schemas list``: (GVK, the versions the same source serves for that kind, the source: a file,
+    ``cached: <path in the user schema dir>`` or ``bundled: <lock path>``)."""
+    prefix = {CACHED_SCHEMAS: "cached: ", BUNDLED_SCHEMAS: "bundled: "}
+    return [(format_gvk(gvk), ",".join(versions), prefix.get(base or "", "") + source)
+            for gvk, versions, source, base in store.rows()]

@@ -1,19 +1,27 @@
-"""SchemaStore: GVK -> resolved schemas from an ordered list of sources, parsed lazily and cached on disk."""
+"""SchemaStore: GVK -> resolved schemas from an ordered list of sources, parsed lazily and cached on disk.
+
+Sources are searched in DESIGN.md order: explicit paths (``--crds``, config), ``WMAPLINT_SCHEMA_PATH``, the
+user cache (``schemas add``/``pull``), each file of which may serve a kind; the schema bundle shipped in the
+package serves a kind only when none of them does. A file whose content is a bundled source (a pulled file) is
+read in its pre-parsed bundled form; any other file is parsed once and kept pre-parsed in the user cache.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
+from wmaplint.schema.bundle import Bundle, BundledSource, BundleError, forget_bundle, shipped_bundle
 from wmaplint.schema.cache import ParsedCache
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, ParsedFile, parse_bytes
-from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir
+from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir, user_schema_dir
 from wmaplint.schema.types import SchemaType
 
 # parsed files shared by every store in the process, by digest
@@ -22,49 +30,86 @@ _RAW_MEMO: dict[str, dict[str, Any]] = {}
 
 
 class ResolvedSchema:
-    """The schema one source gives for one GVK."""
+    """The schema one source gives for one GVK.
 
-    __slots__ = ("gvk", "source", "type", "sha256", "_store")
+    ``source`` names the source as findings cite it: the user's path as given, or a path relative to ``base``
+    (``BUNDLED_SCHEMAS``: the lock path of a bundled source; ``CACHED_SCHEMAS``: a path in the user schema
+    dir). ``file`` is the file on disk, None for a bundled source."""
 
-    def __init__(self, gvk: GVK, source: str, type: SchemaType, sha256: str, store: SchemaStore) -> None:
+    __slots__ = ("gvk", "source", "type", "sha256", "base", "file", "_store")
+
+    def __init__(self, gvk: GVK, source: str, type: SchemaType, sha256: str, store: SchemaStore,
+                 base: str | None = None, file: str | None = None) -> None:
         self.gvk = gvk
         self.source = source
         self.type = type
         self.sha256 = sha256
+        self.base = base
+        self.file = file if file is not None or base == BUNDLED_SCHEMAS else source
         self._store = store
 
     @property
+    def label(self) -> str:
+        """``bundled schema crds/ray.io/rayjob_v1.yaml``, ``cached schema added/x.yaml`` or the user's
+        path."""
+        return source_label(self.source, self.base)
+
+    @property
     def raw(self) -> dict[str, Any]:
-        """The openAPIV3Schema (or OpenAPI component) dict, ``$ref``s left as they are."""
-        raw = self._store._raw_payload(self.sha256, self.source)["raws"].get(self.gvk)
+        """The openAPIV3Schema (or OpenAPI component) dict, ``$ref``s left as they are. Shared: never change
+        it."""
+        raw = self._store._raw_payload(self.sha256, self.file)["raws"].get(self.gvk)
         return raw if isinstance(raw, dict) else {}
 
     def resolve_ref(self, ref: str) -> dict[str, Any]:
         """The dict a ``$ref`` points at; raises SchemaError when it does not resolve."""
-        comps = self._store._raw_payload(self.sha256, self.source)["components"]
+        comps = self._store._raw_payload(self.sha256, self.file)["components"]
         for prefix in ("#/components/schemas/", "#/definitions/"):
             if ref.startswith(prefix) and isinstance(comps.get(ref[len(prefix):]), dict):
                 return comps[ref[len(prefix):]]
         raise SchemaError(f"unresolvable $ref {ref!r}", self.source)
 
     def __repr__(self) -> str:
-        return f"ResolvedSchema({self.gvk!r}, {self.source!r})"
+        return f"ResolvedSchema({self.gvk!r}, {self.label!r})"
+
+
+def source_label(source: str, base: str | None) -> str:
+    """How messages name a schema source: never a path of this machine for bundled or cached schemas."""
+    if base == BUNDLED_SCHEMAS:
+        return f"bundled schema {source}"
+    if base == CACHED_SCHEMAS:
+        return f"cached schema {source}"
+    return source
 
 
 @dataclass(slots=True)
 class _File:
     path: str
+    name: str  # as findings cite it (relative to the user schema dir for cached files)
+    base: str | None = None
     sha256: str | None = None
     gvks: list[GVK] | None = None
     declared: dict[tuple[str, str], list[str]] = field(default_factory=dict)
 
+    @property
+    def label(self) -> str:
+        return source_label(self.name, self.base)
+
 
 class SchemaStore:
+    """``sources``: files and directories searched in order; ``cache_dir``: the parsed-schema cache
+    ("default": the user's, None: none); ``bundle``: the bundle serving kinds no source serves ("default":
+    the shipped one, None: none); files below ``cached_root`` (the user schema dir) are cited relative to it.
+    """
+
     def __init__(self, sources: Iterable[str | Path], cache_dir: str | Path | None = "default",
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None, bundle: Bundle | str | None = "default",
+                 cached_root: str | Path | None = None) -> None:
         self.sources: list[str] = [str(s) for s in sources]
         root = parsed_cache_dir(env) if cache_dir == "default" else (Path(cache_dir) if cache_dir else None)
         self._cache = ParsedCache(root)
+        self.bundle: Bundle | None = shipped_bundle() if bundle == "default" else bundle  # type: ignore[assignment]
+        self._cached_root = os.path.abspath(cached_root) if cached_root is not None else None
         self._index = self._cache.load_index()
         self._index_dirty = False
         self._files: list[_File] | None = None
@@ -74,6 +119,7 @@ class SchemaStore:
     # -- public -------------------------------------------------------------------------------
 
     def lookup(self, group: str, version: str, kind: str) -> list[ResolvedSchema]:
+        """Every source file serving the GVK, in order; the bundle's sources only when no file does."""
         gvk = (group, version, kind)
         out = []
         for f in self._all_files():
@@ -82,44 +128,66 @@ class SchemaStore:
             if gvk in (f.gvks or ()):
                 t = self._type(f, gvk)
                 if t is not None:
-                    out.append(ResolvedSchema(gvk, f.path, t, f.sha256 or "", self))
+                    out.append(ResolvedSchema(gvk, f.name, t, f.sha256 or "", self, f.base, f.path))
         self._flush_index()
+        if not out:
+            for source in self._bundled(gvk):
+                t = self._bundled_type(source, gvk)
+                if t is not None:
+                    out.append(ResolvedSchema(gvk, source.file, t, source.sha256, self, BUNDLED_SCHEMAS))
         return out
 
     def gvks(self) -> list[GVK]:
-        seen: dict[GVK, None] = {}
-        for f in self._all_files():
-            self._may_serve(f, None)
-            for g in f.gvks or ():
-                seen.setdefault(g, None)
-        self._flush_index()
-        return sorted(seen)
+        return sorted({gvk for gvk, _, _, _ in self.rows()})
 
     def versions_of(self, group: str, kind: str) -> list[tuple[str, str]]:
-        """(version, source) for every declared version of group/kind, served or not."""
+        """(version, source label) for every declared version of group/kind, served or not, the bundle's
+        included."""
         out = []
         for f in self._all_files():
             if self._may_serve(f, kind):
                 for v in f.declared.get((group, kind), []):
-                    out.append((v, f.path))
+                    out.append((v, f.label))
         self._flush_index()
+        for source in self._bundle_sources():
+            for v in source.declared.get((group, kind), []):
+                out.append((v, source_label(source.file, BUNDLED_SCHEMAS)))
         return out
 
-    def rows(self) -> list[tuple[GVK, list[str], str]]:
-        """(GVK, served versions of that group/kind in the same file, source) for ``schemas list``."""
+    def rows(self) -> list[tuple[GVK, list[str], str, str | None]]:
+        """(GVK, served versions of that group/kind in the same source, source, base) for ``schemas list``:
+        the bundle's rows are those of GVKs that no file serves."""
         out = []
         for f in self._all_files():
             self._may_serve(f, None)
             for g in f.gvks or ():
                 versions = [v for (gg, v, k) in f.gvks or () if gg == g[0] and k == g[2]]
-                out.append((g, versions, f.path))
+                out.append((g, versions, f.name, f.base))
         self._flush_index()
+        served = {row[0] for row in out}
+        for source in self._bundle_sources():
+            for g in source.gvks:
+                if g not in served:
+                    versions = [v for (gg, v, k) in source.gvks if gg == g[0] and k == g[2]]
+                    out.append((g, versions, source.file, BUNDLED_SCHEMAS))
         return out
 
     @property
     def errors(self) -> list[SchemaError]:
-        """Problems of the sources looked at so far (missing paths, broken files)."""
+        """Problems of the sources looked at so far (missing paths, broken files, a damaged bundle)."""
         return list(self._errors)
+
+    def prepare(self, path: str | Path, data: bytes | None = None, parsed: ParsedFile | None = None) -> None:
+        """Keep the pre-parsed form of a schema file (``schemas add``/``pull``), so that no later run parses
+        it: its index entry, and unless the bundle holds the same content, its types and raw dicts in the
+        cache. ``data``/``parsed``: the file's bytes and parse result when the caller has them."""
+        f = _File(str(path), str(path))
+        if data is not None and parsed is not None:
+            f.sha256 = hashlib.sha256(data).hexdigest()
+            if self._bundle_by_sha(f.sha256) is None:
+                self._keep(f.sha256, parsed)
+        self._may_serve(f, None, data)
+        self._flush_index()
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -130,18 +198,25 @@ class SchemaStore:
                 if not os.path.exists(src):
                     self._error(SchemaError(f"schema source does not exist: {src}", src))
                     continue
-                files.extend(_File(str(p)) for p in expand(src))
+                files.extend(self._file(str(p)) for p in expand(src))
             self._files = files
         return self._files
 
-    def _may_serve(self, f: _File, kind: str | None) -> bool:
+    def _file(self, path: str) -> _File:
+        if self._cached_root is not None:
+            full = os.path.abspath(path)
+            if full.startswith(self._cached_root + os.sep):
+                return _File(path, Path(os.path.relpath(full, self._cached_root)).as_posix(), CACHED_SCHEMAS)
+        return _File(path, path)
+
+    def _may_serve(self, f: _File, kind: str | None, data: bytes | None = None) -> bool:
         """Fill f.gvks from the index or by parsing; False when the file cannot serve ``kind``."""
         if f.gvks is not None:
             return True
         try:
             st = os.stat(f.path)
         except OSError as exc:
-            self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.path))
+            self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.label))
             f.gvks = []
             return False
         key = os.path.abspath(f.path)
@@ -156,12 +231,13 @@ class SchemaStore:
         if (kind is not None and isinstance(known, list) and len(known) == 3
                 and known[:2] == [st.st_mtime_ns, st.st_size] and kind not in known[2]):
             return False  # the index already says this file never names the kind: no read at all
-        try:
-            data = Path(f.path).read_bytes()
-        except OSError as exc:
-            self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.path))
-            f.gvks = []
-            return False
+        if data is None:
+            try:
+                data = Path(f.path).read_bytes()
+            except OSError as exc:
+                self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.label))
+                f.gvks = []
+                return False
         if kind is not None:
             mentioned = _mentioned_kinds(data)
             self._index[mention_key] = [st.st_mtime_ns, st.st_size, sorted(mentioned)]
@@ -178,57 +254,107 @@ class SchemaStore:
         return True
 
     def _parse(self, f: _File, data: bytes | None = None) -> ParsedFile:
-        """The file's parse result; its ``types`` may hold ``None`` for GVKs not loaded from the cache yet."""
+        """The file's parse result; its ``types`` may hold ``None`` for GVKs not loaded yet. The pre-parsed
+        forms (bundle, user cache) come first: YAML is parsed only for a file seen for the first time."""
         sha = f.sha256 or ""
-        parsed = _MEMO.get(sha) or self._cache.load_meta(sha)
+        parsed = _MEMO.get(sha) or self._bundled_meta(f) or self._cache.load_meta(sha)
         if parsed is None:
             if data is None:
                 data = Path(f.path).read_bytes()
-            parsed = parse_bytes(data, f.path)
-            self._cache.store_types(sha, parsed)
-            if parsed.raws:
-                _RAW_MEMO[sha] = {"raws": parsed.raws, "components": parsed.components}
+            parsed = parse_bytes(data, f.name)
+            self._keep(sha, parsed)
         _MEMO[sha] = parsed
         if sha not in self._reported:
             self._reported.add(sha)
             for e in parsed.errors:
-                self._error(SchemaError(e.message, f.path, e.line, e.column))
+                self._error(SchemaError(e.message, f.label, e.line, e.column))
         return parsed
+
+    def _keep(self, sha: str, parsed: ParsedFile) -> None:
+        """Store a fresh parse result in the user cache, raw dicts included (``tree`` and ``test`` read
+        them)."""
+        self._cache.store_types(sha, parsed)
+        if parsed.raws or parsed.components:
+            _RAW_MEMO[sha] = {"raws": parsed.raws, "components": parsed.components}
+            self._cache.store_raw(sha, parsed.raws, parsed.components)
 
     def _type(self, f: _File, gvk: GVK) -> SchemaType | None:
         try:
             parsed = self._parse(f)
         except OSError as exc:
-            self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.path))
+            self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.label))
             return None
         if gvk not in parsed.types:
             return None
         t = parsed.types[gvk]
         if t is None:
-            t = self._cache.load_type(f.sha256 or "", gvk)
+            bundled = self._bundle_by_sha(f.sha256 or "")
+            if bundled is not None:
+                t = self._bundled_type(bundled, gvk)
+            else:
+                t = self._cache.load_type(f.sha256 or "", gvk)
             if t is None:  # corrupt or missing entry: parse the file again and rewrite the cache
                 _MEMO.pop(f.sha256 or "", None)
-                parsed = parse_bytes(Path(f.path).read_bytes(), f.path)
-                self._cache.store_types(f.sha256 or "", parsed)
+                parsed = parse_bytes(Path(f.path).read_bytes(), f.name)
+                self._keep(f.sha256 or "", parsed)
                 _MEMO[f.sha256 or ""] = parsed
                 t = parsed.types.get(gvk)
             else:
                 parsed.types[gvk] = t
         return t
 
-    def _raw_payload(self, sha: str, path: str) -> dict[str, Any]:
-        payload = _RAW_MEMO.get(sha) or self._cache.load_raw(sha)
+    def _raw_payload(self, sha: str, path: str | None) -> dict[str, Any]:
+        payload = _RAW_MEMO.get(sha)
         if payload is None:
+            bundled = self._bundle_by_sha(sha)
+            if bundled is not None:
+                payload = self._bundle_call(lambda b: b.payload(bundled))
+            else:
+                payload = self._cache.load_raw(sha)
+        if payload is None and path is not None:
             try:
                 parsed = parse_bytes(Path(path).read_bytes(), path)
             except OSError:
                 return {"raws": {}, "components": {}}
             payload = {"raws": parsed.raws, "components": parsed.components}
-        if sha not in _RAW_MEMO:
-            _RAW_MEMO[sha] = payload
-            if self._cache.load_raw(sha) is None:
-                self._cache.store_raw(sha, payload["raws"], payload["components"])
+            self._cache.store_raw(sha, parsed.raws, parsed.components)
+        if payload is None:
+            return {"raws": {}, "components": {}}
+        _RAW_MEMO[sha] = payload
         return payload
+
+    # -- the bundle ---------------------------------------------------------------------------
+
+    def _bundle_sources(self) -> list[BundledSource]:
+        return self._bundle_call(lambda b: b.sources) or []
+
+    def _bundled(self, gvk: GVK) -> list[BundledSource]:
+        return self._bundle_call(lambda b: b.serving(gvk)) or []
+
+    def _bundle_by_sha(self, sha: str) -> BundledSource | None:
+        return self._bundle_call(lambda b: b.by_sha256(sha))
+
+    def _bundled_type(self, source: BundledSource, gvk: GVK) -> SchemaType | None:
+        return self._bundle_call(lambda b: b.type(source, gvk))  # type: ignore[no-any-return]
+
+    def _bundled_meta(self, f: _File) -> ParsedFile | None:
+        """A file whose content is a bundled source: its GVKs from the bundle (types loaded on demand)."""
+        source = self._bundle_by_sha(f.sha256 or "")
+        if source is None:
+            return None
+        return ParsedFile(f.name, source.format, dict.fromkeys(source.gvks),
+                          declared_versions={k: list(v) for k, v in source.declared.items()})
+
+    def _bundle_call(self, read: Callable[[Bundle], Any]) -> Any:
+        """``read(bundle)``; a damaged bundle is reported once and then treated as absent."""
+        if self.bundle is None:
+            return None
+        try:
+            return read(self.bundle)
+        except BundleError as exc:
+            self._error(exc)
+            self.bundle = None
+            return None
 
     def _error(self, err: SchemaError) -> None:
         if not any(str(e) == str(err) for e in self._errors):
@@ -250,11 +376,13 @@ def _mentioned_kinds(data: bytes) -> set[str]:
 
 
 def default_store(explicit_paths: list[str], env: Mapping[str, str] | None = None) -> SchemaStore:
-    """The store ``check`` uses: explicit paths, WMAPLINT_SCHEMA_PATH, then the user schema dir."""
-    return SchemaStore(ordered_sources(explicit_paths, env), env=env)
+    """The store ``check`` uses: explicit paths, WMAPLINT_SCHEMA_PATH, the user schema dir, the bundle."""
+    return SchemaStore(ordered_sources(explicit_paths, env), env=env, cached_root=user_schema_dir(env))
 
 
 def forget_parsed() -> None:
-    """Drop the in-process parse results (the disk cache stays); for tests and long-lived servers."""
+    """Drop the in-process parse results and bundle reads (the disk cache stays); for tests and long-lived
+    servers."""
     _MEMO.clear()
     _RAW_MEMO.clear()
+    forget_bundle()
