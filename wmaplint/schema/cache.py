@@ -5,6 +5,10 @@ numbers), as a compact table (``.marshal``, see ``compact``) whose nodes are bui
 ``raw/<sha>.marshal`` the raw schema dicts, written and read only when someone asks for ``.raw``;
 ``index.json`` maps a file path (+ mtime and size) to its digest and GVKs, so a warm run reads no schema
 file it does not need. A corrupt or foreign entry is ignored and rebuilt.
+
+The cache is bounded: past ``max_bytes`` a write evicts the least recently used digests (a read marks its
+entry used by its modification time) down to three quarters of the cap, and the index keeps the most recent
+``MAX_INDEX_ENTRIES`` files.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from wmaplint.schema.loader import ParsedFile
 from wmaplint.schema.types import SchemaType
 
 FORMAT_VERSION = 5  # 5: property descriptions in the type tables
+MAX_CACHE_BYTES = 128 * 1024 * 1024  # several dozen large CRDs; the pinned ones are served by the bundle
+MAX_INDEX_ENTRIES = 4096
 
 
 def _write_atomic(target: Path, data: bytes) -> None:
@@ -47,16 +53,20 @@ def _write_atomic(target: Path, data: bytes) -> None:
 
 
 class ParsedCache:
-    def __init__(self, root: Path | None) -> None:
+    def __init__(self, root: Path | None, max_bytes: int = MAX_CACHE_BYTES) -> None:
         self.root = root
+        self.max_bytes = max_bytes
 
     # -- types: one meta entry per file, one pickle per GVK (a lookup loads only what it needs) ----
 
     def load_meta(self, sha: str) -> ParsedFile | None:
         """The file's problems and declared versions; ``types`` maps each served GVK to ``None``."""
-        payload = self._load_pickle(self._meta_path(sha))
+        payload = self._load_pickle(self._meta_path(sha)) if self.root is not None else None
         parsed = payload.get("parsed") if payload else None
-        return parsed if isinstance(parsed, ParsedFile) else None
+        if not isinstance(parsed, ParsedFile):
+            return None
+        _touch(self._meta_path(sha))
+        return parsed
 
     def load_type(self, sha: str, gvk: tuple[str, str, str]) -> SchemaType | None:
         """The GVK's type: from its compact table (members built on first access), else from a pickle."""
@@ -91,6 +101,7 @@ class ParsedCache:
             else:
                 _write_atomic(self._type_path(sha, gvk, compact=True), blob)
         self._store_pickle(self._meta_path(sha), {"version": FORMAT_VERSION, "parsed": meta})
+        self.evict(keep=sha)
 
     def _meta_path(self, sha: str) -> Path:
         assert self.root is not None
@@ -143,6 +154,7 @@ class ParsedCache:
             return None
         if not isinstance(payload, dict) or payload.get("version") != FORMAT_VERSION:
             return None
+        _touch(self.root / "raw" / f"{sha}.marshal")
         return payload
 
     def store_raw(self, sha: str, raws: dict[Any, Any], components: dict[str, Any]) -> None:
@@ -153,6 +165,7 @@ class ParsedCache:
         except (ValueError, RecursionError):
             return
         _write_atomic(self.root / "raw" / f"{sha}.marshal", blob)
+        self.evict(keep=sha)
 
     # -- index ----------------------------------------------------------------------------------
 
@@ -171,5 +184,72 @@ class ParsedCache:
     def store_index(self, files: dict[str, Any]) -> None:
         if self.root is None:
             return
+        if len(files) > MAX_INDEX_ENTRIES:  # the oldest entries first: dicts keep insertion order
+            files = dict(list(files.items())[-MAX_INDEX_ENTRIES:])
         blob = json.dumps({"version": FORMAT_VERSION, "files": files}, sort_keys=True).encode()
         _write_atomic(self.root / "index.json", blob)
+
+    # -- eviction ----------------------------------------------------------------------------------
+
+    def evict(self, keep: str = "") -> list[str]:
+        """When the cache holds more than ``max_bytes``, remove the least recently used digests (never
+        ``keep``) until it holds three quarters of it; returns the digests removed."""
+        if self.root is None:
+            return []
+        entries = self._entries()
+        total = sum(size for size, _, _ in entries.values())
+        if total <= self.max_bytes:
+            return []
+        removed = []
+        for sha, (size, _, paths) in sorted(entries.items(), key=lambda item: item[1][1]):
+            if total <= self.max_bytes * 3 // 4:
+                break
+            if sha == keep:
+                continue
+            for path in paths:
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+            try:
+                (self.root / "types" / sha).rmdir()
+            except OSError:
+                pass
+            total -= size
+            removed.append(sha)
+        return removed
+
+    def _entries(self) -> dict[str, tuple[int, float, list[Path]]]:
+        """digest -> (bytes, last use, files) for every digest with something in the cache."""
+        assert self.root is not None
+        out: dict[str, tuple[int, float, list[Path]]] = {}
+
+        def add(sha: str, path: Path) -> None:
+            try:
+                st = path.stat()
+            except OSError:
+                return
+            size, used, paths = out.get(sha, (0, 0.0, []))
+            out[sha] = (size + st.st_size, max(used, st.st_mtime), [*paths, path])
+
+        for directory in _listdir(self.root / "types"):
+            for path in _listdir(directory):
+                add(directory.name, path)
+        for path in _listdir(self.root / "raw"):
+            add(path.name.split(".", 1)[0], path)
+        return out
+
+
+def _listdir(directory: Path) -> list[Path]:
+    try:
+        return list(directory.iterdir())
+    except OSError:
+        return []
+
+
+def _touch(path: Path) -> None:
+    """Mark a cache entry used now (its modification time is its last use for eviction)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
