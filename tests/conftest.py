@@ -1,25 +1,100 @@
-"""Shared fixtures: real upstream data lives in ../shared beside the repository and is never copied in."""
+"""Shared fixtures.
+
+The suite runs as on a fresh machine: an empty home and cache, no WMAPLINT_SCHEMA_PATH, so definitions are
+checked against the schema bundle shipped in the package. Real upstream data in ../shared beside the
+repository adds extra tests; without it, the tests that need it (the ``shared`` fixture) are not collected.
+"""
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+HAS_SHARED = (SHARED / "crds").is_dir()
 
-# Definitions in tests are checked against the real schemas beside the repository, as a user's --crds would.
-if SHARED.is_dir():
-    os.environ.setdefault("WMAPLINT_SCHEMA_PATH", f"{SHARED / 'crds'}:{SHARED / 'k8s-openapi'}")
+_HOME = Path(tempfile.mkdtemp(prefix="wmaplint-tests-home-"))
+os.environ["HOME"] = str(_HOME)
+os.environ["XDG_CACHE_HOME"] = str(_HOME / ".cache")
+for _name in ("WMAPLINT_SCHEMA_PATH", "WMAPLINT_CACHE_DIR"):
+    os.environ.pop(_name, None)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without ../shared, the tests that read it are deselected (never reported as skipped)."""
+    if HAS_SHARED:
+        return
+    kept = [item for item in items if "shared" not in getattr(item, "fixturenames", ())]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = kept
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_HOME, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
 def shared() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip("../shared is not present beside the repository")
+    if not HAS_SHARED:
+        pytest.fail("../shared is not present; tests using it are deselected, so this is a collection bug")
     return SHARED
 
 
 @pytest.fixture(scope="session")
 def repo() -> Path:
     return REPO
+
+
+@pytest.fixture(scope="session")
+def bundle_store() -> Any:
+    """A schema store that serves the schemas shipped in the package and nothing else (no disk cache)."""
+    from wmaplint.schema.store import SchemaStore
+
+    return SchemaStore([], cache_dir=None)
+
+
+class _NoAliases(yaml.CSafeDumper):
+    """Bundled schemas share subtrees; a CRD written from them repeats them, as the original files do."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+@pytest.fixture(scope="session")
+def bundled_crd_doc() -> Any:
+    """``bundled_crd_doc(lock path)``: a CRD document made from a bundled source's schemas (every served
+    version; the schema dicts are the bundle's own, shared: copy before changing them)."""
+    from wmaplint.schema.bundle import shipped_bundle
+
+    bundle = shipped_bundle()
+    assert bundle is not None
+
+    def make(file: str) -> dict[str, Any]:
+        source = next(s for s in bundle.sources if s.file == file)
+        raws = bundle.payload(source)["raws"]
+        group, _, kind = source.gvks[0]
+        versions = [
+            {"name": v, "served": True, "storage": i == 0, "schema": {"openAPIV3Schema": raws[(g, v, k)]}}
+            for i, (g, v, k) in enumerate(source.gvks)
+        ]
+        return {
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": f"{kind.lower()}s.{group}"},
+            "spec": {"group": group, "names": {"kind": kind, "plural": f"{kind.lower()}s"},
+                     "scope": "Namespaced", "versions": versions},
+        }
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def bundled_crd(bundled_crd_doc: Any) -> Any:
+    """``bundled_crd(lock path)``: the YAML text of ``bundled_crd_doc``, for tests that need a real CRD as a
+    file of the user's without reading ../shared."""
+    return lambda file: str(yaml.dump(bundled_crd_doc(file), Dumper=_NoAliases, sort_keys=False))

@@ -1,20 +1,15 @@
-"""Schemas of the catalog's target kinds from ../shared: CRDs for custom kinds, OpenAPI v3 for core kinds."""
+"""Schemas of the catalog's target kinds from the bundle shipped in the package: CRDs for custom kinds,
+OpenAPI v3 for core kinds."""
 
 from __future__ import annotations
 
-import json
+import copy
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
-CORE_OPENAPI_FILES = {
-    "": "api__v1_openapi.json",
-    "apps": "apis__apps__v1_openapi.json",
-    "batch": "apis__batch__v1_openapi.json",
-}
+from wmaplint.schema.bundle import shipped_bundle
 
 
 def _strict(schema: Any) -> Any:
@@ -40,37 +35,32 @@ def _strict(schema: Any) -> Any:
     return schema
 
 
-def _crd_files(shared: Path, group: str) -> list[Path]:
-    """CRD files for a group: ../shared/crds keeps one directory per API group."""
-    directory = shared / "crds" / group
-    root = directory if directory.is_dir() else shared / "crds"
-    return sorted(root.rglob("*.yaml"))
+def _source(group: str, version: str, kind: str) -> Any:
+    """The bundled source serving the GVK: of several releases, the one named after the version."""
+    bundle = shipped_bundle()
+    assert bundle is not None
+    sources = bundle.serving((group, version, kind))
+    if not sources:
+        raise KeyError((group, version, kind))
+    return next((s for s in sources if s.file.endswith(f"_{version}.yaml")), sources[0])
 
 
 @cache
-def schema_for(shared: Path, group: str, version: str, kind: str) -> dict[str, Any]:
-    """A JSON Schema (draft 7 compatible) for one GVK, strict about unknown fields."""
-    if group in CORE_OPENAPI_FILES:
-        doc = json.loads((shared / "k8s-openapi" / CORE_OPENAPI_FILES[group]).read_text())
-        api_group = group or "core"
-        name = f"io.k8s.api.{api_group}.{version}.{kind}"
-        return _strict({"$ref": f"#/components/schemas/{name}", "components": doc["components"]})
-    for path in _crd_files(shared, group):
-        text = path.read_text()
-        if f"kind: {kind}\n" not in text:
-            continue  # cheap pre-filter: these files are large
-        for doc in yaml.load_all(text, Loader=yaml.CSafeLoader):
-            if not isinstance(doc, dict) or doc.get("kind") != "CustomResourceDefinition":
-                continue
-            if doc["spec"]["group"] != group or doc["spec"]["names"]["kind"] != kind:
-                continue
-            for v in doc["spec"]["versions"]:
-                if v["name"] == version:
-                    return _strict(v["schema"]["openAPIV3Schema"])
-    raise KeyError((group, version, kind))
+def schema_for(group: str, version: str, kind: str) -> dict[str, Any]:
+    """A JSON Schema (draft 7 compatible) for one GVK, strict about unknown fields (a copy: bundled schema
+    dicts are shared)."""
+    bundle = shipped_bundle()
+    assert bundle is not None
+    source = _source(group, version, kind)
+    payload = bundle.payload(source)
+    if source.format == "openapi":
+        name = payload["names"][(group, version, kind)]
+        components = copy.deepcopy(payload["components"])
+        return _strict({"$ref": f"#/components/schemas/{name}", "components": {"schemas": components}})
+    return _strict(copy.deepcopy(payload["raws"][(group, version, kind)]))
 
 
 @cache
-def validator_for(shared: Path, group: str, version: str, kind: str) -> jsonschema.Draft7Validator:
+def validator_for(group: str, version: str, kind: str) -> jsonschema.Draft7Validator:
     """A reusable validator (building one per call re-checks the whole schema, which is slow)."""
-    return jsonschema.Draft7Validator(schema_for(shared, group, version, kind))
+    return jsonschema.Draft7Validator(schema_for(group, version, kind))

@@ -89,8 +89,8 @@ def test_definition_is_one_karta_named_after_its_root_kind(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
-def test_definition_is_valid_against_the_karta_crd(path: Path, shared: Path) -> None:
-    validator_for(shared, "run.ai", "v1alpha1", "Karta").validate(load_definition(path))
+def test_definition_is_valid_against_the_karta_crd(path: Path) -> None:
+    validator_for("run.ai", "v1alpha1", "Karta").validate(load_definition(path))
 
 
 @pytest.mark.parametrize("path", DEFINITIONS, ids=DEF_IDS)
@@ -175,8 +175,8 @@ ROOT_FIELDS = [(n, f) for n, f in FIELDS if f.context == "R"]
 
 
 @pytest.mark.parametrize("name,field", ROOT_FIELDS, ids=[f"{n}:{f.where}" for n, f in ROOT_FIELDS])
-def test_root_paths_exist_in_the_target_schema(name: str, field: Any, shared: Path) -> None:
-    schema = schema_for(shared, *_root_gvk(_definition(name)))
+def test_root_paths_exist_in_the_target_schema(name: str, field: Any) -> None:
+    schema = schema_for(*_root_gvk(_definition(name)))
     for chain in root_chains(field.expr):
         assert missing_step(schema, chain) is None, f"{'.'.join(chain)} is not in the schema ({field.expr})"
 
@@ -196,12 +196,12 @@ def test_spec_and_suspend_paths_are_assignable(name: str, field: Any) -> None:
 
 
 @pytest.mark.parametrize("name,example", EXAMPLES, ids=EXAMPLE_IDS)
-def test_example_is_valid_against_the_target_schema(name: str, example: Path, shared: Path) -> None:
+def test_example_is_valid_against_the_target_schema(name: str, example: Path) -> None:
     workload = _workload(example)
     group, version, kind = _root_gvk(_definition(name))
     assert workload["apiVersion"] == (f"{group}/{version}" if group else version)
     assert workload["kind"] == kind
-    validator_for(shared, group, version, kind).validate(workload)
+    validator_for(group, version, kind).validate(workload)
 
 
 @pytest.mark.parametrize("name,example", EXAMPLES, ids=EXAMPLE_IDS)

@@ -1,5 +1,5 @@
-"""The shipped catalog is clean under `check --strict` against the frameworks' schemas (collected only when
-../shared provides them, until the bundled schemas ship; see conftest.py)."""
+"""The shipped catalog is clean under `check --strict` against the frameworks' schemas: those bundled in the
+package, as on a fresh machine."""
 
 from __future__ import annotations
 

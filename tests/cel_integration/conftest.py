@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -13,7 +13,6 @@ import_rule_modules()
 
 
 @pytest.fixture(scope="session")
-def karta_crd(shared: Path) -> dict:
-    return yaml.load(
-        (shared / "crds" / "run.ai" / "karta_v1alpha1.yaml").read_text(), Loader=yaml.CSafeLoader
-    )
+def karta_crd(bundled_crd: Any) -> dict:
+    """The Karta CRD (its schema as the bundle ships it)."""
+    return yaml.load(bundled_crd("crds/run.ai/karta_v1alpha1.yaml"), Loader=yaml.CSafeLoader)

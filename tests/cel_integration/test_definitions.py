@@ -44,7 +44,7 @@ def findings(text: str, rule: str, options: Options | None = None) -> list[tuple
 EXPRESSION_COLUMN = len("          groupByExpressions: ['") + 1
 
 
-def test_misspelled_pod_field_is_reported_inside_the_string(shared: Path) -> None:
+def test_misspelled_pod_field_is_reported_inside_the_string() -> None:
     text = gang('self.metadata.label["app"]')
     [(line, column, message)] = findings(text, "WM605")
     assert "groupByExpressions" in text.splitlines()[line - 1]
@@ -53,14 +53,14 @@ def test_misspelled_pod_field_is_reported_inside_the_string(shared: Path) -> Non
     assert "undefined field 'label'" in message
 
 
-def test_syntax_error_and_map_result_are_reported(shared: Path) -> None:
+def test_syntax_error_and_map_result_are_reported() -> None:
     result = findings(gang("self.spec.nodeName +", "pod.metadata.labels"), "WM605")
     assert len(result) == 2
     assert result[0][2].startswith("groupByExpressions[0]: compilation failed")
     assert "must yield a scalar value" in result[1][2]
 
 
-def test_second_entry_is_placed_on_its_own_string(shared: Path) -> None:
+def test_second_entry_is_placed_on_its_own_string() -> None:
     text = gang('pod.metadata.labels["team"]', "self.spec.nodeNam")
     [(line, column, message)] = findings(text, "WM605")
     second = text.splitlines()[line - 1].index("'self.spec.nodeNam'") + 2
@@ -78,18 +78,19 @@ def test_second_entry_is_placed_on_its_own_string(shared: Path) -> None:
         "size(self.spec.containers)",
     ],
 )
-def test_valid_pod_expressions_pass(shared: Path, expression: str) -> None:
+def test_valid_pod_expressions_pass(expression: str) -> None:
     assert findings(gang(expression), "WM605") == []
 
 
 def test_without_a_pod_schema_nothing_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("wmaplint.schema.store.shipped_bundle", lambda: None)  # not even the bundled schemas
     monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", str(tmp_path))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
     assert findings(gang("self.nope"), "WM605") == []
 
 
-def test_catalog_definitions_pass_the_karta_crd_rules(repo: Path, shared: Path) -> None:
+def test_catalog_definitions_pass_the_karta_crd_rules(repo: Path) -> None:
     checked = 0
     for path in sorted((repo / "catalog").glob("*.yaml")):
         text = path.read_text()
@@ -99,21 +100,21 @@ def test_catalog_definitions_pass_the_karta_crd_rules(repo: Path, shared: Path) 
     assert checked >= 10
 
 
-def test_selector_rules_are_left_to_the_structural_checks(shared: Path) -> None:
+def test_selector_rules_are_left_to_the_structural_checks() -> None:
     text = KARTA_HEAD + "      podSelector:\n        componentTypeSelector: {value: worker}\n"
     rules = {d.rule for d in lint_text(text, "karta.yaml")}
     assert "WM510" in rules  # the structural check says it once
     assert "WM604" not in rules
 
 
-def test_value_without_keypath_is_reported_once(shared: Path) -> None:
+def test_value_without_keypath_is_reported_once() -> None:
     text = KARTA_HEAD + "      podSelector:\n        componentTypeSelector: {value: w, matchLabels: {a: b}}\n"
     rules = [d.rule for d in lint_text(text, "karta.yaml")]
     assert rules.count("WM511") == 1
     assert "WM604" not in rules
 
 
-def test_other_karta_crd_rules_are_reported(tmp_path: Path, karta_crd: dict, shared: Path) -> None:
+def test_other_karta_crd_rules_are_reported(tmp_path: Path, karta_crd: dict) -> None:
     """A Karta CRD release with a rule wmaplint does not know: its violations are WM604 at the field."""
     crd = copy.deepcopy(karta_crd)
     schema = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]

@@ -64,7 +64,7 @@ def test_real_samples_pass_except_the_known_nim_violation(shared: Path) -> None:
     }
 
 
-def test_misspelled_field_is_reported_on_its_line(tmp_path: Path, shared: Path) -> None:
+def test_misspelled_field_is_reported_on_its_line(tmp_path: Path) -> None:
     text = LWS.replace(
         "          imagePullPolicy: Always", "          imagePullPolicy: Always\n          imagePulPolicy: x"
     )
@@ -78,11 +78,11 @@ def test_misspelled_field_is_reported_on_its_line(tmp_path: Path, shared: Path) 
     ]
 
 
-def test_valid_manifest_has_no_findings(tmp_path: Path, shared: Path) -> None:
+def test_valid_manifest_has_no_findings(tmp_path: Path) -> None:
     assert tree(tmp_path, LWS) == []
 
 
-def test_wrong_type_enum_and_required(tmp_path: Path, shared: Path) -> None:
+def test_wrong_type_enum_and_required(tmp_path: Path) -> None:
     text = (
         LWS.replace("replicas: 2", 'replicas: "2"')
         .replace("    size: 2\n", "    size: 2\n    restartPolicy: Sometimes\n")
@@ -164,7 +164,7 @@ def test_missing_crds_path_is_reported(tmp_path: Path) -> None:
     assert [rule for rule, *_ in found] == ["WM902"]
 
 
-def test_built_in_kinds_use_the_kubernetes_openapi(tmp_path: Path, shared: Path) -> None:
+def test_built_in_kinds_use_the_kubernetes_openapi(tmp_path: Path) -> None:
     text = (
         "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j, labelz: {a: b}}\nspec:\n  parallelism: 2\n"
         "  template:\n    spec:\n      restartPolicy: Never\n"
@@ -173,7 +173,7 @@ def test_built_in_kinds_use_the_kubernetes_openapi(tmp_path: Path, shared: Path)
     assert tree(tmp_path, text) == [("WM607", 3, 21, 'unknown field "metadata.labelz"')]
 
 
-def test_hostile_nesting_is_bounded(shared: Path) -> None:
+def test_hostile_nesting_is_bounded() -> None:
     deep: dict = {}
     node = deep
     for _ in range(10_000):

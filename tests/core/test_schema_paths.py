@@ -1,4 +1,5 @@
-"""Schema-aware checks through `check`: real CRDs, two operator releases, pod paths, missing schemas."""
+"""Schema-aware checks through `check`: real CRDs (the bundled ones, as on a fresh machine), two operator
+releases, pod paths, missing schemas."""
 
 from __future__ import annotations
 
@@ -33,33 +34,41 @@ def findings(text: str, rule: str) -> list:
     return [d for d in lint_text(text, "def.yaml") if d.rule == rule]
 
 
-def test_a_field_missing_in_one_operator_release_names_that_release(shared) -> None:
+def test_a_field_missing_in_one_operator_release_names_that_release() -> None:
     (d,) = findings(LLMISVC, "WM301")
     assert "llminferenceservice_v1alpha1.yaml" in d.message and "scaling" in d.message
     assert (d.span.start_line, d.span.start_col) == (19, 49)
 
 
-def test_misspelled_segment_points_at_the_segment_with_a_suggestion(shared) -> None:
+def test_misspelled_segment_points_at_the_segment_with_a_suggestion() -> None:
     text = LLMISVC.replace(".spec.scaling.minReplicas // 1", ".spec.replica // 1")
     found = [d for d in findings(text, "WM301") if "replica" in d.message]
     assert found and all(d.span.start_col == 49 for d in found)
     assert "replicas" in found[0].data["suggestions"]
 
 
-def test_pod_paths_are_checked_against_the_pod_schema(shared) -> None:
+def test_pod_paths_are_checked_against_the_pod_schema() -> None:
     text = LLMISVC + ("      podSelector:\n        componentTypeSelector: {keyPath: '.metadata.label.app', "
                       "value: main}\n")
     (d,) = [d for d in findings(text, "WM301") if "label" in d.message]
     assert d.span.start_line == 21 and "labels" in d.data["suggestions"]
 
 
-def test_missing_schema_is_a_warning_naming_the_gvk_and_an_error_when_strict(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", str(tmp_path))
-    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
-    (d,) = [d for d in lint_text(LLMISVC, "def.yaml", Options(overrides=Overrides())) if d.rule == "WM901"]
-    assert "serving.kserve.io/v1alpha1" in d.message and d.severity.label == "warning"
-    (d,) = [d for d in lint_text(LLMISVC, "def.yaml", Options(strict=True)) if d.rule == "WM901"]
+def test_missing_schema_is_a_warning_naming_the_gvk_and_an_error_when_strict() -> None:
+    text = LLMISVC.replace("group: serving.kserve.io, version: v1alpha1, kind: LLMInferenceService",
+                           "group: example.com, version: v1, kind: Widget")
+    (d,) = [d for d in lint_text(text, "def.yaml", Options(overrides=Overrides())) if d.rule == "WM901"]
+    assert "example.com/v1 Widget" in d.message and d.severity.label == "warning"
+    assert "--crds" in d.message and "schemas add" in d.message and "/" + "tmp" not in d.message
+    (d,) = [d for d in lint_text(text, "def.yaml", Options(strict=True)) if d.rule == "WM901"]
     assert d.severity.label == "error"
+
+
+def test_a_kind_of_the_bundle_is_checked_with_no_schema_source_at_all() -> None:
+    text = LLMISVC.replace(".spec.template}", ".spec.templat}")
+    found = [d for d in findings(text, "WM301") if "'templat'" in d.message]
+    assert [(d.span.start_line, d.span.start_col) for d in found] == [(18, 43), (18, 43)]  # both releases
+    assert not findings(text, "WM901")
 
 
 OLD_RAYJOB_WORKER = """\
@@ -85,7 +94,7 @@ spec:
 """
 
 
-def test_old_rayjob_worker_path_says_where_the_field_lives_and_fixes_it(shared) -> None:
+def test_old_rayjob_worker_path_says_where_the_field_lives_and_fixes_it() -> None:
     (d,) = findings(OLD_RAYJOB_WORKER, "WM301")
     assert (d.span.start_line, d.span.start_col, d.span.end_col) == (17, 29, 45)
     assert "'.rayClusterSpec.workerGroupSpecs'" in d.message
@@ -95,9 +104,10 @@ def test_old_rayjob_worker_path_says_where_the_field_lives_and_fixes_it(shared) 
 
 
 def test_without_core_schemas_built_in_child_kinds_are_not_unknown_and_pod_paths_say_why(
-        tmp_path, monkeypatch, shared) -> None:
-    monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", str(shared / "crds" / "ray.io"))
-    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
+        tmp_path, monkeypatch, bundled_crd) -> None:
+    (tmp_path / "rayjob.yaml").write_text(bundled_crd("crds/ray.io/rayjob_v1.yaml"))
+    monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", str(tmp_path / "rayjob.yaml"))
+    monkeypatch.setattr("wmaplint.schema.store.shipped_bundle", lambda: None)  # a damaged installation
     pod_kind = '      kind: {group: "", version: v1, kind: Pod}\n'
     text = OLD_RAYJOB_WORKER.replace("      ownerRef: rayjob\n", "      ownerRef: rayjob\n" + pod_kind)
     found = lint_text(text, "def.yaml")
@@ -106,7 +116,7 @@ def test_without_core_schemas_built_in_child_kinds_are_not_unknown_and_pod_paths
     assert "core API" in core.message and core.span.start_line == 20  # the first pod-context path
 
 
-def test_the_root_metadata_is_object_meta_whatever_the_crd_declares(shared) -> None:
+def test_the_root_metadata_is_object_meta_whatever_the_crd_declares() -> None:
     """The LLMInferenceService CRD declares `metadata: {type: object}`; the API server serves ObjectMeta."""
     text = LLMISVC.replace(
         "running: [{byConditions: [{type: Ready, status: \"True\"}]}]",

@@ -5,7 +5,7 @@ The expected values are the upload action's published test vectors (same inputs,
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,7 +96,7 @@ def test_astral_characters_count_as_two_units() -> None:
     assert len(line_hashes("😀\n" * 3)) == 4
 
 
-def test_real_crd_has_one_hash_per_line(shared: Path) -> None:
-    text = (shared / "crds/jobset.x-k8s.io/jobset_v1alpha2.yaml").read_text(encoding="utf-8")
+def test_real_crd_has_one_hash_per_line(bundled_crd: Any) -> None:
+    text = bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml")
     hashes = line_hashes(text)
     assert len(hashes) == len(text.split("\n"))

@@ -1,14 +1,12 @@
 """Required fields that carry a schema default are filled by the API server before validation."""
 
-import yaml
-
 from wmaplint.resolve.validate import structural_problems
+from wmaplint.schema.store import SchemaStore
 
 
-def raycluster_schema(shared):
-    crd = yaml.safe_load((shared / "crds" / "ray.io" / "raycluster_v1.yaml").read_text())
-    [version] = [v for v in crd["spec"]["versions"] if v["name"] == "v1"]
-    return version["schema"]["openAPIV3Schema"]
+def raycluster_schema():
+    [resolved] = SchemaStore([], cache_dir=None).lookup("ray.io", "v1", "RayCluster")  # the bundled CRD
+    return resolved.raw
 
 
 def worker_group(**fields):
@@ -25,13 +23,13 @@ def worker_group(**fields):
     }
 
 
-def test_missing_required_field_with_a_default_is_not_a_finding(shared):
+def test_missing_required_field_with_a_default_is_not_a_finding():
     # minReplicas (default 0) and maxReplicas (default 2147483647) are required but defaulted
-    assert structural_problems(raycluster_schema(shared), worker_group(replicas=2)) == []
+    assert structural_problems(raycluster_schema(), worker_group(replicas=2)) == []
 
 
-def test_missing_required_field_without_a_default_is_still_reported(shared):
+def test_missing_required_field_without_a_default_is_still_reported():
     manifest = worker_group(replicas=2)
     del manifest["spec"]["workerGroupSpecs"][0]["groupName"]
-    messages = [p.message for p in structural_problems(raycluster_schema(shared), manifest)]
+    messages = [p.message for p in structural_problems(raycluster_schema(), manifest)]
     assert messages == ["spec.workerGroupSpecs[0].groupName: Required value"]

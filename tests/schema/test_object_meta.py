@@ -28,7 +28,7 @@ def object_meta(store):
 
 
 def test_the_root_metadata_of_every_kind_is_object_meta(store, object_meta):
-    """Every CRD in ../shared/crds (nearly all declare `metadata: {type: object}`) and every core kind."""
+    """Every bundled CRD (nearly all declare `metadata: {type: object}`) and every core kind."""
     checked = set()
     for gvk in store.gvks():
         for schema in store.lookup(*gvk):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from wmaplint.fixes import apply_edits
 from wmaplint.schema import default_store
+from wmaplint.schema.bundle import shipped_bundle
 from wmaplint.status import KnowledgeError, load_knowledge, parse_knowledge, phase_values, schema_enum
 
 from .helpers import catalog_text, only, status_findings, vary
@@ -95,7 +95,7 @@ def test_catalog_rayjob_phases_are_known() -> None:
     assert only(status_findings(RAYJOB), "WM421") == []
 
 
-def test_phase_enum_from_the_crd_schema(shared: Path) -> None:
+def test_phase_enum_from_the_crd_schema() -> None:
     # .status.rollingUpdate.phase is not in the bundled knowledge; its enum comes from the CRD.
     text = """\
 apiVersion: run.ai/v1alpha1
@@ -119,8 +119,8 @@ spec:
     assert "CRD schema's enum" in d.message
 
 
-def test_schema_enum_reads_real_crds(shared: Path) -> None:
-    store = default_store([str(shared / "crds" / "nvidia.com")])
+def test_schema_enum_reads_real_crds() -> None:
+    store = default_store([])  # the bundled CRDs
     resolved = store.lookup("nvidia.com", "v1beta1", "DynamoGraphDeployment")[0]
     assert set(schema_enum(resolved.type, ".status.state")) == {
         "initializing",
@@ -132,9 +132,9 @@ def test_schema_enum_reads_real_crds(shared: Path) -> None:
     assert schema_enum(resolved.type, ".status.components[]") == ()
 
 
-def test_bundled_phases_agree_with_crd_enums(shared: Path) -> None:
+def test_bundled_phases_agree_with_crd_enums() -> None:
     knowledge = load_knowledge()
-    store = default_store([str(shared / "crds")])
+    store = default_store([])  # the bundled CRDs
     checked = 0
     for facts in knowledge.kinds.values():
         group, version, kind = (
@@ -175,21 +175,21 @@ def test_reason_typo_is_info() -> None:
     assert d.severity.label == "info" and "'DeadlineExceeded'" in d.message
 
 
-def test_every_framework_crd_is_described(shared: Path) -> None:
+def test_every_framework_crd_is_described() -> None:
     knowledge = load_knowledge()
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    bundle = shipped_bundle()
+    assert bundle is not None
     missing = []
-    for crd in sorted((shared / "crds").glob("*/*.yaml")):
-        for doc in yaml.load_all(crd.read_text(), Loader=loader):
-            if not doc or doc.get("kind") != "CustomResourceDefinition":
+    for source in bundle.sources:  # every pinned CRD, as the bundle ships it
+        if source.format != "crd":
+            continue
+        raws = bundle.payload(source)["raws"]
+        for group, version, kind in source.gvks:
+            props = raws[(group, version, kind)].get("properties", {})
+            if "conditions" not in props.get("status", {}).get("properties", {}):
                 continue
-            group, kind = doc["spec"]["group"], doc["spec"]["names"]["kind"]
-            for version in doc["spec"]["versions"]:
-                props = version.get("schema", {}).get("openAPIV3Schema", {}).get("properties", {})
-                if "conditions" not in props.get("status", {}).get("properties", {}):
-                    continue
-                if knowledge.facts(group, version["name"], kind) is None:
-                    missing.append(f"{group}/{version['name']}/{kind}")
+            if knowledge.facts(group, version, kind) is None:
+                missing.append(f"{group}/{version}/{kind}")
     # Karta itself and the scheduler's PodGroup are not workloads a definition targets.
     assert sorted(set(missing)) == ["run.ai/v1alpha1/Karta", "scheduling.run.ai/v2alpha2/PodGroup"]
     for gvk in ("batch/v1/Job", "v1/Pod", "apps/v1/Deployment", "apps/v1/StatefulSet"):

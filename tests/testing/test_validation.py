@@ -63,7 +63,7 @@ def run_cli(*args):
 
 
 @pytest.fixture()
-def suite_dir(tmp_path, shared):
+def suite_dir(tmp_path):
     shutil.copy(FIXTURES / "jobset.karta.yaml", tmp_path / "jobset.karta.yaml")
     return tmp_path
 
@@ -139,16 +139,20 @@ def test_failing_case_diagnostic_relates_the_schema_finding(suite_dir):
     assert related.path == str(path) and related.span.start_line == 12 and "WM607" in related.message
 
 
-def test_crds_option_is_searched_before_the_environment(suite_dir, shared, monkeypatch, tmp_path_factory):
+def test_crds_option_is_searched_before_the_environment(suite_dir, bundled_crd, monkeypatch,
+                                                         tmp_path_factory):
     empty = tmp_path_factory.mktemp("no-schemas")
     monkeypatch.setenv("WMAPLINT_SCHEMA_PATH", str(empty))
     monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(empty))
+    monkeypatch.setattr("wmaplint.schema.store.shipped_bundle", lambda: None)  # not even the bundled schemas
+    crds = tmp_path_factory.mktemp("crds")
+    (crds / "jobset.yaml").write_text(bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"))
     path = write_inline(suite_dir)
     unchecked = run_cli(str(path))
     # no schema: nothing to validate against, the case passes and a note says why
     assert unchecked.exit_code == 0, unchecked.output
     assert "NOTE" in unchecked.output and "pass --crds" in unchecked.output
-    checked = run_cli("--crds", str(shared / "crds" / "jobset.x-k8s.io"), str(path))
+    checked = run_cli("--crds", str(crds), str(path))
     assert checked.exit_code == 1 and "WM607" in checked.output
 
 
@@ -161,7 +165,7 @@ def test_missing_crds_path_is_reported(suite_dir):
     assert cli.exit_code == 0 and "1 passed" in cli.stdout
 
 
-def test_cel_rule_violation_is_a_wm604_finding(tmp_path, repo, shared):
+def test_cel_rule_violation_is_a_wm604_finding(tmp_path, repo):
     suite = tmp_path / "trainjob.test.yaml"
     definition = repo / "catalog" / "trainer-kubeflow-org-trainjob-v1alpha1.yaml"
     suite.write_text(
