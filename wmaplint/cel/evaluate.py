@@ -56,7 +56,7 @@ def to_cel_value(
         extra = node.get("additionalProperties")
         if isinstance(props, Mapping) or root or node.get("x-kubernetes-embedded-resource") is True:
             out = {}
-            declared = dict(props) if isinstance(props, Mapping) else {}
+            declared: Mapping[str, Any] = props if isinstance(props, Mapping) else {}
             embedded = root or node.get("x-kubernetes-embedded-resource") is True
             for key, item in value.items():
                 if item is None or not isinstance(key, str):
@@ -131,6 +131,44 @@ def _runtime_message(raw: str) -> str:
         if pattern.search(message):
             return pattern.sub(replacement, message)
     return message
+
+
+_RULES_BELOW: dict[int, tuple[Mapping[str, Any], bool]] = {}  # id(schema node) -> (node, any rule below)
+MAX_REMEMBERED_NODES = 200_000
+
+
+def _rules_below(node: Mapping[str, Any], types: t.SchemaTypes, depth: int = 0) -> bool:
+    """Whether this resolved schema node or any schema under it declares a validation rule; True when unsure.
+
+    A CRD declares rules in a few places, while an object has thousands of nodes: the walk below descends
+    only where a rule can be reached. Remembered per schema node across objects (a check or a tree run
+    validates many objects against one schema)."""
+    found = _RULES_BELOW.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    if depth > MAX_DATA_DEPTH:
+        return True
+    if len(_RULES_BELOW) > MAX_REMEMBERED_NODES:
+        _RULES_BELOW.clear()
+    _RULES_BELOW[id(node)] = (node, True)  # a $ref cycle back to this node: assume a rule, prune nothing
+    rules = node.get("x-kubernetes-validations")
+    below = isinstance(rules, list) and bool(rules)
+    if not below:
+        props = node.get("properties")
+        children = list(props.values()) if isinstance(props, Mapping) else []
+        children += [node.get("additionalProperties"), node.get("items")]
+        for child in children:
+            resolved = types.resolve(child) if isinstance(child, Mapping) else None
+            if resolved is not None and _rules_below(resolved, types, depth + 1):
+                below = True
+                break
+    _RULES_BELOW[id(node)] = (node, below)
+    return below
+
+
+def _worth_visiting(schema: Any, types: t.SchemaTypes) -> bool:
+    node = types.resolve(schema)
+    return node is not None and _rules_below(node, types)
 
 
 def validate_object(
@@ -246,21 +284,21 @@ def validate_object(
             extra = node.get("additionalProperties")
             if isinstance(props, Mapping):
                 for key, sub in props.items():
-                    if key in value and not (is_root and key == "metadata"):
+                    if key in value and not (is_root and key == "metadata") and _worth_visiting(sub, types):
                         embedded = (
                             isinstance(sub, Mapping) and sub.get("x-kubernetes-embedded-resource") is True
                         )
                         children.append(
                             (sub, value[key], (*path, key), (*pointer, "properties", key), embedded)
                         )
-            elif isinstance(extra, Mapping):
+            elif isinstance(extra, Mapping) and _worth_visiting(extra, types):
                 for key, item in value.items():
                     children.append(
                         (extra, item, (*path, f"[{key}]"), (*pointer, "additionalProperties"), False)
                     )
         elif isinstance(value, list):
             items = node.get("items")
-            if isinstance(items, Mapping):
+            if isinstance(items, Mapping) and _worth_visiting(items, types):
                 for i, item in enumerate(value):
                     children.append((items, item, (*path, i), (*pointer, "items"), False))
         stack.extend(reversed(children))
