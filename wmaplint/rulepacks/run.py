@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,42 @@ def _cel_value(location: tuple[str | int, ...], value: Any) -> Any:
     return to_cel_value(schema, value, paths.TYPES) if schema is not None else value
 
 
+_MISSING = object()
+MAX_SHARED_DEPTH = 50  # the conversion stops at a depth limit; deeper selections are converted on their own
+
+
+def _within(cel_root: Any, location: tuple[str | int, ...]) -> Any:
+    """The converted root's part at ``location``: what ``_cel_value(location, ...)`` gives, without
+    converting the selected subtree again (the root is converted once per definition for ``root``).
+    Property names are spelled as CEL spells them, map keys as they are; ``_MISSING`` when the conversion
+    left the node out (a null, an undeclared field), which is then converted on its own."""
+    from wmaplint.cel.types import escape
+
+    if len(location) > MAX_SHARED_DEPTH:
+        return _MISSING
+    node: Any = paths.DEFINITION_SCHEMA
+    part_of: Any = cel_root
+    for part in location:
+        node = paths.TYPES.resolve(node) if node is not None else None
+        if node is None:
+            return _MISSING
+        if isinstance(part, int):
+            if not isinstance(part_of, list) or not 0 <= part < len(part_of):
+                return _MISSING
+            node, part_of = node.get("items"), part_of[part]
+            continue
+        props = node.get("properties")
+        if isinstance(props, Mapping):
+            name = escape(part) if part in props else None
+            node = props.get(part)
+        else:
+            name, node = part, node.get("additionalProperties")
+        if name is None or not isinstance(part_of, dict) or name not in part_of:
+            return _MISSING
+        part_of = part_of[name]
+    return part_of
+
+
 def _message(rule: PackRule, cel_self: Any, cel_root: Any) -> str:
     if rule.message_serialized is not None:
         value, error = _evaluate(rule.message_serialized, cel_self, cel_root)
@@ -106,7 +142,9 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
                 node = find_node(root_node, location)
                 if node is None:
                     continue
-                cel_self = _cel_value(location, value)
+                cel_self = _within(cel_root, location)
+                if cel_self is _MISSING:
+                    cel_self = _cel_value(location, value)
                 value, error = _evaluate(rule.assert_serialized, cel_self, cel_root)
                 if error is not None:
                     message = f"{rule.message} (the assertion could not be evaluated: {error})"
