@@ -107,7 +107,7 @@ class Session:
             self.finish(0 if self.state == "shutdown" else 1)
             return
         if self.state != "running":
-            return  # before initialize and after shutdown, notifications are dropped
+            return  # after shutdown, notifications other than exit are dropped
         handler = self.NOTIFICATIONS.get(method)
         if handler is None:
             return  # $/setTrace, workspace notifications, ...: nothing to do
