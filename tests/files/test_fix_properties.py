@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -278,7 +279,7 @@ class Style:
     split: bool = False  # folded over two lines at a space
     anchor: bool = False
     tag: bool = False
-    crlf: bool = False
+    newline: str = "\n"  # the file's line ends: LF, CR LF or CR
 
 
 def _styles(case: Case) -> st.SearchStrategy[Style]:
@@ -291,7 +292,8 @@ def _styles(case: Case) -> st.SearchStrategy[Style]:
     chomps = st.sampled_from(["", "-", "+"]) if case.margins else st.just("-")
     tags = st.just(False) if case.typed else st.booleans()
     return st.builds(Style, kind=kinds, chomp=chomps, indent=st.sampled_from([0, 0, 1, 2, 3]),
-                     split=st.booleans(), anchor=st.booleans(), tag=tags, crlf=st.booleans())
+                     split=st.booleans(), anchor=st.booleans(), tag=tags,
+                     newline=st.sampled_from(["\n", "\r\n", "\r"]))
 
 
 def _split_at(value: str) -> int | None:
@@ -384,10 +386,8 @@ def _changed_ranges(before: str, after: str) -> list[tuple[int, int]]:
 
 def check_fix(case: Case, style: Style, tmp: Path) -> None:
     written = render(case.old, style, _column(case.template))
-    text = case.template.replace(MARK, written)
-    if style.crlf:
-        text = text.replace("\n", "\r\n")
-        written = written.replace("\n", "\r\n")
+    text = case.template.replace(MARK, written).replace("\n", style.newline)
+    written = written.replace("\n", style.newline)
     root, node = _node(text, case)
     assume(node.text.strip() == case.old and (case.margins or node.text == case.old))
     options = _options(case, tmp)
@@ -401,7 +401,7 @@ def check_fix(case: Case, style: Style, tmp: Path) -> None:
     assert not after.problems, (fixed, after.problems)  # parses
 
     if case.expected_text is not None:
-        assert fixed == case.expected_text(text, written, "\r\n" if style.crlf else "\n")  # all else kept
+        assert fixed == case.expected_text(text, written, style.newline)  # all else kept
     else:
         # every changed character lies in the content of a target (anchors and tags kept)
         targets = [node] + [find_node(root, p) for p in case.also]
@@ -425,11 +425,10 @@ def check_fix(case: Case, style: Style, tmp: Path) -> None:
         if style.kind == "plain" and _plain_holds(case.new):
             assert fixed_node.style == "plain", fixed  # a plain scalar stays plain
 
-    # fixed for good: the rule has nothing left to fix, and fixing again changes nothing
+    # fixed for good: the rule has nothing left to fix
     again = [d for d in lint_text(fixed, "definition.yaml", options) if d.rule == case.rule and d.fixes]
     assert again == [], (fixed, again)
-    if style.crlf:
-        assert "\n" not in fixed.replace("\r\n", "")  # line ends kept
+    assert set(re.findall(r"\r\n|\r|\n", fixed)) == {style.newline}  # line ends kept
 
 
 def _plain_holds(value: str) -> bool:

@@ -130,7 +130,10 @@ def _block_indent(text: str, value: str, offsets: list[int]) -> int | None:
 
 
 def _line_break(text: str) -> str:
-    return "\r\n" if "\r\n" in text else "\n"
+    """The file's own line break, for breaks a fix adds."""
+    if "\r\n" in text:
+        return "\r\n"
+    return "\r" if "\r" in text else "\n"
 
 
 def _renderings(new: str, style: str) -> Iterator[str]:
