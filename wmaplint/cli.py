@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -25,12 +26,22 @@ LAZY_COMMANDS = {
 _NO_ARGS_IS_HELP: type[Exception] = getattr(click.exceptions, "NoArgsIsHelpError", click.exceptions.Exit)
 
 
+# Commands that keep running: the cyclic garbage collector stays on for them.
+LONG_RUNNING = ("lsp",)
+
+
 class LazyGroup(click.Group):
-    def main(self, *args: Any, **kwargs: Any) -> Any:
+    def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
         """Run the command; a usage error is one line on stderr and exit 2, as for any other bad input."""
+        if args is None:
+            # The process is this one command: its modules, schemas and node trees live to the end, and each
+            # pass of the cyclic collector rescanned all of them, and once more at exit (a fifth of a check of
+            # the catalog). Reference counting still frees; long checks collect every few files
+            # (engine.COLLECT_EVERY), and long-running commands turn the collector back on.
+            gc.disable()
         kwargs["standalone_mode"] = False
         try:
-            return super().main(*args, **kwargs)
+            return super().main(args, *rest, **kwargs)
         except _NO_ARGS_IS_HELP as exc:  # bare `wmaplint`: the help text, as click shows it
             show = getattr(exc, "show", None)  # older click raises a bare Exit after printing the help
             if show is not None:
@@ -51,6 +62,8 @@ class LazyGroup(click.Group):
         return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LONG_RUNNING:
+            gc.enable()
         if name in LAZY_COMMANDS:
             module_name, attr = LAZY_COMMANDS[name].split(":")
             try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import itertools
 import os
 import re
 import stat
@@ -265,7 +267,14 @@ def _lint_parallel(work: list[str], options: Options, jobs: int) -> list[FileOut
     return results
 
 
+# With the cyclic collector paused for a command (cli), garbage cycles are collected every this many files.
+COLLECT_EVERY = 64
+_linted = itertools.count(1)
+
+
 def _lint_one_file(path: str, options: Options) -> FileOutcome:
+    if next(_linted) % COLLECT_EVERY == 0 and not gc.isenabled():
+        gc.collect(0)  # the young objects only: garbage of the last files, not the schemas kept for all
     try:
         text = read_path(path)
     except InputError as exc:

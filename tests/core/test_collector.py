@@ -1,0 +1,71 @@
+"""The cyclic garbage collector in a command-line run: off for batch commands, collected every few files,
+back on for the language server, untouched for callers that embed the CLI."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from wmaplint import engine
+from wmaplint.cli import LazyGroup, main
+from wmaplint.examples import JOB
+
+
+def _collector_at_exit(*args: str, cwd: Path) -> str:
+    script = (
+        "import atexit, gc, runpy, sys\n"
+        "atexit.register(lambda: print('collector', gc.isenabled(), file=sys.stderr))\n"
+        f"sys.argv = ['wmaplint', *{list(args)!r}]\n"
+        "runpy.run_module('wmaplint', run_name='__main__')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=cwd)
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    return proc.stderr.strip().splitlines()[-1]
+
+
+def test_a_command_line_check_runs_without_the_cyclic_collector(tmp_path: Path) -> None:
+    path = tmp_path / "job.yaml"
+    path.write_text(JOB)
+    assert _collector_at_exit("check", str(path), cwd=tmp_path) == "collector False"
+
+
+def test_the_language_server_turns_the_collector_back_on() -> None:
+    gc.disable()
+    try:
+        with click.Context(main) as ctx:
+            assert isinstance(main, LazyGroup) and main.get_command(ctx, "lsp") is not None
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_an_embedding_caller_keeps_its_collector(tmp_path: Path) -> None:
+    path = tmp_path / "job.yaml"
+    path.write_text(JOB)
+    assert gc.isenabled()
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert gc.isenabled()
+
+
+def test_a_long_check_collects_young_garbage_every_few_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for index in range(2 * engine.COLLECT_EVERY + 2):
+        (tmp_path / f"job-{index}.yaml").write_text(JOB.replace("name: batch-job-v1", f"name: job-{index}"))
+    collections: list[int] = []
+    monkeypatch.setattr(engine, "_linted", iter(range(1, 10**6)))
+    monkeypatch.setattr(engine.gc, "collect", lambda generation=2: collections.append(generation) or 0)
+    gc.disable()
+    try:
+        report = engine.lint_paths([str(tmp_path)], engine.Options(jobs=1))
+    finally:
+        gc.enable()
+    assert report.files_checked == 2 * engine.COLLECT_EVERY + 2
+    assert collections == [0, 0]
