@@ -2,8 +2,9 @@
 
 What it measures (each a whole process timed from outside, wmaplint and its peer interleaved in one loop;
 medians and p95 over the runs, after one untimed run of each):
-- one definition: `wmaplint check FILE` against `check-jsonschema --schemafile
-  schemas/definition.schema.json FILE` (the Karta format schema alone, no CRDs, no jq);
+- one definition (the catalog's first in name order, named in the row): `wmaplint check FILE` against
+  `check-jsonschema --schemafile schemas/definition.schema.json FILE` (the Karta format schema alone, no
+  CRDs, no jq);
 - the catalog: the same two commands over every shipped definition;
 - 400 definitions: the same over 400 renamed copies of the catalog's definitions (made once under .bench/);
 - `--jobs 2` against `--jobs 1`, and the automatic choice (`--jobs 0`, the default) against `--jobs 1`, on
@@ -18,6 +19,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from harness import (
     REPO,
@@ -53,7 +55,7 @@ def main() -> None:
         print("check-jsonschema is not installed under .bench/peers (run `make bench`); ratios skipped")
     else:
         cases = [
-            ("check of one definition vs check-jsonschema", [one], 15, "<= 0.6x"),
+            (f"check of one definition vs check-jsonschema ({Path(one).name})", [one], 15, "<= 0.6x"),
             (f"check of the catalog ({len(definitions)} files) vs check-jsonschema", definitions, 9,
              "<= 0.75x"),
             ("check of 400 definitions vs check-jsonschema", many, 5, "<= 0.3x"),
