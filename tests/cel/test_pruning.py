@@ -87,3 +87,27 @@ def test_same_violations_as_walking_everything_on_the_shared_samples(
     _everywhere(monkeypatch)
     assert pruned == [[v.message for v in validate_object(schema, m)] for schema, m in pairs]
     assert len(pairs) >= 30 and any(pruned)  # one upstream sample really breaks its CRD
+
+
+def test_each_rule_is_type_checked_once_per_schema_node_not_per_object(
+    karta_crd: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wmaplint.cel import checker
+
+    schema = _karta(karta_crd)
+    texts: list[str] = []
+    real = checker.check_expression
+    monkeypatch.setattr(
+        checker, "check_expression", lambda text, *a, **k: texts.append(text) or real(text, *a, **k)
+    )
+    monkeypatch.setattr(evaluate, "_CHECKED", {})
+    definition = yaml.safe_load((REPO / "catalog" / "jobset-x-k8s-io-jobset-v1alpha2.yaml").read_text())
+    selector = definition["spec"]["structureDefinition"]["childComponents"][0]["podSelector"]
+    for value in ("a", "b", "c"):
+        selector["componentTypeSelector"] = {"value": value}
+        assert [v.detail for v in validate_object(schema, definition)] == [
+            "at least one of keyPath or matchLabels must be set", "value requires keyPath"
+        ]
+    assert sorted(texts) == [
+        "!has(self.value) || has(self.keyPath)", "has(self.keyPath) || has(self.matchLabels)"
+    ]

@@ -166,6 +166,25 @@ def _rules_below(node: Mapping[str, Any], types: t.SchemaTypes, depth: int = 0) 
     return below
 
 
+_CHECKED: dict[tuple[str, int, bool], tuple[Mapping[str, Any], Any]] = {}
+
+
+def _checked(text: str, node: Mapping[str, Any], is_root: bool, self_type: t.CelType) -> Any:
+    """The type-checked rule of a schema node, once per rule and node for every object validated against it
+    (the type is the node's, and typing walks the whole expression)."""
+    key = (text, id(node), is_root)
+    found = _CHECKED.get(key)
+    if found is not None and found[0] is node:
+        return found[1]
+    from wmaplint.cel.checker import check_expression
+
+    result = check_expression(text, {"self": self_type, "oldSelf": self_type}, "bool")
+    if len(_CHECKED) > MAX_REMEMBERED_NODES:
+        _CHECKED.clear()
+    _CHECKED[key] = (node, result)
+    return result
+
+
 def _worth_visiting(schema: Any, types: t.SchemaTypes) -> bool:
     node = types.resolve(schema)
     return node is not None and _rules_below(node, types)
@@ -195,7 +214,7 @@ def validate_object(
         rules = node.get("x-kubernetes-validations")
         if isinstance(rules, list) and rules:
             # The checker only when a rule applies: many objects never reach one of their schema's rules.
-            from wmaplint.cel.checker import check_expression, describe
+            from wmaplint.cel.checker import describe
             from wmaplint.cel.cost import STATIC_RULE_LIMIT, estimate_cost
 
             self_type = types.type_of(node, "selfType", embedded_root=is_root) or t.DYN
@@ -207,7 +226,7 @@ def validate_object(
                 text = rule["rule"]
                 rule_ptr = (*pointer, "x-kubernetes-validations", index)
                 field_path = _render_path(path)
-                result = check_expression(text, {"self": self_type, "oldSelf": self_type}, "bool")
+                result = _checked(text, node, is_root, self_type)
 
                 def add(
                     message: str,
