@@ -178,10 +178,13 @@ _COMPARED = ExprRole("keyPath", "pod", "stream", selector_value="worker")
         (".metadata.labels.role # role", _COMPARED, "no pod matches"),
         (".metadata.labels.role # role \\", _COMPARED, "no pod matches"),
         ("(.status.active // 0) > 0  # running", ExprRole("expression", "root", "first"), "does not parse"),
+        (".spec.suspend  # flag", ExprRole("path", "root", "one", writable=True), "the write does not parse"),
+        (".spec.replicatedJobs[]?.template.spec.template # pods", SPEC, "`[path(<path>)] as $paths"),
     ],
 )
 def test_a_trailing_comment_swallows_what_the_runtime_adds(text: str, role: ExprRole, says: str) -> None:
-    """The runtime runs `(<byExpression>) | tostring` and `<keyPath> == <value>` (FORMAT.md §2.5, §2.7)."""
+    """The runtime runs `(<byExpression>) | tostring` and `<keyPath> == <value>` (FORMAT.md §2.5, §2.7), and
+    writes through `(<path>) = $val` or `[path(<path>)] as $paths | ...` (upstream runner.go)."""
     (finding,) = analyze(text, role)
     assert finding.rule == "WM236" and says in finding.message
     assert text[finding.start] == "#" and finding.end == len(text)

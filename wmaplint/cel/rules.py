@@ -126,8 +126,9 @@ define(
     "group-by-expression-error",
     "error",
     "A gang-scheduling groupByExpressions entry is not valid CEL over a Pod.",
-    why="groupByExpressions are evaluated on every member Pod; an expression that names a field the Pod type "
-    "does not have, or does not compile, fails at scheduling time.",
+    why="groupByExpressions exist only in an experimental upstream revision of the gang instructions "
+    "(FORMAT.md §2.12; not in the Karta CRD), where each is evaluated as CEL over a member Pod: an "
+    "expression that names a field the Pod type does not have, or does not compile, cannot group any pod.",
     bad="""apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata: {name: example}
@@ -177,8 +178,9 @@ define(
     "warning",
     "A workload manifest does not fit its kind's schema: an unknown field, a wrong type, a missing required "
     "field or a value outside an enum.",
-    why="The API server (kubectl's default strict field validation) rejects the object; a misspelled field "
-    "that a lenient client drops silently leaves the setting at its default.",
+    why="The API server rejects a wrong type, a missing required field or a value outside an enum, and an "
+    "unknown field under strict field validation (kubectl's default since 1.27); without it, the server "
+    "prunes the unknown field, so a misspelled setting silently keeps its default.",
     bad="""apiVersion: leaderworkerset.x-k8s.io/v1
 kind: LeaderWorkerSet
 metadata: {name: demo}

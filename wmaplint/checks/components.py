@@ -162,8 +162,12 @@ SUBGROUP_UNKNOWN = define(
 METADATA_WITHOUT_PODSPEC = define(
     "WM516", "metadata-path-without-pod-spec", "warning",
     "metadataPath is set without podSpecPath.",
-    why="metadataPath supplies pod metadata for a bare podSpecPath; with a pod template or fragments it is "
-    "ignored.",
+    why="The Go type documents metadataPath for use only with podSpecPath, for pod metadata kept apart from "
+    "the PodSpec (upstream `SpecDefinition`). The library still evaluates it whenever it is set: its outputs "
+    "are matched to the component's instances, so a count mismatch or a jq error fails the component, and "
+    "the metadata it yields is handed over beside the pod template or fragments, whose own labels then "
+    "compete with it; which one a consumer uses is not defined (upstream `GetExtractedInstances`; kli "
+    "describe reads neither).",
     bad=job_with("{podTemplateSpecPath: .spec.template}",
                  "{podTemplateSpecPath: .spec.template, metadataPath: .spec.template.metadata}"),
     good=job_with("{podTemplateSpecPath: .spec.template}",
@@ -173,8 +177,10 @@ METADATA_WITHOUT_PODSPEC = define(
 EMPTY_FRAGMENTS = define(
     "WM517", "empty-fragmented-spec", "warning",
     "fragmentedPodSpecDefinition has no paths.",
-    why="An empty fragmented definition still counts as the component's pod spec shape but yields nothing: "
-    "the component has pods with no resources, labels or containers.",
+    why="An empty fragmented definition still counts as the component's pod spec shape, but yields no "
+    "fragment at all, and the runtime matches fragments to the component's instances (upstream "
+    "`GetFragmentedPodSpec`): `instance ids count (1) does not match results count (0)`, so the workload "
+    "tree cannot be built.",
     bad=job_with("{podTemplateSpecPath: .spec.template}", "{fragmentedPodSpecDefinition: {}}"),
     good=JOB,
     fix="Add the fragment paths, or remove the spec definition.",
@@ -191,9 +197,10 @@ CHILD_STATUS = define(
 UNATTRIBUTED_PODS = define(
     "WM520", "unattributable-pods", "warning",
     "Several components carry pods but this one has no componentTypeSelector.",
-    why="When more than one component has a pod spec, pods are attributed by componentTypeSelector; a "
-    "pod-bearing component without one never gets its pods (the Milvus etcd/minio case), so its status and "
-    "gangs are wrong.",
+    why="When more than one component has a pod spec, pods are attributed by componentTypeSelector: KAI "
+    "takes the first leaf whose selector matches and skips leaves without one (FORMAT.md §2.7), and kli "
+    "describe gives a selector-less component no pods. A pod-bearing component without one (the Milvus "
+    "etcd/minio case) never gets its pods: kli does not list them, and KAI infers no component for them.",
     bad=_with_child(_CHILD),
     good=_with_child(_CHILD + "      podSelector:\n        componentTypeSelector: {keyPath: "
                      "'.metadata.labels.role', value: worker}\n").replace(
@@ -295,14 +302,17 @@ def _component(ctx: Context, c: Component) -> Iterator[Diagnostic]:
     spec = c.spec_node
     if spec is not None:
         if spec.get("metadataPath") is not None and spec.get("podSpecPath") is None:
+            shape = next((k for k in ("podTemplateSpecPath", "fragmentedPodSpecDefinition")
+                          if spec.get(k) is not None), None)
+            beside = (f"beside {shape} it is still evaluated, and its metadata competes with the pod's own"
+                      if shape else "without a pod spec it is still evaluated, but describes no pod")
             yield ctx.diag(METADATA_WITHOUT_PODSPEC, spec.key_node("metadataPath"),
-                           f"metadataPath of component {c.label!r} is only read together with podSpecPath")
+                           f"metadataPath of component {c.label!r} is meant only for podSpecPath; {beside}")
         fragments = spec.get("fragmentedPodSpecDefinition")
         if isinstance(fragments, MappingNode) and not fragments.pairs:
             yield ctx.diag(EMPTY_FRAGMENTS, spec.key_node("fragmentedPodSpecDefinition"),
                            f"component {c.label!r} has an empty fragmentedPodSpecDefinition: it counts as a "
-                           f"pod spec "
-                           "but yields nothing")
+                           "pod spec but yields no fragment, so matching fragments to the instances fails")
     sel = c.type_selector_node
     if sel is not None:
         key_path = sel.get("keyPath")

@@ -65,8 +65,11 @@ MISSING_FIELD = define(
 UNKNOWN_FIELD = define(
     "WM112", "unknown-field", "warning",
     "A field that the format does not have (often a misspelling).",
-    why="Unknown fields are dropped without a word: the API server prunes them and the Go decoder ignores "
-    "them, so a misspelled specDefinition or a proposed status key such as pending silently does nothing.",
+    why="kubectl refuses the definition: `--validate=strict`, its default since 1.27, has the API server "
+    "reject unknown fields. With `--validate=warn` or `false`, and from clients that do not ask for strict "
+    "validation, the API server prunes the field (at most with a warning), and the Go decoder of "
+    "`kli validate` (non-strict sigs.k8s.io/yaml) ignores it. Either way a misspelled specDefinition, or a "
+    "proposed status key such as pending, does nothing.",
     bad=job_with("specDefinition:", "specDefiniton:"),
     good=JOB,
     fix="Correct the spelling (the message suggests the closest field) or remove the field.",
@@ -75,8 +78,9 @@ UNKNOWN_FIELD = define(
 DUPLICATE_ENTRY = define(
     "WM113", "duplicate-entry", "error",
     "A list that must have unique keys or values has a repeat.",
-    why="childComponents, podGroups and gang members are maps keyed by name, additionalChildKinds by kind, "
-    "and groupByKeyPaths and filters are sets: the API server rejects repeats.",
+    why="childComponents and podGroups are list maps keyed by name, additionalChildKinds by kind, gang "
+    "members and podGroup sub-groups by componentName, and groupByKeyPaths and filters are sets: the API "
+    "server rejects repeats (the Karta CRD's x-kubernetes-list-type and list-map-keys, FORMAT.md §3.1).",
     bad=JOB.replace(
         "    rootComponent:",
         "    additionalChildKinds:\n    - {group: apps, version: v1, kind: Deployment}\n"
@@ -258,7 +262,8 @@ def _unknown(ctx: Context, key: ScalarNode, name: str, valid: list[str], pointer
     where = _pointer_text(pointer)
     if pointer and pointer[-1] == "statusMappings":
         message = (f"{name!r} is not a status of the format (known: {', '.join(STATUS_KEYS)}); "
-                   "the API server drops it and nothing maps to it")
+                   "kubectl's strict validation refuses it, the API server prunes it otherwise, and no "
+                   "status maps to it")
     else:
         message = f"unknown field {name!r} in {where}"
     if suggestions:

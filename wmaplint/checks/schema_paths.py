@@ -28,9 +28,9 @@ BUILT_IN_GROUPS = frozenset({
 UNKNOWN_CHILD_KIND = define(
     "WM903", "unknown-child-kind", "warning",
     "No schema source knows the kind a child component names.",
-    why="A child kind with a typo (or of an operator release you do not run) is never matched to real "
-    "objects; "
-    "platforms then show the component without its objects.",
+    why="A child's kind names the Kubernetes objects the component stands for, and consumers report the "
+    "component as that kind (the upstream workload tree carries it; kli describe prints it). A kind with a "
+    "typo, or of an operator release you do not run, names objects that never exist.",
     bad=JOB.replace("    rootComponent:", "    childComponents:\n    - name: pods\n      ownerRef: job\n     "
     " kind: "
                     "{group: \"\", version: v1, kind: Pods}\n    rootComponent:"),

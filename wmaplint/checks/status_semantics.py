@@ -37,9 +37,9 @@ MISSING_RUNNING = define(
     "status-running-unmapped",
     "warning",
     "The status mappings never report running.",
-    why="Platforms show, bill and schedule around running workloads; without a running matcher a healthy "
-    "workload "
-    "reads Undefined for its whole life.",
+    why="A workload that no matcher matches reads Undefined (upstream `matchStatus`): without a running "
+    "matcher a healthy workload reads Undefined for its whole life, in `kli get` and `kli describe` and in "
+    "whatever else reads its status.",
     bad=job_with(
         "          running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "
         '"true"}}]\n',
@@ -54,9 +54,9 @@ MISSING_FAILED = define(
     "status-failed-unmapped",
     "warning",
     "The status mappings never report failed.",
-    why="Without a failed matcher a broken workload reads Undefined (or, worse, running): platforms cannot "
-    "alert, "
-    "retry or release its GPUs.",
+    why="Without a failed matcher a broken workload reads Undefined, or whatever other status still "
+    "matches it (running, if the running matcher holds): nothing that reads the status, `kli get --phase "
+    "Failed` or a platform's alerting, can tell that it failed.",
     bad=job_with('          failed: [{byConditions: [{type: Failed, status: "True"}]}]\n', ""),
     good=JOB,
     fix="Add a failed matcher for the controller's failure condition or phase.",
@@ -66,11 +66,9 @@ MISSING_COMPLETED = define(
     "status-completed-unmapped",
     "warning",
     "A workload that runs to completion has no completed mapping.",
-    why="Jobs and training runs finish; without completed a finished workload reads Undefined and platforms "
-    "cannot "
-    "tell success from a lost status. Which kinds complete comes from schemas/conditions.yaml and the "
-    "`completes` "
-    "setting.",
+    why="Jobs and training runs finish; without completed a finished workload reads Undefined, as one whose "
+    "status nothing matches does, so success cannot be told from an unreadable status. Which kinds complete "
+    "comes from schemas/conditions.yaml and the `completes` setting.",
     bad=job_with('          completed: [{byConditions: [{type: Complete, status: "True"}]}]\n', ""),
     good=JOB,
     fix="Add a completed matcher (e.g. the Complete/Succeeded condition), or list nothing if the kind never "
@@ -82,8 +80,7 @@ MISSING_SUSPENDED = define(
     "warning",
     "The component can be suspended (suspendDefinition) but no mapping reports suspended.",
     why="A platform that suspends the workload needs to see that it took effect; without a suspended "
-    "matcher a "
-    "suspended workload reads Undefined or keeps an old status.",
+    "matcher a suspended workload reads Undefined, or whatever other status still matches it.",
     bad=JOB_SUSPENDABLE,
     good=JOB_SUSPENDABLE.replace(
         "          failed:",
@@ -96,8 +93,9 @@ MISSING_INITIALIZING = define(
     "status-initializing-unmapped",
     "info",
     "The status mappings never report initializing.",
-    why="Between creation and running (image pulls, scheduling, gang waits) the workload reads Undefined; an "
-    "initializing matcher lets platforms show progress and detect stuck starts.",
+    why="Between creation and running (image pulls, scheduling, gang waits) the workload reads Undefined "
+    "unless another matcher matches it; an initializing matcher lets platforms show progress and detect "
+    "stuck starts.",
     bad=JOB,
     good=JOB_WITH_INITIALIZING,
     fix="Add an initializing matcher, e.g. created but not yet ready.",
@@ -176,9 +174,10 @@ TERMINAL_OVERLAP = define(
     "overlapping-terminal-statuses",
     "warning",
     "Two of completed, failed and running can match the same object.",
-    why="A workload cannot have succeeded and failed, or be running and failed; when both match, the status "
-    "a "
-    "platform shows depends on evaluation order, and success or failure is misreported.",
+    why="A workload cannot have succeeded and failed, or be running and failed, yet every status whose "
+    "matchers hold is reported: upstream `matchStatus` returns them all in evaluation order, and `kli get` "
+    "and `kli describe` print them together (`Running,Failed`). A consumer that keeps one status keeps the "
+    "one evaluated first. Success or failure is misreported either way.",
     bad=CUSTOM.replace(
         '[{type: Finished, status: "True"}, {type: Succeeded, status: "False"}]',
         '[{type: Failed, status: "True"}]',
@@ -206,12 +205,16 @@ ORDER_SHADOW = define(
     "WM433",
     "status-hidden-by-evaluation-order",
     "warning",
-    "Every object a matcher matches is also matched by a status evaluated earlier.",
-    why="Statuses are listed in the order Resuming, Suspending, Suspended, Running, Failed, Completed, "
-    "Initializing, "
-    "Degraded and platforms take the first; a later status whose matcher is covered by an earlier one is "
-    "never "
-    "shown (a running matcher that matches every failed object hides failures).",
+    "Every object a matcher matches is also matched by a status evaluated earlier, so it is never reported "
+    "alone.",
+    why="Every status whose matchers hold is reported, in the order Resuming, Suspending, Suspended, "
+    "Running, Failed, Completed, Initializing, Degraded (upstream `StatusMappings.Entries` and "
+    "`matchStatus`, which returns all matches and leaves the choice to callers). `kli get` and `kli "
+    "describe` print them all, comma-joined in that order, and `kli get --phase` selects a workload by "
+    "any of them; the Karta operator and KAI do not read workload status. A later status whose matcher "
+    "is covered by an earlier one therefore never appears without it: with a running matcher that "
+    "matches every failed object, each failure reads `Running,Failed`, and a consumer that keeps one "
+    "status keeps Running.",
     bad=PYTORCHJOB.replace(
         'running: [{byConditions: [{type: Running, status: "True"}]}]',
         'running: [{byConditions: [{type: Created, status: "True"}]}]',
@@ -267,15 +270,15 @@ def _coverage(
         yield ctx.diag(
             MISSING_RUNNING,
             where,
-            f"no matcher reports running: a healthy {kind} reads Undefined, so "
-            "platforms cannot show, bill or schedule around it",
+            f"no matcher reports running: a healthy {kind} reads Undefined, so nothing that reads its "
+            "status can tell it is running",
         )
     if "failed" not in keys and (facts is None or facts.fails):
         yield ctx.diag(
             MISSING_FAILED,
             where,
-            f"no matcher reports failed: a broken {kind} reads Undefined (or keeps "
-            "its last status), so platforms cannot alert, retry or free its resources",
+            f"no matcher reports failed: a broken {kind} reads Undefined, or whatever other status "
+            "matches it, so nothing that reads its status can tell it failed",
         )
     config = _config(ctx)
     runs_to_end, why = completes(root.kind, facts, getattr(config, "completes", ()) or ())
@@ -555,10 +558,9 @@ def _shadowed(
                     ORDER_SHADOW,
                     _node_of(specific),
                     f"every object {specific.label} matches ({_example(specific)}) also matches "
-                    f"{general.label}, and "
-                    f"{_title(earlier)} is evaluated before {_title(later)}: such objects are reported "
-                    f"{earlier}, "
-                    f"so {later} is never shown for them",
+                    f"{general.label}, and {_title(earlier)} is evaluated before {_title(later)}: such "
+                    f"objects are reported {_title(earlier)},{_title(later)}, never {later} alone, and a "
+                    f"consumer that keeps one status keeps {earlier}",
                     related=[ctx.here(_node_of(general), f"{general.label} matches them first")],
                 )
                 break
@@ -593,7 +595,7 @@ def _overlaps(
             TERMINAL_OVERLAP,
             _node_of(b),
             f"an object with {describe_object(witness)} matches both {a.label} and {b.label}: a workload "
-            f"cannot be "
-            f"{first} and {second} at once; {_title(first)} is evaluated first, so it is reported {first}",
+            f"cannot be {first} and {second} at once, yet it is reported as both ({_title(first)},"
+            f"{_title(second)}), and a consumer that keeps one status keeps {first}, evaluated first",
             related=[ctx.here(_node_of(a), f"{a.label} also matches")],
         )

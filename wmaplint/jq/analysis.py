@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from wmaplint.definition.model import FRAGMENT_FIELDS
 from wmaplint.diagnostics import Severity
 from wmaplint.jq import ast as A
 from wmaplint.jq import builtins as B
@@ -169,7 +170,7 @@ class _Analysis:
             self.check_first_output_only()
         if self.role.writable:
             self.check_assignable()
-        if self.role.selector_value is not None or self.role.field == "expression":
+        if self.role.selector_value is not None or self.role.field == "expression" or self.role.writable:
             self.check_trailing_comment()
         if self.role.selector_value is not None:
             self.check_selector_precedence()
@@ -504,10 +505,16 @@ class _Analysis:
                 span, what = (node.start, node.start + len("label")), f"`label ${node.name}`"
             elif isinstance(node, A.Comma):
                 span = (node.left.end, node.right.start)
+            outcome = (
+                "later instances then shift onto the wrong values, since fragments are merged by index"
+                if self.role.field in FRAGMENT_FIELDS
+                else "the runtime then rejects the component (`instance ids count does not match results "
+                "count`)"
+            )
             self.add(
                 R.COUNT_CHANGING_FILTER.id,
                 f"{what} {why}, so this per-instance path can yield a different number of outputs than "
-                f"there are instances; later instances then shift onto the wrong element",
+                f"there are instances; {outcome}",
                 span,
             )
 
@@ -636,12 +643,19 @@ class _Analysis:
     # --- selector precedence -------------------------------------------------------------------------------
 
     def check_trailing_comment(self) -> None:
-        """The runtime puts text after a byExpression (`(<e>) | tostring`) and a keyPath compared with a value
-        (`<k> == <v>`, FORMAT.md §2.5 and §2.7): a comment that runs to the end swallows it."""
+        """The runtime puts text after a byExpression (`(<e>) | tostring`), a keyPath compared with a value
+        (`<k> == <v>`, FORMAT.md §2.5 and §2.7) and a path it writes through (`(<p>) = $val`, `[path(<p>)] as
+        $paths | ...`, upstream runner.go): a comment that runs to the end swallows it."""
         start = trailing_comment(self.text, self.root.end)
         if start is None:
             return
-        if self.role.selector_value is not None:
+        if self.role.writable:
+            consequence = (
+                "the `) = $val` the runtime appends to write through it (`(<path>) = $val`, or "
+                "`[path(<path>)] as $paths | ...` for several instances): the write does not parse, so "
+                "updating the workload through this path fails (reading it still works)"
+            )
+        elif self.role.selector_value is not None:
             encoded = _clip(json.dumps(self.role.selector_value, ensure_ascii=False), 30)
             consequence = (
                 f"the ` == {encoded}` the runtime appends: the query yields the keyPath's own values, never "

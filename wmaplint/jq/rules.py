@@ -83,7 +83,9 @@ SYNTAX_ERROR = define(
     "error",
     "A jq expression does not parse in the gojq dialect the runtime uses.",
     why="The runtime parses every expression with gojq; an expression that does not parse makes the upstream "
-    "validator reject the whole definition, and the position in its message is a byte offset.",
+    "validator reject the whole definition, with `failed to parse JQ expression '...' at '<field>': "
+    "unexpected token ...`, which names the field but not the position (gojq keeps the byte offset in the "
+    "error value, not in its text: GOJQ.md §5.1).",
     bad=job_with(_RUNNING, "'(.status.active // 0 > 0'"),
     good=JOB,
     fix="Correct the expression at the reported position (unbalanced brackets, `?//` written "
@@ -198,8 +200,11 @@ COUNT_CHANGING_FILTER = define(
     "warning",
     "A per-instance path uses `select`, `empty`, `first`, `limit`, `,` or similar, so it can yield a "
     "different number of outputs than there are instances.",
-    why="Outputs are matched to instances by position; a filtered-out element shifts every later instance "
-    "onto the wrong pod template or replica count, silently.",
+    why="Output i belongs to instance i. When a filter drops an element, the counts differ and the runtime "
+    "rejects the component (`instance ids count (N) does not match results count (M)`, upstream "
+    "`zipWithInstanceIds`); in a fragmentedPodSpecDefinition, where fragments are merged by index and only "
+    "the longest is matched to the ids, a shorter fragment silently shifts every later instance onto the "
+    "wrong values.",
     bad=jobset_with(
         "'.spec.replicatedJobs[].template.spec.template'",
         "'.spec.replicatedJobs[] | select(.replicas > 0) | .template.spec.template'",
@@ -244,8 +249,9 @@ NOT_ASSIGNABLE = define(
     "error",
     "A spec or suspend path is not a path expression, so writes through it fail.",
     why="The runtime also writes pod templates and suspend flags through these paths with gojq path "
-    "assignment; constructed values, literals, arithmetic and variable-rooted paths fail with "
-    "`Invalid path expression` / `invalid path against`.",
+    "assignment (FORMAT.md §2.3); constructed values, literals, arithmetic and variable-rooted paths fail "
+    "when the write happens, with gojq's `invalid path against: ...` (GOJQ.md §3.7; C jq says "
+    "`Invalid path expression`).",
     bad=job_with(
         "{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: '.spec as $s | $s.template'}"
     ),
@@ -279,12 +285,15 @@ TRAILING_COMMENT = define(
     "WM236",
     "jq-trailing-comment",
     "error",
-    "A byExpression, or a componentTypeSelector keyPath compared with a value, ends in a comment that "
-    "swallows the text the runtime adds after it.",
+    "A byExpression, a componentTypeSelector keyPath compared with a value, or a spec or suspend path ends "
+    "in a comment that swallows the text the runtime adds after it.",
     why="The runtime evaluates a byExpression as `(<expression>) | tostring` and a keyPath with a value as "
-    "`<keyPath> == <value as JSON>`. A comment on the last line runs to the end of that text: the "
-    "byExpression query no longer parses, so the status of every workload fails to evaluate, and the keyPath "
-    "loses its comparison, so no pod matches.",
+    "`<keyPath> == <value as JSON>`, and it writes through spec and suspend paths as `(<path>) = $val`, or "
+    "`[path(<path>)] as $paths | ...` for a component with instances (upstream accessor and runner "
+    "`Assign`, `AssignZip`). A comment on the last line runs to the end of that text: the byExpression "
+    "query no longer parses, so the status of every workload fails to evaluate; the keyPath loses its "
+    "comparison, so no pod matches; and the write does not parse, so suspending the workload or updating "
+    "its pod template fails, although reading the path still works.",
     bad=job_with(_RUNNING, "'(.status.active // 0) > 0  # pods are running'"),
     good=job_with(_RUNNING, "\"(.status.active // 0) > 0  # pods are running\\n\""),
     fix="End the expression with a line break after the comment (a `|` block scalar does), or drop the "

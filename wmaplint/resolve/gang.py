@@ -110,8 +110,8 @@ def preview_gangs(definition: Mapping[str, Any], workload: Workload, findings: l
             findings.append(
                 Finding(
                     rules.GANG_MIN_AVAILABLE_UNKNOWN,
-                    f"pod group '{entry.get('name', '')}' has a min-available of 0 on this manifest: its "
-                    "members must expose a positive replica scale",
+                    f"pod group '{entry.get('name', '')}' gets a min-available of 0 on this manifest: its "
+                    "members' replica scale adds up to 0",
                     (*GANG, "podGroups", index),
                 )
             )

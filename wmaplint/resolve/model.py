@@ -68,7 +68,7 @@ class ComponentNode:
 
 @dataclass(slots=True)
 class StatusResult:
-    status: str  # what a platform shows: the first match in evaluation order, else Undefined
+    status: str  # the first match in evaluation order, else Undefined (upstream reports every match)
     matches: list[str]
     phase: Any = None
     conditions: list[dict[str, Any]] = field(default_factory=list)

@@ -151,7 +151,7 @@ def attribute_pods(
                 Finding(
                     rules.POD_CLAIMED_TWICE,
                     f"pod {result.pod} matches the componentTypeSelector of {', '.join(result.claimed_by)}; "
-                    f"the runtime takes {result.claimed_by[0]}",
+                    f"KAI takes {result.claimed_by[0]}, and kli describe lists it under each",
                     ("spec", "structureDefinition"),
                 )
             )

@@ -54,8 +54,10 @@ JQ_RUNTIME_ERROR = define(
     "jq-runtime-error",
     "error",
     "A definition expression fails when evaluated on a manifest of its kind.",
-    why="The runtime evaluates the same expression on every workload; an error there leaves the workload "
-    "without pods, replicas or status in the platform.",
+    why="The runtime evaluates the same expression on every workload of the kind and returns the error "
+    "instead of a value: building the workload tree stops there (upstream `pkg/tree/builder.go`), so `kli "
+    "get` and `kli describe` cannot resolve the workload, and KAI cannot size its pod group from a scale or "
+    "instance-id path that fails.",
     bad=_jobset(".spec.replicatedJobs[] | .replicas * .template.spec.parallelism.count"),
     good=_jobset(_GOOD_SCALE),
     fix="Guard optional fields (`.x // default`, `.[]?`) and index only values of the right type.",
@@ -95,8 +97,10 @@ INVALID_INSTANCE_ID = define(
     "invalid-instance-id",
     "error",
     "instanceIdPath yields a null, empty or non-scalar id.",
-    why="An instance id is matched against a label of each pod; an empty id is an error at run time and a "
-    "null one can never match.",
+    why="An instance id is matched against a label of each pod. The runtime reads the ids as strings "
+    "(upstream `ExtractInstanceIds`): a null reads as empty, and an empty id fails the component (`instance "
+    "id path contained empty string values`); a number, boolean, object or list fails the conversion to a "
+    "string.",
     bad=_jobset(_GOOD_SCALE).replace(
         "instanceIdPath: .spec.replicatedJobs[].name", "instanceIdPath: .spec.replicatedJobs[].id"
     ),
@@ -110,8 +114,9 @@ JQ_NOT_ALLOWED = define(
     "jq-not-allowed",
     "error",
     "A definition expression uses a builtin that the workload runtime does not offer.",
-    why="The runtime embeds gojq as a library: `input`, `inputs`, `env`, `$ENV`, `halt`, `debug`, "
-    "`input_filename` and C jq's `keys_unsorted` either fail to compile or see nothing there.",
+    why="The runtime embeds gojq as a library (GOJQ.md §6): `input` and `inputs` fail to compile, `env` and "
+    "`$ENV` are `{}`, `debug`, `stderr`, `input_filename` and C jq's `keys_unsorted` are not defined, and "
+    "`halt` and `halt_error` end the evaluation with an error.",
     bad=_jobset(".spec.replicatedJobs[] | $ENV.REPLICAS // 1"),
     good=_jobset(_GOOD_SCALE),
     fix="Read everything from the workload object itself; use `keys` (gojq keys are always sorted).",
@@ -123,7 +128,8 @@ JQ_LIMIT = define(
     "jq-evaluation-limit",
     "error",
     "A definition expression exceeds the runtime's limits (1000 outputs or the time bound).",
-    why="The runtime stops such evaluations, so the workload never resolves.",
+    why="The runtime's jq runner stops an evaluation at 1000 outputs or after 10 seconds with an error "
+    "(FORMAT.md §3.3), so the workload never resolves.",
     bad=_jobset(".spec.replicatedJobs[] | until(false; .) | 1"),
     good=_jobset(_GOOD_SCALE),
     fix="Remove unbounded loops and generators; navigate to the values directly.",
@@ -135,8 +141,9 @@ SPEC_NOT_OBJECT = define(
     "spec-not-object",
     "warning",
     "A spec path yields a value that is not a pod template or pod spec object.",
-    why="The runtime reads containers and metadata from that object; a string or a list leaves the "
-    "component without pods.",
+    why="The runtime converts each output into a PodTemplateSpec or PodSpec through JSON (upstream "
+    "`safeConvertSlice`): a string, number or list fails the conversion, and with it the component and the "
+    "workload tree.",
     bad=_jobset(_GOOD_SCALE).replace(
         "podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template'",
         "podTemplateSpecPath: '.spec.replicatedJobs[].name'",
@@ -197,7 +204,8 @@ INVALID_QUANTITY = define(
     "invalid-quantity",
     "warning",
     "A pod template asks for a resource amount that is not a Kubernetes quantity, or one outside its bounds.",
-    why="The API server rejects the pod (or, above 2^63-1, caps the amount), and GPU totals cannot count it. "
+    why="The API server rejects the pod (or, above 2^63-1, caps the amount, as Kubernetes' Quantity type "
+    "documents), and GPU totals cannot count it. "
     "Negative amounts and amounts above 2^63-1 are reported the same way and left out of the totals.",
     bad=_jobset(
         _GOOD_SCALE,
@@ -236,7 +244,9 @@ AMBIGUOUS_DEFINITION = define(
     "ambiguous-definition",
     "error",
     "Two definitions describe the same root kind (group, version, kind).",
-    why="The runtime admits one definition per kind; which one applies would be arbitrary.",
+    why="The operator's admission webhook admits one Karta per root kind (FORMAT.md §3.4). Where two meet "
+    "anyway, KAI refuses to group the workload's pods (more than one match is an error, FORMAT.md §6) and "
+    "`kli` asks to remove one.",
     bad=_JOBSET_HEAD
     + "---\n"
     + _JOBSET_HEAD.replace("jobset-x-k8s-io-jobset-v1alpha2", "jobset-copy")
@@ -337,7 +347,9 @@ POD_CLAIMED_TWICE = define(
     "pod-claimed-twice",
     "warning",
     "A pod matches the componentTypeSelector of more than one leaf component.",
-    why="The runtime takes the first match in definition order; the pod is silently counted for one of them.",
+    why="KAI's pod grouper takes the first matching leaf in definition order, root first (FORMAT.md §2.7), "
+    "while kli describe lists the pod under every component whose selector matches it, counting it twice; "
+    "either way some view of the workload is wrong.",
     bad=_CLAIMED_TWICE,
     good=_with_selector_values(_CLAIMED_TWICE, "master", "worker"),
 
@@ -358,9 +370,11 @@ GANG_MIN_AVAILABLE_UNKNOWN = define(
     "WM714",
     "gang-min-available-unknown",
     "warning",
-    "The gang scheduler cannot compute a min-available for a pod group on this manifest.",
-    why="The scheduler sizes a gang from the members' subtree scale (minReplicas, else replicas); a scale "
-    "of 0 makes it reject the pod group, so the workload is not gang-scheduled.",
+    "The gang scheduler gets no positive min-available for a pod group on this manifest.",
+    why="KAI sizes a gang from the members' subtree scale (minReplicas if positive, else replicas if "
+    "positive, else 0; upstream `CalculateSubtreeScale`). A podGroup sub-group of scale 0 is refused "
+    "(`component %s must expose a replica scale definition`), and a podGroups group whose members add up to "
+    "0 gets a min-available of 0.",
     bad=_jobset(".spec.replicatedJobs[] | 0")
     .replace("    childComponents:", "    childComponents:")
     .replace(_JOBSET_MANIFEST, "")
@@ -376,7 +390,9 @@ GANG_MEMBER_UNKNOWN = define(
     "gang-member-not-resolved",
     "error",
     "A pod group member or sub-group names a component that the definition does not have.",
-    why="The scheduler cannot size or fill a group around a missing component and skips the definition.",
+    why="Upstream's validator rejects a podGroups member that names no component, and KAI skips a Karta "
+    "that fails it (FORMAT.md §3.2, §6); a podGroup sub-group is checked only by KAI when it groups a pod, "
+    "which then fails.",
     bad=_jobset(_GOOD_SCALE).replace(_JOBSET_MANIFEST, "") + _GANG % "replicatedjobs" + _JOBSET_MANIFEST,
     good=_jobset(_GOOD_SCALE).replace(_JOBSET_MANIFEST, "") + _GANG % "replicatedjob" + _JOBSET_MANIFEST,
     fix="Use the name of a root or child component.",

@@ -3,8 +3,8 @@
 byPhase compares the first output of ``phaseDefinition.path``; byConditions looks conditions up by type
 (a later duplicate wins) and compares status/reason as strings; byExpression compares the first output of
 ``(<expression>) | tostring`` with ``expectedResult``. Fields of one matcher are ANDed, list entries ORed,
-and an empty matcher always matches. All matching statuses are listed in the runtime's evaluation order;
-the shown one is the first match, else Undefined.
+and an empty matcher always matches. All matching statuses are listed in the runtime's evaluation order, as
+upstream reports them all; the single status given is the first match, else Undefined.
 """
 
 from __future__ import annotations

@@ -26,8 +26,9 @@ UNKNOWN_FIELD = define(
 NOT_ITERABLE = define(
     "WM302", "not-iterable", "error",
     "A jq path iterates or indexes a value that is not a list or an object.",
-    why="`.[]` and `.name` on a string or number, and `.[n]` on a number, are runtime errors in gojq (which "
-    "indexes a string by character); the field then yields nothing for the whole workload.",
+    why="`.[]` and `.name` on a string or number, and `.[n]` on a number, are runtime errors in gojq "
+    "(`cannot iterate over: ...`, `expected an object but got: ...`, GOJQ.md §5.3; gojq indexes a string by "
+    "character): the runtime gets the error instead of a value, and the workload cannot be resolved.",
     bad=job_with("'.spec.parallelism // 1'", "'.spec.parallelism[] // 1'"),
     good=JOB,
     fix="Remove the iteration or point the path at the list it was meant to walk.",
@@ -35,8 +36,10 @@ NOT_ITERABLE = define(
 INCOMPATIBLE_OPERANDS = define(
     "WM303", "incompatible-operands", "warning",
     "Two values of types that cannot be compared or combined meet in an operator.",
-    why="Comparing an integer with a string is always false in jq and adding them is an error, so a status "
-    "expression or replica formula built that way never does what it says.",
+    why="Values of different kinds never compare by value in jq: between an integer and a string `==` is "
+    "always false, `!=` always true, and `<` or `>` follow the order of kinds (every number sorts before "
+    "every string); adding them is an error. A status expression or replica formula built that way never "
+    "does what it says.",
     bad=job_with("'(.status.active // 0) > 0'", "'(.status.active // 0) > \"0\"'"),
     good=JOB,
     fix="Compare values of the same type (convert with tonumber or tostring if needed).",
@@ -69,8 +72,10 @@ WRONG_TARGET_TYPE = define(
     "WM306", "wrong-target-type", "error",
     "A definition path reaches a value of the wrong shape for its field.",
     why="Each definition field expects a specific Kubernetes type (a PodTemplateSpec, a PodSpec, a list of "
-    "containers, an integer...). A path that reaches something else type-checks as jq but the scheduler "
-    "reads garbage from it.",
+    "containers, an integer...), and the runtime converts every output to it through JSON (upstream "
+    "`safeConvertSlice`): a value of another type fails the conversion, and the component with it, while an "
+    "object of the wrong kind converts without a word into an empty or partial one (a PodSpec read as a "
+    "PodTemplateSpec has no containers).",
     bad=job_with("{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: .spec.template.spec}"),
     good=JOB,
     fix="Point the path at a value of the expected type.",
@@ -101,7 +106,6 @@ UNREACHABLE_EXPECTED_RESULT = define(
     fix="Write the expected result as the expression's value prints (`true`, `false`, a number, an enum "
     "value).",
 )
-
 MISSING_SCHEMA = define(
     "WM901", "missing-schema", "warning",
     "No schema source serves a GVK the definition refers to, so its paths are not checked.",

@@ -237,7 +237,8 @@ class _Builder:
                         Diagnostic(
                             rule=rules.DUPLICATE_KEY.id,
                             severity=Severity.ERROR,
-                            message=f"duplicate key {key.text!r}: YAML decoders keep only one of them",
+                            message=f"duplicate key {key.text!r}: kubectl and the Go decoders keep only "
+                            "the last value, and stricter YAML readers refuse the file",
                             path=self.source.path,
                             span=key.span,
                             related=(RelatedLocation(self.source.path, earlier.span, "first defined here"),),

@@ -17,8 +17,13 @@ YAML_SYNTAX = define(
 DUPLICATE_KEY = define(
     "WM102", "duplicate-key", "error",
     "A mapping has the same key twice.",
-    why="YAML decoders silently keep one of the two values (Kubernetes keeps the last), so one of them is "
-    "lost without a word.",
+    why="One of the two values is lost without a word. kubectl converts YAML to JSON on the client, "
+    "keeping the last value, so the API server never sees the repeat: its strict field validation "
+    "(kubectl's default since 1.27), which refuses duplicate fields in a request, does not catch it, and "
+    "the object is stored with the last value (kubernetes/kubernetes#125885, #89303). The operator and KAI "
+    "read that stored object; `kli validate` decodes the file with sigs.k8s.io/yaml's non-strict mode, "
+    "which also keeps the last. YAML readers built on yaml.v3, such as kustomize's (`kubectl apply -k`), "
+    "refuse the file instead (`mapping key ... already defined`).",
     bad=JOB.replace("      name: job\n", "      name: job\n      name: batch-job\n", 1),
     good=JOB,
     fix="Remove or rename one of the keys.",
@@ -28,8 +33,10 @@ DUPLICATE_KEY = define(
 YAML_ALIAS_LIMIT = define(
     "WM103", "yaml-alias-limit", "error",
     "YAML aliases expand the document beyond a safe size.",
-    why="Nested aliases (a 'billion laughs' file) make a small file expand to gigabytes in every decoder "
-    "that reads it; no real definition needs this.",
+    why="Nested aliases (a 'billion laughs' file) make a small file expand to gigabytes in a decoder "
+    "without a limit. Kubernetes' Go YAML decoders have one since CVE-2019-11253 and refuse such a file "
+    "(`document contains excessive aliasing`; kubernetes/kubernetes#83253), though at their own threshold, "
+    "not wmaplint's node count. No real definition needs this.",
     bad="a: &a [x, x, x, x, x, x, x, x, x, x]\n"
     + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]\n" for i in range(6)
