@@ -38,7 +38,7 @@ SELECTOR = '.metadata.labels["training.kubeflow.org/replica-type"] // .metadata.
 
 # The jq rules' examples, with a replicas path that fans out, a gang, and a keyPath with a fallback.
 JOBSET = jq_rules.JOBSET.replace(
-    "'.spec.replicatedJobs[] | (.template.spec.parallelism // 1)'", f"'{FAN_OUT}'", 1
+    "'.spec.replicatedJobs[]? | (.template.spec.parallelism // 1)'", f"'{FAN_OUT}'", 1
 ) + """\
   optimizationInstructions:
     gangScheduling:
@@ -218,6 +218,14 @@ CASES = {
     "WM305-replicas-default": Case(
         "WM305", _swap(WIDGET, "{replicasPath: '.spec.parallelism // 1'}", f"\n        replicasPath: {MARK}"),
         ".spec.replicas", ".spec.replicas // 1", REPLICAS, margins=True, crds=True),
+    "WM309-iteration-block": Case(
+        "WM309", _swap(jq_rules.JOBSET, "'.spec.replicatedJobs[]?.name'", MARK),
+        ".spec.replicatedJobs[].name", ".spec.replicatedJobs[]?.name", (*CHILD, "instanceIdPath"),
+        margins=True),
+    "WM309-iteration-flow": Case(
+        "WM309", _swap(jq_rules.JOBSET, "'.spec.replicatedJobs[]?.template.spec.template'", MARK),
+        ".spec.replicatedJobs[].template.spec.template", ".spec.replicatedJobs[]?.template.spec.template",
+        (*CHILD, "specDefinition", "podTemplateSpecPath"), margins=True),
     "WM406-add-field-names": Case(
         "WM406", _swap(JOB, "{path: .status.conditions, typeFieldName: type, statusFieldName: status}",
                        f"{{path: {MARK}}}"),

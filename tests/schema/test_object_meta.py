@@ -65,14 +65,14 @@ def test_nested_metadata_without_properties_is_pruned_by_the_api_server(store, o
     """Grove's resource claim templates carry `metadata: {type: object}` (controller-gen without
     generateEmbeddedObjectMeta): the API server prunes its fields on write, so reading them yields null."""
     pcs = store.lookup("grove.io", "v1alpha1", "PodCliqueSet")[0].type
-    text = ".spec.template.resourceClaimTemplates[].templateSpec.metadata.labels"
+    text = ".spec.template.resourceClaimTemplates[]?.templateSpec.metadata.labels"
     (finding,) = check_expression(text, Expectation(), pcs, object_meta=object_meta)
     assert finding.rule == "WM301" and finding.data == {"pruned": True}
     assert text[finding.start : finding.end] == "labels"
     assert "prunes every field under it" in finding.message and "does not exist" not in finding.message
     # a template whose metadata the CRD declares (generateEmbeddedObjectMeta) keeps its labels
     jobset = store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")[0].type
-    labels = '.spec.replicatedJobs[].template.spec.template.metadata.labels["a"]'
+    labels = '.spec.replicatedJobs[]?.template.spec.template.metadata.labels["a"]'
     assert check_expression(labels, Expectation(), jobset, object_meta=object_meta) == []
 
 

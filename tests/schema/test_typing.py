@@ -35,7 +35,7 @@ def test_old_rayjob_worker_groups_path_is_wrong_and_the_fix_is_clean(types):
     assert f.rule == "WM301" and text[f.start:f.end] == "workerGroupSpecs"
     assert "rayClusterSpec" in f.data["valid"]
     assert f.data["declared"]["line"] > 0
-    fixed = ".spec.rayClusterSpec.workerGroupSpecs[].groupName"
+    fixed = ".spec.rayClusterSpec.workerGroupSpecs[]?.groupName"
     assert check_expression(fixed, Expectation.for_field("instanceIdPath"), rayjob) == []
 
 
@@ -58,19 +58,19 @@ def test_llminferenceservice_scaling_exists_only_in_the_newer_release(types):
 
 def test_misspelled_segment_gets_the_closest_name_at_the_right_offset(types):
     jobset = types("jobset.x-k8s.io", "v1alpha2", "JobSet")
-    text = ".spec.replicatedJobs[].templat.spec.template"
+    text = ".spec.replicatedJobs[]?.templat.spec.template"
     (f,) = check_expression(text, Expectation.for_field("podTemplateSpecPath"), jobset)
-    assert (f.start, f.end) == (23, 30)
+    assert (f.start, f.end) == (24, 31)
     assert f.data["suggestions"] == ["template"]
     assert f.data["valid"] == sorted(f.data["valid"]) and "replicas" in f.data["valid"]
 
 
 @pytest.mark.parametrize("gvk,field,text", [
     (("jobset.x-k8s.io", "v1alpha2", "JobSet"), "podTemplateSpecPath",
-     ".spec.replicatedJobs[].template.spec.template"),
+     ".spec.replicatedJobs[]?.template.spec.template"),
     (("jobset.x-k8s.io", "v1alpha2", "JobSet"), "replicasPath",
-     ".spec.replicatedJobs[] | .replicas * (.template.spec.parallelism // 1)"),
-    (("jobset.x-k8s.io", "v1alpha2", "JobSet"), "instanceIdPath", ".spec.replicatedJobs[].name"),
+     ".spec.replicatedJobs[]? | .replicas * (.template.spec.parallelism // 1)"),
+    (("jobset.x-k8s.io", "v1alpha2", "JobSet"), "instanceIdPath", ".spec.replicatedJobs[]?.name"),
     (("ray.io", "v1", "RayCluster"), "replicasPath", ".spec.workerGroupSpecs[]? | (.replicas // 1)"),
     (("ray.io", "v1", "RayCluster"), "podTemplateSpecPath", ".spec.headGroupSpec.template"),
     (("kubeflow.org", "v1", "PyTorchJob"), "podTemplateSpecPath",
@@ -180,11 +180,11 @@ def test_by_expression_results(types):
 
 def test_conditions_must_be_booleans_unless_existence_tests(types):
     job = types("batch", "v1", "Job")
-    text = "[.status.conditions[] | select(.type)] | length"
+    text = "[.status.conditions[]? | select(.type)] | length"
     (f,) = check_expression(text, Expectation(), job)
     assert f.rule == "WM304" and text[f.start:f.end] == ".type"
     # optional fields are the usual existence test
-    assert check_expression("[.status.conditions[] | select(.reason)] | length", Expectation(), job) == []
+    assert check_expression("[.status.conditions[]? | select(.reason)] | length", Expectation(), job) == []
     assert check_expression('if .spec.suspend then "x" else "y" end', Expectation(), job) == []
 
 

@@ -28,8 +28,14 @@ def isvc(store):
     return full.type
 
 
+def typed(text, expectation, t):
+    """The findings of the typing itself: whether an iteration is guarded is WM309's concern (tested in
+    test_unguarded_iteration), and these cases iterate lists a new object does not have yet."""
+    return [f for f in check_expression(text, expectation, t) if f.rule != "WM309"]
+
+
 def rules(text, expectation, t):
-    return [f.rule for f in check_expression(text, expectation, t)]
+    return [f.rule for f in typed(text, expectation, t)]
 
 
 def test_job_running_expression_compares_condition_types_not_the_list(job):
@@ -62,9 +68,9 @@ def test_per_element_arguments_see_the_element_type(job, text):
 
 
 def test_a_wrong_field_inside_a_per_element_argument_is_still_reported(job):
-    (f,) = check_expression('.status.conditions | any(.typ == "Complete")', RUNNING, job)
+    (f,) = typed('.status.conditions | any(.typ == "Complete")', RUNNING, job)
     assert f.rule == "WM301" and f.data["suggestions"] == ["type"]
-    (f,) = check_expression('.status.conditions | map(.staus)', Expectation(), job)
+    (f,) = typed('.status.conditions | map(.staus)', Expectation(), job)
     assert f.rule == "WM301" and "status" in f.data["suggestions"]
 
 

@@ -15,6 +15,7 @@ from wmaplint.checks.expressions import place
 from wmaplint.definition.model import Expr
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span, define
 from wmaplint.examples import JOB
+from wmaplint.jq.guards import UNGUARDED_ITERATION
 from wmaplint.source import ScalarNode
 
 POD = ("", "v1", "Pod")
@@ -130,6 +131,8 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
                 expr.text, expectation, schema.type, source=schema.source, object_meta=object_meta
             )
             for finding in findings:
+                if finding.rule == UNGUARDED_ITERATION and expr.context != "root":
+                    continue  # WM309 covers the paths on the workload object, not those on its pods
                 key = (finding.rule, finding.start, finding.end, finding.message)
                 if key in seen and not named:
                     continue

@@ -23,9 +23,9 @@ spec:
     - name: replicatedjob
       kind: {group: batch, version: v1, kind: Job}
       ownerRef: jobset
-      instanceIdPath: '.spec.replicatedJobs[].name'
-      specDefinition: {podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template'}
-      scaleDefinition: {replicasPath: '.spec.replicatedJobs[] | (.template.spec.parallelism // 1)'}
+      instanceIdPath: '.spec.replicatedJobs[]?.name'
+      specDefinition: {podTemplateSpecPath: '.spec.replicatedJobs[]?.template.spec.template'}
+      scaleDefinition: {replicasPath: '.spec.replicatedJobs[]? | (.template.spec.parallelism // 1)'}
       podSelector:
         componentInstanceSelector: {idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'}
 """
@@ -187,8 +187,8 @@ ALTERNATIVE_OVER_STREAM = define(
     "missing, so a group without the field disappears and the instance count no longer matches the ids "
     "(`instance ids count does not match results count`).",
     bad=jobset_with(
-        "'.spec.replicatedJobs[] | (.template.spec.parallelism // 1)'",
-        "'.spec.replicatedJobs[].template.spec.parallelism // 1'",
+        "'.spec.replicatedJobs[]? | (.template.spec.parallelism // 1)'",
+        "'.spec.replicatedJobs[]?.template.spec.parallelism // 1'",
     ),
     good=JOBSET,
     fix="Apply the default per element: `.a[]? | (.x // 1)`.",
@@ -206,8 +206,8 @@ COUNT_CHANGING_FILTER = define(
     "the longest is matched to the ids, a shorter fragment silently shifts every later instance onto the "
     "wrong values.",
     bad=jobset_with(
-        "'.spec.replicatedJobs[].template.spec.template'",
-        "'.spec.replicatedJobs[] | select(.replicas > 0) | .template.spec.template'",
+        "'.spec.replicatedJobs[]?.template.spec.template'",
+        "'.spec.replicatedJobs[]? | select(.replicas > 0) | .template.spec.template'",
     ),
     good=JOBSET,
     fix="Yield one output per element (use `// default` inside the iteration instead of filtering).",

@@ -18,6 +18,8 @@ from functools import lru_cache
 from typing import Any
 
 from wmaplint.jq import ast as A
+from wmaplint.jq import guards
+from wmaplint.jq.guards import null_tests, path_key, paths_in
 from wmaplint.jq.parser import try_parse
 from wmaplint.schema.types import (
     ANY,
@@ -65,12 +67,19 @@ MAX_CALL_DEPTH = 8  # user-defined functions are inlined this deep, then ``any``
 
 @dataclass(frozen=True, slots=True)
 class Val:
-    """The type of a stream of values; ``optional``: some output may be null because a field is absent."""
+    """The type of a stream of values; ``optional``: some output may be null because a field is absent.
+
+    ``path``: where the values are, from the expression's input (see ``guards``), when reached by plain
+    navigation. ``absent``: the deepest field on that path the schema lets be missing ("absent": neither
+    required nor defaulted) or null ("null"), as (path, how); None when no schema field makes it so.
+    """
 
     type: SchemaType
     optional: bool = False
     const: Any = None
     has_const: bool = False
+    path: str | None = None
+    absent: tuple[str, str] | None = None
 
     @property
     def is_any(self) -> bool:
@@ -116,7 +125,7 @@ class TypeResult:
 
 
 def _narrow(v: Val, node: A.Node, tested: set[str]) -> Val:
-    if v.optional and _path_key(node) in tested:
+    if v.optional and path_key(node) in tested:
         return Val(v.type, False, v.const, v.has_const)
     return v
 
@@ -205,6 +214,8 @@ class _Interp:
             return Val(base.type, base.optional)
         if isinstance(node, A.Iterate):
             base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
+            if not (quiet or node.optional):
+                self.null_iteration(base, node, env)
             return self.iterate(base, node, quiet or node.optional)
         if isinstance(node, A.Optional):
             return self.eval(node.term, inp, env, d, True)
@@ -216,7 +227,12 @@ class _Interp:
             return body
         if isinstance(node, A.Pipe):
             left = self.eval(node.left, inp, env, d, quiet)
-            return left if _is_never(left) else self.eval(node.right, left, env, d, quiet)
+            if _is_never(left):
+                return left
+            cond = guards.select_condition(node.left)
+            if cond is not None:  # what follows `select(c) |` sees only inputs where c holds
+                env = guards.proven(env, guards.tested_paths(cond), inp.path)
+            return self.eval(node.right, left, env, d, quiet)
         if isinstance(node, A.Comma):
             left = self.eval(node.left, inp, env, d, quiet)
             right = self.eval(node.right, inp, env, d, quiet)
@@ -286,6 +302,8 @@ class _Interp:
             return base
         results: list[SchemaType] = []
         optional = base.optional
+        path = None if base.path is None else f"{base.path}.{name}" if base.path else name
+        absent = base.absent
         missing_in: SchemaType | None = None
         non_object: list[str] = []
         for v in _variants(base.type):
@@ -298,8 +316,13 @@ class _Interp:
                     continue
                 results.append(t)
                 prop = v.properties.get(name)
+                # WM309 takes a `spec` (the object's, a pod template's) as present: an object without one runs
+                # nothing, although the OpenAPI marks it optional
                 if prop is None or (name not in v.required and not prop.type.has_default):
                     optional = True
+                    absent = (path, "absent") if path is not None and name != "spec" else absent
+                elif t.nullable:
+                    absent = (path, "null") if path is not None else absent
                 if t.nullable:
                     optional = True
             elif v.kind == NULL:
@@ -316,7 +339,7 @@ class _Interp:
             )
         if not results:
             return Val(SchemaType(NULL), True) if not non_object else ANY_VAL
-        return Val(union(*results), optional)
+        return Val(union(*results), optional, path=path, absent=absent if optional else None)
 
     def object_member(self, parent: SchemaType, name: str) -> SchemaType | None:
         """Member ``name`` of an object type as the API server serves it: an embedded resource's `metadata` is
@@ -412,7 +435,18 @@ class _Interp:
             self.report(NOT_ITERABLE, f"cannot iterate over {_a(' or '.join(bad))}", start, node.end)
         if not out:
             return ANY_VAL
-        return Val(union(*out))
+        return Val(union(*out), path=None if base.path is None else base.path + "[]")
+
+    def null_iteration(self, base: Val, node: A.Node, env: dict[str, Any]) -> None:
+        """WM309: iterating a value that is null when a field the schema does not require is absent, with no
+        guard around it."""
+        absent, path = base.absent, base.path
+        if not base.optional or absent is None or path is None:
+            return
+        if not any(v.kind in (ARRAY, OBJECT) for v in _variants(base.type)) or guards.guarded(env, path):
+            return
+        found = guards.finding(self.text, node, path, absent)
+        self.report(found.rule, found.message, found.start, found.end, found.data, found.replacement)
 
     # -- values and operators -------------------------------------------------------------------
 
@@ -456,7 +490,10 @@ class _Interp:
 
     def binary(self, node: A.Binary, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
         left = self.eval(node.left, inp, env, d, quiet)
-        right = self.eval(node.right, inp, env, d, quiet)
+        right_env = env
+        if node.op in ("and", "or"):  # the right side runs only where the left holds (and), or fails (or)
+            right_env = guards.proven(env, guards.tested_paths(node.left), inp.path)
+        right = self.eval(node.right, inp, right_env, d, quiet)
         op = node.op
         if op == "//":
             lt = [v for v in _variants(left.type) if v.kind != NULL]
@@ -574,12 +611,16 @@ class _Interp:
         # taken only when that path has a value: it is not counted as optional.
         branches = []
         tested: set[str] = set()
+        guarding: set[str] = set()
         for cond, then in ((node.cond, node.then), *node.elifs):
             self.condition(self.eval(cond, inp, env, d, quiet), cond)
-            tested |= _paths_in(cond)
-            branches.append(_narrow(self.eval(then, inp, env, d, quiet), then, tested - _null_tests(cond)))
+            tested |= paths_in(cond)
+            guarding |= guards.tested_paths(cond)
+            inner = guards.proven(env, guarding - null_tests(cond), inp.path)
+            branches.append(_narrow(self.eval(then, inp, inner, d, quiet), then, tested - null_tests(cond)))
         if node.else_ is not None:
-            branches.append(_narrow(self.eval(node.else_, inp, env, d, quiet), node.else_, tested))
+            inner = guards.proven(env, guarding, inp.path)
+            branches.append(_narrow(self.eval(node.else_, inp, inner, d, quiet), node.else_, tested))
         else:
             branches.append(inp)
         live = [b for b in branches if not _is_never(b)]
@@ -616,6 +657,8 @@ class _Interp:
                 arg(i)
             return NEVER_VAL
         if name in _ELEMENT_ARGS and arity == 1:  # the argument runs on each element of the input
+            if not quiet and name in _ITERATES_INPUT:
+                self.null_iteration(inp, node, env)
             item = self.iterate(inp, node, quiet)
             out = arg(0, item)
             if name in ("any", "all"):
@@ -729,6 +772,8 @@ class _Interp:
 _ELEMENT_ARGS = frozenset(
     {"any", "all", "map", "map_values", "min_by", "max_by", "sort_by", "group_by", "unique_by", "INDEX"}
 )
+# those gojq defines over `.[]` (builtin.jq), so that a null input stops them (map_values goes through paths)
+_ITERATES_INPUT = _ELEMENT_ARGS - {"map_values"}
 # builtins whose arguments run on values this analysis does not follow: they are evaluated over any
 _ANY_INPUT_ARGS = frozenset(
     {
@@ -815,37 +860,6 @@ def _select_kinds(inp: Val, kinds: frozenset[str]) -> Val:
     return Val(union(*kept), may_be_null)
 
 
-def _path_key(node: A.Node | None) -> str | None:
-    """``.a.b["c"]`` as "a.b.c": a plain path from the input, else None."""
-    parts: list[str] = []
-    while node is not None and not isinstance(node, A.Identity):
-        if isinstance(node, A.Field):
-            parts.append(node.name)
-        elif (
-            isinstance(node, A.Index) and isinstance(key := node.index, A.Literal) and type(key.value) is str
-        ):
-            parts.append(key.value)
-        else:
-            return None
-        node = node.target
-    return ".".join(reversed(parts)) if parts else None
-
-
-def _paths_in(node: A.Node) -> set[str]:
-    return {k for n in A.walk(node) if (k := _path_key(n)) is not None}
-
-
-def _null_tests(node: A.Node) -> set[str]:
-    """Paths a condition compares with null by `==` (the then-branch of `if .a == null` does not prove .a)."""
-    out: set[str] = set()
-    for n in A.walk(node):
-        if isinstance(n, A.Binary) and n.op == "==":
-            for a, b in ((n.left, n.right), (n.right, n.left)):
-                if isinstance(b, A.Literal) and b.value is None and (k := _path_key(a)) is not None:
-                    out.add(k)
-    return out
-
-
 class _KeySpan:
     """Span of the key of ``.["key"]`` for unknown-field findings (inside the quotes)."""
 
@@ -880,7 +894,7 @@ def infer(
     """
     interp = _Interp(text, source, object_meta)
     env: dict[str, Any] = {k if k.startswith("$") else "$" + k: Val(v) for k, v in (roots or {}).items()}
-    result = interp.eval(node, Val(input_type), env)
+    result = interp.eval(node, Val(input_type, path=""), env)
     return TypeResult(result.type, result.optional, interp.findings)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from wmaplint.diagnostics import define
 from wmaplint.examples import JOB, job_with
-from wmaplint.jq.rules import MPIJOB, mpijob_with
+from wmaplint.jq.rules import JOBSET, MPIJOB, jobset_with, mpijob_with
 from wmaplint.schema.loader import format_gvk
 
 UNKNOWN_FIELD = define(
@@ -106,6 +106,28 @@ UNREACHABLE_EXPECTED_RESULT = define(
     fix="Write the expected result as the expression's value prints (`true`, `false`, a number, an enum "
     "value).",
 )
+UNGUARDED_ITERATION = define(
+    "WM309", "unguarded-optional-iteration", "warning",
+    "A path on the workload object iterates a list or map that the schema lets be absent, with no guard.",
+    why="gojq stops with `cannot iterate over: null` when `[]` meets a missing field, and so do `map`, "
+    "`any`, `all`, `sort_by` and the other builtins it defines over `[]` (GOJQ.md §5.3, gojq's builtin.jq). "
+    "FORMAT.md §8 has the real case: `.spec.rayClusterSpec.workerGroupSpecs[]` on a RayJob that runs on an "
+    "existing cluster (`clusterSelector`, no `rayClusterSpec`). The runtime returns that error instead of a "
+    "value, and building the workload tree stops at it (upstream `pkg/resource/accessor.go`, "
+    "`pkg/tree/builder.go`): `kli get` and `kli describe` cannot resolve the workload, and KAI cannot size "
+    "its pod group from a scale or instance-id path that fails. Reported only where the schema proves the "
+    "value can be missing: a field on the path that is neither required nor defaulted, or is nullable, and "
+    "no `[]?`, `try`, `?`, `// []`, type selector (`arrays`...) or `if`, `select`, `and`, `or` condition "
+    "reading the path around the iteration. A `spec` (the object's own or a pod template's) is taken as "
+    "present: the OpenAPI marks it optional, but an object without one runs nothing. Pod selector and gang "
+    "paths are not checked by this rule.",
+    bad=jobset_with("'.spec.replicatedJobs[]?.name'", "'.spec.replicatedJobs[].name'"),
+    good=JOBSET,
+    fix="Iterate with `[]?` (the quick fix): a missing list then yields nothing, as an empty one does (Go "
+    "clients leave empty lists out of objects), and `[]?` is a path expression, so spec paths stay writable. "
+    "Before `map(f)` and the like, default the input: `(.items // []) | map(f)`.",
+)
+
 MISSING_SCHEMA = define(
     "WM901", "missing-schema", "warning",
     "No schema source serves a GVK the definition refers to, so its paths are not checked.",
