@@ -89,25 +89,57 @@ def test_same_violations_as_walking_everything_on_the_shared_samples(
     assert len(pairs) >= 30 and any(pruned)  # one upstream sample really breaks its CRD
 
 
-def test_each_rule_is_type_checked_once_per_schema_node_not_per_object(
-    karta_crd: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def compiled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The rule texts type-checked from here on (a private user cache, nothing remembered in-process)."""
     from wmaplint.cel import checker
 
-    schema = _karta(karta_crd)
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(evaluate, "_VERDICTS", {})
     texts: list[str] = []
     real = checker.check_expression
     monkeypatch.setattr(
         checker, "check_expression", lambda text, *a, **k: texts.append(text) or real(text, *a, **k)
     )
-    monkeypatch.setattr(evaluate, "_CHECKED", {})
+    return texts
+
+
+SELECTOR_RULES = ["!has(self.value) || has(self.keyPath)", "has(self.keyPath) || has(self.matchLabels)"]
+BROKEN = ["at least one of keyPath or matchLabels must be set", "value requires keyPath"]
+
+
+def _with_selector(value: str) -> dict[str, Any]:
     definition = yaml.safe_load((REPO / "catalog" / "jobset-x-k8s-io-jobset-v1alpha2.yaml").read_text())
-    selector = definition["spec"]["structureDefinition"]["childComponents"][0]["podSelector"]
+    component = definition["spec"]["structureDefinition"]["childComponents"][0]
+    component["podSelector"]["componentTypeSelector"] = {"value": value}
+    return definition
+
+
+def test_each_rule_is_type_checked_once_per_schema_node_not_per_object(
+    karta_crd: dict[str, Any], compiled: list[str]
+) -> None:
+    schema = _karta(karta_crd)
     for value in ("a", "b", "c"):
-        selector["componentTypeSelector"] = {"value": value}
-        assert [v.detail for v in validate_object(schema, definition)] == [
-            "at least one of keyPath or matchLabels must be set", "value requires keyPath"
-        ]
-    assert sorted(texts) == [
-        "!has(self.value) || has(self.keyPath)", "has(self.keyPath) || has(self.matchLabels)"
-    ]
+        assert [v.detail for v in validate_object(schema, _with_selector(value))] == BROKEN
+    assert sorted(compiled) == SELECTOR_RULES
+
+
+def test_a_later_process_takes_the_checked_rules_from_the_user_cache(
+    karta_crd: dict[str, Any], compiled: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schema = _karta(karta_crd)
+    first = [(v.message, v.detail) for v in validate_object(schema, _with_selector("a"))]
+    monkeypatch.setattr(evaluate, "_VERDICTS", {})  # as in a new process
+    again = [(v.message, v.detail) for v in validate_object(schema, _with_selector("a"))]
+    assert again == first and [d for _, d in first] == BROKEN
+    assert sorted(compiled) == SELECTOR_RULES  # compiled by the first run only
+
+
+def test_rules_that_do_not_compile_are_checked_and_reported_every_time(compiled: list[str]) -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string"}},
+              "x-kubernetes-validations": [{"rule": "self.b == 1"}, {"rule": "self.a == 'x'"}]}
+    for _ in range(2):
+        evaluate._VERDICTS.clear()
+        found = validate_object(schema, {"a": "y"})
+        assert len(found) == 2 and "compilation failed" in found[0].message
+    assert compiled == ["self.b == 1", "self.a == 'x'", "self.b == 1"]

@@ -12,9 +12,10 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from wmaplint import records
 from wmaplint.cel import types as t
 from wmaplint.cel.issues import CelViolation, Pointer
 
@@ -166,23 +167,74 @@ def _rules_below(node: Mapping[str, Any], types: t.SchemaTypes, depth: int = 0) 
     return below
 
 
-_CHECKED: dict[tuple[str, int, bool], tuple[Mapping[str, Any], Any]] = {}
+class RuleVerdict:
+    """What validation needs of a type-checked rule; a clean one is recorded in the user cache."""
+
+    __slots__ = ("problems", "uses_old_self", "over_cost", "serialized")
+
+    def __init__(self, problems: list[Any], uses_old_self: bool, over_cost: bool, serialized: bytes | None):
+        self.problems = problems
+        self.uses_old_self = uses_old_self
+        self.over_cost = over_cost
+        self.serialized = serialized
 
 
-def _checked(text: str, node: Mapping[str, Any], is_root: bool, self_type: t.CelType) -> Any:
-    """The type-checked rule of a schema node, once per rule and node for every object validated against it
-    (the type is the node's, and typing walks the whole expression)."""
+_VERDICTS: dict[tuple[str, int, bool], tuple[Mapping[str, Any], RuleVerdict]] = {}
+MAX_RECORDED_SCHEMA_CHARS = 65_536  # a rule's schema node keys its record; beyond this, compiling is cheaper
+
+
+def _record_path(text: str, node: Mapping[str, Any], is_root: bool) -> Any:
+    """The record of a rule on a schema node, keyed by both; None for a node that refers to other schemas
+    (its type is not its text alone) or is too large to key cheaply."""
+    try:
+        shape = json.dumps([node, is_root], sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if '"$ref"' in shape or len(shape) > MAX_RECORDED_SCHEMA_CHARS:
+        return None
+    return records.record_path("cel", text.encode("utf-8", "surrogatepass"), shape.encode())
+
+
+def _recorded(path: Any) -> RuleVerdict | None:
+    data = records.read(path)
+    try:
+        return RuleVerdict([], bool(data["uses_old_self"]), bool(data["over_cost"]),
+                           records.bytes_of(data["serialized"]))
+    except records.DAMAGED:
+        return None
+
+
+def _verdict(
+    text: str, node: Mapping[str, Any], is_root: bool, self_type: Callable[[], t.CelType]
+) -> RuleVerdict:
+    """The rule type-checked against its schema node: once per rule and node in a process (every object
+    validated against the schema shares it), and across processes from the user cache, which spares the
+    checker's imports, compiling and decoding. ``self_type()`` gives the node's CEL type."""
     key = (text, id(node), is_root)
-    found = _CHECKED.get(key)
+    found = _VERDICTS.get(key)
     if found is not None and found[0] is node:
         return found[1]
-    from wmaplint.cel.checker import check_expression
+    path = _record_path(text, node, is_root)
+    verdict = _recorded(path) if path is not None else None
+    if verdict is None:
+        from wmaplint.cel.checker import check_expression
+        from wmaplint.cel.cost import STATIC_RULE_LIMIT, estimate_cost
 
-    result = check_expression(text, {"self": self_type, "oldSelf": self_type}, "bool")
-    if len(_CHECKED) > MAX_REMEMBERED_NODES:
-        _CHECKED.clear()
-    _CHECKED[key] = (node, result)
-    return result
+        kind = self_type()
+        result = check_expression(text, {"self": kind, "oldSelf": kind}, "bool")
+        over_cost = False
+        if result.ok and not result.uses_old_self:
+            assert result.compiled is not None and result.compiled.ast is not None
+            over_cost = estimate_cost(result.compiled.ast, result.node_types) > STATIC_RULE_LIMIT
+        serialized = result.compiled.serialized if result.ok and result.compiled is not None else None
+        verdict = RuleVerdict(list(result.problems), result.uses_old_self, over_cost, serialized)
+        if not verdict.problems and serialized is not None and path is not None:
+            records.write(path, {"uses_old_self": verdict.uses_old_self, "over_cost": over_cost,
+                                 "serialized": records.text_of(serialized)})
+    if len(_VERDICTS) > MAX_REMEMBERED_NODES:
+        _VERDICTS.clear()
+    _VERDICTS[key] = (node, verdict)
+    return verdict
 
 
 def _worth_visiting(schema: Any, types: t.SchemaTypes) -> bool:
@@ -213,11 +265,9 @@ def validate_object(
             continue
         rules = node.get("x-kubernetes-validations")
         if isinstance(rules, list) and rules:
-            # The checker only when a rule applies: many objects never reach one of their schema's rules.
-            from wmaplint.cel.checker import describe
-            from wmaplint.cel.cost import STATIC_RULE_LIMIT, estimate_cost
+            def self_type(_node: Mapping[str, Any] = node, _root: bool = is_root) -> t.CelType:
+                return types.type_of(_node, "selfType", embedded_root=_root) or t.DYN
 
-            self_type = types.type_of(node, "selfType", embedded_root=is_root) or t.DYN
             cel_self = to_cel_value(node, value, types, root=is_root)
             schema_kind = str(node.get("type") or "")
             for index, rule in enumerate(rules):
@@ -226,7 +276,7 @@ def validate_object(
                 text = rule["rule"]
                 rule_ptr = (*pointer, "x-kubernetes-validations", index)
                 field_path = _render_path(path)
-                result = _checked(text, node, is_root, self_type)
+                verdict = _verdict(text, node, is_root, self_type)
 
                 def add(
                     message: str,
@@ -240,8 +290,10 @@ def validate_object(
                     violations.append(
                         CelViolation(RULE_VIOLATION, message, _path, detail, _ptr, _where, _text))
 
-                if not result.ok:
-                    issues = "\n".join(describe(p, text) for p in result.problems)
+                if verdict.problems:
+                    from wmaplint.cel.checker import describe
+
+                    issues = "\n".join(describe(p, text) for p in verdict.problems)
                     add(
                         f'{field_path}: Invalid value: "{schema_kind}": rule compile error: compilation '
                         f'failed: '
@@ -249,14 +301,13 @@ def validate_object(
                         issues,
                     )
                     continue
-                if result.uses_old_self:
+                if verdict.uses_old_self:
                     continue  # transition rule: no old object offline
-                assert result.compiled is not None and result.compiled.ast is not None
-                if estimate_cost(result.compiled.ast, result.node_types) > STATIC_RULE_LIMIT:
+                if verdict.over_cost:
                     detail = "estimated rule cost exceeds the per-rule limit; rule not evaluated"
                     add(f'{field_path}: Invalid value: "{schema_kind}": {detail}', detail)
                     continue
-                outcome = _run(text, result.compiled.serialized, cel_self)
+                outcome = _run(text, verdict.serialized, cel_self)
                 if isinstance(outcome, str):
                     rule_name = (
                         (rule.get("message") or text).strip()
@@ -280,7 +331,7 @@ def validate_object(
                     continue
                 if outcome is True:
                     continue
-                detail = _detail(rule, text, self_type, cel_self)
+                detail = _detail(rule, text, self_type(), cel_self)
                 target = field_path
                 field = rule.get("fieldPath")
                 if isinstance(field, str) and field.strip():
