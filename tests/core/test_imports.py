@@ -41,7 +41,10 @@ def _under(modules: set[str], package: str) -> list[str]:
 def test_a_one_file_check_imports_only_what_checking_needs(tmp_path) -> None:
     path = tmp_path / "job.yaml"
     path.write_text(JOB)
-    modules = imported("check", str(path), cwd=tmp_path)
+    # The first run in an empty cache validates the shipped pack once (jsonschema); the user cache keeps that.
+    env = {**os.environ, "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
+    imported("check", str(path), cwd=tmp_path, env=env)
+    modules = imported("check", str(path), cwd=tmp_path, env=env)
     assert "wmaplint.checks.expressions" in modules and "wmaplint.report.text" in modules
     assert {p: _under(modules, p) for p in NOT_FOR_ONE_CHECK if _under(modules, p)} == {}
 
@@ -56,6 +59,18 @@ def test_a_second_check_needs_no_cel_type_checker_when_no_rule_applies(tmp_path)
     again = imported("check", str(path), cwd=tmp_path, env=env)
     assert "wmaplint.cel.checker" in first and "wmaplint.cel.env" in again
     assert _under(again, "wmaplint.cel.checker") == [] and _under(again, "wmaplint.cel.ast") == []
+
+
+def test_a_second_check_needs_no_cel_type_checker_for_the_karta_crd_rules_either(tmp_path) -> None:
+    # The CRD's selector rules apply to this definition: their checked programs come from the user cache.
+    path = tmp_path / "jobset.yaml"
+    path.write_text((Path(__file__).resolve().parents[2] / "catalog" / "jobset-x-k8s-io-jobset-v1alpha2.yaml")
+                    .read_text())
+    env = {**os.environ, "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
+    first = imported("check", str(path), cwd=tmp_path, env=env)
+    again = imported("check", str(path), cwd=tmp_path, env=env)
+    assert "wmaplint.cel.checker" in first and "wmaplint.cel.evaluate" in again
+    assert _under(again, "wmaplint.cel.checker") == []
 
 
 def test_tree_imports_the_runtime_but_not_the_checks_or_the_server(tmp_path) -> None:
