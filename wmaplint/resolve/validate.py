@@ -130,8 +130,8 @@ def structural_problems(
         node = schemas.resolve(raw)
         if node is None or value is None or len(path) > MAX_DEPTH:
             continue
-        where = render_path(path)
         if not _type_ok(node, value, schemas):
+            where = render_path(path)  # rendered only for a finding: most nodes have none
             expected = _expected_type(node)
             out.append(
                 ManifestProblem(
@@ -145,6 +145,7 @@ def structural_problems(
         enum = node.get("enum")
         if isinstance(enum, list) and enum and not isinstance(value, (Mapping, list)) and value not in enum:
             supported = ", ".join(_show(e) for e in enum)
+            where = render_path(path)
             out.append(
                 ManifestProblem(
                     SCHEMA_VIOLATION,
