@@ -154,10 +154,10 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
             options.config_for(config_file)
         stdin_text = None
         if "-" in paths:
-            from wmaplint.source import InputError, decode_bytes
+            from wmaplint.source import InputError, decode_bytes, read_stdin
 
             try:
-                stdin_text = decode_bytes(sys.stdin.buffer.read(), stdin_filename)
+                stdin_text = decode_bytes(read_stdin(stdin_filename), stdin_filename)
             except InputError as exc:
                 _fail(str(exc))
         report = lint_paths(paths, options, stdin_text=stdin_text, stdin_name=stdin_filename)

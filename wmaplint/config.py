@@ -135,13 +135,13 @@ def parse_config(data: Any, source: str) -> Config:
 
 
 def load_config_file(path: str | Path) -> Config:
+    from wmaplint.source import InputError, read_path
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read configuration ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: configuration is not valid UTF-8") from None
+        text = read_path(p)
+    except InputError as exc:
+        raise ConfigError(f"{path}: cannot read configuration: {exc.reason}") from None
     if p.name.endswith(".toml"):
         if sys.version_info >= (3, 11):
             import tomllib
@@ -174,16 +174,22 @@ def find_config(directory: str) -> Config:
     for folder in (d, *d.parents):
         for name in CONFIG_FILES:
             candidate = folder / name
-            if not candidate.is_file():
+            if not candidate.exists() or candidate.is_dir():  # a FIFO or device is an error, not "no config"
                 continue
-            if name == "pyproject.toml":
-                try:
-                    if "[tool.wmaplint" not in candidate.read_text(encoding="utf-8", errors="replace"):
-                        continue
-                except OSError:
-                    continue
+            if name == "pyproject.toml" and not _mentions_wmaplint(candidate):
+                continue
             return load_config_file(candidate)
     return Config()
+
+
+def _mentions_wmaplint(pyproject: Path) -> bool:
+    """Whether a pyproject.toml has a wmaplint table (one that cannot be read: load_config_file says why)."""
+    from wmaplint.source import InputError, read_bytes
+
+    try:
+        return b"[tool.wmaplint" in read_bytes(pyproject)
+    except InputError:
+        return True
 
 
 def known_rule_ids() -> list[str]:

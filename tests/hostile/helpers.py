@@ -10,6 +10,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from wmaplint.examples import JOB
 
@@ -62,18 +63,20 @@ def _limit_memory() -> None:
 
 def wmaplint(
     *args: str | Path,
-    stdin: bytes | str | None = None,
+    stdin: bytes | str | BinaryIO | None = None,
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
     limit_memory: bool = False,
     timeout: float = HANG_TIMEOUT,
 ) -> Run:
-    """Run ``python -m wmaplint ARGS`` in a subprocess; raises TimeoutExpired on a hang."""
+    """Run ``python -m wmaplint ARGS`` in a subprocess; raises TimeoutExpired on a hang. ``stdin``: the bytes
+    or text to send, or an open file the child reads itself."""
     data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
     full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
+    feed = {"input": data if data is not None else b""} if not hasattr(data, "fileno") else {"stdin": data}
     proc = subprocess.run(
         [sys.executable, "-m", "wmaplint", *map(str, args)],
-        input=data if data is not None else b"",
+        **feed,  # type: ignore[arg-type]
         capture_output=True,
         timeout=timeout,
         cwd=cwd or REPO,

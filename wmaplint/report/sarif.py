@@ -128,12 +128,11 @@ class _Fingerprints:
         text = self._sources.get(path)
         if text is not None:
             return text
-        file = self._cwd / path
+        from wmaplint.source import InputError, read_bytes
+
         try:
-            if not file.is_file() or file.stat().st_size > MAX_FINGERPRINT_FILE_BYTES:
-                return None
-            return file.read_bytes().decode("utf-8", errors="replace")
-        except OSError:
+            return read_bytes(self._cwd / path, MAX_FINGERPRINT_FILE_BYTES).decode("utf-8", errors="replace")
+        except InputError:
             return None
 
     def line_hash(self, path: str, line: int) -> str | None:

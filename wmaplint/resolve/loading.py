@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from wmaplint.source import (
     decode_bytes,
     load_text,
     read_path,
+    read_stdin,
     to_python,
 )
 
@@ -68,7 +68,7 @@ class DefinitionEntry:
 def read_source(path: str) -> str:
     """Text of a file, or of stdin for "-"; raises InputError with one line."""
     if path == "-":
-        return decode_bytes(sys.stdin.buffer.read(), "<stdin>")
+        return decode_bytes(read_stdin(), "<stdin>")
     return read_path(path)
 
 
@@ -163,7 +163,7 @@ def load_file(
         try:
             value = to_python(document.root)
         except RecursionError:
-            raise InputError(f"{path}: nesting too deep to read") from None
+            raise InputError(path, "nesting too deep to read") from None
         loaded.append(LoadedDocument(source, document, value))
     return loaded, list(source.problems)
 

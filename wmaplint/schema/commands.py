@@ -42,12 +42,17 @@ def list_command(crds: tuple[str, ...]) -> None:
 @click.argument("source")
 def add_command(source: str) -> None:
     """Copy a CRD file (or `-` for stdin) into the user schema cache."""
+    from wmaplint.source import InputError, read_stdin
+
     try:
         store = SchemaStore([])
         if source == "-":
-            gvks = add("-", user_schema_dir(), data=sys.stdin.buffer.read(), store=store)
+            gvks = add("-", user_schema_dir(), data=read_stdin(), store=store)
         else:
             gvks = add(source, user_schema_dir(), store=store)
+    except InputError as exc:
+        _fail(str(exc))
+        return
     except SchemaError as exc:
         _fail(str(exc))
         return

@@ -28,6 +28,7 @@ from wmaplint.schema.types import (
     union,
 )
 from wmaplint.schema.yamldata import Positions, load_documents
+from wmaplint.source.reading import InputError, read_bytes
 
 GVK = tuple[str, str, str]
 
@@ -357,10 +358,10 @@ def _is_crd_document(doc: Any) -> bool:
 def parse_file(path: str | Path) -> ParsedFile:
     p = str(path)
     try:
-        data = Path(p).read_bytes()
-    except OSError as exc:
+        data = read_bytes(p)
+    except InputError as exc:
         out = ParsedFile(p, "crd")
-        out.errors.append(SchemaError(f"cannot read schema source: {exc.strerror or exc}", p))
+        out.errors.append(SchemaError(f"cannot read schema source: {exc.reason}", p))
         return out
     return parse_bytes(data, p)
 

@@ -22,6 +22,7 @@ from wmaplint.resources import shipped
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, format_gvk, parse_bytes
 from wmaplint.schema.store import SchemaStore
+from wmaplint.source.reading import InputError, read_bytes, read_path
 
 DEFAULT_LOCK = shipped("schemas") / "lock.yaml"
 DOWNLOAD_LIMIT = 64 * 1024 * 1024
@@ -37,9 +38,9 @@ class LockEntry:
 
 def read_lock(path: str | Path = DEFAULT_LOCK) -> list[LockEntry]:
     try:
-        data = yaml.safe_load(Path(path).read_text("utf-8"))
-    except OSError as exc:
-        raise SchemaError(f"cannot read lock file: {exc.strerror}", str(path)) from None
+        data = yaml.safe_load(read_path(path))
+    except InputError as exc:
+        raise SchemaError(f"cannot read lock file: {exc.reason}", str(path)) from None
     except yaml.YAMLError as exc:
         raise SchemaError(f"lock file is not valid YAML: {exc}", str(path)) from None
     items = data.get("schemas") if isinstance(data, dict) else None
@@ -143,8 +144,8 @@ def locked_files(
 def _missing_locally(entry: LockEntry, root: Path) -> str:
     candidate = root / entry.file
     try:
-        got = _sha256(candidate.read_bytes()) if candidate.is_file() else None
-    except OSError:
+        got = _sha256(read_bytes(candidate)) if candidate.is_file() else None
+    except InputError:
         got = None
     if got is not None:
         return (
@@ -161,8 +162,8 @@ def _index_by_digest(root: Path) -> dict[str, bytes]:
     for p in root.rglob("*"):
         if p.is_file() and p.suffix in (".yaml", ".yml", ".json"):
             try:
-                data = p.read_bytes()
-            except OSError:
+                data = read_bytes(p)
+            except InputError:
                 continue
             out.setdefault(_sha256(data), data)
     return out
@@ -186,9 +187,9 @@ def add(
     else:
         origin = path_or_stdin_text
         try:
-            data = Path(path_or_stdin_text).read_bytes()
-        except OSError as exc:
-            raise SchemaError(f"cannot read {origin}: {exc.strerror}", origin) from None
+            data = read_bytes(path_or_stdin_text)
+        except InputError as exc:
+            raise SchemaError(f"cannot read {origin}: {exc.reason}", origin) from None
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:

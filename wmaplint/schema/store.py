@@ -23,6 +23,7 @@ from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, ParsedFile, parse_bytes
 from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir, user_schema_dir
 from wmaplint.schema.types import SchemaType
+from wmaplint.source.reading import InputError, read_bytes
 
 # parsed files shared by every store in the process, by digest
 _MEMO: dict[str, ParsedFile] = {}
@@ -233,9 +234,9 @@ class SchemaStore:
             return False  # the index already says this file never names the kind: no read at all
         if data is None:
             try:
-                data = Path(f.path).read_bytes()
-            except OSError as exc:
-                self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.label))
+                data = read_bytes(f.path)
+            except InputError as exc:
+                self._error(SchemaError(f"cannot read schema source: {exc.reason}", f.label))
                 f.gvks = []
                 return False
         if kind is not None:
@@ -260,7 +261,7 @@ class SchemaStore:
         parsed = _MEMO.get(sha) or self._bundled_meta(f) or self._cache.load_meta(sha)
         if parsed is None:
             if data is None:
-                data = Path(f.path).read_bytes()
+                data = read_bytes(f.path)
             parsed = parse_bytes(data, f.name)
             self._keep(sha, parsed)
         _MEMO[sha] = parsed
@@ -281,8 +282,8 @@ class SchemaStore:
     def _type(self, f: _File, gvk: GVK) -> SchemaType | None:
         try:
             parsed = self._parse(f)
-        except OSError as exc:
-            self._error(SchemaError(f"cannot read schema source: {exc.strerror}", f.label))
+        except InputError as exc:
+            self._error(SchemaError(f"cannot read schema source: {exc.reason}", f.label))
             return None
         if gvk not in parsed.types:
             return None
@@ -295,7 +296,11 @@ class SchemaStore:
                 t = self._cache.load_type(f.sha256 or "", gvk)
             if t is None:  # corrupt or missing entry: parse the file again and rewrite the cache
                 _MEMO.pop(f.sha256 or "", None)
-                parsed = parse_bytes(Path(f.path).read_bytes(), f.name)
+                try:
+                    parsed = parse_bytes(read_bytes(f.path), f.name)
+                except InputError as exc:
+                    self._error(SchemaError(f"cannot read schema source: {exc.reason}", f.label))
+                    return None
                 self._keep(f.sha256 or "", parsed)
                 _MEMO[f.sha256 or ""] = parsed
                 t = parsed.types.get(gvk)
@@ -313,8 +318,8 @@ class SchemaStore:
                 payload = self._cache.load_raw(sha)
         if payload is None and path is not None:
             try:
-                parsed = parse_bytes(Path(path).read_bytes(), path)
-            except OSError:
+                parsed = parse_bytes(read_bytes(path), path)
+            except InputError:
                 return {"raws": {}, "components": {}}
             payload = {"raws": parsed.raws, "components": parsed.components}
             self._cache.store_raw(sha, parsed.raws, parsed.components)

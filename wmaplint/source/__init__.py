@@ -1,15 +1,7 @@
 """Positioned YAML: documents -> nodes with exact spans; offsets inside scalars."""
 
 from wmaplint.diagnostics import Span
-from wmaplint.source.loader import (
-    Document,
-    InputError,
-    SourceFile,
-    decode_bytes,
-    load_path,
-    load_text,
-    read_path,
-)
+from wmaplint.source.loader import Document, SourceFile, load_path, load_text
 from wmaplint.source.nodes import (
     MappingNode,
     Node,
@@ -20,6 +12,7 @@ from wmaplint.source.nodes import (
     iter_nodes,
     to_python,
 )
+from wmaplint.source.reading import InputError, decode_bytes, read_bytes, read_path, read_stdin
 
 
 def find_span(document: Document, pointer: tuple[str | int, ...]) -> Span | None:
@@ -30,6 +23,6 @@ def find_span(document: Document, pointer: tuple[str | int, ...]) -> Span | None
 
 __all__ = [
     "Document", "InputError", "MappingNode", "Node", "ScalarNode", "SequenceNode", "SourceFile", "SourceText",
-    "decode_bytes", "find_node", "find_span", "iter_nodes", "load_path", "load_text", "read_path",
-    "to_python",
+    "decode_bytes", "find_node", "find_span", "iter_nodes", "load_path", "load_text", "read_bytes",
+    "read_path", "read_stdin", "to_python",
 ]

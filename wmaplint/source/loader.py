@@ -23,18 +23,14 @@ from wmaplint.source.nodes import (
     SourceText,
     no_cyclic_gc,
 )
+from wmaplint.source.reading import read_path
 
-MAX_FILE_BYTES = 20 * 1024 * 1024
 # Nodes that aliases may add to a document; a "billion laughs" file stops here instead of exhausting memory.
 MAX_ALIAS_EXPANSION = 100_000
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR_TAG = "tag:yaml.org,2002:str"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
-
-
-class InputError(Exception):
-    """A file that cannot be read at all (missing, binary, not UTF-8, too large): one line, exit 2."""
 
 
 @dataclass(slots=True)
@@ -58,40 +54,6 @@ class SourceFile:
     @property
     def text(self) -> str:
         return self.source.text
-
-
-def read_path(path: str | Path) -> str:
-    """Read a file as UTF-8 text or raise InputError with a one-line reason."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if p.is_dir():
-        raise InputError(f"{path}: is a directory")
-    if size > MAX_FILE_BYTES:
-        raise InputError(f"{path}: file is {size // (1024 * 1024)} MB, over the "
-                         f"{MAX_FILE_BYTES // (1024 * 1024)} MB limit")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return decode_bytes(data, str(path))
-
-
-def decode_bytes(data: bytes, path: str) -> str:
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(f"{path}: input is over the {MAX_FILE_BYTES // (1024 * 1024)} MB limit")
-    if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError(f"{path}: binary file (contains NUL bytes), not YAML or JSON")
-    try:
-        text = data.decode("utf-8-sig") if data.startswith(b"\xef\xbb\xbf") else data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not valid UTF-8 (byte {exc.start}: "
-                         f"{data[exc.start:exc.start + 1]!r})") from None
-    return text
 
 
 def load_path(path: str | Path) -> SourceFile:

@@ -11,6 +11,7 @@ from wmaplint.diagnostics import Diagnostic
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import catalog_dir
 from wmaplint.selection import SUITE_SUFFIX
+from wmaplint.source import read_path
 from wmaplint.testing.suite import SuiteResult, run_suite
 
 
@@ -64,7 +65,7 @@ def update_suite(path: Path, result: SuiteResult) -> None:
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 110
-    data = yaml.load(path.read_text(encoding="utf-8"))
+    data = yaml.load(read_path(path))
     for case in result.cases:
         if case.error is None and not case.passed:
             data["cases"][case.index]["expect"] = case.actual
