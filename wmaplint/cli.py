@@ -32,13 +32,26 @@ LONG_RUNNING = ("lsp",)
 
 class LazyGroup(click.Group):
     def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
-        """Run the command; a usage error is one line on stderr and exit 2, as for any other bad input."""
+        """Run the command; a usage error or output that cannot be written: one line on stderr, exit 2."""
         if args is None:
             # The process is this one command: its modules, schemas and node trees live to the end, and each
             # pass of the cyclic collector rescanned all of them, and once more at exit (a fifth of a check of
             # the catalog). Reference counting still frees; long checks collect every few files
             # (engine.COLLECT_EVERY), and long-running commands turn the collector back on.
             gc.disable()
+        if sys.stdout is None:  # started with descriptor 1 closed: fail before doing any work
+            click.echo("wmaplint: standard output is closed", err=True)
+            sys.exit(2)
+        try:
+            try:
+                result = self._main(args, *rest, **kwargs)
+            finally:  # output still buffered must reach its destination before the exit code is decided
+                sys.stdout.flush()
+        except OSError as exc:
+            _write_failed(exc)
+        return result
+
+    def _main(self, args: Any, *rest: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         try:
             return super().main(args, *rest, **kwargs)
@@ -77,6 +90,23 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, "--version", prog_name="wmaplint", message="%(prog)s %(version)s")
 def main() -> None:
     """Offline static analyzer for Kubernetes workload definitions (kind Karta)."""
+
+
+def _write_failed(exc: OSError) -> NoReturn:
+    """A write that failed (a full disk, a stream closed or broken under us): one line, exit 2.
+
+    A broken pipe (``wmaplint ... | head``) never gets here: click ends those quietly."""
+    try:  # later flushes, down to the interpreter's last one, must not fail again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    where = f"{exc.filename}: " if exc.filename else "cannot write the output: "
+    try:
+        click.echo(f"wmaplint: {where}{exc.strerror or exc}", err=True)
+    except OSError:
+        pass
+    sys.exit(2)
 
 
 def _fail(message: str) -> NoReturn:
