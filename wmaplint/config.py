@@ -120,18 +120,33 @@ def parse_config(data: Any, source: str) -> Config:
         fail_level = Severity.parse(str(fail))
     except ValueError as exc:
         raise ConfigError(f"{source}: fail-level: {exc}") from None
-    base = Path(source).parent
     return Config(
         select=tuple(normalise_selector(s, source) for s in strings("select")),
         ignore=tuple(normalise_selector(s, source) for s in strings("ignore")),
         severity=tuple(severity),
         exclude=strings("exclude"),
-        crds=tuple(str(base / p) for p in strings("crds")),
+        crds=_confined_paths(strings("crds"), "crds", source),
         fail_level=fail_level,
-        rule_packs=tuple(str(base / p) for p in strings("rule-packs")),
+        rule_packs=_confined_paths(strings("rule-packs"), "rule-packs", source),
         completes=strings("completes"),
         source=source,
     )
+
+
+def _confined_paths(paths: tuple[str, ...], key: str, source: str) -> tuple[str, ...]:
+    """Paths relative to the configuration file, each inside its repository (see wmaplint.confinement)."""
+    from wmaplint.confinement import outside_reason
+
+    base = Path(source).parent
+    resolved = []
+    for path in paths:
+        full = str(base / path)
+        reason = outside_reason(full, base)
+        if reason is not None:
+            raise ConfigError(f"{source}: {key}: {path!r} {reason}; a configuration names files inside its "
+                              "repository only (give others with --crds or WMAPLINT_SCHEMA_PATH)")
+        resolved.append(full)
+    return tuple(resolved)
 
 
 def load_config_file(path: str | Path) -> Config:
@@ -178,8 +193,17 @@ def find_config(directory: str) -> Config:
                 continue
             if name == "pyproject.toml" and not _mentions_wmaplint(candidate):
                 continue
+            _refuse_outside_link(candidate)
             return load_config_file(candidate)
     return Config()
+
+
+def _refuse_outside_link(found: Path) -> None:
+    from wmaplint.confinement import file_outside_reason
+
+    reason = file_outside_reason(found)
+    if reason is not None:
+        raise ConfigError(f"{found}: {reason}; it is not read")
 
 
 def _mentions_wmaplint(pyproject: Path) -> bool:

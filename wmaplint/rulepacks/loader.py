@@ -114,7 +114,7 @@ def _schema_problems(data: Any, root: Node, path: str) -> list[Diagnostic]:
     ):
         location = tuple(error.absolute_path)
         node = find_node(root, location)
-        message = error.message
+        message = _schema_message(error)
         if error.validator == "additionalProperties" and isinstance(node, MappingNode):
             allowed = error.schema.get("properties", {}) if isinstance(error.schema, Mapping) else {}
             extra = [k for k in node.pairs if k[0].value not in allowed]
@@ -122,9 +122,9 @@ def _schema_problems(data: Any, root: Node, path: str) -> list[Diagnostic]:
                 node = extra[0][0]
                 message = f"unknown field {extra[0][0].value!r} (allowed: {', '.join(sorted(allowed))})"
         elif error.validator == "not" and location and location[-1] == "id":
-            message = f"rule id {error.instance!r} uses the reserved WM prefix; choose your own, e.g. ACME001"
+            message = "the rule id uses the reserved WM prefix; choose your own, e.g. ACME001"
         elif error.validator == "pattern" and location and location[-1] == "id":
-            message = f"rule id {error.instance!r} must be upper-case letters and digits, e.g. ACME001"
+            message = "a rule id must be upper-case letters and digits, e.g. ACME001"
         elif error.validator == "const":
             message = f"{'.'.join(map(str, location))} must be {error.validator_value!r}"
         where = ".".join(str(p) for p in location) or "the pack"
@@ -137,6 +137,30 @@ def _schema_problems(data: Any, root: Node, path: str) -> list[Diagnostic]:
             )
         )
     return problems
+
+
+_JSON_TYPES = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
+               "number": "a number", "boolean": "true or false", "null": "null"}
+
+
+def _schema_message(error: Any) -> str:
+    """What a schema error means, in words that never quote the offending value: a file that is no rule pack
+    at all (a key file, an environment file) must not have its content copied into a report."""
+    rule, expected = error.validator, error.validator_value
+    if rule == "type":
+        kinds = expected if isinstance(expected, list) else [expected]
+        return "must be " + " or ".join(_JSON_TYPES.get(str(k), str(k)) for k in kinds)
+    if rule == "enum":
+        return "must be one of " + ", ".join(map(str, expected))
+    if rule == "required":
+        return error.message  # names the missing key of the schema, nothing of the file
+    if rule in ("minLength", "minItems"):
+        return "must not be empty"
+    if rule == "pattern":
+        return f"must match {expected}"
+    if rule == "oneOf":
+        return "must be a string or a list of strings"
+    return f"does not satisfy {rule}"
 
 
 def _compile_given(

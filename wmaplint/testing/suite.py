@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wmaplint.confinement import outside_reason
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.resolve.jqrun import JqRuntime
 from wmaplint.resolve.loading import Budget, LoadedDocument, load_file
@@ -75,6 +76,9 @@ def _load_single(ref: Any, base: Path, what: str) -> list[LoadedDocument]:
         ref = ref["file"]
     if isinstance(ref, str):
         target = (base / ref) if not Path(ref).is_absolute() else Path(ref)
+        outside = outside_reason(str(target), base)
+        if outside is not None:
+            raise SuiteError(f"{what}: {ref!r} {outside}; a suite names files inside its repository only")
         try:
             documents, problems = load_file(str(target), budget=Budget())
         except InputError as exc:
