@@ -1,5 +1,5 @@
-"""A repository's settings are untrusted: the files they name stay inside the repository, and a named file that
-is no rule pack or CRD is reported by name with a short reason — its content never reaches any output."""
+"""A repository's settings are untrusted: the files they name stay inside the repository, and a named file
+that is no rule pack or CRD is reported by name with a short reason — its content never reaches any output."""
 
 from __future__ import annotations
 

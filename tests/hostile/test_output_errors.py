@@ -40,7 +40,8 @@ def test_closed_standard_output(tmp_path, command: list[str]) -> None:
 def test_full_standard_output(tmp_path, fmt: str) -> None:
     (tmp_path / "def.yaml").write_text(FINDING)
     with open("/dev/full", "wb") as full:
-        proc = _run(["check", "--format", fmt, str(tmp_path / "def.yaml")], stdout=full, stderr=subprocess.PIPE)
+        args = ["check", "--format", fmt, str(tmp_path / "def.yaml")]
+        proc = _run(args, stdout=full, stderr=subprocess.PIPE)
     assert proc.returncode == 2
     assert proc.stderr.decode() == "wmaplint: cannot write the output: No space left on device\n"
 
