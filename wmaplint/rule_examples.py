@@ -31,9 +31,21 @@ def _schema_source(text: str, filename: str) -> Iterable[str]:
         return [d.rule for d in lint_text(JOB, "job.yaml", options)]
 
 
+def _crd_object(text: str, filename: str) -> Iterable[str]:
+    """The example is a CRD, then an object of its kind: the CRD's validation rules run on the object."""
+    import yaml
+
+    from wmaplint.cel import validate_object
+
+    crd, obj = yaml.safe_load_all(text)
+    schema = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+    return [violation.rule for violation in validate_object(schema, obj)]
+
+
 RUNNERS: dict[str, Callable[[str, str], Iterable[str]]] = {
     "tree": _resolution("tree"),
     "definition-file": _resolution("definition-file"),
     "test": _resolution("test"),
     "schema-source": _schema_source,
+    "crd-object": _crd_object,
 }

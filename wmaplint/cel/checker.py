@@ -22,6 +22,7 @@ from wmaplint.cel import types as t
 from wmaplint.cel.protowire import WireError
 
 MAX_EXPRESSION_CHARS = 100_000
+MAX_PROBLEMS = 100  # as cel-go reports: the first 100 errors, then how many more were truncated
 _STRING_ONLY_MEMBERS = frozenset(
     {
         "contains",
@@ -93,6 +94,7 @@ class CheckResult:
     compiled: Compiled | None = None
     uses_old_self: bool = False
     node_types: dict[int, t.CelType] = field(default_factory=dict)
+    truncated: int = 0  # problems past MAX_PROBLEMS, counted by the last problem's message
 
     @property
     def ok(self) -> bool:
@@ -223,10 +225,13 @@ def check_expression(
     except RecursionError:
         output = t.DYN
     problems = walker.problems
+    if walker.reported > MAX_PROBLEMS:
+        problems.append(Problem(f"{walker.reported - MAX_PROBLEMS} more errors were truncated", None, "type"))
     if expect and not problems and not output.is_dyn and output.kind != expect:
         what = "a bool" if expect == "bool" else "a string"
         problems.append(Problem(f"cel expression must evaluate to {what}", None, "output"))
-    return CheckResult(text, problems, output, compiled, walker.uses_old_self, walker.node_types)
+    truncated = max(walker.reported - MAX_PROBLEMS, 0)
+    return CheckResult(text, problems, output, compiled, walker.uses_old_self, walker.node_types, truncated)
 
 
 class _TypeWalker:
@@ -236,11 +241,14 @@ class _TypeWalker:
         self.checked = checked
         self.variables = variables
         self.problems: list[Problem] = []
+        self.reported = 0
         self.uses_old_self = False
         self.node_types: dict[int, t.CelType] = {}
 
     def report(self, node: A.Node, message: str) -> None:
-        self.problems.append(Problem(message, self.checked.positions.get(node.id), "type"))
+        self.reported += 1
+        if self.reported <= MAX_PROBLEMS:
+            self.problems.append(Problem(message, self.checked.positions.get(node.id), "type"))
 
     def checker_type(self, node: A.Node) -> t.CelType:
         return self.checked.types.get(node.id, t.DYN)

@@ -100,14 +100,23 @@ class CostEstimator:
             return self._call(node, depth)
         return 0, 1
 
+    def _item_size(self, node: A.Node) -> int:
+        """The size of one item of the list ``node`` gives."""
+        typ = self.node_types.get(node.id)
+        return typ.elem.max_elements if isinstance(typ, t.ListType) else 1
+
+    def _element_size(self, node: A.Comprehension) -> int:
+        """The size of the loop variable: a list's item, or a map's key."""
+        range_t = self.node_types.get(node.iter_range.id)
+        if isinstance(range_t, t.ListType):
+            return range_t.elem.max_elements
+        if isinstance(range_t, t.MapType):
+            return range_t.key.max_elements
+        return 1
+
     def _comprehension(self, node: A.Comprehension, depth: int) -> tuple[int, int]:
         range_cost, range_size = self.cost(node.iter_range, depth)
-        range_t = self.node_types.get(node.iter_range.id)
-        elem_size = 1
-        if isinstance(range_t, t.ListType):
-            elem_size = range_t.elem.max_elements
-        elif isinstance(range_t, t.MapType):
-            elem_size = range_t.key.max_elements
+        elem_size = self._element_size(node)
         saved = dict(self.var_sizes)
         self.var_sizes[node.iter_var] = elem_size
         if node.iter_var2:
@@ -156,12 +165,12 @@ class CostEstimator:
             subject_t = self.node_types.get(parts[0].id)
             if isinstance(subject_t, t.ListType):
                 elem = subject_t.elem
-                factor = 1 + (0.1 * elem.max_elements if elem.kind in ("string", "bytes") else 0)
+                factor = 1 + (0.1 * self._item_size(parts[0]) if elem.kind in ("string", "bytes") else 0)
                 return base + _ceil(sizes[0] * factor), 1
             return base + _ceil(0.1 * sizes[0]), 1
         if fn == "join" and parts:
             subject_t = self.node_types.get(parts[0].id)
-            elem_size = subject_t.elem.max_elements if isinstance(subject_t, t.ListType) else 1
+            elem_size = self._item_size(parts[0]) if isinstance(subject_t, t.ListType) else 1
             return base + _ceil(0.1 * sizes[0] * max(elem_size, 1)), sizes[0] * max(elem_size, 1)
         if fn == "validate" and len(sizes) == 2:
             return base + _ceil(0.1 * sizes[1] * 32), 1

@@ -1,8 +1,9 @@
 """Evaluate validation rules on an object, as the API server does on create (K8S_CEL.md §2.5, §3.4, §5.2-5.3).
 
-Transition rules (those reading ``oldSelf``) are skipped: offline there is no old object. Rules whose static
-cost estimate exceeds the API server's per-rule limit are reported instead of run, so hostile rules cannot
-hang us.
+Transition rules (those reading ``oldSelf``) are skipped: offline there is no old object. Each evaluation is
+bounded first with the API server's runtime limits (``budget.py``): one whose cost on this object may pass
+the per-call limit, or the budget the object's rules share, is reported (WM608) instead of run, so hostile
+rules or data cannot hang us.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from wmaplint.cel import types as t
 from wmaplint.cel.issues import CelViolation, Pointer
 
 RULE_VIOLATION = "WM604"
+COST_UNBOUNDED = "WM608"
 MAX_MESSAGE_BYTES = 5120
 MAX_NODES = 200_000
 MAX_DATA_DEPTH = 100
@@ -118,7 +120,10 @@ def _render_value(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
+# cel-cpp stops an evaluation after 10,000 loop iterations in all; the API server has no such cap
+ITERATION_LIMIT = "not evaluated to the end: its loops ran past 10,000 iterations, the most wmaplint runs"
 _RUNTIME_REWRITES = (
+    (re.compile(r".*Iteration budget exceeded.*"), ITERATION_LIMIT),
     (re.compile(r'Key not found in map : "?(.*?)"?$'), r"no such key: \1"),
     (re.compile(r"Index error: index=(-?\d+) size=\d+"), r"index out of bounds: \1"),
     (re.compile(r"divide by zero"), "division by zero"),
@@ -168,15 +173,27 @@ def _rules_below(node: Mapping[str, Any], types: t.SchemaTypes, depth: int = 0) 
 
 
 class RuleVerdict:
-    """What validation needs of a type-checked rule; a clean one is recorded in the user cache."""
+    """What validation needs of a type-checked rule; a clean one is recorded in the user cache. Its checked
+    AST (to bound an evaluation's cost) is decoded from the program when a recorded verdict first needs it."""
 
-    __slots__ = ("problems", "uses_old_self", "over_cost", "serialized")
+    __slots__ = ("problems", "uses_old_self", "serialized", "truncated", "node_types", "_checked")
 
-    def __init__(self, problems: list[Any], uses_old_self: bool, over_cost: bool, serialized: bytes | None):
+    def __init__(self, problems: list[Any], uses_old_self: bool, serialized: bytes | None, truncated: int = 0,
+                 node_types: Mapping[int, Any] | None = None, checked: Any = None):
         self.problems = problems
         self.uses_old_self = uses_old_self
-        self.over_cost = over_cost
         self.serialized = serialized
+        self.truncated = truncated  # problems past the checker's cap
+        self.node_types = node_types or {}
+        self._checked = checked
+
+    def checked_ast(self) -> Any:
+        if self._checked is None:
+            from wmaplint.cel.ast import decode_checked
+
+            assert self.serialized is not None
+            self._checked = decode_checked(self.serialized)
+        return self._checked
 
 
 _VERDICTS: dict[tuple[str, int, bool], tuple[Mapping[str, Any], RuleVerdict]] = {}
@@ -198,8 +215,7 @@ def _record_path(text: str, node: Mapping[str, Any], is_root: bool) -> Any:
 def _recorded(path: Any) -> RuleVerdict | None:
     data = records.read(path)
     try:
-        return RuleVerdict([], bool(data["uses_old_self"]), bool(data["over_cost"]),
-                           records.bytes_of(data["serialized"]))
+        return RuleVerdict([], bool(data["uses_old_self"]), records.bytes_of(data["serialized"]))
     except records.DAMAGED:
         return None
 
@@ -218,18 +234,15 @@ def _verdict(
     verdict = _recorded(path) if path is not None else None
     if verdict is None:
         from wmaplint.cel.checker import check_expression
-        from wmaplint.cel.cost import STATIC_RULE_LIMIT, estimate_cost
 
         kind = self_type()
         result = check_expression(text, {"self": kind, "oldSelf": kind}, "bool")
-        over_cost = False
-        if result.ok and not result.uses_old_self:
-            assert result.compiled is not None and result.compiled.ast is not None
-            over_cost = estimate_cost(result.compiled.ast, result.node_types) > STATIC_RULE_LIMIT
-        serialized = result.compiled.serialized if result.ok and result.compiled is not None else None
-        verdict = RuleVerdict(list(result.problems), result.uses_old_self, over_cost, serialized)
+        compiled = result.compiled if result.ok else None
+        serialized = compiled.serialized if compiled is not None else None
+        verdict = RuleVerdict(list(result.problems), result.uses_old_self, serialized, result.truncated,
+                              result.node_types, compiled.ast if compiled is not None else None)
         if not verdict.problems and serialized is not None and path is not None:
-            records.write(path, {"uses_old_self": verdict.uses_old_self, "over_cost": over_cost,
+            records.write(path, {"uses_old_self": verdict.uses_old_self,
                                  "serialized": records.text_of(serialized)})
     if len(_VERDICTS) > MAX_REMEMBERED_NODES:
         _VERDICTS.clear()
@@ -251,7 +264,10 @@ def validate_object(
     schema_pointer: Pointer = (),
 ) -> list[CelViolation]:
     """Run every validation rule of ``schema_dict`` on the matching nodes of ``obj`` (depth-first)."""
+    from wmaplint.cel.budget import CostBudget, SizeIndex, evaluation_bound
+
     violations: list[CelViolation] = []
+    budget = CostBudget()
     types = t.SchemaTypes(resolve_ref)
     stack: list[tuple[Any, Any, tuple[str | int, ...], Pointer, bool]] = [
         (schema_dict, obj, (), schema_pointer, root)
@@ -269,6 +285,7 @@ def validate_object(
                 return types.type_of(_node, "selfType", embedded_root=_root) or t.DYN
 
             cel_self = to_cel_value(node, value, types, root=is_root)
+            sizes = {"self": SizeIndex(cel_self)}
             schema_kind = str(node.get("type") or "")
             for index, rule in enumerate(rules):
                 if not isinstance(rule, Mapping) or not isinstance(rule.get("rule"), str):
@@ -293,21 +310,32 @@ def validate_object(
                 if verdict.problems:
                     from wmaplint.cel.checker import describe
 
-                    issues = "\n".join(describe(p, text) for p in verdict.problems)
+                    # the first issue on one line (the server adds each issue's source line and a caret)
+                    issues = describe(verdict.problems[0], text).split("\n", 1)[0]
+                    more = len(verdict.problems) - 1 + (verdict.truncated - 1 if verdict.truncated else 0)
+                    if more:
+                        issues += f" (and {more} more)"
                     add(
                         f'{field_path}: Invalid value: "{schema_kind}": rule compile error: compilation '
-                        f'failed: '
-                        f"{issues}",
+                        f"failed: {issues}",
                         issues,
                     )
                     continue
                 if verdict.uses_old_self:
                     continue  # transition rule: no old object offline
-                if verdict.over_cost:
-                    detail = "estimated rule cost exceeds the per-rule limit; rule not evaluated"
-                    add(f'{field_path}: Invalid value: "{schema_kind}": {detail}', detail)
+                bound = evaluation_bound(verdict.checked_ast(), dict(verdict.node_types), sizes)
+                refused = budget.admit(bound)
+                outcome = _run(text, verdict.serialized, cel_self) if refused is None else False
+                if outcome == ITERATION_LIMIT:  # the evaluator's own cap, not the API server's verdict
+                    refused = ITERATION_LIMIT
+                if refused is not None:
+                    message = f"{field_path}: rule {refused}"
+                    violations.append(
+                        CelViolation(COST_UNBOUNDED, message, field_path, refused, rule_ptr, path, text)
+                    )
+                    if budget.exhausted:
+                        return violations  # as the API server: no further validation rules are run
                     continue
-                outcome = _run(text, verdict.serialized, cel_self)
                 if isinstance(outcome, str):
                     rule_name = (
                         (rule.get("message") or text).strip()
@@ -331,7 +359,7 @@ def validate_object(
                     continue
                 if outcome is True:
                     continue
-                detail = _detail(rule, text, self_type(), cel_self)
+                detail = _detail(rule, text, self_type(), cel_self, sizes, budget)
                 target = field_path
                 field = rule.get("fieldPath")
                 if isinstance(field, str) and field.strip():
@@ -392,13 +420,21 @@ def _run(text: str, serialized: bytes | None, cel_self: Any) -> bool | str:
     return "no such overload"
 
 
-def _detail(rule: Mapping[str, Any], text: str, self_type: t.CelType, cel_self: Any) -> str:
+def _detail(rule: Mapping[str, Any], text: str, self_type: t.CelType, cel_self: Any, sizes: Any,
+            budget: Any) -> str:
     expression = rule.get("messageExpression")
     if isinstance(expression, str) and expression.strip():
+        from wmaplint.cel.budget import evaluation_bound
         from wmaplint.cel.checker import check_expression
 
         result = check_expression(expression, {"self": self_type, "oldSelf": self_type}, "string")
-        if result.ok and result.compiled is not None and result.compiled.serialized is not None:
+        if (
+            result.ok
+            and result.compiled is not None
+            and result.compiled.serialized is not None
+            and result.compiled.ast is not None
+            and budget.admit(evaluation_bound(result.compiled.ast, result.node_types, sizes)) is None
+        ):
             try:
                 value = _program(expression, result.compiled.serialized).eval(data={"self": cel_self}).value()
             except Exception:

@@ -71,10 +71,11 @@ def karta_crd_rules(ctx: Context) -> Iterator[Diagnostic]:
         if key in seen:
             continue
         seen.add(key)
+        rejected = violation.rule == RULE_VIOLATION
         yield ctx.diag(
-            RULE_VIOLATION,
+            violation.rule,
             anchor,
-            f"the Karta CRD rejects this: {violation.message}",
+            f"the Karta CRD rejects this: {violation.message}" if rejected else violation.message,
             data={"rule": violation.expression, "field": violation.field_path},
         )
 

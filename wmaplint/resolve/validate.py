@@ -260,7 +260,7 @@ def cel_problems(schema: Mapping[str, Any], obj: Any, resolve_ref: Any = None) -
     from wmaplint.cel import validate_object
 
     return [
-        ManifestProblem(RULE_VIOLATION, v.message, tuple(unbracket(p) for p in v.data_path))
+        ManifestProblem(v.rule, v.message, tuple(unbracket(p) for p in v.data_path))
         for v in validate_object(schema, obj, resolve_ref)
     ]
 
