@@ -61,7 +61,20 @@ def test_kbp001_gang_member_without_scale() -> None:
     text = TWO_PODS.replace("        scaleDefinition: {replicasPath: .spec.workers}\n", "")
     (found,) = pack_rules(text)
     assert found.rule == "KBP001" and "'worker'" in found.message
-    assert text.splitlines()[found.span.start_line - 1].strip() == "- componentName: worker"
+    assert text.splitlines()[found.span.start_line - 1].strip() == "- name: worker"
+
+
+def test_kbp001_root_component_in_a_gang() -> None:
+    text = TWO_PODS.replace("      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}\n", "")
+    assert [d.rule for d in pack_rules(text)] == []  # the root is no gang member
+    (found,) = pack_rules(text.replace("- componentName: head", "- componentName: job"))
+    assert found.rule == "KBP001" and "'job'" in found.message
+    assert text.splitlines()[found.span.start_line - 1].strip() == "name: job"  # the root component
+
+
+def test_kbp001_components_outside_gangs_need_no_scale() -> None:
+    text = TWO_PODS.replace("        scaleDefinition: {replicasPath: .spec.workers}\n", "")
+    assert pack_rules(text.split("  optimizationInstructions:")[0]) == []
 
 
 def test_kbp002_selector_label_key_invalid() -> None:

@@ -174,7 +174,8 @@ def run_rule_packs(ctx: Context) -> Iterator[Diagnostic]:
     # Problems of a configured pack are reported with every definition it would check; shipped packs are
     # clean.
     yield from problems
-    yield from run_rules(rules, ctx.definition.document_node, ctx.path)
+    enabled = [rule for rule in rules if config is None or config.enabled(rule.id)]  # ignored: not even run
+    yield from run_rules(enabled, ctx.definition.document_node, ctx.path)
 
 
 def lint_pack_document(source: Any, document: Any, options: Any, config: Any) -> Iterable[Diagnostic]:

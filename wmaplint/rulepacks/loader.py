@@ -7,6 +7,7 @@ problem is left out of the pack (the other rules still run).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -44,6 +45,25 @@ class CompiledGiven:
 
 
 @dataclass(frozen=True)
+class PackCel:
+    """A compiled pack expression: the program, and (to bound its cost) its checked AST and node types. A
+    program remembered from an earlier run comes without them: the AST is decoded from the program when
+    first needed, and the node types are the checker's own."""
+
+    serialized: bytes
+    decoded: Any = None  # wmaplint.cel.ast.CheckedAst, when compiled in this process
+    node_types: Mapping[int, Any] = field(default_factory=dict)
+
+    @functools.cached_property
+    def checked(self) -> Any:
+        if self.decoded is not None:
+            return self.decoded
+        from wmaplint.cel.ast import decode_checked
+
+        return decode_checked(self.serialized)
+
+
+@dataclass(frozen=True)
 class PackRule:
     """One loaded rule; ``assert_node`` and friends are positions in the pack file for related locations."""
 
@@ -54,12 +74,12 @@ class PackRule:
     docs: str
     givens: tuple[CompiledGiven, ...]
     assert_text: str
-    assert_serialized: bytes
+    assertion: PackCel
     pack_path: str
     assert_span: Span
     id_span: Span
     message_expression: str | None = None
-    message_serialized: bytes | None = None
+    message_program: PackCel | None = None
 
     def as_rule(self) -> Rule:
         """The rule in the shape reporters document (SARIF rule metadata)."""
@@ -193,11 +213,11 @@ def root_type() -> Any:
 
 def _check_cel(
     text: str, node: Node, self_types: list[Any], expect: str, what: str, path: str, rule_id: str
-) -> tuple[bytes | None, list[Diagnostic]]:
+) -> tuple[PackCel | None, list[Diagnostic]]:
     from wmaplint.cel import types as t
     from wmaplint.cel.checker import check_expression
 
-    serialized = None
+    compiled: PackCel | None = None
     for self_type in self_types or [t.DYN]:
         result = check_expression(text, {"self": self_type, "root": root_type()}, expect)
         if result.problems:
@@ -212,8 +232,8 @@ def _check_cel(
             ]
         if result.compiled is None or result.compiled.ast is None or result.compiled.serialized is None:
             return None, [_diag(BAD_ASSERT, f"{rule_id}: {what} could not be compiled", path, node.span)]
-        serialized = result.compiled.serialized
-    return serialized, []
+        compiled = PackCel(result.compiled.serialized, result.compiled.ast, result.node_types)
+    return compiled, []
 
 
 def _load_rule(
@@ -246,22 +266,23 @@ def _load_rule(
     assert assert_node is not None
     message_expression = raw.get("messageExpression")
     cel_problems: list[Diagnostic] = []
-    serialized: bytes | None
+    assertion: PackCel | None
+    message_program: PackCel | None = None
     if recorded is not None and (recorded[1] is None) == (message_expression is None):
-        serialized, message_serialized = recorded
+        assertion = PackCel(recorded[0])
+        message_program = PackCel(recorded[1]) if recorded[1] is not None else None
     else:
-        serialized, cel_problems = _check_cel(
+        assertion, cel_problems = _check_cel(
             raw["assert"], assert_node, self_types, "bool", "assert", path, rule_id
         )
-        message_serialized = None
-    if message_expression is not None and message_serialized is None:
+    if message_expression is not None and message_program is None:
         mnode = node.get("messageExpression")
         assert mnode is not None
-        message_serialized, more = _check_cel(
+        message_program, more = _check_cel(
             message_expression, mnode, self_types, "string", "messageExpression", path, rule_id
         )
         cel_problems += more
-    if cel_problems or serialized is None:
+    if cel_problems or assertion is None:
         return None, cel_problems
     return PackRule(
         id=rule_id,
@@ -271,12 +292,12 @@ def _load_rule(
         docs=raw["docs"],
         givens=tuple(compiled),
         assert_text=raw["assert"],
-        assert_serialized=serialized,
+        assertion=assertion,
         pack_path=path,
         assert_span=assert_node.span,
         id_span=node.get("id").span if node.get("id") is not None else node.span,  # type: ignore[union-attr]
         message_expression=message_expression,
-        message_serialized=message_serialized,
+        message_program=message_program,
     ), []
 
 
@@ -351,7 +372,8 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
         if len(pack.problems) >= MAX_PROBLEMS:
             break
     if recorded is None and not schema_problems:
-        record.write(text, {r.id: (r.assert_serialized, r.message_serialized) for r in pack.rules})
+        record.write(text, {r.id: (r.assertion.serialized, r.message_program.serialized if r.message_program
+                                   else None) for r in pack.rules})
     return pack
 
 

@@ -8,12 +8,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import SHIPPED_RULES, Diagnostic, RelatedLocation
 from wmaplint.rulepacks import paths
-from wmaplint.rulepacks.loader import PackRule
+from wmaplint.rulepacks.loader import PackCel, PackRule
 from wmaplint.source import Node, find_node, to_python
+
+if TYPE_CHECKING:
+    from wmaplint.cel.budget import CostBudget, SizeIndex
 
 VARIABLES = ("self", "root")
 MAX_MATCHES = 10_000  # per rule and definition
@@ -39,12 +42,17 @@ def _program(serialized: bytes) -> Any:
     return program
 
 
-def _evaluate(serialized: bytes, cel_self: Any, cel_root: Any) -> tuple[Any, str | None]:
-    """(value, None) or (None, runtime error text)."""
+def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str, SizeIndex],
+              budget: CostBudget) -> tuple[Any, str | None]:
+    """(value, None) or (None, why it was not evaluated or failed)."""
+    from wmaplint.cel.budget import evaluation_bound
     from wmaplint.cel.evaluate import _runtime_message
 
+    refused = budget.admit(evaluation_bound(program.checked, dict(program.node_types), sizes))
+    if refused is not None:
+        return None, refused
     try:
-        value = _program(serialized).eval(data={"self": cel_self, "root": cel_root})
+        value = _program(program.serialized).eval(data={"self": cel_self, "root": cel_root})
         type_name = str(getattr(value.type(), "name", lambda: value.type())())
         if "ERROR" in type_name.upper():
             return None, _runtime_message(str(value.value()))
@@ -96,9 +104,10 @@ def _within(cel_root: Any, location: tuple[str | int, ...]) -> Any:
     return part_of
 
 
-def _message(rule: PackRule, cel_self: Any, cel_root: Any) -> str:
-    if rule.message_serialized is not None:
-        value, error = _evaluate(rule.message_serialized, cel_self, cel_root)
+def _message(rule: PackRule, cel_self: Any, cel_root: Any, sizes: Mapping[str, SizeIndex],
+             budget: CostBudget) -> str:
+    if rule.message_program is not None:
+        value, error = _evaluate(rule.message_program, cel_self, cel_root, sizes, budget)
         if error is None and isinstance(value, str) and value.strip():
             text = " ".join(value.split())
             return text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 1] + "\u2026"
@@ -124,10 +133,19 @@ def _assertion_at(rule: PackRule) -> RelatedLocation:
 
 
 def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Diagnostic]:
-    """Findings of every rule on one positioned definition (path is the definition's file)."""
+    """Findings of every rule on one positioned definition (path is the definition's file).
+
+    The API server's CEL cost limits apply to pack rules too: each evaluation's cost is bounded before it runs
+    (at most 1,000,000), and all evaluations on one definition share a budget of 10,000,000; an evaluation
+    past either is a finding of its rule that says so, and past the budget no further evaluation runs."""
+    from wmaplint.cel.budget import CostBudget, SizeIndex
+
     data = to_python(root_node)
     cel_root = _cel_value((), data)
+    root_sizes = SizeIndex(cel_root)
+    budget = CostBudget()
     for rule in rules:
+        cel_root_read = _read_part(rule, cel_root)
         related = (_assertion_at(rule),)
         seen: set[tuple[str | int, ...]] = set()
         for given in rule.givens:
@@ -145,13 +163,14 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
                 cel_self = _within(cel_root, location)
                 if cel_self is _MISSING:
                     cel_self = _cel_value(location, value)
-                value, error = _evaluate(rule.assert_serialized, cel_self, cel_root)
+                sizes = {"self": SizeIndex(cel_self), "root": root_sizes}
+                value, error = _evaluate(rule.assertion, cel_self, cel_root_read, sizes, budget)
                 if error is not None:
-                    message = f"{rule.message} (the assertion could not be evaluated: {error})"
+                    message = f"{rule.message} ({_why_not(error)})"
                 elif value is True:
                     continue
                 elif value is False:
-                    message = _message(rule, cel_self, cel_root)
+                    message = _message(rule, cel_self, cel_root_read, sizes, budget)
                 else:
                     message = f"{rule.message} (the assertion gave {value!r}, not a bool)"
                 yield Diagnostic(
@@ -163,6 +182,26 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
                     related=related,
                     data={"pack": rule.pack_path, "name": rule.name, "given": given.text},
                 )
+                if budget.exhausted:
+                    return
+
+
+def _read_part(rule: PackRule, cel_root: Any) -> Any:
+    """The part of the definition a rule's expressions can read: the runtime converts ``root`` whole on every
+    evaluation, so a rule run on each of n components would otherwise pay n times for the whole definition."""
+    from wmaplint.cel.reads import merged, pruned, reads
+
+    tree = reads(rule.assertion.checked, "root")
+    if rule.message_program is not None:
+        tree = merged(tree, reads(rule.message_program.checked, "root"))
+    return pruned(cel_root, tree)
+
+
+def _why_not(error: str) -> str:
+    """A cost refusal (the assertion did not run) or a runtime error (it ran and failed)."""
+    if error.startswith("not evaluated"):
+        return f"the assertion was {error}"
+    return f"the assertion could not be evaluated: {error}"
 
 
 def _bounded(found: Iterator[Any]) -> Iterator[Any]:
