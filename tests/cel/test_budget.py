@@ -47,6 +47,11 @@ def test_bound_reads_string_lengths() -> None:
     assert long > 100 * short
 
 
+def test_paths_the_data_lacks_cost_nothing() -> None:
+    rule = "!has(self.groups) || self.groups.exists(g, g.members.exists(m, m == self.name))"
+    assert _bound(rule, {"name": "x" * 5000}) < 100  # no groups: the loops cannot run, however long the name
+
+
 def test_per_call_limit_refuses_before_running() -> None:
     budget = CostBudget()
     assert budget.admit(PER_CALL_LIMIT) is None

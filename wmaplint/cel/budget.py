@@ -34,6 +34,7 @@ class SizeIndex:
 
     def __init__(self, value: Any) -> None:
         self._children: dict[tuple[int, str], int] = {}
+        self._parents: set[int] = set()  # paths with at least one child
         self._sizes: list[int] = [_size(value)]
         self._key_sizes: dict[int, int] = {}
         self.largest = self._sizes[0]
@@ -50,6 +51,7 @@ class SizeIndex:
                     stack.append((item, self._record(pid, _ELEMENT, item)))
 
     def _record(self, parent: int, key: str, value: Any) -> int:
+        self._parents.add(parent)
         pid = self._children.get((parent, key))
         size = _size(value)
         if pid is None:
@@ -66,11 +68,17 @@ class SizeIndex:
     def element(self, pid: int) -> int | None:
         return self._children.get((pid, _ELEMENT))
 
+    def has_children(self, pid: int) -> bool:
+        return pid in self._parents
+
     def size(self, pid: int) -> int:
-        return self._sizes[pid]
+        return self._sizes[pid] if pid != ABSENT else 0
 
     def key_size(self, pid: int) -> int:
         return self._key_sizes.get(pid, 0)
+
+
+ABSENT = -1  # the id of a path the data does not have: nothing there, size 0
 
 
 Where = tuple[SizeIndex, int]  # a path of a variable's value: its index and the path's id there
@@ -95,9 +103,7 @@ class _DataCostEstimator(CostEstimator):
             if isinstance(key, A.Const) and isinstance(key.value, str):
                 return self._step(self._where(node.args[0]), key.value)
             operand = self._where(node.args[0])
-            if operand is not None:
-                found = operand[0].element(operand[1])
-                return (operand[0], found) if found is not None else None
+            return self._any_item(operand) if operand is not None else None
         return None
 
     @staticmethod
@@ -105,7 +111,16 @@ class _DataCostEstimator(CostEstimator):
         if operand is None:
             return None
         found = operand[0].child(operand[1], key)
-        return (operand[0], found) if found is not None else None
+        return (operand[0], found if found is not None else ABSENT)
+
+    @staticmethod
+    def _any_item(operand: Where) -> Where | None:
+        """A list's item path; ABSENT when nothing is below; None for a map read with an unknown key."""
+        index, pid = operand
+        found = index.element(pid)
+        if found is not None:
+            return index, found
+        return None if index.has_children(pid) else (index, ABSENT)
 
     def _type_size(self, node: A.Node) -> int | None:
         where = self._where(node)
@@ -115,10 +130,7 @@ class _DataCostEstimator(CostEstimator):
     def _item(self, node: A.Comprehension) -> Where | None:
         """Where a list's items are in the data (None for a map or an unknown range)."""
         where = self._where(node.iter_range)
-        if where is None:
-            return None
-        element = where[0].element(where[1])
-        return (where[0], element) if element is not None else None
+        return self._any_item(where) if where is not None else None
 
     def _comprehension(self, node: A.Comprehension, depth: int) -> tuple[int, int]:
         saved = dict(self.bound)
@@ -135,8 +147,8 @@ class _DataCostEstimator(CostEstimator):
 
     def _item_size(self, node: A.Node) -> int:
         where = self._where(node)
-        item = where[0].element(where[1]) if where is not None else None
-        return where[0].size(item) if where is not None and item is not None else self.fallback
+        item = self._any_item(where) if where is not None else None
+        return item[0].size(item[1]) if item is not None else self.fallback
 
     def _element_size(self, node: A.Comprehension) -> int:
         where = self._where(node.iter_range)
