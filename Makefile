@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint docs install vscode wheelhouse schemas
+.PHONY: demo test bench lint docs install vscode wheelhouse schemas fuzz
 
 $(BIN)/wmaplint: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,13 @@ bench: install $(BENCH)/peers/bin/check-jsonschema
 	  cat $(BENCH)/out/$$(basename $$b .py).txt; done; \
 	$(BIN)/python benchmarks/summary.py $(BENCH)/out; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed"; exit 1; fi
+
+# The hostile-input suite at length (the test suite runs a few inputs per family on a fixed seed):
+# FUZZ_COUNT inputs per family, each run bounded in time and memory; prints the counts and every failure.
+FUZZ_COUNT ?= 200
+FUZZ_SEED ?= 20251201
+fuzz: install
+	nice $(BIN)/python -m tests.hostile.fuzz --count $(FUZZ_COUNT) --seed $(FUZZ_SEED)
 
 lint: install
 	$(BIN)/ruff check wmaplint tests benchmarks

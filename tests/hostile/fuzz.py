@@ -1,0 +1,206 @@
+"""Run hostile cases through the real command line and hold each run to the promise: exit 0, 1 or 2, no
+traceback on either stream, done within the time bound, under the memory bound.
+
+Each run is a fresh process in its own directory and session, with an address-space cap set in the child
+(``resource.setrlimit``), its peak resident memory read from the kernel when it ends, and the whole process
+group killed at the time bound (a resolution worker must not outlive it).
+
+``python -m tests.hostile.fuzz [--count N] [--seed S] [--family F ...]`` (``make fuzz``) runs every family and
+prints the counts: inputs, runs, tracebacks, bad exit codes, overruns, peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .generators import FAMILIES, Case, Link, cases
+
+TIME_BOUND = 20.0  # seconds per run
+MEMORY_BOUND = 500 * 1024 * 1024  # peak resident bytes per run
+ADDRESS_CAP = 3 << 30  # the child cannot grow past this at all: a runaway ends as an error, not a swap storm
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Outcome:
+    case: Case
+    returncode: int | None  # None: killed at the time bound
+    seconds: float
+    peak_bytes: int
+    stdout: str
+    stderr: str
+
+    @property
+    def traceback(self) -> bool:
+        return "Traceback (most recent call last)" in self.stdout + self.stderr
+
+    @property
+    def overrun(self) -> bool:
+        return self.returncode is None or self.seconds > TIME_BOUND or self.peak_bytes > MEMORY_BOUND
+
+    @property
+    def bad_exit(self) -> bool:
+        return self.returncode is not None and self.returncode not in (0, 1, 2)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.traceback or self.overrun or self.bad_exit)
+
+    def __str__(self) -> str:
+        code = "killed" if self.returncode is None else f"exit {self.returncode}"
+        return (f"{self.case.describe()[:300]}\n  -> {code}, {self.seconds:.1f} s, "
+                f"{self.peak_bytes // (1024 * 1024)} MB\n{self.stdout[-1500:]}\n{self.stderr[-3000:]}")
+
+
+def _write(directory: Path, case: Case) -> None:
+    for name, content in case.files.items():
+        path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, Link):
+            os.symlink(content.target, path)
+        elif isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_bytes(content.encode("utf-8", "surrogatepass"))
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_CAP, ADDRESS_CAP))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
+    directory = Path(tempfile.mkdtemp(prefix=f"{case.family}-", dir=base))
+    _write(directory, case)
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wmaplint", *case.args],
+        cwd=directory,
+        env={**env, **case.env},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_limits,
+        start_new_session=True,  # its own process group: the kill below reaches any worker it started
+    )
+    streams: dict[str, bytes] = {}
+
+    def pump(name: str, stream) -> None:  # type: ignore[no-untyped-def]
+        streams[name] = stream.read(4 << 20)
+        stream.read()  # drain the rest unread, so the child never blocks on a full pipe
+
+    readers = [threading.Thread(target=pump, args=(n, s), daemon=True)
+               for n, s in (("out", proc.stdout), ("err", proc.stderr))]
+    for reader in readers:
+        reader.start()
+    feeder = threading.Thread(target=_feed, args=(proc, case.stdin or b""), daemon=True)
+    feeder.start()
+    timer = threading.Timer(TIME_BOUND * 1.5, _kill, args=(proc,))
+    timer.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    timer.cancel()
+    seconds = time.perf_counter() - start
+    _kill(proc)  # anything of its group still running
+    for reader in readers:
+        reader.join(5)
+    killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    code = None if killed else os.waitstatus_to_exitcode(status)
+    proc.returncode = -1 if code is None else code
+    out, err = (streams.get(name, b"").decode("utf-8", "replace") for name in ("out", "err"))
+    return Outcome(case, code, seconds, usage.ru_maxrss * 1024, out, err)
+
+
+def _feed(proc: subprocess.Popen[bytes], data: bytes) -> None:
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(data)
+        proc.stdin.close()
+    except OSError:
+        pass  # the child stopped reading: its own business
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def environment(base: Path) -> dict[str, str]:
+    """No colour, a private cache and configuration home; the schema path the caller set (if any) stays."""
+    env = {**os.environ, "NO_COLOR": "1", "WMAPLINT_CACHE_DIR": str(base / "cache"),
+           "XDG_CONFIG_HOME": str(base / "config"), "HOME": str(base / "home")}
+    return env
+
+
+@dataclass
+class Tally:
+    inputs: int = 0
+    runs: int = 0
+    tracebacks: int = 0
+    bad_exits: int = 0
+    overruns: int = 0
+    peak_bytes: int = 0
+    slowest: float = 0.0
+
+    def add(self, outcome: Outcome) -> None:
+        self.inputs += 1
+        self.runs += 1
+        self.tracebacks += outcome.traceback
+        self.bad_exits += outcome.bad_exit
+        self.overruns += outcome.overrun
+        self.peak_bytes = max(self.peak_bytes, outcome.peak_bytes)
+        self.slowest = max(self.slowest, outcome.seconds)
+
+    def line(self, name: str) -> str:
+        return (f"{name:<12} inputs {self.inputs:>5}  runs {self.runs:>5}  tracebacks {self.tracebacks:>3}  "
+                f"bad exits {self.bad_exits:>3}  overruns {self.overruns:>3}  "
+                f"peak {self.peak_bytes // (1024 * 1024):>4} MB  slowest {self.slowest:5.1f} s")
+
+
+def run_family(family: str, seed: int, count: int, base: Path) -> tuple[Tally, list[Outcome]]:
+    env = environment(base)
+    tally, failures = Tally(), []
+    for case in cases(family, seed, count):
+        outcome = run_case(case, base, env)
+        tally.add(outcome)
+        if not outcome.ok:
+            failures.append(outcome)
+    return tally, failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=200, help="inputs per family")
+    parser.add_argument("--seed", type=int, default=20251201)
+    parser.add_argument("--family", action="append", choices=sorted(FAMILIES), help="only these families")
+    args = parser.parse_args(argv)
+    total = Tally()
+    failures: list[Outcome] = []
+    with tempfile.TemporaryDirectory(prefix="wmaplint-fuzz-") as tmp:
+        for family in args.family or list(FAMILIES):
+            tally, failed = run_family(family, args.seed, args.count, Path(tmp))
+            print(tally.line(family), flush=True)
+            for field in ("inputs", "runs", "tracebacks", "bad_exits", "overruns"):
+                setattr(total, field, getattr(total, field) + getattr(tally, field))
+            total.peak_bytes = max(total.peak_bytes, tally.peak_bytes)
+            total.slowest = max(total.slowest, tally.slowest)
+            failures.extend(failed)
+    print(total.line("all"))
+    for outcome in failures:
+        print("\n--- " + str(outcome))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
