@@ -10,8 +10,8 @@ from .fuzz import run_family
 from .generators import FAMILIES
 
 SEED = 20251201
-COUNTS = {"lsp": 4}  # per family; the rest run this many:
-DEFAULT_COUNT = 6
+COUNTS = {"lsp": 6}  # per family; the rest run this many:
+DEFAULT_COUNT = 12
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
