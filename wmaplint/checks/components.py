@@ -278,20 +278,25 @@ def components(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _cycles(ctx: Context, by_name: dict[str, Component]) -> Iterator[Diagnostic]:
-    reported: set[str] = set()
+    """Each ownership cycle once. Every component is walked at most once: a walk stops at a component an
+    earlier walk finished, so a chain of n owners costs n steps, not n squared."""
+    finished: set[str] = set()
     for c in ctx.definition.children:
-        seen: list[str] = []
+        walk: dict[str, int] = {}  # name -> position on this walk
+        order: list[str] = []
         current: Component | None = c
         while current is not None and not current.is_root and current.name and current.owner_ref:
-            if current.name in seen:
-                cycle = seen[seen.index(current.name):]
-                if not reported.intersection(cycle):
-                    reported.update(cycle)
-                    yield ctx.diag(OWNER_CYCLE, current.owner_ref_node,
-                                   f"ownership cycle: {' -> '.join([*cycle, current.name])}")
+            if current.name in finished:
                 break
-            seen.append(current.name)
+            if current.name in walk:
+                cycle = order[walk[current.name]:]
+                yield ctx.diag(OWNER_CYCLE, current.owner_ref_node,
+                               f"ownership cycle: {' -> '.join([*cycle, current.name])}")
+                break
+            walk[current.name] = len(order)
+            order.append(current.name)
             current = by_name.get(current.owner_ref)
+        finished.update(order)
 
 
 def _component(ctx: Context, c: Component) -> Iterator[Diagnostic]:
