@@ -357,8 +357,9 @@ def _attribution(ctx: Context, comps: list[Component]) -> Iterator[Diagnostic]:
 
 
 def _gang(ctx: Context, names: list[str]) -> Iterator[Diagnostic]:
+    known = set(names)  # members x components would be quadratic with a list
     for member in ctx.definition.gang_members:
-        if member.component and member.component not in names:
+        if member.component and member.component not in known:
             hint = _suggest(member.component, names)
             yield ctx.diag(
                 GANG_MEMBER_UNKNOWN, member.component_node,
@@ -369,7 +370,7 @@ def _gang(ctx: Context, names: list[str]) -> Iterator[Diagnostic]:
                 data={"suggestions": hint, "valid": sorted(names)},
             )
     for sub in ctx.definition.subgroup_refs:
-        if sub.component and sub.component not in names:
+        if sub.component and sub.component not in known:
             hint = _suggest(sub.component, names)
             yield ctx.diag(
                 SUBGROUP_UNKNOWN, sub.component_node,
