@@ -76,6 +76,12 @@ def _matches(rule_id: str, selector: str) -> bool:
     return rule_id == selector or (_PACK_ID.match(selector) is not None and rule_id.startswith(selector))
 
 
+def _quoted(value: object, limit: int = 80) -> str:
+    """A value of the user's as an error line quotes it: short, so one line stays one line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
+
+
 def normalise_selector(text: str, where: str) -> str:
     text = text.strip()
     if text.upper().startswith("WM") and text[2:].isdigit() and len(text) <= 5:
@@ -84,7 +90,7 @@ def normalise_selector(text: str, where: str) -> str:
     if rule is None and _PACK_ID.match(text):
         return text  # a rule pack id or prefix: packs are loaded after the configuration
     if rule is None:
-        raise ConfigError(f"{where}: unknown rule {text!r} (see `wmaplint rules`)")
+        raise ConfigError(f"{where}: unknown rule {_quoted(text)} (see `wmaplint rules`)")
     return rule.id
 
 
@@ -95,7 +101,7 @@ def parse_config(data: Any, source: str) -> Config:
         raise ConfigError(f"{source}: the wmaplint settings must be a mapping")
     unknown = set(data) - KNOWN_KEYS
     if unknown:
-        raise ConfigError(f"{source}: unknown setting {sorted(unknown)[0]!r} (known: "
+        raise ConfigError(f"{source}: unknown setting {_quoted(sorted(unknown)[0])} (known: "
         f"{', '.join(sorted(KNOWN_KEYS))})")
 
     def strings(key: str) -> tuple[str, ...]:
@@ -113,7 +119,7 @@ def parse_config(data: Any, source: str) -> Config:
     for key, value in raw_sev.items():
         if str(value).lower() not in ("error", "warning", "info", "off"):
             raise ConfigError(f"{source}: severity of {key} must be error, warning, info or off, not "
-            f"{value!r}")
+            f"{_quoted(value)}")
         severity.append((normalise_selector(str(key), source), str(value).lower()))
     fail = data.get("fail-level", "warning")
     try:
@@ -143,8 +149,8 @@ def _confined_paths(paths: tuple[str, ...], key: str, source: str) -> tuple[str,
         full = str(base / path)
         reason = outside_reason(full, base)
         if reason is not None:
-            raise ConfigError(f"{source}: {key}: {path!r} {reason}; a configuration names files inside its "
-                              "repository only (give others with --crds or WMAPLINT_SCHEMA_PATH)")
+            raise ConfigError(f"{source}: {key}: {_quoted(path)} {reason}; a configuration names files "
+                              "inside its repository only (give others with --crds or WMAPLINT_SCHEMA_PATH)")
         resolved.append(full)
     return tuple(resolved)
 
