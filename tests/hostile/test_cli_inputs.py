@@ -136,3 +136,10 @@ def test_directory_with_a_hostile_mix(tmp_path: Path) -> None:
     (tmp_path / "empty.yaml").write_text("")
     run = assert_clean(wmaplint("check", tmp_path, "--format", "sarif"), 2, bad_inputs=1)
     assert len(run.error_lines) == 1  # bin.yaml declares no kind wmaplint reads: skipped
+
+
+def test_a_huge_value_in_the_configuration_is_quoted_short(tmp_path) -> None:
+    (tmp_path / ".wmaplint.yaml").write_text("select: [" + "x" * 10_000 + "]\n")
+    (tmp_path / "def.yaml").write_text(JOB)
+    run = assert_clean(wmaplint("check", tmp_path / "def.yaml"), 2)
+    assert "unknown rule 'xxx" in run.stderr and len(run.stderr) < 400
