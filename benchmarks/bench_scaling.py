@@ -27,52 +27,11 @@ import time
 
 from harness import REPO, WMAPLINT, WORK, check_jsonschema, environment
 
+from wmaplint.examples import job_with_children
+
 SHARED = REPO.parent / "shared"
 SCHEMA = str(REPO / "schemas" / "definition.schema.json")
 SIZES = (100, 200, 400, 800, 1600, 3200)
-HEAD = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: jobset-x-k8s-io-jobset-v1alpha2}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: jobset
-      kind: {group: jobset.x-k8s.io, version: v1alpha2, kind: JobSet}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          running: [{byExpression: {expression: '(.status.replicatedJobsStatus // []) | length > 0', \
-expectedResult: "true"}}]
-          completed: [{byConditions: [{type: Completed, status: "True"}]}]
-          failed: [{byConditions: [{type: Failed, status: "True"}]}]
-    childComponents:
-"""
-
-
-CHILD = """\
-      kind: {group: batch, version: v1, kind: Job}
-      instanceIdPath: .spec.replicatedJobs[]?.name
-      specDefinition: {podTemplateSpecPath: '.spec.replicatedJobs[]?.template.spec.template'}
-"""
-REPLICAS = ".spec.replicatedJobs[]? | .replicas // 1"
-INSTANCE_LABEL = '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'
-
-
-def definition(count: int, suspects: bool) -> str:
-    parts = [HEAD]
-    for i in range(count):
-        parts.append(f"    - name: c{i}\n      ownerRef: jobset\n{CHILD}")
-        if not suspects:
-            parts.append(f"      scaleDefinition: {{replicasPath: '{REPLICAS}'}}\n      podSelector:\n"
-                         f"        componentTypeSelector: {{keyPath: '.metadata.labels[\"c{i}\"]'}}\n"
-                         f"        componentInstanceSelector: {{idPath: '{INSTANCE_LABEL}'}}\n")
-    parts.append("  optimizationInstructions:\n    gangScheduling:\n      podGroups:\n      - name: all\n"
-                 "        members:\n")
-    parts.extend(f"        - componentName: c{i}\n" for i in range(count))
-    return "".join(parts)
-
-
 def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
     """Wall time and peak resident memory (KiB) of one whole process."""
     start = time.perf_counter()
@@ -88,7 +47,8 @@ def series(name: str, suspects: bool, peer: list[str] | None, env: dict[str, str
     for count in SIZES:
         path = WORK / "scaling" / f"{'suspects' if suspects else 'clean'}-{count}.yaml"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(definition(count, suspects), encoding="utf-8")
+        text = job_with_children(count, scaled=not suspects, selected=not suspects)
+        path.write_text(text, encoding="utf-8")
         runs = 5 if count <= 800 else 3
         ours_cmd = [*WMAPLINT, "check", str(path)]
         peer_cmd = [*peer, "--schemafile", SCHEMA, str(path)] if peer else None

@@ -27,6 +27,32 @@ def job_with(old: str, new: str) -> str:
     return JOB.replace(old, new, 1)
 
 
+CHILD_JOB = """\
+    - name: {name}
+      ownerRef: job
+      kind: {{group: batch, version: v1, kind: Job}}
+      specDefinition: {{podTemplateSpecPath: .spec.template}}
+"""
+
+
+def job_with_children(count: int, *, scaled: bool = True, selected: bool = True) -> str:
+    """The Job example with its pods moved into ``count`` child Jobs, all in one gang: each child scaled and
+    with a pod selector, or (for scaling tests and benchmarks) without either."""
+    parts = [job_with("      specDefinition: {podTemplateSpecPath: .spec.template}\n", "")]
+    parts.append("    childComponents:\n")
+    for i in range(count):
+        parts.append(CHILD_JOB.format(name=f"c{i}"))
+        if scaled:
+            parts.append("      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}\n")
+        if selected:
+            selector = f"{{keyPath: .metadata.labels.c{i}}}"
+            parts.append(f"      podSelector:\n        componentTypeSelector: {selector}\n")
+    parts.append("  optimizationInstructions:\n    gangScheduling:\n      podGroups:\n      - name: all\n")
+    parts.append("        members:\n")
+    parts.extend(f"        - componentName: c{i}\n" for i in range(count))
+    return "".join(parts)
+
+
 POD = """\
 apiVersion: run.ai/v1alpha1
 kind: Karta

@@ -14,7 +14,7 @@ from pathlib import Path
 from wmaplint.examples import JOB, POD
 
 from .frames import lsp_session
-from .helpers import WIDGET_DEFINITION
+from .helpers import WIDGET_DEFINITION, widget_crd
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOG = REPO / "catalog"
@@ -193,23 +193,6 @@ _WIDGET_PROPERTIES = {
 }
 
 
-def _widget_crd(schema: object) -> str:
-    crd = {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {
-            "group": "example.com",
-            "scope": "Namespaced",
-            "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
-            "versions": [
-                {"name": "v1", "served": True, "storage": True, "schema": {"openAPIV3Schema": schema}}
-            ],
-        },
-    }
-    return json.dumps(crd)
-
-
 def _widget(rng: random.Random) -> str:
     size = rng.choice([0, 1, 5, 100, 2000, 20_000])
     spec = {
@@ -237,7 +220,7 @@ def cel(rng: random.Random, index: int) -> Case:
     schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": _WIDGET_PROPERTIES,
                                                         "x-kubernetes-preserve-unknown-fields": True,
                                                         "x-kubernetes-validations": rules}}}
-    files: dict[str, str | bytes | Link] = {"crd.json": _widget_crd(schema)}
+    files: dict[str, str | bytes | Link] = {"crd.json": widget_crd(schema)}
     if rng.random() < 0.4:
         return Case("cel", f"{index}", files, ["check", "--format", "sarif", "crd.json"])
     files.update({"def.yaml": WIDGET_DEFINITION, "w.json": _widget(rng)})
@@ -272,9 +255,10 @@ def _schema(rng: random.Random, depth: int = 0) -> object:
 
 def crds(rng: random.Random, index: int) -> Case:
     schema = {"type": "object", "properties": {"spec": _schema(rng), "status": _schema(rng)}}
-    text = _widget_crd(schema)
+    text = widget_crd(schema)
     if rng.random() < 0.3:
-        text = _mutate_lines(rng, json.dumps(json.loads(text), indent=1), rng.randint(1, 5))
+        document = json.loads(text.split("\n", 1)[1])  # after the comment line
+        text = _mutate_lines(rng, json.dumps(document, indent=1), rng.randint(1, 5))
     files: dict[str, str | bytes | Link] = {"crd.json": text, "def.yaml": WIDGET_DEFINITION}
     files["w.json"] = _widget(rng)
     if rng.random() < 0.5:
@@ -396,7 +380,7 @@ def config(rng: random.Random, index: int) -> Case:
         entries.append(f"{key} = {_toml(value)}" if toml else f"{key}: {json.dumps(value)}")
     files: dict[str, str | bytes | Link] = {"def.yaml": _definition(rng), ".git/HEAD": "ref: main\n"}
     files["pack.yaml"] = _mutate_lines(rng, (REPO / "rules" / "karta-best-practices.yaml").read_text(), 2)
-    files["crd.json"] = _widget_crd({"type": "object", "properties": {"spec": _schema(rng)}})
+    files["crd.json"] = widget_crd({"type": "object", "properties": {"spec": _schema(rng)}})
     if toml:
         files["pyproject.toml"] = "[tool.wmaplint]\n" + "\n".join(entries) + "\n"
     else:

@@ -3,6 +3,7 @@ at most one non-diagnostic stderr line per bad input, finished within a generous
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import resource
@@ -28,6 +29,24 @@ WIDGET_DEFINITION = (
     )
     .replace("'.spec.parallelism // 1'", "'.spec.replicas // 1'")
 )
+
+def widget_crd(schema: object, version: str = "v1") -> str:
+    """The Widget CRD (example.com/v1) with ``schema`` as its openAPIV3Schema, written as JSON flow YAML."""
+    crd = {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
+            "versions": [
+                {"name": version, "served": True, "storage": True, "schema": {"openAPIV3Schema": schema}}
+            ],
+        },
+    }
+    return "# a CRD in JSON flow style\n" + json.dumps(crd)
+
 
 JOB_MANIFEST = """\
 apiVersion: batch/v1

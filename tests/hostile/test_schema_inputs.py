@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import WIDGET_DEFINITION, assert_clean, rules_of, wmaplint
+from .helpers import WIDGET_DEFINITION, assert_clean, rules_of, widget_crd, wmaplint
 
 DEPTH = 10_000
 GVK = [{"group": "example.com", "version": "v1", "kind": "Widget"}]
@@ -39,23 +39,6 @@ WIDGET_SCHEMA = {
 }
 
 
-def _crd(schema: object, version: str = "v1") -> str:
-    crd = {
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {
-            "group": "example.com",
-            "scope": "Namespaced",
-            "names": {"kind": "Widget", "plural": "widgets", "singular": "widget", "listKind": "WidgetList"},
-            "versions": [
-                {"name": version, "served": True, "storage": True, "schema": {"openAPIV3Schema": schema}}
-            ],
-        },
-    }
-    return "# a CRD in JSON flow style\n" + json.dumps(crd)
-
-
 def _deep_schema_text() -> str:
     return '{"type": "object", "properties": {"x": ' * DEPTH + '{"type": "string"}' + "}}" * DEPTH
 
@@ -76,20 +59,20 @@ def _write(path: Path, text: str | bytes) -> Path:
 
 
 def test_the_widget_fixture_is_sound(tmp_path) -> None:
-    crd = _write(tmp_path / "crds/crd.yaml", _crd(WIDGET_SCHEMA))
+    crd = _write(tmp_path / "crds/crd.yaml", widget_crd(WIDGET_SCHEMA))
     run = assert_clean(_check_widget(tmp_path, crd, extra=("--select", "WM3,WM9")), 0)
     assert json.loads(run.stdout)["diagnostics"] == []
 
 
 def test_crd_without_the_named_version(tmp_path) -> None:
     run = assert_clean(
-        _check_widget(tmp_path, _write(tmp_path / "crds/crd.yaml", _crd(WIDGET_SCHEMA, "v9"))), 1
+        _check_widget(tmp_path, _write(tmp_path / "crds/crd.yaml", widget_crd(WIDGET_SCHEMA, "v9"))), 1
     )
     assert "WM901" in run.stdout and "v9" in run.stdout
 
 
 def test_ten_thousand_deep_crd_schema(tmp_path) -> None:
-    text = _crd(WIDGET_SCHEMA).replace('{"type": "integer"}', _deep_schema_text(), 1)
+    text = widget_crd(WIDGET_SCHEMA).replace('{"type": "integer"}', _deep_schema_text(), 1)
     run = assert_clean(
         _check_widget(tmp_path, _write(tmp_path / "crds/crd.yaml", text), extra=("--strict",)), 1
     )
@@ -202,11 +185,11 @@ def test_broken_crds(tmp_path, text: str | bytes) -> None:
     assert_clean(_check_widget(tmp_path, _write(tmp_path / "crds/crd.yaml", text)), 0, 1)
 
 
-def test_alias_bomb_crd(tmp_path) -> None:
+def test_alias_bombwidget_crd(tmp_path) -> None:
     bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9)
     )
-    crd_doc = json.loads(_crd(WIDGET_SCHEMA).split("\n", 1)[1])
+    crd_doc = json.loads(widget_crd(WIDGET_SCHEMA).split("\n", 1)[1])
     spec = json.dumps(crd_doc["spec"]).replace(
         '"replicas": {"type": "integer"}', '"replicas": {"type": "integer", "x": *a8}'
     )
@@ -240,12 +223,12 @@ HOSTILE_RULES = [
 ]
 
 
-def test_hostile_cel_rules_in_a_crd(tmp_path) -> None:
+def test_hostile_cel_rules_in_awidget_crd(tmp_path) -> None:
     schema = copy.deepcopy(WIDGET_SCHEMA)
     schema["properties"]["spec"]["x-kubernetes-validations"] = [  # type: ignore[index]
         {"rule": rule, "messageExpression": rule} for rule in HOSTILE_RULES
     ]
-    crd = _write(tmp_path / "crds/crd.yaml", _crd(schema))
+    crd = _write(tmp_path / "crds/crd.yaml", widget_crd(schema))
     run = assert_clean(wmaplint("check", crd, limit_memory=True), 1)
     assert {"WM601", "WM603"} <= rules_of(run)
     assert_clean(_check_widget(tmp_path, crd), 0, 1)
@@ -256,7 +239,7 @@ def test_hostile_cel_rules_during_resolution(tmp_path) -> None:
     schema["properties"]["spec"]["x-kubernetes-validations"] = [  # type: ignore[index]
         {"rule": rule} for rule in HOSTILE_RULES
     ]
-    crd = _write(tmp_path / "crds/crd.yaml", _crd(schema))
+    crd = _write(tmp_path / "crds/crd.yaml", widget_crd(schema))
     definition = _write(tmp_path / "widget.yaml", WIDGET_DEFINITION)
     manifest = _write(
         tmp_path / "w.yaml",
@@ -307,12 +290,12 @@ def test_schemas_add_missing_file_and_directory(tmp_path) -> None:
 
 
 def test_schemas_add_deep_crd_file(tmp_path) -> None:
-    text = _crd(WIDGET_SCHEMA).replace('{"type": "integer"}', _deep_schema_text(), 1)
+    text = widget_crd(WIDGET_SCHEMA).replace('{"type": "integer"}', _deep_schema_text(), 1)
     assert_clean(_schemas(tmp_path, "add", _write(tmp_path / "crd.yaml", text)), 2)
 
 
 def test_schemas_add_then_list_survives(tmp_path) -> None:
-    assert_clean(_schemas(tmp_path, "add", _write(tmp_path / "crd.yaml", _crd(WIDGET_SCHEMA))), 0)
+    assert_clean(_schemas(tmp_path, "add", _write(tmp_path / "crd.yaml", widget_crd(WIDGET_SCHEMA))), 0)
     _write(tmp_path / "cache" / "schemas" / "added" / "junk.yaml", b"\x00\xff junk")
     run = assert_clean(_schemas(tmp_path, "list"), 0)
     assert "example.com/v1" in run.stdout
@@ -338,7 +321,7 @@ def _lock(tmp_path: Path, data: bytes) -> Path:
 
 
 def test_schemas_pull_from_directory_with_wrong_digests(tmp_path) -> None:
-    good = _crd(WIDGET_SCHEMA).encode()
+    good = widget_crd(WIDGET_SCHEMA).encode()
     lock = _lock(tmp_path, good)
     _write(tmp_path / "mirror" / "crds" / "example.com" / "widget.yaml", good + b"\n# tampered\n")
     run = assert_clean(_schemas(tmp_path, "pull", "--lock", lock, "--from", tmp_path / "mirror"), 2)
@@ -348,7 +331,7 @@ def test_schemas_pull_from_directory_with_wrong_digests(tmp_path) -> None:
 
 
 def test_schemas_pull_from_never_downloads(tmp_path) -> None:
-    good = _crd(WIDGET_SCHEMA).encode()
+    good = widget_crd(WIDGET_SCHEMA).encode()
     _write(tmp_path / "mirror" / "crds" / "example.com" / "widget.yaml", good + b"\n# tampered\n")
     run = _schemas(tmp_path, "pull", "--lock", _lock(tmp_path, good), "--from", tmp_path / "mirror")
     assert_clean(run, 2)

@@ -9,62 +9,30 @@ import pytest
 
 from wmaplint.cel.evaluate import to_cel_value
 from wmaplint.engine import lint_text
+from wmaplint.examples import job_with_children
 from wmaplint.rulepacks import packs_for
 from wmaplint.rulepacks import paths as pack_paths
 from wmaplint.rulepacks.run import _evaluate, _read_part
 from wmaplint.source import load_text, to_python
 
 REPO = Path(__file__).resolve().parents[2]
-HEAD = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: batch-job-v1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: job
-      kind: {group: batch, version: v1, kind: Job}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          completed: [{byConditions: [{type: Complete, status: "True"}]}]
-    childComponents:
-"""
-
-
-def _many(count: int, *, scale: bool = True, selector: bool = True) -> str:
-    children = []
-    for i in range(count):
-        children.append(
-            f"      - name: c{i}\n        ownerRef: job\n"
-            "        kind: {group: batch, version: v1, kind: Job}\n"
-            "        specDefinition: {podTemplateSpecPath: .spec.template}\n"
-            + ("        scaleDefinition: {replicasPath: '1'}\n" if scale else "")
-            + (f"        podSelector: {{componentTypeSelector: {{keyPath: '.metadata.labels[\"c{i}\"]'}}}}\n"
-               if selector else "")
-        )
-    members = "".join(f"            - componentName: c{i}\n" for i in range(count))
-    gangs = "  optimizationInstructions:\n    gangScheduling:\n      podGroups:\n        - name: all\n"
-    return HEAD + "".join(children) + gangs + "          members:\n" + members
-
-
 def _pack_findings(text: str) -> list:
     return [d for d in lint_text(text, "many.yaml") if d.rule.startswith("KBP")]
 
 
 def test_large_clean_definition_has_no_pack_findings() -> None:
-    assert _pack_findings(_many(1500)) == []
+    assert _pack_findings(job_with_children(1500)) == []
 
 
 @pytest.mark.parametrize(("scale", "selector", "rule"), [(False, True, "KBP001"), (True, False, "KBP004")])
 def test_every_suspect_is_reported_within_the_budget(scale: bool, selector: bool, rule: str) -> None:
-    found = _pack_findings(_many(400, scale=scale, selector=selector))
+    found = _pack_findings(job_with_children(400, scaled=scale, selected=selector))
     assert len(found) == 400 and {d.rule for d in found} == {rule}
     assert not any("not evaluated" in d.message for d in found)
 
 
 def test_hostile_definition_ends_in_one_budget_finding() -> None:
-    found = _pack_findings(_many(3000, scale=False, selector=False))
+    found = _pack_findings(job_with_children(3000, scaled=False, selected=False))
     refused = [d for d in found if "budget of 10,000,000" in d.message]
     assert len(refused) == 1 and found[-1] is refused[0]  # nothing runs after the budget is spent
     assert len(found) < 3000 * 2
