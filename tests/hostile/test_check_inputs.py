@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from wmaplint.examples import JOB, job_with
@@ -222,3 +224,12 @@ def test_fix_on_a_broken_file_leaves_it_alone(tmp_path) -> None:
     path.write_text(original)
     assert_clean(wmaplint("check", "--fix", path), 1)
     assert path.read_text() == original
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_file_name_that_is_not_utf8(tmp_path, fmt: str) -> None:
+    name = os.fsdecode(b"bad-\xff.yaml")
+    (tmp_path / name).write_text(job_with("specDefinition:", "specDefiniton:"))
+    run = assert_clean(wmaplint("check", "--format", fmt, ".", cwd=tmp_path), 1)
+    if fmt == "sarif":
+        assert '"uri": "bad-%FF.yaml"' in run.stdout  # the name's own bytes, percent-encoded

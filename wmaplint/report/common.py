@@ -200,7 +200,8 @@ def repository_uri(path: str, root: Path, cwd: Path | None = None) -> str | None
     if path == STDIN_PATH:
         return quote(path, safe="")
     inside = relative_to_root(path, root, cwd)
-    return quote(inside, safe="/") if inside is not None else None
+    # a name that is not UTF-8 (bytes kept as surrogates) is percent-encoded byte for byte
+    return quote(inside, safe="/", errors="surrogateescape") if inside is not None else None
 
 
 def display_path(path: str, root: Path | None, cwd: Path | None = None) -> str:
