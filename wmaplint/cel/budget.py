@@ -3,10 +3,10 @@
 
 cel-expr-python has no cost tracker, so the cost of an evaluation is bounded before it runs: the static
 estimator of ``cost.py``, fed with the sizes of the data this evaluation will see (the longest list, map or
-string found at each path of ``self`` and ``root``) instead of the schema's maxima. That bound is never below
-the cost cel-go would count for the evaluation, so an evaluation under it is certainly within the limits; one
-over it is not run, and the finding says it *may* exceed them — the API server, counting the real cost, could
-still accept it.
+string found at each path of ``self`` and ``root``) instead of the schema's maxima. The estimator's rules take
+the most each step can cost (both sides of ``&&``, every iteration of a loop), so the bound is meant to sit
+at or above the cost cel-go would count; an evaluation over it is not run, and the finding says it *may*
+exceed the limits — the API server, counting the real cost, could still accept it.
 """
 
 from __future__ import annotations
