@@ -55,7 +55,7 @@ class _Walker:
     def path(self, node: A.Node, scope: dict[str, tuple[str, ...]], depth: int) -> tuple[str, ...] | None:
         """The path of ``node`` in the variable when it is a plain reference into it (recorded as reached),
         else None after walking it as a value."""
-        if depth > MAX_DEPTH:
+        if depth > MAX_DEPTH or isinstance(node, A.Unknown):  # what it reads cannot be told: keep everything
             self.whole_root = True
             return None
         if isinstance(node, A.Ident):
