@@ -35,7 +35,7 @@ def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "is a directory"
     if stat.S_ISFIFO(mode):
-        return "is a FIFO (named pipe), not a regular file"
+        return "is a FIFO (named pipe), not a regular file (`-` reads standard input)"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "is a device, not a regular file"
     if stat.S_ISSOCK(mode):
