@@ -48,10 +48,10 @@ def test_the_part_a_rule_reads_gives_the_same_answers(path: Path) -> None:
     rules, _ = packs_for(None)
     for rule in rules:
         for given in rule.givens:
-            for match in given.query.finditer(data):
-                schema = pack_paths.schema_at(tuple(match.location))
-                cel_self = to_cel_value(schema, match.value, pack_paths.TYPES) if schema else match.value
+            for location, value in given.query.finditer(data):
+                schema = pack_paths.schema_at(tuple(location))
+                cel_self = to_cel_value(schema, value, pack_paths.TYPES) if schema else value
                 sizes = {"self": SizeIndex(cel_self), "root": SizeIndex(cel_root)}
                 whole = _evaluate(rule.assertion, cel_self, cel_root, sizes, CostBudget())
                 part = _evaluate(rule.assertion, cel_self, _read_part(rule, cel_root), sizes, CostBudget())
-                assert whole == part, (rule.id, match.location)
+                assert whole == part, (rule.id, location)

@@ -78,8 +78,8 @@ class _Locator:
             if base not in BASE_LABELS or Path(path).is_absolute() or ".." in Path(path).parts:
                 return None
             self.bases_used.add(base)
-            uri = quote(Path(path).as_posix(), safe="/", errors="surrogateescape")
-            return {"uri": uri, "uriBaseId": base}
+            return {"uri": quote(Path(path).as_posix(), safe="/", errors="surrogateescape"),
+                    "uriBaseId": base}
         if path not in self._uris:
             self._uris[path] = repository_uri(path, self.root, self.cwd)
         uri = self._uris[path]
