@@ -1,8 +1,9 @@
 """RFC 9535 JSONPath for rule packs: a small evaluator for the queries packs write, the library for the rest.
 
-Pack queries are almost always a chain of names, wildcards, indexes and existence filters
-(``$.spec.structureDefinition.childComponents[?@.specDefinition]``). Those are parsed and run here with the
-RFC's semantics; any other query (descendants, slices, comparisons, functions, escapes) is
+Pack queries are almost always a chain of names, wildcards, indexes and existence filters, negated and joined
+by ``&&`` (``$.spec.structureDefinition.childComponents[?@.specDefinition && !@.scaleDefinition]``). Those
+are parsed and run here with the RFC's semantics; any other query (descendants, slices, comparisons,
+functions, escapes) is
 compiled by jsonpath-rfc9535, which is imported only then: with its regex engine it is a quarter of the
 start-up of a one-file check. Both give the same ``Query`` shape, so the static walk over the definition
 format (``rulepacks.paths``) sees one form.
@@ -43,14 +44,17 @@ class Wildcard:
     __slots__ = ()
 
 
+Test = tuple[bool, tuple[str, ...]]  # (negated, relative path): ``@.a.b`` or ``!@.a.b``
+
+
 class Filter:
-    """``?@.a.b``: children for which the relative path exists; ``exists`` is None for a filter the library
-    evaluates."""
+    """``?@.a.b && !@.c``: children for which every relative path exists (or, negated, does not); ``tests``
+    is None for a filter the library evaluates."""
 
-    __slots__ = ("exists",)
+    __slots__ = ("tests",)
 
-    def __init__(self, exists: tuple[str, ...] | None) -> None:
-        self.exists = exists
+    def __init__(self, tests: tuple[Test, ...] | None) -> None:
+        self.tests = tests
 
 
 class Other:
@@ -122,7 +126,7 @@ def compile_query(text: str) -> Query:
 _SHORTHAND = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*|\*)")
 _INDEX = re.compile(r"0|-?[1-9][0-9]*")
 _QUOTED = re.compile(r"'([^'\\\x00-\x1f]*)'|\"([^\"\\\x00-\x1f]*)\"")
-_EXISTS = re.compile(r"\?@((?:\.[A-Za-z_][A-Za-z0-9_]*)+)")
+_TEST = re.compile(r"[ \t\n\r]*(!?)[ \t\n\r]*@((?:\.[A-Za-z_][A-Za-z0-9_]*)+)[ \t\n\r]*")
 
 
 def _parse_subset(text: str) -> Query | None:
@@ -173,13 +177,26 @@ def _selector(text: str, pos: int) -> tuple[Selector | None, int]:
     if quoted is not None:
         name = quoted.group(1) if quoted.group(1) is not None else quoted.group(2)
         return Name(name), quoted.end()
-    exists = _EXISTS.match(text, pos)
-    if exists is not None:
-        return Filter(tuple(exists.group(1)[1:].split("."))), exists.end()
+    if text.startswith("?", pos):
+        return _filter(text, pos + 1)
     index = _INDEX.match(text, pos)
     if index is not None and abs(int(index.group(0))) <= MAX_INDEX:
         return Index(int(index.group(0))), index.end()
     return None, pos
+
+
+def _filter(text: str, pos: int) -> tuple[Selector | None, int]:
+    """Existence tests, each possibly negated, joined by ``&&``; anything else is left to the library."""
+    tests: list[Test] = []
+    while True:
+        test = _TEST.match(text, pos)
+        if test is None:
+            return None, pos
+        tests.append((test.group(1) == "!", tuple(test.group(2)[1:].split("."))))
+        pos = test.end()
+        if not text.startswith("&&", pos):
+            return Filter(tuple(tests)), pos
+        pos += 2
 
 
 # --- evaluation (RFC 9535 §2.3, §2.5) ----------------------------------------------------------------------
@@ -212,9 +229,9 @@ def _apply(selector: Selector, value: Any) -> Iterator[tuple[str | int, Any]]:
             index = selector.index + len(value) if selector.index < 0 else selector.index
             if 0 <= index < len(value):
                 yield index, value[index]
-    elif isinstance(selector, Filter) and selector.exists is not None:
+    elif isinstance(selector, Filter) and selector.tests is not None:
         for key, child in _children(value):
-            if _exists(child, selector.exists):
+            if all(_exists(child, names) != negated for negated, names in selector.tests):
                 yield key, child
 
 
