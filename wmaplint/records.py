@@ -37,9 +37,11 @@ def read(path: Path | None) -> Any:
     """The record's JSON value; None when there is none or it is damaged."""
     if path is None:
         return None
+    from wmaplint.source.reading import InputError, read_bytes
+
     try:
-        return json.loads(path.read_bytes())
-    except DAMAGED:
+        return json.loads(read_bytes(path))
+    except (InputError, *DAMAGED):
         return None
 
 

@@ -8,7 +8,8 @@ import pytest
 
 from wmaplint.cel.checker import compile_expression
 from wmaplint.cel.env import run_env
-from wmaplint.cel.reads import WHOLE, pruned, reads
+from wmaplint.cel.parts import WHOLE, pruned
+from wmaplint.cel.reads import reads
 
 ROOT = {
     "spec": {

@@ -14,11 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from wmaplint.cel import ast as A
-from wmaplint.cel import types as t
-from wmaplint.cel.cost import MAX_COST, PER_CALL_LIMIT, CostEstimator
-
+PER_CALL_LIMIT = 1_000_000
 OBJECT_BUDGET = 10_000_000
+MAX_COST = 2**64 - 1  # cel-go's costs saturate here
 _ELEMENT = "\0[]"  # the child pattern shared by every item of a list
 
 
@@ -81,88 +79,30 @@ class SizeIndex:
 ABSENT = -1  # the id of a path the data does not have: nothing there, size 0
 
 
-Where = tuple[SizeIndex, int]  # a path of a variable's value: its index and the path's id there
+def evaluation_bound(checked: Any, node_types: Mapping[int, Any], variables: Mapping[str, SizeIndex]) -> int:
+    """An upper bound of the cost cel-go would count for evaluating ``checked`` (a CheckedAst) on these
+    variables' values."""
+    from wmaplint.cel.data_cost import DataCostEstimator
+
+    return DataCostEstimator(checked, dict(node_types), variables).estimate()
 
 
-class _DataCostEstimator(CostEstimator):
-    """The static estimator, with the size of every path expression read from the data's SizeIndex."""
-
-    def __init__(self, checked: A.CheckedAst, node_types: dict[int, t.CelType],
-                 variables: Mapping[str, SizeIndex]) -> None:
-        super().__init__(checked, node_types)
-        self.bound: dict[str, Where | None] = {name: (index, 0) for name, index in variables.items()}
-        self.fallback = max((index.largest for index in variables.values()), default=1)
-
-    def _where(self, node: A.Node) -> Where | None:
-        if isinstance(node, A.Ident):
-            return self.bound.get(node.name)
-        if isinstance(node, A.Select) and node.id not in self.checked.references:
-            return self._step(self._where(node.operand), node.field)
-        if isinstance(node, A.Call) and node.function == "_[_]" and len(node.args) == 2:
-            key = node.args[1]
-            if isinstance(key, A.Const) and isinstance(key.value, str):
-                return self._step(self._where(node.args[0]), key.value)
-            operand = self._where(node.args[0])
-            return self._any_item(operand) if operand is not None else None
-        return None
-
-    @staticmethod
-    def _step(operand: Where | None, key: str) -> Where | None:
-        if operand is None:
-            return None
-        found = operand[0].child(operand[1], key)
-        return (operand[0], found if found is not None else ABSENT)
-
-    @staticmethod
-    def _any_item(operand: Where) -> Where | None:
-        """A list's item path; ABSENT when nothing is below; None for a map read with an unknown key."""
-        index, pid = operand
-        found = index.element(pid)
-        if found is not None:
-            return index, found
-        return None if index.has_children(pid) else (index, ABSENT)
-
-    def _type_size(self, node: A.Node) -> int | None:
-        where = self._where(node)
-        # a path the data lacks fails at run time (or is a has() test); anything else: the largest value seen
-        return where[0].size(where[1]) if where is not None else self.fallback
-
-    def _item(self, node: A.Comprehension) -> Where | None:
-        """Where a list's items are in the data (None for a map or an unknown range)."""
-        where = self._where(node.iter_range)
-        return self._any_item(where) if where is not None else None
-
-    def _comprehension(self, node: A.Comprehension, depth: int) -> tuple[int, int]:
-        saved = dict(self.bound)
-        item = self._item(node)
-        if node.iter_var2:  # two variables: index (or key) and value
-            self.bound[node.iter_var] = None
-            self.bound[node.iter_var2] = item
-        else:
-            self.bound[node.iter_var] = item
-        try:
-            return super()._comprehension(node, depth)
-        finally:
-            self.bound = saved
-
-    def _item_size(self, node: A.Node) -> int:
-        where = self._where(node)
-        item = self._any_item(where) if where is not None else None
-        return item[0].size(item[1]) if item is not None else self.fallback
-
-    def _element_size(self, node: A.Comprehension) -> int:
-        where = self._where(node.iter_range)
-        if where is None:
-            return self.fallback
-        index, pid = where
-        item = index.element(pid)
-        return index.size(item) if item is not None else index.key_size(pid)
+# Sizes at which a program's bound is worked out once, when it is compiled: every size in the data at most S
+# gives at most the bound at S (the estimator only grows with sizes), with no need of the AST at run time.
+TABLE_SIZES = (16, 256, 4096)
+CostTable = tuple[tuple[int, int], ...]
 
 
-def evaluation_bound(checked: A.CheckedAst, node_types: dict[int, t.CelType],
-                     variables: Mapping[str, SizeIndex]) -> int:
-    """An upper bound of the cost cel-go would count for evaluating ``checked`` on these variables' values."""
-    return _DataCostEstimator(checked, node_types, variables).estimate()
+def cost_table(checked: Any, node_types: Mapping[int, Any]) -> CostTable:
+    from wmaplint.cel.data_cost import UniformCostEstimator
+
+    types = dict(node_types)
+    return tuple((size, UniformCostEstimator(checked, types, size).estimate()) for size in TABLE_SIZES)
+
+
+def bound_from_table(table: CostTable, largest: int) -> int | None:
+    """The tabled bound for data whose largest list, map or string has ``largest`` elements, if tabled."""
+    return next((bound for size, bound in table if largest <= size), None)
 
 
 class CostBudget:

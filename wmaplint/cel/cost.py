@@ -9,11 +9,10 @@ import math
 
 from wmaplint.cel import ast as A
 from wmaplint.cel import types as t
+from wmaplint.cel.budget import MAX_COST, PER_CALL_LIMIT  # noqa: F401  (the limits' home; named here too)
 
-PER_CALL_LIMIT = 1_000_000
 STATIC_RULE_LIMIT = 10_000_000
 STATIC_CRD_LIMIT = 100_000_000
-MAX_COST = 2**64 - 1
 
 _LINEAR_TRAVERSAL = {
     "lowerAscii": 0.1,

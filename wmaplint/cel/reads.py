@@ -1,29 +1,16 @@
-"""Which parts of a variable's value an expression can read, and the value cut down to them.
+"""Which parts of a variable's value an expression can read (``parts.py`` cuts a value down to them).
 
 The CEL runtime converts a variable's whole Python value on first use, so a rule that reads two fields of a
 large ``root`` pays for converting all of it on every evaluation. ``reads`` walks the checked AST and records
-the field paths read from one variable; ``pruned`` keeps only those parts of the value (lists keep their
-length, presence stays presence), so the evaluation sees the same answers at the cost of what it reads.
+the field paths read from one variable, as a tree of field names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from wmaplint.cel import ast as A
-
-ANY = "\0*"  # a list item or a map value, whichever key
-Reads = dict[str, Any]  # field -> Reads, or WHOLE
-
-
-class _Whole:
-    def __repr__(self) -> str:
-        return "WHOLE"
-
-
-WHOLE: Any = _Whole()  # the value is used as a whole: keep it all
-_ABSENT = object()
+from wmaplint.cel.parts import ANY, WHOLE, Reads
 
 _INDEX = ("_[_]", "_[?_]", "_?._")
 MAX_DEPTH = 300
@@ -121,32 +108,3 @@ def reads(checked: A.CheckedAst, variable: str) -> Reads | Any:
     walker = _Walker(variable)
     walker.value(checked.expr, {}, 0)
     return WHOLE if walker.whole_root else walker.tree
-
-
-def merged(first: Reads | Any, second: Reads | Any) -> Reads | Any:
-    if first is WHOLE or second is WHOLE:
-        return WHOLE
-    out = dict(first)
-    for key, value in second.items():
-        out[key] = merged(out[key], value) if key in out else value
-    return out
-
-
-def pruned(value: Any, tree: Reads | Any) -> Any:
-    """``value`` with only the parts ``tree`` names (lists keep every item, so sizes stay true)."""
-    if tree is WHOLE:
-        return value
-    if isinstance(value, Mapping):
-        every = tree.get(ANY, _ABSENT)
-        out = {}
-        for key, item in value.items():
-            own = tree.get(key, _ABSENT) if isinstance(key, str) else _ABSENT
-            if own is _ABSENT and every is _ABSENT:
-                continue
-            both = own if every is _ABSENT else every if own is _ABSENT else merged(own, every)
-            out[key] = pruned(item, both)
-        return out
-    if isinstance(value, list):
-        item_tree = tree.get(ANY, {})
-        return [pruned(item, item_tree) for item in value]
-    return value

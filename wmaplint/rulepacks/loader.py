@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from wmaplint.cel.budget import CostTable
 from wmaplint.diagnostics import Diagnostic, Rule, Severity, Span
 from wmaplint.rulepacks import jsonpath, paths, record
 from wmaplint.rulepacks.schema import API_VERSION, KIND, PACK_SCHEMA
@@ -46,13 +47,23 @@ class CompiledGiven:
 
 @dataclass(frozen=True)
 class PackCel:
-    """A compiled pack expression: the program, and (to bound its cost) its checked AST and node types. A
-    program remembered from an earlier run comes without them: the AST is decoded from the program when
-    first needed, and the node types are the checker's own."""
+    """A compiled pack expression: the program, the part of ``root`` it reads and its cost bounds at a few
+    data sizes, all worked out from the checked AST when it compiles and remembered with the program. The AST
+    itself is needed again only for a bound finer than the table's: decoded from the program then (a
+    remembered program's node types are the checker's own)."""
 
     serialized: bytes
+    root_reads: Any  # wmaplint.cel.parts tree
+    costs: CostTable
     decoded: Any = None  # wmaplint.cel.ast.CheckedAst, when compiled in this process
     node_types: Mapping[int, Any] = field(default_factory=dict)
+
+    @classmethod
+    def compiled(cls, serialized: bytes, checked: Any, node_types: Mapping[int, Any]) -> PackCel:
+        from wmaplint.cel.budget import cost_table
+        from wmaplint.cel.reads import reads
+
+        return cls(serialized, reads(checked, "root"), cost_table(checked, node_types), checked, node_types)
 
     @functools.cached_property
     def checked(self) -> Any:
@@ -232,13 +243,13 @@ def _check_cel(
             ]
         if result.compiled is None or result.compiled.ast is None or result.compiled.serialized is None:
             return None, [_diag(BAD_ASSERT, f"{rule_id}: {what} could not be compiled", path, node.span)]
-        compiled = PackCel(result.compiled.serialized, result.compiled.ast, result.node_types)
+        compiled = PackCel.compiled(result.compiled.serialized, result.compiled.ast, result.node_types)
     return compiled, []
 
 
 def _load_rule(
     index: int, raw: Mapping[str, Any], node: MappingNode, path: str,
-    recorded: tuple[bytes, bytes | None] | None = None,
+    recorded: tuple[record.Program, record.Program | None] | None = None,
 ) -> tuple[PackRule | None, list[Diagnostic]]:
     """One rule; ``recorded`` holds its programs when this pack text compiled cleanly before."""
     rule_id = raw["id"]
@@ -269,8 +280,8 @@ def _load_rule(
     assertion: PackCel | None
     message_program: PackCel | None = None
     if recorded is not None and (recorded[1] is None) == (message_expression is None):
-        assertion = PackCel(recorded[0])
-        message_program = PackCel(recorded[1]) if recorded[1] is not None else None
+        assertion = PackCel(*recorded[0])
+        message_program = PackCel(*recorded[1]) if recorded[1] is not None else None
     else:
         assertion, cel_problems = _check_cel(
             raw["assert"], assert_node, self_types, "bool", "assert", path, rule_id
@@ -299,6 +310,10 @@ def _load_rule(
         message_expression=message_expression,
         message_program=message_program,
     ), []
+
+
+def _remembered(program: PackCel) -> record.Program:
+    return program.serialized, program.root_reads, program.costs
 
 
 def _is_pack(data: Any) -> bool:
@@ -372,8 +387,10 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
         if len(pack.problems) >= MAX_PROBLEMS:
             break
     if recorded is None and not schema_problems:
-        record.write(text, {r.id: (r.assertion.serialized, r.message_program.serialized if r.message_program
-                                   else None) for r in pack.rules})
+        record.write(text, {
+            r.id: (_remembered(r.assertion), _remembered(r.message_program) if r.message_program else None)
+            for r in pack.rules
+        })
     return pack
 
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from wmaplint import records
 
-Programs = dict[str, tuple[bytes, bytes | None]]  # rule id -> (assert, messageExpression) serialized
+# A compiled expression: the serialized program, the part of root it reads (wmaplint.cel.parts tree) and its
+# cost bounds at a few data sizes (wmaplint.cel.budget table).
+Program = tuple[bytes, Any, tuple[tuple[int, int], ...]]
+Programs = dict[str, tuple[Program, Program | None]]  # rule id -> (assert, messageExpression)
 
 
 def _path(text: str) -> Path | None:
@@ -24,12 +28,27 @@ def _path(text: str) -> Path | None:
     return records.record_path("packs", schemas.encode(), text.encode("utf-8", "surrogatepass"))
 
 
+def _program(entry: Any) -> Program:
+    from wmaplint.cel.parts import from_json
+
+    costs = tuple((int(size), int(bound)) for size, bound in entry["costs"])
+    return records.bytes_of(entry["program"]), from_json(entry["reads"]), costs
+
+
+def _entry(program: Program) -> dict[str, Any]:
+    from wmaplint.cel.parts import to_json
+
+    serialized, reads, costs = program
+    return {"program": records.text_of(serialized), "reads": to_json(reads),
+            "costs": [list(pair) for pair in costs]}
+
+
 def read(text: str) -> Programs | None:
     """The programs recorded for a text that passed the pack schema; None when there is no usable record."""
     data = records.read(_path(text))
     try:
         return {
-            rule_id: (records.bytes_of(entry[0]), None if entry[1] is None else records.bytes_of(entry[1]))
+            rule_id: (_program(entry[0]), None if entry[1] is None else _program(entry[1]))
             for rule_id, entry in data["rules"].items()
         }
     except records.DAMAGED:
@@ -39,7 +58,7 @@ def read(text: str) -> Programs | None:
 def write(text: str, programs: Programs) -> None:
     """Record a text that passed the pack schema with the programs of its rules that compiled cleanly."""
     rules = {
-        rule_id: [records.text_of(test), None if message is None else records.text_of(message)]
+        rule_id: [_entry(test), None if message is None else _entry(message)]
         for rule_id, (test, message) in programs.items()
     }
     records.write(_path(text), {"rules": rules})

@@ -45,10 +45,9 @@ def _program(serialized: bytes) -> Any:
 def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str, SizeIndex],
               budget: CostBudget) -> tuple[Any, str | None]:
     """(value, None) or (None, why it was not evaluated or failed)."""
-    from wmaplint.cel.budget import evaluation_bound
     from wmaplint.cel.evaluate import _runtime_message
 
-    refused = budget.admit(evaluation_bound(program.checked, dict(program.node_types), sizes))
+    refused = _admitted(program, sizes, budget)
     if refused is not None:
         return None, refused
     try:
@@ -59,6 +58,20 @@ def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str
         return value.value(), None
     except Exception as exc:  # odd data or a native failure is a finding about the rule, not a crash
         return None, _runtime_message(str(exc)) or "evaluation failed"
+
+
+CHEAP_BOUND = 10_000  # a tabled bound up to this is taken as it is: a thousand of them fit in the budget
+
+
+def _admitted(program: PackCel, sizes: Mapping[str, SizeIndex], budget: CostBudget) -> str | None:
+    """Charge the evaluation's bound to the budget, or say why it may not run. The bound tabled when the
+    program compiled serves small data without the AST; larger bounds are worked out on the data itself."""
+    from wmaplint.cel.budget import bound_from_table, evaluation_bound
+
+    tabled = bound_from_table(program.costs, max(index.largest for index in sizes.values()))
+    if tabled is not None and tabled <= min(CHEAP_BOUND, budget.left):
+        return budget.admit(tabled)
+    return budget.admit(evaluation_bound(program.checked, program.node_types, sizes))
 
 
 def _cel_value(location: tuple[str | int, ...], value: Any) -> Any:
@@ -189,11 +202,11 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
 def _read_part(rule: PackRule, cel_root: Any) -> Any:
     """The part of the definition a rule's expressions can read: the runtime converts ``root`` whole on every
     evaluation, so a rule run on each of n components would otherwise pay n times for the whole definition."""
-    from wmaplint.cel.reads import merged, pruned, reads
+    from wmaplint.cel.parts import merged, pruned
 
-    tree = reads(rule.assertion.checked, "root")
+    tree = rule.assertion.root_reads
     if rule.message_program is not None:
-        tree = merged(tree, reads(rule.message_program.checked, "root"))
+        tree = merged(tree, rule.message_program.root_reads)
     return pruned(cel_root, tree)
 
 
