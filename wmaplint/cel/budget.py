@@ -11,7 +11,7 @@ exceed the limits — the API server, counting the real cost, could still accept
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 PER_CALL_LIMIT = 1_000_000
@@ -98,6 +98,19 @@ def cost_table(checked: Any, node_types: Mapping[int, Any]) -> CostTable:
 
     types = dict(node_types)
     return tuple((size, UniformCostEstimator(checked, types, size).estimate()) for size in TABLE_SIZES)
+
+
+CHEAP_BOUND = 10_000  # a tabled bound up to this is charged as it is: a thousand of them fit in the budget
+
+
+def charge(budget: CostBudget, table: Callable[[], CostTable], checked: Callable[[], Any],
+           node_types: Mapping[int, Any], sizes: Mapping[str, SizeIndex]) -> str | None:
+    """Charge an evaluation's bound to ``budget``, or say why it may not run. The bound tabled when the
+    program compiled serves small data without the AST; a larger one is worked out on the data itself."""
+    tabled = bound_from_table(table(), max(index.largest for index in sizes.values()))
+    if tabled is not None and tabled <= min(CHEAP_BOUND, budget.left):
+        return budget.admit(tabled)
+    return budget.admit(evaluation_bound(checked(), node_types, sizes))
 
 
 def bound_from_table(table: CostTable, largest: int) -> int | None:

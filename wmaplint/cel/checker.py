@@ -95,6 +95,19 @@ class CheckResult:
     uses_old_self: bool = False
     node_types: dict[int, t.CelType] = field(default_factory=dict)
     truncated: int = 0  # problems past MAX_PROBLEMS, counted by the last problem's message
+    _costs: Any = None
+
+    def checked_ast(self) -> A.CheckedAst:
+        assert self.compiled is not None and self.compiled.ast is not None
+        return self.compiled.ast
+
+    def cost_table(self) -> Any:
+        """The program's cost bounds at a few data sizes (wmaplint.cel.budget), worked out once."""
+        if self._costs is None:
+            from wmaplint.cel.budget import cost_table
+
+            self._costs = cost_table(self.checked_ast(), self.node_types)
+        return self._costs
 
     @property
     def ok(self) -> bool:

@@ -176,16 +176,24 @@ class RuleVerdict:
     """What validation needs of a type-checked rule; a clean one is recorded in the user cache. Its checked
     AST (to bound an evaluation's cost) is decoded from the program when a recorded verdict first needs it."""
 
-    __slots__ = ("problems", "uses_old_self", "serialized", "truncated", "node_types", "_checked")
+    __slots__ = ("problems", "uses_old_self", "serialized", "truncated", "node_types", "_checked", "_costs")
 
     def __init__(self, problems: list[Any], uses_old_self: bool, serialized: bytes | None, truncated: int = 0,
-                 node_types: Mapping[int, Any] | None = None, checked: Any = None):
+                 node_types: Mapping[int, Any] | None = None, checked: Any = None, costs: Any = None):
         self.problems = problems
         self.uses_old_self = uses_old_self
         self.serialized = serialized
         self.truncated = truncated  # problems past the checker's cap
         self.node_types = node_types or {}
         self._checked = checked
+        self._costs = costs  # bounds at a few data sizes (wmaplint.cel.budget), recorded with the verdict
+
+    def cost_table(self) -> Any:
+        if self._costs is None:
+            from wmaplint.cel.budget import cost_table
+
+            self._costs = cost_table(self.checked_ast(), self.node_types)
+        return self._costs
 
     def checked_ast(self) -> Any:
         if self._checked is None:
@@ -215,7 +223,8 @@ def _record_path(text: str, node: Mapping[str, Any], is_root: bool) -> Any:
 def _recorded(path: Any) -> RuleVerdict | None:
     data = records.read(path)
     try:
-        return RuleVerdict([], bool(data["uses_old_self"]), records.bytes_of(data["serialized"]))
+        costs = tuple((int(size), int(bound)) for size, bound in data["costs"])
+        return RuleVerdict([], bool(data["uses_old_self"]), records.bytes_of(data["serialized"]), costs=costs)
     except records.DAMAGED:
         return None
 
@@ -242,8 +251,9 @@ def _verdict(
         verdict = RuleVerdict(list(result.problems), result.uses_old_self, serialized, result.truncated,
                               result.node_types, compiled.ast if compiled is not None else None)
         if not verdict.problems and serialized is not None and path is not None:
+            costs = [list(pair) for pair in verdict.cost_table()]
             records.write(path, {"uses_old_self": verdict.uses_old_self,
-                                 "serialized": records.text_of(serialized)})
+                                 "serialized": records.text_of(serialized), "costs": costs})
     if len(_VERDICTS) > MAX_REMEMBERED_NODES:
         _VERDICTS.clear()
     _VERDICTS[key] = (node, verdict)
@@ -264,7 +274,7 @@ def validate_object(
     schema_pointer: Pointer = (),
 ) -> list[CelViolation]:
     """Run every validation rule of ``schema_dict`` on the matching nodes of ``obj`` (depth-first)."""
-    from wmaplint.cel.budget import CostBudget, SizeIndex, evaluation_bound
+    from wmaplint.cel.budget import CostBudget, SizeIndex, charge
 
     violations: list[CelViolation] = []
     budget = CostBudget()
@@ -323,8 +333,7 @@ def validate_object(
                     continue
                 if verdict.uses_old_self:
                     continue  # transition rule: no old object offline
-                bound = evaluation_bound(verdict.checked_ast(), dict(verdict.node_types), sizes)
-                refused = budget.admit(bound)
+                refused = charge(budget, verdict.cost_table, verdict.checked_ast, verdict.node_types, sizes)
                 outcome = _run(text, verdict.serialized, cel_self) if refused is None else False
                 if outcome == ITERATION_LIMIT:  # the evaluator's own cap, not the API server's verdict
                     refused = ITERATION_LIMIT
@@ -424,7 +433,7 @@ def _detail(rule: Mapping[str, Any], text: str, self_type: t.CelType, cel_self: 
             budget: Any) -> str:
     expression = rule.get("messageExpression")
     if isinstance(expression, str) and expression.strip():
-        from wmaplint.cel.budget import evaluation_bound
+        from wmaplint.cel.budget import charge
         from wmaplint.cel.checker import check_expression
 
         result = check_expression(expression, {"self": self_type, "oldSelf": self_type}, "string")
@@ -433,7 +442,7 @@ def _detail(rule: Mapping[str, Any], text: str, self_type: t.CelType, cel_self: 
             and result.compiled is not None
             and result.compiled.serialized is not None
             and result.compiled.ast is not None
-            and budget.admit(evaluation_bound(result.compiled.ast, result.node_types, sizes)) is None
+            and charge(budget, result.cost_table, result.checked_ast, result.node_types, sizes) is None
         ):
             try:
                 value = _program(expression, result.compiled.serialized).eval(data={"self": cel_self}).value()

@@ -45,9 +45,10 @@ def _program(serialized: bytes) -> Any:
 def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str, SizeIndex],
               budget: CostBudget) -> tuple[Any, str | None]:
     """(value, None) or (None, why it was not evaluated or failed)."""
+    from wmaplint.cel.budget import charge
     from wmaplint.cel.evaluate import _runtime_message
 
-    refused = _admitted(program, sizes, budget)
+    refused = charge(budget, lambda: program.costs, lambda: program.checked, program.node_types, sizes)
     if refused is not None:
         return None, refused
     try:
@@ -58,20 +59,6 @@ def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str
         return value.value(), None
     except Exception as exc:  # odd data or a native failure is a finding about the rule, not a crash
         return None, _runtime_message(str(exc)) or "evaluation failed"
-
-
-CHEAP_BOUND = 10_000  # a tabled bound up to this is taken as it is: a thousand of them fit in the budget
-
-
-def _admitted(program: PackCel, sizes: Mapping[str, SizeIndex], budget: CostBudget) -> str | None:
-    """Charge the evaluation's bound to the budget, or say why it may not run. The bound tabled when the
-    program compiled serves small data without the AST; larger bounds are worked out on the data itself."""
-    from wmaplint.cel.budget import bound_from_table, evaluation_bound
-
-    tabled = bound_from_table(program.costs, max(index.largest for index in sizes.values()))
-    if tabled is not None and tabled <= min(CHEAP_BOUND, budget.left):
-        return budget.admit(tabled)
-    return budget.admit(evaluation_bound(program.checked, program.node_types, sizes))
 
 
 def _cel_value(location: tuple[str | int, ...], value: Any) -> Any:
