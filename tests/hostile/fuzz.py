@@ -1,8 +1,8 @@
 """Run hostile cases through the real command line and hold each run to the promise: exit 0, 1 or 2, no
 traceback on either stream, done within the time bound, under the memory bound.
 
-Each run is a fresh process in its own directory and session, with an address-space cap set in the child
-(``resource.setrlimit``), its peak resident memory read from the kernel when it ends, and the whole process
+Each run is a fresh process in its own directory and session, with an address-space cap it sets itself
+(``resource.setrlimit``), its peak resident memory read from the kernel as it ends, and the whole process
 group killed at the time bound (a resolution worker must not outlive it).
 
 ``python -m tests.hostile.fuzz [--count N] [--seed S] [--family F ...]`` (``make fuzz``) runs every family and
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -74,23 +73,53 @@ def _write(directory: Path, case: Case) -> None:
             path.write_bytes(content.encode("utf-8", "surrogatepass"))
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_CAP, ADDRESS_CAP))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+# The child sets its own limits, then runs wmaplint as `python -m wmaplint` would; at exit it writes its peak
+# resident memory (VmHWM of this very program: the kernel's rusage of a child also counts the memory of the
+# parent it was forked from) to the file the runner names.
+BOOT = """
+import atexit, os, resource, runpy, sys
+cap = int(os.environ.pop("HOSTILE_ADDRESS_CAP"))
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+peak_file = os.environ.pop("HOSTILE_PEAK_FILE")
+
+def report():
+    try:
+        with open("/proc/self/status") as status:
+            kib = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+        with open(peak_file, "w") as out:
+            out.write(kib)
+    except (OSError, StopIteration):
+        pass
+
+atexit.register(report)
+leave = os._exit
+
+
+def exit_now(code):  # a server that ends with os._exit runs no exit handlers
+    report()
+    leave(code)
+
+
+os._exit = exit_now
+sys.argv = ["wmaplint", *sys.argv[1:]]
+runpy.run_module("wmaplint", run_name="__main__", alter_sys=True)
+"""
 
 
 def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
     directory = Path(tempfile.mkdtemp(prefix=f"{case.family}-", dir=base))
     _write(directory, case)
+    peak_file = base / f"{directory.name}.peak"
+    limits = {"HOSTILE_ADDRESS_CAP": str(ADDRESS_CAP), "HOSTILE_PEAK_FILE": str(peak_file)}
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "wmaplint", *case.args],
+        [sys.executable, "-c", BOOT, *case.args],
         cwd=directory,
-        env={**env, **case.env},
+        env={**env, **case.env, **limits},
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        preexec_fn=_limits,
         start_new_session=True,  # its own process group: the kill below reaches any worker it started
     )
     streams: dict[str, bytes] = {}
@@ -107,7 +136,7 @@ def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
     feeder.start()
     timer = threading.Timer(TIME_BOUND * 1.5, _kill, args=(proc,))
     timer.start()
-    _, status, usage = os.wait4(proc.pid, 0)
+    _, status = os.waitpid(proc.pid, 0)
     timer.cancel()
     seconds = time.perf_counter() - start
     _kill(proc)  # anything of its group still running
@@ -117,7 +146,11 @@ def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
     code = None if killed else os.waitstatus_to_exitcode(status)
     proc.returncode = -1 if code is None else code
     out, err = (streams.get(name, b"").decode("utf-8", "replace") for name in ("out", "err"))
-    return Outcome(case, code, seconds, usage.ru_maxrss * 1024, out, err)
+    try:
+        peak = int(peak_file.read_text()) * 1024
+    except (OSError, ValueError):
+        peak = 0  # killed, or ended without running its exit handlers
+    return Outcome(case, code, seconds, peak, out, err)
 
 
 def _feed(proc: subprocess.Popen[bytes], data: bytes) -> None:

@@ -184,7 +184,7 @@ def _cel(rng: random.Random, depth: int = 0) -> str:
     return rng.choice(forms)
 
 
-TREE_WIDGET = ["tree", "--crds", "crd.json", "--definition", "def.yaml", "w.json"]
+TREE_WIDGET = ["tree", "--crds", "crd.yaml", "--definition", "def.yaml", "w.json"]
 _WIDGET_PROPERTIES = {
     "names": {"type": "array", "items": {"type": "string"}},
     "count": {"type": "integer"},
@@ -220,9 +220,9 @@ def cel(rng: random.Random, index: int) -> Case:
     schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": _WIDGET_PROPERTIES,
                                                         "x-kubernetes-preserve-unknown-fields": True,
                                                         "x-kubernetes-validations": rules}}}
-    files: dict[str, str | bytes | Link] = {"crd.json": widget_crd(schema)}
+    files: dict[str, str | bytes | Link] = {"crd.yaml": widget_crd(schema)}
     if rng.random() < 0.4:
-        return Case("cel", f"{index}", files, ["check", "--format", "sarif", "crd.json"])
+        return Case("cel", f"{index}", files, ["check", "--format", "sarif", "crd.yaml"])
     files.update({"def.yaml": WIDGET_DEFINITION, "w.json": _widget(rng)})
     return Case("cel", f"{index}", files, TREE_WIDGET)
 
@@ -259,10 +259,10 @@ def crds(rng: random.Random, index: int) -> Case:
     if rng.random() < 0.3:
         document = json.loads(text.split("\n", 1)[1])  # after the comment line
         text = _mutate_lines(rng, json.dumps(document, indent=1), rng.randint(1, 5))
-    files: dict[str, str | bytes | Link] = {"crd.json": text, "def.yaml": WIDGET_DEFINITION}
+    files: dict[str, str | bytes | Link] = {"crd.yaml": text, "def.yaml": WIDGET_DEFINITION}
     files["w.json"] = _widget(rng)
     if rng.random() < 0.5:
-        return Case("crds", f"{index}", files, ["check", "--crds", "crd.json", "def.yaml"])
+        return Case("crds", f"{index}", files, ["check", "--crds", "crd.yaml", "def.yaml"])
     return Case("crds", f"{index}", files, TREE_WIDGET)
 
 
@@ -341,7 +341,7 @@ _CONFIG_VALID: dict[str, list[object]] = {
     "ignore": [["WM9"], ["KBP"], ["unknown-field"]],
     "severity": [{"WM301": "info"}, {"KBP004": "error", "WM901": "off"}],
     "exclude": [["*.json"], ["drafts"], ["**"]],
-    "crds": [["crds"], ["crd.json"], ["."]], "fail-level": ["error", "info"], "rule-packs": [["pack.yaml"]],
+    "crds": [["crds"], ["crd.yaml"], ["."]], "fail-level": ["error", "info"], "rule-packs": [["pack.yaml"]],
     "completes": [["Job"], ["batch/v1/Job"], [""]],
 }
 _CONFIG_WRONG: list[object] = [
@@ -380,7 +380,7 @@ def config(rng: random.Random, index: int) -> Case:
         entries.append(f"{key} = {_toml(value)}" if toml else f"{key}: {json.dumps(value)}")
     files: dict[str, str | bytes | Link] = {"def.yaml": _definition(rng), ".git/HEAD": "ref: main\n"}
     files["pack.yaml"] = _mutate_lines(rng, (REPO / "rules" / "karta-best-practices.yaml").read_text(), 2)
-    files["crd.json"] = widget_crd({"type": "object", "properties": {"spec": _schema(rng)}})
+    files["crd.yaml"] = widget_crd({"type": "object", "properties": {"spec": _schema(rng)}})
     if toml:
         files["pyproject.toml"] = "[tool.wmaplint]\n" + "\n".join(entries) + "\n"
     else:

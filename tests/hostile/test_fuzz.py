@@ -19,3 +19,17 @@ def test_family_holds_the_promise(tmp_path, family: str) -> None:
     tally, failures = run_family(family, SEED, COUNTS.get(family, DEFAULT_COUNT), tmp_path)
     assert tally.runs == COUNTS.get(family, DEFAULT_COUNT)
     assert not failures, "\n\n".join(str(outcome) for outcome in failures)
+
+
+def test_the_runner_measures_and_judges(tmp_path) -> None:
+    from .fuzz import MEMORY_BOUND, Outcome, environment, run_case
+    from .generators import Case
+
+    big = "a: [" + ", ".join(["x" * 100] * 50_000) + "]\n"  # a 5 MB document: its nodes take memory
+    env = environment(tmp_path)
+    small = run_case(Case("t", "small", {"d.yaml": "a: 1\n"}, ["check", "d.yaml"]), tmp_path, env)
+    large = run_case(Case("t", "large", {"d.yaml": big}, ["check", "d.yaml"]), tmp_path, env)
+    assert small.ok and large.ok and 0 < small.peak_bytes < large.peak_bytes
+    broken = Outcome(small.case, 1, 0.1, small.peak_bytes, "", "Traceback (most recent call last):\n")
+    assert not broken.ok and not Outcome(small.case, None, 31.0, 0, "", "").ok
+    assert not Outcome(small.case, 0, 0.1, MEMORY_BOUND + 1, "", "").ok
