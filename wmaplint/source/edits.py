@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from wmaplint.diagnostics import TextEdit
-from wmaplint.source.loader import load_text
+from wmaplint.source.loader import load_text, scalar_reading_at
 from wmaplint.source.nodes import (
     DOUBLE,
     FOLDED,
@@ -171,6 +171,10 @@ def _double_escaped(text: str) -> str:
 
 
 def _scalar_reads(edited: str, source: SourceText, node: ScalarNode, new: str, node_end: int) -> bool:
+    reading = scalar_reading_at(edited, node.start)
+    if reading is not None and reading[1] is not None:
+        end, value, repeated = reading
+        return end == node_end and value == new and not repeated
     after = load_text(edited, source.path)
     if not _no_new_problems(after.problems, source):
         return False

@@ -87,6 +87,43 @@ def load_text(text: str, path: str) -> SourceFile:
     return result
 
 
+def scalar_reading_at(text: str, start: int) -> tuple[int, str | None, bool] | None:
+    """How the scalar that starts at offset ``start`` reads in ``text``, straight from the composer: its end
+    offset, its value when it resolves as a string (None for another type), and whether it is a mapping key
+    that repeats a sibling key. None when the text does not compose or holds no scalar there: ``load_text``
+    then tells. Edits check themselves with this; converting a whole document again costs several times
+    more."""
+    try:
+        with no_cyclic_gc():
+            documents = list(yaml.compose_all(text, Loader=_Loader))
+    except (yaml.YAMLError, RecursionError):
+        return None
+    for top in documents:
+        ynode = top
+        while ynode is not None and ynode.start_mark.index <= start < max(ynode.end_mark.index, start + 1):
+            if isinstance(ynode, yaml.ScalarNode):
+                if ynode.start_mark.index != start:
+                    return None
+                value = ynode.value if (ynode.tag or _STR_TAG) == _STR_TAG else None
+                return ynode.end_mark.index, value, False
+            if isinstance(ynode, yaml.SequenceNode):
+                ynode = next((i for i in ynode.value if i.start_mark.index <= start < i.end_mark.index
+                              or i.start_mark.index == start), None)
+                continue
+            following = None
+            for key, value in ynode.value:
+                if key.start_mark.index == start and isinstance(key, yaml.ScalarNode):
+                    repeated = sum(1 for k, _ in ynode.value if isinstance(k, yaml.ScalarNode)
+                                   and k.value == key.value and k.tag == key.tag) > 1
+                    resolved = key.value if (key.tag or _STR_TAG) == _STR_TAG else None
+                    return key.end_mark.index, resolved, repeated
+                if value.start_mark.index <= start < value.end_mark.index or value.start_mark.index == start:
+                    following = value
+                    break
+            ynode = following
+    return None
+
+
 def _mark_position(source: SourceText, mark: yaml.Mark, translate: bool) -> tuple[int, int]:
     return source.position(mark.index) if translate else (mark.line + 1, mark.column + 1)
 
