@@ -1,3 +1,3 @@
-from wmaplint.cli import main
+from wmaplint.launch import main
 
 main()

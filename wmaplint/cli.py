@@ -19,7 +19,7 @@ LAZY_COMMANDS = {
     "test": "wmaplint.cli_resolve:test",
     "schemas": "wmaplint.schema.commands:schemas",
     "catalog": "wmaplint.cli_catalog:catalog",
-    "lsp": "wmaplint.lsp.server:lsp_command",
+    "lsp": "wmaplint.cli_lsp:lsp_command",
 }
 
 

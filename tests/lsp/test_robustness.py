@@ -167,7 +167,8 @@ def test_a_burst_of_changes_ends_with_the_last_version(server: RawClient, tmp_pa
 def test_initialize_is_answered_before_anything_heavy_is_imported() -> None:
     program = """
 import io, json, sys
-from wmaplint.cli import main  # what `wmaplint lsp` runs first
+from wmaplint import launch  # what `wmaplint lsp` runs first
+assert launch.lsp_options([]) == {}
 from wmaplint.lsp import rpc, server
 frames = rpc.read_frames(io.BytesIO(rpc.encode({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                                                  "params": {"capabilities": {}}})))
@@ -177,6 +178,31 @@ print(json.dumps(sorted(sys.modules)))
 """
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     loaded = set(json.loads(proc.stdout))
-    heavy = {"asyncio", "yaml", "lsprotocol", "cattrs", "pygls", "wmaplint.engine", "wmaplint.source",
+    heavy = {"asyncio", "click", "yaml", "lsprotocol", "cattrs", "pygls", "wmaplint.engine", "wmaplint.source",
              "wmaplint.lsp.session", "wmaplint.lsp.worker"}
     assert loaded & heavy == set()
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ([], {}),
+    (["--tcp", "--port", "9000"], {"tcp": True, "port": 9000}),
+    (["--host=0.0.0.0", "--lint-timeout", "2.5"], {"host": "0.0.0.0", "lint_timeout": 2.5}),
+    (["--help"], None),
+    (["--port"], None),
+    (["--port", "x"], None),
+    (["--port", "70000"], None),
+    (["--lint-timeout", "nan"], None),
+    (["--lint-timeout=0.01"], None),
+    (["--verbose"], None),
+])
+def test_the_launcher_reads_the_common_lsp_options_and_leaves_the_rest_to_the_command_line(
+        args: list[str], expected: dict[str, object] | None) -> None:
+    from wmaplint.launch import lsp_options
+
+    assert lsp_options(args) == expected
+
+
+def test_lsp_options_the_launcher_cannot_read_get_the_command_lines_answer() -> None:
+    proc = subprocess.run([sys.executable, "-m", "wmaplint", "lsp", "--port", "x"], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "--port" in proc.stderr

@@ -1,6 +1,7 @@
 """`wmaplint lsp`: start the language server and answer ``initialize`` before anything else is imported.
 
-Until ``initialize`` is answered this process holds only the standard library, click and the framing code;
+Until ``initialize`` is answered this process holds only the standard library and the framing code (the
+launcher starts it without the command-line library, ``wmaplint.launch``);
 then it starts the lint worker (which imports the engine meanwhile) and hands the stream to the session
 (`session.py`). Positions are UTF-16 code units whatever the client offers (every client supports them).
 """
@@ -12,8 +13,6 @@ import sys
 import threading
 from collections.abc import Iterator
 from typing import IO, Any
-
-import click
 
 from wmaplint import __version__
 from wmaplint.lsp import rpc
@@ -86,26 +85,23 @@ def run(stdin: IO[bytes], stdout: IO[bytes], debounce: float = DEBOUNCE_SECONDS,
     return asyncio.run(session.serve(frames))
 
 
-@click.command("lsp")
-@click.option("--tcp", is_flag=True, help="Listen on TCP instead of stdio.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind with --tcp.")
-@click.option("--port", default=2087, show_default=True, type=int, help="Port to bind with --tcp.")
-@click.option("--lint-timeout", default=LINT_TIMEOUT_SECONDS, show_default=True,
-              type=click.FloatRange(min=0.1), help="Seconds a check in the editor may take before it stops.")
-def lsp_command(tcp: bool, host: str, port: int, lint_timeout: float) -> None:
-    """Run the language server (stdio by default)."""
+def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087,
+          lint_timeout: float = LINT_TIMEOUT_SECONDS) -> int:
+    """Serve one editor on stdio, or on the first TCP connection to ``host:port``; the exit code."""
     if tcp:
         import socket
 
         with socket.create_server((host, port)) as listener:
             connection, _ = listener.accept()
         with connection, connection.makefile("rb") as reader, connection.makefile("wb") as writer:
-            code = run(reader, writer, lint_timeout=lint_timeout)
-    else:
-        stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, not to the editor
-        sys.stdout = sys.stderr
-        code = run(sys.stdin.buffer, stdout, lint_timeout=lint_timeout)
+            return run(reader, writer, lint_timeout=lint_timeout)
+    stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, not to the editor
+    sys.stdout = sys.stderr
+    return run(sys.stdin.buffer, stdout, lint_timeout=lint_timeout)
+
+
+def exit_now(code: int) -> None:
+    """End the process: the reader thread may still wait on the editor's stream, so do not wait for it."""
     sys.stderr.flush()
-    # The reader thread may still wait on the editor's stream; end without waiting for it.
     os._exit(code)
