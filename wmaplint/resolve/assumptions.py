@@ -9,13 +9,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from wmaplint import records
 from wmaplint.resolve.jqrun import JqInput, JqRuntime
 from wmaplint.resources import shipped
 
 ASSUMPTIONS_FILE = shipped("schemas") / "assumptions.yaml"
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -28,7 +26,8 @@ class Assumption:
 @lru_cache(maxsize=4)
 def load_assumptions(path: str | None = None) -> dict[str, tuple[Assumption, ...]]:
     """The shipped assumptions by "group/version/Kind" (core kinds "version/Kind")."""
-    data = yaml.load(Path(path or ASSUMPTIONS_FILE).read_text(encoding="utf-8"), Loader=_LOADER)
+    text = Path(path or ASSUMPTIONS_FILE).read_text(encoding="utf-8")
+    data = records.yaml_data("assumptions", text)
     kinds = data.get("kinds") if isinstance(data, dict) else None
     found: dict[str, tuple[Assumption, ...]] = {}
     for gvk, entries in (kinds or {}).items():

@@ -15,10 +15,10 @@ from typing import Any
 
 import yaml
 
+from wmaplint import records
 from wmaplint.resources import shipped
 
 KNOWLEDGE_FILE = shipped("schemas") / "conditions.yaml"
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class KnowledgeError(Exception):
@@ -110,7 +110,7 @@ def load_knowledge(path: str | None = None) -> Knowledge:
     """The knowledge file (the bundled one by default). Raises KnowledgeError when unreadable."""
     file = Path(path) if path else KNOWLEDGE_FILE
     try:
-        data = yaml.load(file.read_text(encoding="utf-8"), Loader=_LOADER)
+        data = records.yaml_data("knowledge", file.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise KnowledgeError(f"{file}: {exc}") from None
     return parse_knowledge(data, str(file))

@@ -1,0 +1,43 @@
+"""Records of the tool's own YAML data in the user cache: the same data on every run, damage ignored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from wmaplint import records
+from wmaplint.resources import shipped
+
+KNOWLEDGE = (shipped("schemas") / "conditions.yaml").read_text(encoding="utf-8")
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_the_record_gives_what_parsing_gives(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = records.yaml_data("knowledge", KNOWLEDGE)
+    assert first == yaml.safe_load(KNOWLEDGE) and list((cache / "knowledge").glob("*.json"))
+
+    def no_parsing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(yaml, "load", no_parsing)
+    assert records.yaml_data("knowledge", KNOWLEDGE) == first
+
+
+def test_a_damaged_record_is_parsed_again(cache: Path) -> None:
+    records.yaml_data("knowledge", "a: [1, 2]\n")
+    [record] = (cache / "knowledge").glob("*.json")
+    record.write_text('{"value": ', encoding="utf-8")
+    assert records.yaml_data("knowledge", "a: [1, 2]\n") == {"a": [1, 2]}
+
+
+def test_data_json_cannot_hold_is_parsed_every_time_and_reads_the_same_on_the_first_run(cache: Path) -> None:
+    assert records.yaml_data("knowledge", "when: 2001-12-14\n") == yaml.safe_load("when: 2001-12-14\n")
+    assert not (cache / "knowledge").exists()
+    assert records.yaml_data("knowledge", "1: one\n") == {"1": "one"}  # as every later run reads it back
