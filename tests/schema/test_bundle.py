@@ -29,7 +29,7 @@ def test_the_committed_bundle_holds_exactly_the_lock():
 
 
 def test_the_bundle_is_well_under_a_megabyte():
-    assert BUNDLE.stat().st_size < 512 * 1024
+    assert BUNDLE.stat().st_size < 640 * 1024  # zlib: lzma made it 430 KB, and decompressed a third as fast
 
 
 def test_every_bundled_kind_has_a_type_and_its_raw_schema(bundle_store):
