@@ -6,13 +6,13 @@ wmaplint.resolve.loading.DefinitionIndex.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wmaplint.resolve.loading import catalog_dir, definition_gvk, is_definition, load_file, show_gvk
 from wmaplint.resolve.tree import component_entries, get
 from wmaplint.source import InputError
+from wmaplint.structs import dataclass, field
 
 # the runtime's evaluation order of the status mapping keys (FORMAT.md §2.5)
 STATUS_ORDER = (

@@ -12,12 +12,12 @@ from __future__ import annotations
 import fnmatch
 import re
 import sys
-from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from wmaplint.diagnostics import RULES, Severity, rule_by_name_or_id
+from wmaplint.structs import dataclass, field, replace
 
 CONFIG_FILES = (".wmaplint.yaml", ".wmaplint.yml", "pyproject.toml")
 KNOWN_KEYS = {"select", "ignore", "severity", "exclude", "crds", "fail-level", "rule-packs", "completes"}

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
+
+from wmaplint.structs import dataclass, field
 
 
 class Severity(enum.IntEnum):
@@ -37,6 +38,14 @@ class Span:
     start_col: int
     end_line: int
     end_col: int
+
+    # Written out: spans are made by the thousand (wmaplint.structs).
+    def __init__(self, start_line: int, start_col: int, end_line: int, end_col: int) -> None:
+        set_field = object.__setattr__
+        set_field(self, "start_line", start_line)
+        set_field(self, "start_col", start_col)
+        set_field(self, "end_line", end_line)
+        set_field(self, "end_col", end_col)
 
     @classmethod
     def point(cls, line: int, col: int) -> Span:

@@ -9,7 +9,6 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from wmaplint.config import Config, ConfigError, Overrides, find_config, load_co
 from wmaplint.diagnostics import Diagnostic, Report, Severity
 from wmaplint.selection import Skip, head_text, is_suite, kind_test, vendored, walk
 from wmaplint.source import InputError, SourceFile, load_text, read_path
+from wmaplint.structs import dataclass, field
 
 STDIN = "-"
 

@@ -13,10 +13,10 @@ import os
 import stat
 import tempfile
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from wmaplint.diagnostics import Report, TextEdit
 from wmaplint.source.lines import LineIndex
+from wmaplint.structs import dataclass, field
 
 BOM = b"\xef\xbb\xbf"
 TEMP_PREFIX = ".wmaplint-fix-"

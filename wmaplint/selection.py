@@ -13,7 +13,8 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+
+from wmaplint.structs import dataclass
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 SUITE_SUFFIX = ".test.yaml"

@@ -8,12 +8,12 @@ line. A suppression that suppresses nothing is itself reported, so stale ones do
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Severity, Span, define, rule_by_name_or_id
 from wmaplint.examples import JOB
 from wmaplint.source.lines import split_lines
+from wmaplint.structs import dataclass, field
 
 _PATTERN = re.compile(r"#\s*wmaplint:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\- ]+?)\s*(?:--\s*(.*))?$")
 

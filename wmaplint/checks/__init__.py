@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.definition.model import Definition
 from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Severity, Span, TextEdit
 from wmaplint.source import Document, Node, SourceFile
+from wmaplint.structs import dataclass, field
 
 CheckFn = Callable[["Context"], Iterable[Diagnostic]]
 CHECKS: list[CheckFn] = []

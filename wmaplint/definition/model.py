@@ -8,9 +8,9 @@ node, so checks can point at it. Pointers are key paths from the document root, 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 from wmaplint.source.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from wmaplint.structs import dataclass, field
 
 KARTA = ("run.ai/v1alpha1", "Karta")
 LEGACY = ("optimization.nvidia.com/v1alpha1", "ResourceInterface")

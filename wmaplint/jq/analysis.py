@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -22,6 +21,7 @@ from wmaplint.jq import builtins as B
 from wmaplint.jq import rules as R
 from wmaplint.jq.parser import line_col, trailing_comment, try_parse
 from wmaplint.jq.roles import ExprRole
+from wmaplint.structs import dataclass
 
 __all__ = ["JqFinding", "analyze", "infer_result_kind", "output_leaks"]
 

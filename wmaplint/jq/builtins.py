@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True, slots=True)

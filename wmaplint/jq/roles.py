@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from wmaplint.structs import dataclass
 
 #: accepted values of ``ExprRole.cardinality``
 CARDINALITIES = ("per-instance", "instance-ids", "one", "first", "stream")

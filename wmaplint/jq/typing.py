@@ -13,7 +13,6 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -36,6 +35,7 @@ from wmaplint.schema.types import (
     SchemaType,
     union,
 )
+from wmaplint.structs import dataclass, field
 
 try:
     from wmaplint.jq.analysis import JqFinding
@@ -80,6 +80,17 @@ class Val:
     has_const: bool = False
     path: str | None = None
     absent: tuple[str, str] | None = None
+
+    # Written out: an expression's typing makes one per step (wmaplint.structs).
+    def __init__(self, type: SchemaType, optional: bool = False, const: Any = None, has_const: bool = False,
+                 path: str | None = None, absent: tuple[str, str] | None = None) -> None:
+        set_field = object.__setattr__
+        set_field(self, "type", type)
+        set_field(self, "optional", optional)
+        set_field(self, "const", const)
+        set_field(self, "has_const", has_const)
+        set_field(self, "path", path)
+        set_field(self, "absent", absent)
 
     @property
     def is_any(self) -> bool:

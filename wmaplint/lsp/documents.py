@@ -7,10 +7,10 @@ the end of a line or of the document are clamped, as the protocol asks. Standard
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.source.lines import LineIndex
+from wmaplint.structs import dataclass, field
 
 
 def utf16_len(text: str) -> int:

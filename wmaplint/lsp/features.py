@@ -7,7 +7,6 @@ line past the end means the end of the document), so no feature sees a position 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -15,6 +14,7 @@ from lsprotocol import types as lsp
 from wmaplint.lsp import actions, completion, hover, navigation
 from wmaplint.lsp.documents import utf16_len
 from wmaplint.lsp.snapshot import Snapshot
+from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True)

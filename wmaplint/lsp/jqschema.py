@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from wmaplint.lsp import jqwords
 from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.lsp.uris import from_path
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, UNION, Property, SchemaType
+from wmaplint.structs import dataclass
 
 POD = ("", "v1", "Pod")
 MAX_LABEL_DEPTH = 4

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 
 from wmaplint.jq import builtins as jq_builtins
 from wmaplint.source import ScalarNode
+from wmaplint.structs import dataclass
 
 _STYLE_CHARS = {"plain": None, "single": "'", "double": '"', "literal": "|", "folded": ">"}
 KEYWORDS = frozenset(

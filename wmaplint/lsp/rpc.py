@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import IO, Any
+
+from wmaplint.structs import dataclass
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600

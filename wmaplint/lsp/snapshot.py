@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import cached_property
 
 from wmaplint.definition.model import Definition, build
 from wmaplint.lsp.positions import LineIndex
 from wmaplint.source import SourceFile, load_text
+from wmaplint.structs import dataclass, field
 
 _DEFINITION_KIND = re.compile(r"""["']?kind["']?\s*:\s*["']?(Karta|ResourceInterface)\b""")
 

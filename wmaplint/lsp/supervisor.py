@@ -11,10 +11,10 @@ import os
 import pickle
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.lsp.worker import HEADER, frame, resident_of
+from wmaplint.structs import dataclass, field
 
 POLL_SECONDS = 0.2  # how often a running job's memory is looked at
 START_SECONDS = 120.0  # a worker that has not finished importing by then is broken

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -25,6 +24,7 @@ from wmaplint.diagnostics import (
     Span,
 )
 from wmaplint.source.lines import split_lines
+from wmaplint.structs import dataclass
 
 STDIN_PATH = "<stdin>"
 

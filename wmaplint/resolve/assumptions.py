@@ -4,7 +4,6 @@ manifest that yields the sentence to show (or nothing)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from wmaplint import records
 from wmaplint.resolve.jqrun import JqInput, JqRuntime
 from wmaplint.resources import shipped
+from wmaplint.structs import dataclass
 
 ASSUMPTIONS_FILE = shipped("schemas") / "assumptions.yaml"
 

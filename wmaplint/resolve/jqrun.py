@@ -25,8 +25,9 @@ import select
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass, field
 from typing import Any
+
+from wmaplint.structs import dataclass, field
 
 MAX_OUTPUTS = 1000
 DEFAULT_TIMEOUT = 2.0

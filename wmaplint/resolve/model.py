@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
+
+from wmaplint.structs import dataclass, field
 
 Pointer = tuple[str | int, ...]
 

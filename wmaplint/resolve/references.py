@@ -12,11 +12,11 @@ component's pods are resolved from it; when it is not, a note says which runtime
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.resolve.model import ComponentNode
 from wmaplint.resolve.tree import get, pod_template
+from wmaplint.structs import dataclass, field
 
 TRAINER_GROUP = "trainer.kubeflow.org"
 RUNTIME_KINDS = ("TrainingRuntime", "ClusterTrainingRuntime")

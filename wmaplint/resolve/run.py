@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Severity, Span
@@ -24,6 +23,7 @@ from wmaplint.resolve.references import References, is_built_in_non_workload, is
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import find_span
 from wmaplint.source.nodes import no_cyclic_gc
+from wmaplint.structs import dataclass, field
 
 
 @dataclass

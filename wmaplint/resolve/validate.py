@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import wmaplint.cel.rules  # noqa: F401  (registers WM604 and WM607)
 from wmaplint.diagnostics import RULES, Diagnostic, Span
 from wmaplint.source import Document, MappingNode, Node, SequenceNode, find_node
+from wmaplint.structs import dataclass, field
 
 RULE_VIOLATION = "WM604"
 MAX_NODES = 200_000

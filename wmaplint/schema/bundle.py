@@ -19,7 +19,6 @@ import json
 import marshal
 import zlib
 from bisect import bisect_right
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, TypeBuilder
 from wmaplint.schema.types import SchemaType
 from wmaplint.source.nodes import no_cyclic_gc
+from wmaplint.structs import dataclass
 
 MAGIC = b"wmaplint schema bundle 2\n"
 BUNDLE_NAME = "bundle.bin"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from wmaplint.schema.types import (
 )
 from wmaplint.schema.yamldata import Positions, load_documents
 from wmaplint.source.reading import InputError, read_bytes
+from wmaplint.structs import dataclass, field
 
 GVK = tuple[str, str, str]
 

@@ -12,7 +12,6 @@ import os
 import tempfile
 import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -23,6 +22,7 @@ from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, format_gvk, parse_bytes
 from wmaplint.schema.store import SchemaStore
 from wmaplint.source.reading import InputError, read_bytes, read_path
+from wmaplint.structs import dataclass
 
 DEFAULT_LOCK = shipped("schemas") / "lock.yaml"
 DOWNLOAD_LIMIT = 64 * 1024 * 1024

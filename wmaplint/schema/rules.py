@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from wmaplint.diagnostics import define
 from wmaplint.examples import JOB, job_with
 from wmaplint.jq.rules import JOBSET, MPIJOB, jobset_with, mpijob_with
 from wmaplint.schema.loader import format_gvk
+from wmaplint.structs import dataclass
 
 UNKNOWN_FIELD = define(
     "WM301", "unknown-schema-field", "error",

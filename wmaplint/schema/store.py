@@ -12,7 +12,6 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from wmaplint.schema.loader import GVK, ParsedFile, parse_bytes
 from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir, user_schema_dir
 from wmaplint.schema.types import SchemaType
 from wmaplint.source.reading import InputError, read_bytes
+from wmaplint.structs import dataclass, field
 
 # parsed files shared by every store in the process, by digest
 _MEMO: dict[str, ParsedFile] = {}

@@ -8,8 +8,9 @@ reason for a finding. Types may form cycles (recursive ``$ref``); never walk the
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
+
+from wmaplint.structs import MISSING, dataclass, field, fields
 
 OBJECT = "object"
 ARRAY = "array"
@@ -33,6 +34,15 @@ class Property:
     line: int | None = None
     column: int | None = None
     description: str | None = None  # the property schema's ``description``, for editor hovers
+
+    # Written out: a CRD's types are made by the thousand (wmaplint.structs).
+    def __init__(self, name: str, type: SchemaType, line: int | None = None, column: int | None = None,
+                 description: str | None = None) -> None:
+        self.name = name
+        self.type = type
+        self.line = line
+        self.column = column
+        self.description = description
 
 
 @dataclass(slots=True, eq=False)
@@ -58,6 +68,37 @@ class SchemaType:
     line: int | None = None
     column: int | None = None
     ref: str | None = None  # the $ref name this type was built from, for messages
+
+    # Written out: a CRD's types are made by the thousand (wmaplint.structs).
+    def __init__(
+        self, kind: str, properties: dict[str, Property] | None = None,
+        required: frozenset[str] = frozenset(), additional: SchemaType | None = None,
+        preserve_unknown: bool = False, embedded_resource: bool = False,
+        items: SchemaType | None = None, list_type: str | None = None, list_map_keys: tuple[str, ...] = (),
+        format: str | None = None, enum: tuple[Any, ...] | None = None, pattern: str | None = None,
+        nullable: bool = False, default: Any = None, has_default: bool = False,
+        variants: tuple[SchemaType, ...] = (), line: int | None = None, column: int | None = None,
+        ref: str | None = None,
+    ) -> None:
+        self.kind = kind
+        self.properties = {} if properties is None else properties
+        self.required = required
+        self.additional = additional
+        self.preserve_unknown = preserve_unknown
+        self.embedded_resource = embedded_resource
+        self.items = items
+        self.list_type = list_type
+        self.list_map_keys = list_map_keys
+        self.format = format
+        self.enum = enum
+        self.pattern = pattern
+        self.nullable = nullable
+        self.default = default
+        self.has_default = has_default
+        self.variants = variants
+        self.line = line
+        self.column = column
+        self.ref = ref
 
     # -- questions the analyses ask -------------------------------------------------------------
 

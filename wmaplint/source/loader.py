@@ -6,8 +6,8 @@ resolved with YAML 1.1 rules as Kubernetes' decoder does (``yes``/``on`` are boo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -24,6 +24,7 @@ from wmaplint.source.nodes import (
     no_cyclic_gc,
 )
 from wmaplint.source.reading import read_path
+from wmaplint.structs import dataclass, field
 
 # Nodes that aliases may add to a document; a "billion laughs" file stops here instead of exhausting memory.
 MAX_ALIAS_EXPANSION = 100_000
@@ -99,7 +100,7 @@ def scalar_reading_at(text: str, start: int) -> tuple[int, str | None, bool] | N
     except (yaml.YAMLError, RecursionError):
         return None
     for top in documents:
-        ynode = top
+        ynode: Any = top
         while ynode is not None and ynode.start_mark.index <= start < max(ynode.end_mark.index, start + 1):
             if isinstance(ynode, yaml.ScalarNode):
                 if ynode.start_mark.index != start:

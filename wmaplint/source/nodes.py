@@ -5,11 +5,11 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.diagnostics import Span
 from wmaplint.source.lines import LineIndex
+from wmaplint.structs import dataclass, field
 
 PLAIN, SINGLE, DOUBLE, LITERAL, FOLDED = "plain", "single", "double", "literal", "folded"
 STYLE_NAMES = {None: PLAIN, "": PLAIN, "'": SINGLE, '"': DOUBLE, "|": LITERAL, ">": FOLDED}
@@ -17,6 +17,8 @@ STYLE_NAMES = {None: PLAIN, "": PLAIN, "'": SINGLE, '"': DOUBLE, "|": LITERAL, "
 
 @dataclass(eq=False, slots=True)
 class Node:
+    """Nodes are made by the thousand: each class writes out its ``__init__`` (wmaplint.structs)."""
+
     span: Span
     start: int  # character offsets into the file text (end exclusive)
     end: int
@@ -29,6 +31,17 @@ class ScalarNode(Node):
     style: str  # plain, single, double, literal or folded
     tag: str = ""
     source: SourceText | None = field(default=None, repr=False)
+
+    def __init__(self, span: Span, start: int, end: int, value: Any, text: str, style: str, tag: str = "",
+                 source: SourceText | None = None) -> None:
+        self.span = span
+        self.start = start
+        self.end = end
+        self.value = value
+        self.text = text
+        self.style = style
+        self.tag = tag
+        self.source = source
 
     @property
     def is_string(self) -> bool:
@@ -44,6 +57,12 @@ class ScalarNode(Node):
 @dataclass(eq=False, slots=True)
 class MappingNode(Node):
     pairs: list[tuple[ScalarNode, Node]]
+
+    def __init__(self, span: Span, start: int, end: int, pairs: list[tuple[ScalarNode, Node]]) -> None:
+        self.span = span
+        self.start = start
+        self.end = end
+        self.pairs = pairs
 
     def get(self, key: str) -> Node | None:
         for k, v in self.pairs:
@@ -64,6 +83,12 @@ class MappingNode(Node):
 @dataclass(eq=False, slots=True)
 class SequenceNode(Node):
     items: list[Node]
+
+    def __init__(self, span: Span, start: int, end: int, items: list[Node]) -> None:
+        self.span = span
+        self.start = start
+        self.end = end
+        self.items = items
 
 
 @contextmanager

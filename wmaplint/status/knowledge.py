@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import yaml
 
 from wmaplint import records
 from wmaplint.resources import shipped
+from wmaplint.structs import dataclass, field
 
 KNOWLEDGE_FILE = shipped("schemas") / "conditions.yaml"
 

@@ -9,11 +9,11 @@ satisfiable and neither relies on an expression result the other does not also r
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from wmaplint.definition.model import Matcher, StatusDefinition
 from wmaplint.source import ScalarNode
 from wmaplint.status.knowledge import KindFacts, normalise_path
+from wmaplint.structs import dataclass, field
 
 # StatusMappings.Entries() order; all matching statuses are listed in this order, callers usually take the
 # first.

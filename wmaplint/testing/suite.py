@@ -24,7 +24,6 @@ an inline manifest, into the manifest file otherwise.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ from wmaplint.resolve.render import platform_gpus, totals
 from wmaplint.resolve.resources import GPU
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, Node, find_node
+from wmaplint.structs import dataclass, field
 
 EXPECT_KEYS = ("totals", "status", "matches", "instances", "gangs", "pods", "findings")
 
