@@ -64,6 +64,16 @@ def _rules_of(schema: Any) -> Iterator[Any]:
             stack.extend(node)
 
 
+_NATIVE: dict[str, bool] = {}  # by the schema source's sha256
+
+
+def _all_decided_natively(sha256: str, schema: Any) -> bool:
+    found = _NATIVE.get(sha256)
+    if found is None:
+        found = _NATIVE[sha256] = all(_decided_natively(rule) for rule in _rules_of(schema))
+    return found
+
+
 def _decided_natively(rule: Any) -> bool:
     if not isinstance(rule, dict) or set(rule) - {"rule", "message"}:
         return False
@@ -82,7 +92,7 @@ def karta_crd_rules(ctx: Context) -> Iterator[Diagnostic]:
     from wmaplint.cel import validate_object
 
     schema = schemas[0]
-    if all(_decided_natively(rule) for rule in _rules_of(schema.raw)):
+    if _all_decided_natively(schema.sha256, schema.raw):
         return  # the CRD of today: its two rules are WM510 and WM511, and CEL need not even be loaded
     obj = to_python(ctx.document.root)
     root = ctx.document.root

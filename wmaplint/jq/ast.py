@@ -480,18 +480,17 @@ class Import(Node):
 def children(node: Node) -> tuple[Node, ...]:
     """Direct sub-nodes of ``node`` in source order."""
     out: list[Node] = []
-    for name in _FIELDS.get(type(node), ()):
+    for name, shape in _CHILD_FIELDS[type(node)]:
         value = getattr(node, name)
         if value is None:
             continue
-        if isinstance(value, Node):
+        if shape == _ONE:
             out.append(value)
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, Node):
-                    out.append(item)
-                elif isinstance(item, tuple):
-                    out.extend(x for x in item if isinstance(x, Node))
+        elif shape == _MANY:
+            out.extend(item for item in value if isinstance(item, Node))  # strings sit among them too
+        else:
+            for pair in value:
+                out.extend(item for item in pair if isinstance(item, Node))
     return tuple(out)
 
 
@@ -504,23 +503,34 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(children(current)))
 
 
-def _node_fields(cls: type) -> tuple[str, ...]:
-    names: list[str] = []
+_ONE, _MANY, _PAIRS = "one", "many", "pairs"
+
+
+def _child_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    """The fields of a node class that hold nodes, by what their annotation says: a node (``_ONE``), a tuple
+    of nodes among other things (``_MANY``), or a tuple of node pairs (``_PAIRS``)."""
+    found: dict[str, str] = {}
     for klass in reversed(cls.__mro__):
-        for name in getattr(klass, "__slots__", ()):
-            if name not in ("start", "end") and name not in names:
-                names.append(name)
-    return tuple(names)
+        for name, annotation in klass.__dict__.get("__annotations__", {}).items():
+            if name in ("start", "end") or not ("Node" in annotation or "Entry" in annotation):
+                continue
+            if annotation.startswith("tuple[tuple["):
+                found[name] = _PAIRS
+            elif annotation.startswith("tuple["):
+                found[name] = _MANY
+            else:
+                found[name] = _ONE
+    return tuple(found.items())
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_CHILD_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
 def _register_fields() -> None:
     stack = [Node]
     while stack:
         cls = stack.pop()
-        _FIELDS[cls] = _node_fields(cls)
+        _CHILD_FIELDS[cls] = _child_fields(cls)
         stack.extend(cls.__subclasses__())
 
 
