@@ -108,9 +108,12 @@ runpy.run_module("wmaplint", run_name="__main__", alter_sys=True)
 
 
 def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
-    directory = Path(tempfile.mkdtemp(prefix=f"{case.family}-", dir=base))
+    # Each case in a directory of its own: a link to ".." must reach this case only, not every other case.
+    home = Path(tempfile.mkdtemp(prefix=f"{case.family}-", dir=base))
+    directory = home / "case"
+    directory.mkdir()
     _write(directory, case)
-    peak_file = base / f"{directory.name}.peak"
+    peak_file = base / f"{home.name}.peak"
     limits = {"HOSTILE_ADDRESS_CAP": str(ADDRESS_CAP), "HOSTILE_PEAK_FILE": str(peak_file)}
     start = time.perf_counter()
     proc = subprocess.Popen(
