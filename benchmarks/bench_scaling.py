@@ -27,7 +27,7 @@ import time
 
 from harness import REPO, WMAPLINT, WORK, check_jsonschema, environment
 
-from wmaplint.examples import job_with_children
+from wmaplint.rules.examples import job_with_children
 
 SHARED = REPO.parent / "shared"
 SCHEMA = str(REPO / "schemas" / "definition.schema.json")

@@ -81,17 +81,22 @@ def lint_text(text: str, path: str = "<stdin>", options: Options | None = None) 
 
 
 def _lint_source(source: SourceFile, options: Options, config: Config) -> list[Diagnostic]:
-    from wmaplint.checks import Context, run_checks
+    from wmaplint.checks import run_checks
     from wmaplint.definition.model import build
+    from wmaplint.rules import diagnostics_of, run_definition_checks
+    from wmaplint.rules.context import DefinitionContext
     from wmaplint.suppress import apply_suppressions
 
-    found: list[Diagnostic] = list(source.problems)
+    found: list[Diagnostic] = list(diagnostics_of(source.problems))
     for document in source.documents:
         definition = build(document.root)
         if definition is not None:
-            ctx = Context(path=source.path, source=source, document=document, definition=definition,
-                          options=(options, config))
+            ctx = DefinitionContext(path=source.path, source=source, document=document, definition=definition,
+                                    config=config, strict=options.strict,
+                                    schema_store=lambda: options.schema_store(config),
+                                    options=(options, config))
             found.extend(run_checks(ctx))
+            found.extend(run_definition_checks(ctx))
             continue
         linter = _document_linter(document.root)
         if linter is not None:

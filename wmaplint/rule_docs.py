@@ -10,8 +10,71 @@ def rule_anchor(rule: Rule) -> str:
     return f"{rule.id.lower()}-{rule.name}"
 
 
+ANCESTORS = 4  # enclosing lines shown above a snippet, so a reader sees where it stands
+
+
+def example_snippets(rule: Rule) -> tuple[str, str]:
+    """The failing and the passing example as a reader should see them: where the two whole files (which the
+    tests run) differ, under the lines that enclose the change (``...`` where lines are left out). Examples
+    with nothing in common are shown whole."""
+    bad, good = rule.bad.rstrip("\n").splitlines(), rule.good.rstrip("\n").splitlines()
+    head = 0
+    while head < min(len(bad), len(good)) and bad[head] == good[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(bad), len(good)) - head and bad[-1 - tail] == good[-1 - tail]:
+        tail += 1
+    if head == 0 and tail == 0:
+        return "\n".join(bad), "\n".join(good)
+    first = (bad[head:len(bad) - tail] or good[head:len(good) - tail] or [""])[0]
+    above = _enclosing(bad[:head], first)
+    return _snippet(bad, head, len(bad) - tail, above), _snippet(good, head, len(good) - tail, above)
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _enclosing(before: list[str], first: str) -> list[int]:
+    """Indexes of the lines above the change that hold it (less indented, each in turn)."""
+    found: list[int] = []
+    depth = _indent_of(first) if first.strip() else 1 << 30
+    item = first.lstrip().startswith("- ")  # a sequence item may sit at its key's own indentation
+    for index in range(len(before) - 1, -1, -1):
+        line = before[index]
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        indent = _indent_of(line)
+        if indent < depth or (item and indent == depth and not line.lstrip().startswith("- ")):
+            found.append(index)
+            depth, item = indent, line.lstrip().startswith("- ")
+            if len(found) == ANCESTORS or (depth == 0 and not item):
+                break
+    if not found and before:
+        found.append(len(before) - 1)  # a change at the top level: the line before it
+    return sorted(found)
+
+
+def _snippet(lines: list[str], start: int, end: int, above: list[int]) -> str:
+    shown: list[str] = []
+    last = -1
+    for index in above:
+        if last >= 0 and index != last + 1:
+            shown.append(" " * _indent_of(lines[index]) + "...")
+        shown.append(lines[index])
+        last = index
+    changed = lines[start:max(start, end)]
+    # where the other example has lines, this one shows that it has none
+    body = changed or [" " * (_indent_of(lines[above[-1]]) + 2 if above else 0) + "# (nothing here)"]
+    if above and above[-1] != start - 1:
+        shown.append(" " * _indent_of(body[0]) + "...")
+    shown.extend(body)
+    return "\n".join(shown)
+
+
 def rule_markdown(rule: Rule, heading: str = "#") -> str:
     lang = "yaml" if rule.example_filename.endswith((".yaml", ".yml")) else ""
+    bad, good = example_snippets(rule)
     parts = [
         f"{heading} {rule.id} {rule.name}",
         "",
@@ -26,13 +89,13 @@ def rule_markdown(rule: Rule, heading: str = "#") -> str:
         f"{heading}# Failing example",
         "",
         f"```{lang}",
-        rule.bad.rstrip("\n"),
+        bad,
         "```",
         "",
         f"{heading}# Passing example",
         "",
         f"```{lang}",
-        rule.good.rstrip("\n"),
+        good,
         "```",
     ]
     if rule.fix:

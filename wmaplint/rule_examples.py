@@ -6,7 +6,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable
 
-from wmaplint.examples import JOB
+from wmaplint.rules.examples import JOB
 
 
 def _resolution(mode: str) -> Callable[[str, str], Iterable[str]]:

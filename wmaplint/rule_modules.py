@@ -9,7 +9,6 @@ from wmaplint.checks import CHECK_MODULES
 # Rules registered outside the definition checks: YAML faults, CRD documents, suppressions, the analyses' own
 # modules, and resolution.
 RULE_MODULES = (
-    "wmaplint.source.rules",
     *CHECK_MODULES,
     "wmaplint.checks.crd",
     "wmaplint.suppress",
@@ -21,5 +20,8 @@ RULE_MODULES = (
 
 
 def import_rule_modules() -> None:
+    from wmaplint import rules
+
     for name in RULE_MODULES:
         importlib.import_module(name)
+    rules.load()

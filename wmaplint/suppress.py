@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Severity, Span, define, rule_by_name_or_id
-from wmaplint.examples import JOB
+from wmaplint.rules.examples import JOB
 from wmaplint.source.lines import split_lines
 from wmaplint.structs import dataclass, field
 

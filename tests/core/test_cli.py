@@ -9,7 +9,7 @@ import sys
 from click.testing import CliRunner
 
 from wmaplint.cli import main
-from wmaplint.examples import JOB, job_with
+from wmaplint.rules.examples import JOB, job_with
 
 BROKEN = job_with("specDefinition:", "specDefiniton:")
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from wmaplint import engine
 from wmaplint.cli import LazyGroup, main
-from wmaplint.examples import JOB
+from wmaplint.rules.examples import JOB
 
 
 def _collector_at_exit(*args: str, cwd: Path) -> str:

@@ -44,7 +44,30 @@ def test_catalog_definitions_validate_against_the_format_schema(repo) -> None:
 
 def test_format_schema_rejects_a_misspelled_key() -> None:
     validator = jsonschema.Draft202012Validator(json.loads(schema_json()))
-    from wmaplint.examples import job_with
+    from wmaplint.rules.examples import job_with
 
     doc = yaml.safe_load(job_with("specDefinition:", "specDefiniton:"))
     assert any("specDefiniton" in e.message for e in validator.iter_errors(doc))
+
+
+def test_rule_docs_show_where_the_examples_differ() -> None:
+    from wmaplint.diagnostics import Rule, Severity
+    from wmaplint.rule_docs import example_snippets
+
+    good = "a:\n  b:\n    c: 1\n    d: 2\n  e: 3\n"
+    rule = Rule("WM999", "x", Severity.ERROR, "s", "w", bad=good.replace("d: 2", "d: 3"), good=good)
+    assert example_snippets(rule) == ("a:\n  b:\n    ...\n    d: 3", "a:\n  b:\n    ...\n    d: 2")
+    removed = Rule("WM999", "x", Severity.ERROR, "s", "w", bad=good.replace("    d: 2\n", ""), good=good)
+    assert example_snippets(removed)[0] == "a:\n  b:\n    ...\n    # (nothing here)"
+    items = "l:\n- n: a\n  v: 1\n- n: b\n  v: 2\n"
+    rule = Rule("WM999", "x", Severity.ERROR, "s", "w", bad=items.replace("v: 2", "v: 3"), good=items)
+    assert example_snippets(rule)[0] == "l:\n...\n- n: b\n  v: 3"
+
+
+def test_every_rule_shows_a_short_example() -> None:
+    from wmaplint.diagnostics import RULES
+    from wmaplint.rule_docs import example_snippets
+
+    long = {rule_id: len(bad.splitlines()) for rule_id, rule in RULES.items()
+            for bad in example_snippets(rule)[:1] if len(bad.splitlines()) > 30}
+    assert long == {}

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from wmaplint.examples import JOB
+from wmaplint.rules.examples import JOB
 
 # Modules a definition check has no use for: resolution and its libjq binding, the language server, the
 # JSON Schema validator (rule packs remember that their text passed it), process pools (one file),

@@ -89,7 +89,8 @@ def test_copies_and_pickles_are_equal_values(options: dict[str, Any]) -> None:
 
 def test_order_compares_fields_in_turn() -> None:
     _, ours = _pair({"frozen": True, "order": True})
-    assert ours(1, 2) < ours(1, 3) < ours(2, 0) and ours(2) >= ours(1, 9) and sorted([ours(3), ours(1)])[0].x == 1
+    assert ours(1, 2) < ours(1, 3) < ours(2, 0) and ours(2) >= ours(1, 9)
+    assert sorted([ours(3), ours(1)])[0].x == 1
     with pytest.raises(TypeError):
         ours(1) < (1, 2)  # noqa: B015 - the comparison is the test
 
@@ -123,8 +124,7 @@ def test_a_class_that_writes_its_own_init_keeps_it() -> None:
             object.__setattr__(self, "line", line)
             object.__setattr__(self, "col", col + 0)
 
-    assert Span(1, 2) == Span(line=1, col=2) and repr(Span(1, 2)) == "test_a_class_that_writes_its_own_init_" \
-        "keeps_it.<locals>.Span(line=1, col=2)"
+    assert Span(1, 2) == Span(line=1, col=2) and repr(Span(1, 2)).endswith(".Span(line=1, col=2)")
 
 
 def test_replace_and_fields() -> None:

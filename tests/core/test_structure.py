@@ -4,8 +4,8 @@ reported."""
 from __future__ import annotations
 
 from wmaplint.engine import lint_text
-from wmaplint.examples import JOB, job_with
 from wmaplint.fixes import apply_edits
+from wmaplint.rules.examples import JOB, job_with
 
 JOBSET = """\
 apiVersion: run.ai/v1alpha1

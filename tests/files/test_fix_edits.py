@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from wmaplint.checks import fix
 from wmaplint.engine import lint_text
-from wmaplint.examples import JOB
 from wmaplint.fixes import apply_edits
+from wmaplint.rules.examples import JOB
 from wmaplint.source import find_node, load_text, to_python
 from wmaplint.source.edits import remove_pair, replace_scalar
 

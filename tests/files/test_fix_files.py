@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from wmaplint import fixes
-from wmaplint.examples import JOB, job_with
 from wmaplint.fixes import FixError, sweep_temporary_files, write_fixed
+from wmaplint.rules.examples import JOB, job_with
 
 BROKEN = job_with("specDefinition:", "specDefiniton:")  # WM112 with a rename fix
 

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 from wmaplint.config import Overrides
 from wmaplint.diagnostics import RULES
 from wmaplint.engine import Options, lint_text
-from wmaplint.examples import JOB, POD
 from wmaplint.fixes import apply_edits
-from wmaplint.jq import rules as jq_rules
+from wmaplint.rules import examples
+from wmaplint.rules.examples import JOB, POD
 from wmaplint.source import MappingNode, ScalarNode, find_node, load_text, to_python
 from wmaplint.source.scalars import skip_properties
 
@@ -37,7 +37,7 @@ FAN_OUT_FIXED = ".spec.replicatedJobs[]? | (.template.spec.parallelism // 1)"
 SELECTOR = '.metadata.labels["training.kubeflow.org/replica-type"] // .metadata.labels.role'
 
 # The jq rules' examples, with a replicas path that fans out, a gang, and a keyPath with a fallback.
-JOBSET = jq_rules.JOBSET.replace(
+JOBSET = examples.JOBSET.replace(
     "'.spec.replicatedJobs[]? | (.template.spec.parallelism // 1)'", f"'{FAN_OUT}'", 1
 ) + """\
   optimizationInstructions:
@@ -48,7 +48,7 @@ JOBSET = jq_rules.JOBSET.replace(
         - componentName: replicatedjob
           groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/jobset-name"]']
 """
-MPIJOB = jq_rules.MPIJOB.replace(f"'{SELECTOR.split(' //')[0]}'", f"'{SELECTOR}'", 1)
+MPIJOB = examples.MPIJOB.replace(f"'{SELECTOR.split(' //')[0]}'", f"'{SELECTOR}'", 1)
 assert FAN_OUT in JOBSET and SELECTOR in MPIJOB, "the jq rules' examples changed"
 
 # A small CRD of our own, so a schema-path fix is tested without any schema beside the repository.
@@ -219,11 +219,11 @@ CASES = {
         "WM305", _swap(WIDGET, "{replicasPath: '.spec.parallelism // 1'}", f"\n        replicasPath: {MARK}"),
         ".spec.replicas", ".spec.replicas // 1", REPLICAS, margins=True, crds=True),
     "WM309-iteration-block": Case(
-        "WM309", _swap(jq_rules.JOBSET, "'.spec.replicatedJobs[]?.name'", MARK),
+        "WM309", _swap(examples.JOBSET, "'.spec.replicatedJobs[]?.name'", MARK),
         ".spec.replicatedJobs[].name", ".spec.replicatedJobs[]?.name", (*CHILD, "instanceIdPath"),
         margins=True),
     "WM309-iteration-flow": Case(
-        "WM309", _swap(jq_rules.JOBSET, "'.spec.replicatedJobs[]?.template.spec.template'", MARK),
+        "WM309", _swap(examples.JOBSET, "'.spec.replicatedJobs[]?.template.spec.template'", MARK),
         ".spec.replicatedJobs[].template.spec.template", ".spec.replicatedJobs[]?.template.spec.template",
         (*CHILD, "specDefinition", "podTemplateSpecPath"), margins=True),
     "WM406-add-field-names": Case(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from wmaplint.engine import declares_kind
-from wmaplint.examples import JOB, job_with
+from wmaplint.rules.examples import JOB, job_with
 
 BROKEN = job_with("specDefinition:", "specDefiniton:")  # WM112 at defs/job.yaml:9:7
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wmaplint.examples import JOB, POD
+from wmaplint.rules.examples import JOB, POD
 
 from .frames import lsp_session
 from .helpers import WIDGET_DEFINITION, widget_crd

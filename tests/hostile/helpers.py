@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from wmaplint.examples import JOB
+from wmaplint.rules.examples import JOB
 
 HANG_TIMEOUT = 60.0  # a hang detector, not a speed test
 MEMORY_LIMIT = 2 << 30  # address space for runs on big inputs

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from wmaplint.examples import JOB, job_with
+from wmaplint.rules.examples import JOB, job_with
 
 from .helpers import JOB_MANIFEST, assert_clean, rules_of, wmaplint
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint.examples import JOB
+from wmaplint.rules.examples import JOB
 
 from .helpers import assert_clean, wmaplint
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint.examples import JOB, job_with
+from wmaplint.rules.examples import JOB, job_with
 
 from .helpers import REPO
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint.examples import JOB, job_with
+from wmaplint.rules.examples import JOB, job_with
 
 from .helpers import JOB_MANIFEST, assert_clean, wmaplint
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from wmaplint.diagnostics import Span
-from wmaplint.examples import JOB
 from wmaplint.lsp import actions, format_schema, jqwords
 from wmaplint.lsp.attach import is_ours
 from wmaplint.lsp.positions import LineIndex
 from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.lsp.yamlpath import locate, mapping_path
+from wmaplint.rules.examples import JOB
 
 
 def test_columns_after_astral_characters_count_two_utf16_units():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint.examples import JOB
+from wmaplint.rules.examples import JOB
 
 from .rawclient import RawClient
 

@@ -11,7 +11,7 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from wmaplint.examples import JOB
+from wmaplint.rules.examples import JOB
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

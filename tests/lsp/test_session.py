@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from wmaplint.examples import JOB
 from wmaplint.lsp.session import Session
 from wmaplint.lsp.supervisor import Supervisor
+from wmaplint.rules.examples import JOB
 
 FAKE = (sys.executable, str(Path(__file__).with_name("fake_worker.py")))
 HELM = "{{- if .Values.enabled }}\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n{{- end }}\n"

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint.examples import job_with
 from wmaplint.resolve import loading
 from wmaplint.resolve.jqrun import JqRuntime
 from wmaplint.resolve.run import resolve_files
+from wmaplint.rules.examples import job_with
 
 MAIN_PROCESS_MEMORY = 500 << 20
 HANG = 60.0

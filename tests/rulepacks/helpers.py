@@ -7,7 +7,7 @@ from pathlib import Path
 from wmaplint.checks import load_checks
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.engine import Options, lint_text
-from wmaplint.examples import JOB
+from wmaplint.rules.examples import JOB
 
 load_checks()
 

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from wmaplint.diagnostics import Report, Severity, Span
-from wmaplint.examples import JOB, job_with
 from wmaplint.report.sarif import render_sarif
+from wmaplint.rules.examples import JOB, job_with
 
 from .helpers import PACK_HEAD, PackLab, acme_rule
 

@@ -9,10 +9,10 @@ import pytest
 
 from wmaplint.cel.evaluate import to_cel_value
 from wmaplint.engine import lint_text
-from wmaplint.examples import job_with_children
 from wmaplint.rulepacks import packs_for
 from wmaplint.rulepacks import paths as pack_paths
 from wmaplint.rulepacks.run import _evaluate, _read_part
+from wmaplint.rules.examples import job_with_children
 from wmaplint.source import load_text, to_python
 
 REPO = Path(__file__).resolve().parents[2]

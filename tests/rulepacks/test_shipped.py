@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from wmaplint.engine import lint_text
-from wmaplint.examples import JOB, job_with
 from wmaplint.rulepacks import load_pack, shipped_pack_paths
+from wmaplint.rules.examples import JOB, job_with
 
 from .helpers import PackLab
 

@@ -121,7 +121,7 @@ def test_the_catalog_rayjob_guards_every_worker_path() -> None:
 
 
 def test_pod_paths_are_not_checked() -> None:
-    from wmaplint.examples import JOB
+    from wmaplint.rules.examples import JOB
 
     text = JOB.replace(
         "      statusDefinition:",

@@ -8,11 +8,18 @@ import pytest
 from click.testing import CliRunner
 
 from wmaplint.cli import main
+from wmaplint.diagnostics import Diagnostic
 from wmaplint.engine import lint_text
-from wmaplint.examples import JOB
 from wmaplint.fixes import apply_edits
-from wmaplint.source import load_text
+from wmaplint.rules import diagnostics_of
+from wmaplint.rules.examples import JOB
+from wmaplint.source import SourceFile, load_text
 from wmaplint.source.lines import LineIndex, line_starts, split_lines
+
+
+def findings(source: SourceFile) -> list[Diagnostic]:
+    """The file's faults as the document rules report them."""
+    return list(diagnostics_of(source.problems))
 
 ODD = ("\x85", "\u2028", "\u2029")
 # Comments and quoted values holding the characters libyaml (YAML 1.1) counts as line breaks, where YAML 1.1
@@ -65,8 +72,8 @@ def test_spans_count_lines_at_lf_only() -> None:
 def test_syntax_error_position_counts_lines_at_lf_only() -> None:
     text = "# one\u2028two\x85three\nkey: [unclosed\nother: 1\n"
     source = load_text(text, "bad.yaml")
-    assert [p.rule for p in source.problems] == ["WM101"]
-    assert source.problems[0].span.start_line <= 3  # libyaml alone says line 5
+    assert [p.rule for p in findings(source)] == ["WM101"]
+    assert findings(source)[0].span.start_line <= 3  # libyaml alone says line 5
 
 
 def test_cli_reports_the_finding_on_its_line() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.engine import lint_text
-from wmaplint.status.examples import custom_definition
+from wmaplint.rules.examples import custom_definition
 
 from .helpers import catalog_text, only, rules, status_findings, vary
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wmaplint.engine import Options
-from wmaplint.status.examples import custom_definition
+from wmaplint.rules.examples import custom_definition
 
 from .helpers import catalog_text, only, rules, status_findings, vary
 

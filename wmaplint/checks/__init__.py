@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
 
-from wmaplint.definition.model import Definition
-from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Severity, Span, TextEdit
-from wmaplint.source import Document, Node, SourceFile
-from wmaplint.structs import dataclass, field
+from wmaplint.diagnostics import Diagnostic, Fix, TextEdit
+from wmaplint.rules.context import DefinitionContext
 
 CheckFn = Callable[["Context"], Iterable[Diagnostic]]
 CHECKS: list[CheckFn] = []
@@ -41,47 +38,8 @@ def load_checks() -> list[CheckFn]:
     return CHECKS
 
 
-@dataclass
-class Context:
-    path: str
-    source: SourceFile
-    document: Document
-    definition: Definition
-    options: Any = None  # engine options (schema store, strict, ...), read by checks that need them
-    cache: dict[str, Any] = field(default_factory=dict)
-
-    def diag(
-        self,
-        rule: Rule | str,
-        where: Node | Span | None,
-        message: str,
-        *,
-        severity: Severity | None = None,
-        related: Iterable[RelatedLocation] = (),
-        fixes: Iterable[Fix] = (),
-        data: dict[str, Any] | None = None,
-    ) -> Diagnostic:
-        rule_id = rule if isinstance(rule, str) else rule.id
-        if where is None:
-            span = self.definition.document_node.span
-            span = Span(span.start_line, span.start_col, span.start_line, span.start_col + 1)
-        elif isinstance(where, Span):
-            span = where
-        else:
-            span = where.span
-        return Diagnostic(
-            rule=rule_id,
-            severity=severity if severity is not None else RULES[rule_id].severity,
-            message=message,
-            path=self.path,
-            span=span,
-            related=tuple(related),
-            fixes=tuple(fixes),
-            data=data,
-        )
-
-    def here(self, node: Node, message: str) -> RelatedLocation:
-        return RelatedLocation(self.path, node.span, message)
+# The context every check gets (the checks here move to rule modules, wmaplint.rules, one by one).
+Context = DefinitionContext
 
 
 TITLE_LENGTH = 80

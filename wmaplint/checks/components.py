@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from wmaplint.checks import Context, check, fix
 from wmaplint.definition.model import Component
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.examples import JOB, job_with
+from wmaplint.rules.examples import JOB, job_with
 from wmaplint.source import MappingNode, ScalarNode
 from wmaplint.source.edits import remove_pair, replace_scalar
 

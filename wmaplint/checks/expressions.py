@@ -8,22 +8,8 @@ from typing import Any
 from wmaplint.checks import Context, check, fix
 from wmaplint.definition.model import Expr
 from wmaplint.diagnostics import RULES, Diagnostic, Severity
+from wmaplint.rules.context import role_of
 from wmaplint.source.edits import replace_scalar
-
-
-def role_of(expr: Expr) -> Any:
-    from wmaplint.jq.roles import ExprRole
-
-    component = expr.component
-    return ExprRole(
-        field=expr.field,
-        context=expr.context,
-        cardinality=expr.cardinality,
-        writable=expr.writable,
-        selector_value=expr.selector_value,
-        expected_result=expr.expected_result,
-        has_instances=component is not None and component.instance_id_path is not None,
-    )
 
 
 def with_margins(replacement: str, original: str) -> str:

@@ -14,7 +14,7 @@ from wmaplint.checks import Context, check, fix
 from wmaplint.definition.format import DEFINITION_SCHEMA, STATUS_KEYS
 from wmaplint.definition.model import DEFINITION_KINDS, KARTA
 from wmaplint.diagnostics import Diagnostic, Fix, define
-from wmaplint.examples import JOB, job_with
+from wmaplint.rules.examples import JOB, job_with
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
 from wmaplint.source.edits import replace_scalar
 

@@ -14,8 +14,8 @@ from wmaplint.checks import Context, check
 from wmaplint.checks.expressions import place
 from wmaplint.definition.model import Expr
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span, define
-from wmaplint.examples import JOB
 from wmaplint.jq.guards import UNGUARDED_ITERATION
+from wmaplint.rules.examples import JOB
 from wmaplint.source import ScalarNode
 
 POD = ("", "v1", "Pod")

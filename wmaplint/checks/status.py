@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from wmaplint.checks import Context, check, fix
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.examples import JOB, POD, job_with
+from wmaplint.rules.examples import JOB, POD, job_with
 from wmaplint.source import MappingNode, ScalarNode
 from wmaplint.source.edits import add_flow_pairs
 

@@ -14,11 +14,18 @@ from typing import Any
 from wmaplint.checks import Context, check, fix
 from wmaplint.definition.model import Component, StatusDefinition
 from wmaplint.diagnostics import Diagnostic, Fix, Severity, define
-from wmaplint.examples import JOB, job_with
+from wmaplint.rules.examples import (
+    CUSTOM,
+    JOB,
+    JOB_SUSPENDABLE,
+    JOB_WITH_INITIALIZING,
+    POD,
+    PYTORCHJOB,
+    job_with,
+)
 from wmaplint.source import MappingNode, Node, ScalarNode
 from wmaplint.source.edits import replace_scalar
 from wmaplint.status.coverage import completes
-from wmaplint.status.examples import CUSTOM, JOB_SUSPENDABLE, JOB_WITH_INITIALIZING, POD, PYTORCHJOB
 from wmaplint.status.knowledge import KindFacts, KnowledgeError, load_knowledge, phase_values
 from wmaplint.status.model import (
     CONDITION_STATUSES,

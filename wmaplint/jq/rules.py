@@ -3,76 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.examples import JOB
-
-JOBSET = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: jobset-x-k8s-io-jobset-v1alpha2}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: jobset
-      kind: {group: jobset.x-k8s.io, version: v1alpha2, kind: JobSet}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          completed: [{byConditions: [{type: Completed, status: "True"}]}]
-          failed: [{byConditions: [{type: Failed, status: "True"}]}]
-    childComponents:
-    - name: replicatedjob
-      kind: {group: batch, version: v1, kind: Job}
-      ownerRef: jobset
-      instanceIdPath: '.spec.replicatedJobs[]?.name'
-      specDefinition: {podTemplateSpecPath: '.spec.replicatedJobs[]?.template.spec.template'}
-      scaleDefinition: {replicasPath: '.spec.replicatedJobs[]? | (.template.spec.parallelism // 1)'}
-      podSelector:
-        componentInstanceSelector: {idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'}
-"""
-
-MPIJOB = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: kubeflow-org-mpijob-v2beta1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: mpijob
-      kind: {group: kubeflow.org, version: v2beta1, kind: MPIJob}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          completed: [{byConditions: [{type: Succeeded, status: "True"}]}]
-    childComponents:
-    - name: worker
-      kind: {group: "", version: v1, kind: Pod}
-      ownerRef: mpijob
-      specDefinition: {podTemplateSpecPath: '.spec.mpiReplicaSpecs.Worker.template'}
-      scaleDefinition: {replicasPath: '.spec.mpiReplicaSpecs.Worker.replicas // 1'}
-      podSelector:
-        componentTypeSelector:
-          keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'
-          value: worker
-"""
-
-
-def _replace(base: str, old: str, new: str) -> str:
-    if old not in base:
-        raise ValueError(f"{old!r} is not in the example")
-    return base.replace(old, new, 1)
-
-
-def job_with(old: str, new: str) -> str:
-    return _replace(JOB, old, new)
-
-
-def jobset_with(old: str, new: str) -> str:
-    return _replace(JOBSET, old, new)
-
-
-def mpijob_with(old: str, new: str) -> str:
-    return _replace(MPIJOB, old, new)
-
+from wmaplint.rules.examples import JOB, JOBSET, job_with, jobset_with, mpijob_with
 
 _RUNNING = "'(.status.active // 0) > 0'"
 _REPLICAS = "'.spec.parallelism // 1'"

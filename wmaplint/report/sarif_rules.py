@@ -107,14 +107,23 @@ def _summary(rule: Rule) -> str:
     return rule.summary.strip() or f"{rule.id} {rule.name}".strip()
 
 
+def _examples(rule: Rule) -> tuple[str, str]:
+    if not (rule.bad.strip() and rule.good.strip()):
+        return rule.bad, rule.good  # a pack rule's docs have none
+    from wmaplint.rule_docs import example_snippets
+
+    return example_snippets(rule)
+
+
 def help_text(rule: Rule) -> str:
     parts = [f"{rule.id} {rule.name}: {_summary(rule)}"]
     if rule.why.strip():
         parts.append("Why: " + rule.why.strip())
-    if rule.bad.strip():
-        parts.append(f"Failing example ({rule.example_filename}):\n" + _indent(rule.bad))
-    if rule.good.strip():
-        parts.append(f"Passing example ({rule.example_filename}):\n" + _indent(rule.good))
+    bad, good = _examples(rule)
+    if bad.strip():
+        parts.append(f"Failing example ({rule.example_filename}):\n" + _indent(bad))
+    if good.strip():
+        parts.append(f"Passing example ({rule.example_filename}):\n" + _indent(good))
     if rule.fix.strip():
         parts.append("How to fix: " + rule.fix.strip())
     return "\n\n".join(parts)
@@ -125,7 +134,7 @@ def help_markdown(rule: Rule) -> str:
     if rule.why.strip():
         parts.append("### Why\n\n" + markdown_prose(rule.why.strip()))
     language = _language(rule.example_filename)
-    for title, code in (("Failing example", rule.bad), ("Passing example", rule.good)):
+    for title, code in zip(("Failing example", "Passing example"), _examples(rule), strict=True):
         if code.strip():
             fence = _fence(code)
             parts.append(

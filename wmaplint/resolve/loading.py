@@ -150,7 +150,9 @@ def load_file(
     if budget is not None:
         text, limited = _screen(text, shown, budget)
     source = load_text(text, shown)
-    source.problems.extend(limited)
+    from wmaplint.rules import diagnostics_of
+
+    problems = [*diagnostics_of(source.problems), *limited]
     loaded: list[LoadedDocument] = []
     for document in source.documents:
         if document.root is None:
@@ -158,14 +160,14 @@ def load_file(
         if budget is not None and _too_many_nodes(document.root):
             line = document.root.span.start_line
             message = f"manifest document has more than {MAX_DOCUMENT_NODES} YAML nodes; not resolved"
-            source.problems.append(_limit_diagnostic(shown, line, message))
+            problems.append(_limit_diagnostic(shown, line, message))
             continue
         try:
             value = to_python(document.root)
         except RecursionError:
             raise InputError(path, "nesting too deep to read") from None
         loaded.append(LoadedDocument(source, document, value))
-    return loaded, list(source.problems)
+    return loaded, problems
 
 
 def _text(value: Any) -> str | None:

@@ -324,7 +324,9 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     """Load a pack from its text; never raises for bad input (problems are in ``.problems``)."""
     source = load_text(text, path)
     pack = LoadedPack(path=path, name=os.path.basename(path))
-    for problem in source.problems:
+    from wmaplint.rules import diagnostics_of
+
+    for problem in diagnostics_of(source.problems):
         pack.problems.append(
             _diag(PACK_INVALID, f"rule pack is not valid YAML: {problem.message}", path, problem.span)
         )

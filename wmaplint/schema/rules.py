@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from wmaplint.diagnostics import define
-from wmaplint.examples import JOB, job_with
-from wmaplint.jq.rules import JOBSET, MPIJOB, jobset_with, mpijob_with
+from wmaplint.rules.examples import JOB, JOBSET, MPIJOB, job_with, jobset_with, mpijob_with
 from wmaplint.schema.loader import format_gvk
 from wmaplint.structs import dataclass
 

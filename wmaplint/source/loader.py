@@ -11,8 +11,9 @@ from typing import Any
 
 import yaml
 
-from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
-from wmaplint.source import rules
+from wmaplint.diagnostics import Span
+from wmaplint.facts import Fact
+from wmaplint.source.faults import AliasExpansion, DuplicateKey, YamlSyntax
 from wmaplint.source.lines import has_yaml11_breaks
 from wmaplint.source.nodes import (
     STYLE_NAMES,
@@ -50,7 +51,7 @@ class SourceFile:
     path: str
     source: SourceText
     documents: list[Document] = field(default_factory=list)
-    problems: list[Diagnostic] = field(default_factory=list)
+    problems: list[Fact] = field(default_factory=list)  # the file's faults (wmaplint.source.faults)
 
     @property
     def text(self) -> str:
@@ -75,16 +76,14 @@ def load_text(text: str, path: str) -> SourceFile:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = _mark_position(source, mark, translate) if mark is not None else (1, 1)
-        message = _yaml_message(exc, source, translate)
-        result.problems.append(_diag(rules.YAML_SYNTAX.id, message, path, Span(line, col, line, col + 1)))
+        problem = _yaml_problem(exc, source, translate)
+        result.problems.append(YamlSyntax(path, Span(line, col, line, col + 1), problem))
     except yaml.YAMLError as exc:
-        result.problems.append(_diag(rules.YAML_SYNTAX.id, f"invalid YAML: {exc}", path, Span.point(1, 1)))
+        result.problems.append(YamlSyntax(path, Span.point(1, 1), str(exc)))
     except _AliasBomb as exc:
-        result.problems.append(_diag(rules.YAML_ALIAS_LIMIT.id, str(exc), path, exc.span))
+        result.problems.append(AliasExpansion(path, exc.span, MAX_ALIAS_EXPANSION))
     except RecursionError:
-        result.problems.append(
-            _diag(rules.YAML_SYNTAX.id, "YAML nesting is too deep to read", path, Span.point(1, 1))
-        )
+        result.problems.append(YamlSyntax(path, Span.point(1, 1), "nesting is too deep to read"))
     return result
 
 
@@ -129,24 +128,20 @@ def _mark_position(source: SourceText, mark: yaml.Mark, translate: bool) -> tupl
     return source.position(mark.index) if translate else (mark.line + 1, mark.column + 1)
 
 
-def _yaml_message(exc: yaml.MarkedYAMLError, source: SourceText, translate: bool) -> str:
+def _yaml_problem(exc: yaml.MarkedYAMLError, source: SourceText, translate: bool) -> str:
     parts = [p for p in (exc.context, exc.problem) if p]
     text = "; ".join(parts) if parts else "invalid YAML"
     if exc.context_mark is not None and exc.problem_mark is not None and exc.context:
         line = _mark_position(source, exc.context_mark, translate)[0]
         text += f" (the construct starts at line {line})"
-    return f"YAML syntax error: {text}"
-
-
-def _diag(rule: str, message: str, path: str, span: Span,
-          related: tuple[RelatedLocation, ...] = ()) -> Diagnostic:
-    return Diagnostic(rule=rule, severity=Severity.ERROR, message=message, path=path, span=span,
-                      related=related)
+    return text
 
 
 class _AliasBomb(Exception):
-    def __init__(self, message: str, span: Span) -> None:
-        super().__init__(message)
+    """Aliases expand the document past MAX_ALIAS_EXPANSION nodes, here."""
+
+    def __init__(self, span: Span) -> None:
+        super().__init__(span)
         self.span = span
 
 
@@ -156,7 +151,7 @@ _scalar_constructor = yaml.SafeLoader("")
 class _Builder:
     """Converts PyYAML nodes to ours without recursion, checking duplicate keys and alias growth."""
 
-    def __init__(self, source: SourceText, problems: list[Diagnostic], translate: bool = False) -> None:
+    def __init__(self, source: SourceText, problems: list[Fact], translate: bool = False) -> None:
         self.source = source
         self.problems = problems
         self.expanded = 0
@@ -201,11 +196,7 @@ class _Builder:
             if reused or inside_alias:
                 self.expanded += 1
                 if self.expanded > MAX_ALIAS_EXPANSION:
-                    raise _AliasBomb(
-                        f"aliases expand this document beyond {MAX_ALIAS_EXPANSION} nodes; refusing to read "
-                        f"it",
-                        self._span(ynode),
-                    )
+                    raise _AliasBomb(self._span(ynode))
             if isinstance(ynode, yaml.MappingNode):
                 node: Node = MappingNode(self._span(ynode), ynode.start_mark.index, ynode.end_mark.index, [])
             elif isinstance(ynode, yaml.SequenceNode):
@@ -233,17 +224,7 @@ class _Builder:
                 marker = key.value if isinstance(key.value, (str, int, float, bool, type(None))) else key.text
                 earlier = first_seen.get(marker)
                 if earlier is not None:
-                    self.problems.append(
-                        Diagnostic(
-                            rule=rules.DUPLICATE_KEY.id,
-                            severity=Severity.ERROR,
-                            message=f"duplicate key {key.text!r}: kubectl and the Go decoders keep only "
-                            "the last value, and stricter YAML readers refuse the file",
-                            path=self.source.path,
-                            span=key.span,
-                            related=(RelatedLocation(self.source.path, earlier.span, "first defined here"),),
-                        )
-                    )
+                    self.problems.append(DuplicateKey(self.source.path, key.span, key.text, earlier.span))
                 else:
                     first_seen[marker] = key
                 node.pairs.append((key, shell(yvalue, aliased)))
@@ -263,9 +244,6 @@ class _Builder:
         return root
 
     def _complex_key(self, ykey: yaml.Node) -> ScalarNode:
-        self.problems.append(
-            _diag(rules.YAML_SYNTAX.id, "a mapping key must be a plain value, not a "
-                  "collection", self.source.path,
-                  self._span(ykey))
-        )
+        problem = "a mapping key must be a plain value, not a collection"
+        self.problems.append(YamlSyntax(self.source.path, self._span(ykey), problem))
         return ScalarNode(self._span(ykey), ykey.start_mark.index, ykey.end_mark.index, "", "", "plain")

@@ -1,0 +1,214 @@
+"""Example documents of the rule documentation: small, real-looking, valid definitions that each rule's
+failing and passing examples are made from (``job_with``: the Job example with one piece of text replaced)."""
+
+from __future__ import annotations
+
+JOB = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: batch-job-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: batch, version: v1, kind: Job}
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "true"}}]
+          completed: [{byConditions: [{type: Complete, status: "True"}]}]
+          failed: [{byConditions: [{type: Failed, status: "True"}]}]
+"""
+
+
+def _replace(base: str, old: str, new: str) -> str:
+    if old not in base:
+        raise ValueError(f"{old!r} is not in the example")
+    return base.replace(old, new, 1)
+
+
+def job_with(old: str, new: str) -> str:
+    """The Job example with one piece of text replaced (the replaced text must be present)."""
+    return _replace(JOB, old, new)
+
+
+CHILD_JOB = """\
+    - name: {name}
+      ownerRef: job
+      kind: {{group: batch, version: v1, kind: Job}}
+      specDefinition: {{podTemplateSpecPath: .spec.template}}
+"""
+
+
+def job_with_children(count: int, *, scaled: bool = True, selected: bool = True) -> str:
+    """The Job example with its pods moved into ``count`` child Jobs, all in one gang: each child scaled and
+    with a pod selector, or (for scaling tests and benchmarks) without either."""
+    parts = [job_with("      specDefinition: {podTemplateSpecPath: .spec.template}\n", "")]
+    parts.append("    childComponents:\n")
+    for i in range(count):
+        parts.append(CHILD_JOB.format(name=f"c{i}"))
+        if scaled:
+            parts.append("      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}\n")
+        if selected:
+            selector = f"{{keyPath: .metadata.labels.c{i}}}"
+            parts.append(f"      podSelector:\n        componentTypeSelector: {selector}\n")
+    parts.append("  optimizationInstructions:\n    gangScheduling:\n      podGroups:\n      - name: all\n")
+    parts.append("        members:\n")
+    parts.extend(f"        - componentName: c{i}\n" for i in range(count))
+    return "".join(parts)
+
+
+POD = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: core-pod-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: pod
+      kind: {group: "", version: v1, kind: Pod}
+      specDefinition: {podTemplateSpecPath: .}
+      scaleDefinition: {replicasPath: '1'}
+      statusDefinition:
+        phaseDefinition: {path: .status.phase}
+        statusMappings:
+          initializing: [{byPhase: Pending}]
+          running: [{byPhase: Running}]
+          completed: [{byPhase: Succeeded}]
+          failed: [{byPhase: Failed}]
+"""
+
+
+JOBSET = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: jobset-x-k8s-io-jobset-v1alpha2}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: jobset
+      kind: {group: jobset.x-k8s.io, version: v1alpha2, kind: JobSet}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          completed: [{byConditions: [{type: Completed, status: "True"}]}]
+          failed: [{byConditions: [{type: Failed, status: "True"}]}]
+    childComponents:
+    - name: replicatedjob
+      kind: {group: batch, version: v1, kind: Job}
+      ownerRef: jobset
+      instanceIdPath: '.spec.replicatedJobs[]?.name'
+      specDefinition: {podTemplateSpecPath: '.spec.replicatedJobs[]?.template.spec.template'}
+      scaleDefinition: {replicasPath: '.spec.replicatedJobs[]? | (.template.spec.parallelism // 1)'}
+      podSelector:
+        componentInstanceSelector: {idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'}
+"""
+
+MPIJOB = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: kubeflow-org-mpijob-v2beta1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: mpijob
+      kind: {group: kubeflow.org, version: v2beta1, kind: MPIJob}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          completed: [{byConditions: [{type: Succeeded, status: "True"}]}]
+    childComponents:
+    - name: worker
+      kind: {group: "", version: v1, kind: Pod}
+      ownerRef: mpijob
+      specDefinition: {podTemplateSpecPath: '.spec.mpiReplicaSpecs.Worker.template'}
+      scaleDefinition: {replicasPath: '.spec.mpiReplicaSpecs.Worker.replicas // 1'}
+      podSelector:
+        componentTypeSelector:
+          keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'
+          value: worker
+"""
+
+
+def jobset_with(old: str, new: str) -> str:
+    return _replace(JOBSET, old, new)
+
+
+def mpijob_with(old: str, new: str) -> str:
+    return _replace(MPIJOB, old, new)
+
+
+JOB_SUSPENDABLE = job_with(
+    "      statusDefinition:",
+    "      suspendDefinition:\n"
+    '        suspendActions: [{path: .spec.suspend, value: "true"}]\n'
+    '        resumeActions: [{path: .spec.suspend, value: "false"}]\n'
+    "      statusDefinition:",
+)
+
+JOB_WITH_INITIALIZING = job_with(
+    "          completed:",
+    "          initializing: "
+    "[{byExpression: {expression: '(.status.ready // 0) == 0', expectedResult: \"true\"}}]\n"
+    "          completed:",
+)
+
+PYTORCHJOB = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: kubeflow-org-pytorchjob-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: pytorchjob
+      kind: {group: kubeflow.org, version: v1, kind: PyTorchJob}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          initializing: [{byConditions: [{type: Created, status: "True"}, {type: Running, status: "False"}]}]
+          running: [{byConditions: [{type: Running, status: "True"}]}]
+          completed: [{byConditions: [{type: Succeeded, status: "True"}]}]
+          failed: [{byConditions: [{type: Failed, status: "True"}]}]
+    childComponents:
+      - name: worker
+        kind: {group: "", version: v1, kind: Pod}
+        ownerRef: pytorchjob
+        specDefinition: {podTemplateSpecPath: '.spec.pytorchReplicaSpecs.Worker.template'}
+        scaleDefinition: {replicasPath: '.spec.pytorchReplicaSpecs.Worker.replicas // 1'}
+        podSelector:
+          componentTypeSelector:
+            keyPath: '.metadata.labels["training.kubeflow.org/replica-type"]'
+            value: worker
+"""
+
+# A workload the bundled knowledge does not describe: nothing says which conditions exclude each other.
+# Tests give it other mappings through custom_definition().
+CUSTOM_HEAD = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: example-com-trainingrun-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: run
+      kind: {group: example.com, version: v1, kind: TrainingRun}
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+"""
+
+
+def custom_definition(mappings: str) -> str:
+    """The TrainingRun definition with these statusMappings lines (indented ten spaces)."""
+    return CUSTOM_HEAD + mappings
+
+
+CUSTOM = custom_definition("""\
+          initializing: [{byConditions: [{type: Started, status: "False"}]}]
+          running: [{byConditions: [{type: Started, status: "True"}, {type: Finished, status: "False"}]}]
+          completed: [{byConditions: [{type: Finished, status: "True"}, {type: Succeeded, status: "True"}]}]
+          failed: [{byConditions: [{type: Finished, status: "True"}, {type: Succeeded, status: "False"}]}]
+""")

@@ -1,0 +1,30 @@
+"""What the YAML reader finds wrong with a file itself; the document rules (``wmaplint.rules.document``)
+report it."""
+
+from __future__ import annotations
+
+from wmaplint.diagnostics import Span
+from wmaplint.facts import Fact
+from wmaplint.structs import dataclass
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class YamlSyntax(Fact):
+    """The text does not parse: ``problem`` is what the parser says (and where the construct starts)."""
+
+    problem: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DuplicateKey(Fact):
+    """A mapping repeats ``key``; ``first`` is where it stands the first time."""
+
+    key: str
+    first: Span
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class AliasExpansion(Fact):
+    """Aliases would make the document larger than ``limit`` nodes."""
+
+    limit: int
