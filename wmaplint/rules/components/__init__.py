@@ -1,0 +1,1 @@
+"""Components, ownership, pod specs, selectors and gang instructions (WM5xx)."""

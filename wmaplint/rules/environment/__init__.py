@@ -1,0 +1,1 @@
+"""Schema sources, suppressions and rule packs (WM9xx)."""

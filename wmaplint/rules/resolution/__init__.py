@@ -1,0 +1,1 @@
+"""What resolving manifests into workload trees finds (WM70x-WM71x)."""

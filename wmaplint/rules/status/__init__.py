@@ -1,0 +1,1 @@
+"""Status mappings: their structure, coverage, what the controller really sets, consistency (WM4xx)."""

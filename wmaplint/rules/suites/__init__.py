@@ -1,0 +1,1 @@
+"""Definition test suites, `wmaplint test` (WM72x)."""
