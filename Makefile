@@ -15,8 +15,8 @@ install: $(BIN)/wmaplint
 
 # Wheels of wmaplint and everything it needs to build and run, for installs without a package index (the
 # pre-commit test builds the hook's environment from them).
-.wheelhouse/.complete: pyproject.toml setup.py | $(BIN)/wmaplint
-	$(BIN)/pip wheel --quiet --wheel-dir .wheelhouse . 'setuptools>=77' wheel
+.wheelhouse/.complete: pyproject.toml | $(BIN)/wmaplint
+	$(BIN)/pip wheel --quiet --wheel-dir .wheelhouse . 'hatchling>=1.26'
 	@touch $@
 
 wheelhouse: .wheelhouse/.complete
