@@ -1,1 +1,2 @@
-"""The definition format's structure: kind and apiVersion, field types, required, unknown and repeated fields (WM104-WM119)."""
+"""The definition format's structure: kind and apiVersion, field types, required, unknown and repeated
+fields (WM104-WM119)."""
