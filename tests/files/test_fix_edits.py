@@ -55,3 +55,21 @@ def test_fix_titles_are_one_short_line() -> None:
     assert "\n" not in made.description and len(made.description) == 80
     assert made.description.startswith("replace with (.a // .b) x") and made.description.endswith("\u2026")
     assert fix("title", edit, None) == []
+
+
+def test_a_fix_in_a_file_of_many_documents_reads_its_own_document_again(monkeypatch) -> None:
+    import yaml
+
+    text = "---\n".join([JOB.replace("specDefinition:", "specDefiniton:")] * 40)
+    composed: list[int] = []
+    real = yaml.compose_all
+
+    def compose_all(stream: str, **kwargs: object) -> object:
+        composed.append(len(stream))
+        return real(stream, **kwargs)
+
+    monkeypatch.setattr(yaml, "compose_all", compose_all)
+    found = [d for d in lint_text(text, "many.yaml") if d.fixes]
+    assert len(found) == 40
+    assert composed[0] == len(text)  # reading the file
+    assert max(composed[1:]) < len(text) / 20  # each fix checks itself on its document alone

@@ -51,8 +51,7 @@ def replace_scalar(node: ScalarNode, new: str) -> TextEdit | None:
     if source is None or (isinstance(node.value, str) and node.text == new):
         return None
     for start, end, insert, node_end in _scalar_candidates(source.text, node, new):
-        edited = source.text[:start] + insert + source.text[end:]
-        if _scalar_reads(edited, source, node, new, node_end):
+        if _scalar_reads(source, start, end, insert, node, new, node_end):
             return TextEdit(source.span(start, end), insert)
     return None
 
@@ -170,11 +169,20 @@ def _double_escaped(text: str) -> str:
     return "".join(out)
 
 
-def _scalar_reads(edited: str, source: SourceText, node: ScalarNode, new: str, node_end: int) -> bool:
-    reading = scalar_reading_at(edited, node.start)
-    if reading is not None and reading[1] is not None:
-        end, value, repeated = reading
-        return end == node_end and value == new and not repeated
+def _scalar_reads(source: SourceText, start: int, end: int, insert: str, node: ScalarNode, new: str,
+                  node_end: int) -> bool:
+    """Whether the text with ``insert`` in place of ``start:end`` reads ``node`` as ``new``, ending at
+    ``node_end``, and parses with no new problem. The document that holds the node is read on its own first:
+    a fix in a file of many documents must not read them all again."""
+    text = source.text
+    low, high = source.document_around(node.start)
+    if low <= start <= end <= high:
+        window = text[low:start] + insert + text[end:high]
+        reading = scalar_reading_at(window, node.start - low)
+        if reading is not None and reading[1] is not None:
+            read_end, value, repeated = reading
+            return read_end == node_end - low and value == new and not repeated
+    edited = text[:start] + insert + text[end:]
     after = load_text(edited, source.path)
     if not _no_new_problems(after.problems, source):
         return False

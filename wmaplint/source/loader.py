@@ -73,6 +73,8 @@ def load_text(text: str, path: str) -> SourceFile:
             for index, ynode in enumerate(yaml.compose_all(text, Loader=_Loader)):
                 root = builder.convert(ynode) if ynode is not None else None
                 result.documents.append(Document(index=index, root=root, source=source))
+                if root is not None:
+                    source.roots.append((root.start, root.end))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = _mark_position(source, mark, translate) if mark is not None else (1, 1)

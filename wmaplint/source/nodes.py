@@ -169,12 +169,22 @@ def iter_nodes(node: Node) -> Iterator[Node]:
 class SourceText:
     """The text of one file; maps offsets (also inside scalars) to positions in the line model of `lines`."""
 
-    __slots__ = ("path", "text", "_index")
+    __slots__ = ("path", "text", "roots", "_index")
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
+        self.roots: list[tuple[int, int]] = []  # where each document's root node starts and ends
         self._index: LineIndex | None = None  # built on first use: most files never need it
+
+    def document_around(self, offset: int) -> tuple[int, int]:
+        """The text of the document holding ``offset``: from the start of its root node's line to the end of
+        its root node (the whole text when no document holds it)."""
+        for start, end in self.roots:
+            if start <= offset < end or start == offset:
+                line_start = max(self.text.rfind("\n", 0, start), self.text.rfind("\r", 0, start)) + 1
+                return line_start, end
+        return 0, len(self.text)
 
     @property
     def lines(self) -> LineIndex:
