@@ -13,6 +13,11 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import settings
+
+# Property tests judge outcomes, never speed: a loaded machine must not fail them on a deadline.
+settings.register_profile("wmaplint", deadline=None)
+settings.load_profile("wmaplint")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
