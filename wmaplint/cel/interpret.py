@@ -1,0 +1,673 @@
+"""Evaluate a checked CEL expression (its plan, ``plan.py``) in Python, for a subset of CEL, exactly as the
+CEL runtime evaluates it.
+
+Evaluating with the runtime costs every process the import of a large native module and of the Kubernetes
+library built on it, while most rules use a small part of CEL. This evaluator takes the Python values the
+runtime is given and gives the runtime's outcome: the same value, or an error (``EvaluationError``) worded
+as the runtime words it. Whatever is outside the subset raises ``Unsupported``, when the program is made or
+during an evaluation (evaluating has no effects, so it can be abandoned), and the caller evaluates with the
+runtime instead.
+
+The subset: constants (null, bool, int, double, string), variables, list literals and map literals with
+string keys; field selection and ``has()``; indexing lists and maps; ``!``, unary ``-``, ``&&`` and ``||``
+(an error is absorbed by the operand that decides, either way round), ``_?_:_``; ``==`` and ``!=`` (an int
+and a double compare as doubles, as the runtime does), ``< <= > >=``, ``+ - * / %`` (int64 overflow and
+division by zero are errors), ``in`` on lists and maps; ``size``, ``contains``, ``startsWith``, ``endsWith``,
+``matches`` (the patterns of ``regex.py``), ``lowerAscii``, ``upperAscii``, ``replace``, ``split``,
+``join``, ``trim``, ``dyn``, ``string`` of a string, bool or int; and comprehensions (the macros ``all``,
+``exists``, ``exists_one``, ``map``, ``filter`` and their two-variable forms) under the runtime's limit of
+10,000 iterations in all. Values are None, bool, int (int64), float, str, list and dict with string keys;
+the runtime is left anything else in the data.
+
+Maps are iterated in their insertion order. CEL leaves the order open and the runtime's differs from one
+process to the next, so only a list made from a map's keys can come out in another order than the runtime's.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from wmaplint.cel.regex import compile_pattern
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+ITERATION_BUDGET = 10_000  # the runtime's: an evaluation ends when its loops reach this many iterations
+MAX_PLAN_DEPTH = 100  # evaluation recurses once per level; deeper expressions are left to the runtime
+MAX_DATA_DEPTH = 100
+# Unicode White_Space, what the runtime's trim() removes (Python's str.strip() also removes \x1c-\x1f)
+_WHITE_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+    "\u2028\u2029\u202f\u205f\u3000"
+_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
+_UPPER = {code + 32: code for code in range(ord("A"), ord("Z") + 1)}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class Unsupported(Exception):
+    """The expression, or the data it meets, is outside the subset: the runtime is to evaluate it."""
+
+
+class EvaluationError(Exception):
+    """An evaluation that ended in an error; ``text`` is the runtime's wording."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class CelError(EvaluationError):
+    """A CEL error value: ``&&``, ``||`` and the comprehension macros may absorb it."""
+
+
+class IterationLimit(EvaluationError):
+    """The runtime's iteration limit was reached: the evaluation stops whatever would absorb an error."""
+
+
+class _Frame:
+    __slots__ = ("values", "iterations")
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.values = values
+        self.iterations = 0
+
+
+Eval = Callable[[_Frame], Any]
+_ABSENT = object()
+
+
+def _kind(value: Any) -> str:
+    """The runtime's name of a value's type, as its error texts spell it."""
+    kind = type(value)
+    if value is None:
+        return "null_type"
+    return {bool: "bool", int: "int", float: "double", str: "string", list: "list", dict: "map"}[kind]
+
+
+def _no_overload(function: str) -> CelError:
+    return CelError(f"No matching overloads found : {function}")
+
+
+def _key_text(key: Any) -> str:
+    if type(key) is str:
+        if not key.isprintable() or '"' in key or "\\" in key:
+            raise Unsupported("a key the runtime quotes with escapes")
+        return f'"{key}"'
+    if type(key) is bool:
+        return "true" if key else "false"
+    if type(key) is int:
+        return str(key)
+    raise Unsupported("a key the runtime formats its own way")
+
+
+def _missing(key: Any) -> CelError:
+    return CelError(f"Key not found in map : {_key_text(key)}")
+
+
+def _check_data(value: Any) -> None:
+    """Refuse data the runtime converts otherwise or not at all (it converts a variable whole, so a value
+    anywhere in it counts): unsigned or out-of-range ints, bytes, tuples, non-string keys, lone surrogates,
+    and strings with a NUL, which it cuts short there."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if "\0" in item or (not item.isascii() and _SURROGATE.search(item)):
+                raise Unsupported("a string the runtime converts otherwise")
+        elif kind is int:
+            if not INT64_MIN <= item <= INT64_MAX:
+                raise Unsupported("an integer beyond int64")
+        elif kind is list or kind is dict:
+            if depth >= MAX_DATA_DEPTH:
+                raise Unsupported("data nested too deep")
+            if kind is dict:
+                if not all(type(key) is str for key in item):
+                    raise Unsupported("a map key that is not a string")
+                stack.extend((key, depth + 1) for key in item)
+                item = item.values()
+            stack.extend((member, depth + 1) for member in item)
+        elif not (item is None or kind is bool or kind is float):
+            raise Unsupported(f"a value of type {kind.__name__}")
+
+
+# ---- operators ---------------------------------------------------------------------------------------------
+
+
+def _equal(left: Any, right: Any) -> bool:
+    kind = type(left)
+    if kind is type(right):
+        if kind is list:
+            return len(left) == len(right) and all(_equal(a, b) for a, b in zip(left, right, strict=True))
+        if kind is dict:
+            return len(left) == len(right) and all(
+                key in right and _equal(value, right[key]) for key, value in left.items()
+            )
+        return bool(left == right)
+    if (kind is int or kind is float) and type(right) in (int, float):
+        return float(left) == float(right)
+    return False
+
+
+def _numbers(left: Any, right: Any) -> tuple[Any, Any] | None:
+    """Both operands as comparable Python values, or None when the runtime has no ordering for the pair."""
+    kind, other = type(left), type(right)
+    if kind is other and kind in (int, float, str, bool):
+        return left, right
+    if kind in (int, float) and other in (int, float):
+        return float(left), float(right)
+    return None
+
+
+def _ordering(function: str, test: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+    def compare(left: Any, right: Any) -> bool:
+        pair = _numbers(left, right)
+        if pair is None:
+            raise _no_overload(function)
+        return test(*pair)
+
+    return compare
+
+
+def _int(value: int) -> int:
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise CelError("integer overflow")
+    return value
+
+
+def _arithmetic(function: str, on_ints: Callable[[int, int], int],
+                on_doubles: Callable[[float, float], float]) -> Callable[[Any, Any], Any]:
+    def apply(left: Any, right: Any) -> Any:
+        kind = type(left)
+        if kind is type(right):
+            if kind is int:
+                return _int(on_ints(left, right))
+            if kind is float:
+                return on_doubles(left, right)
+        raise _no_overload(function)
+
+    return apply
+
+
+def _add(left: Any, right: Any) -> Any:
+    kind = type(left)
+    if kind is type(right):
+        if kind is int:
+            return _int(left + right)
+        if kind is float or kind is str or kind is list:
+            return left + right
+    raise _no_overload("_+_")
+
+
+def _divide_ints(left: int, right: int) -> int:
+    if right == 0:
+        raise CelError("divide by zero")
+    quotient = abs(left) // abs(right)  # truncated toward zero, as in C
+    return quotient if (left < 0) == (right < 0) else -quotient
+
+
+def _modulo(left: Any, right: Any) -> Any:
+    if type(left) is not int or type(right) is not int:
+        raise _no_overload("_%_")
+    if right == 0:
+        raise CelError("modulus by zero")
+    if left == INT64_MIN and right == -1:
+        raise CelError("integer overflow")  # the quotient overflows, so the runtime refuses the remainder too
+    remainder = abs(left) % abs(right)  # the sign of the dividend, as in C
+    return -remainder if left < 0 else remainder
+
+
+def _divide_doubles(left: float, right: float) -> float:
+    if right == 0.0:  # IEEE 754, which Python raises on
+        if left == 0.0 or math.isnan(left):
+            return math.nan
+        return math.copysign(math.inf, left) * math.copysign(1.0, right)
+    return left / right
+
+
+def _negate(value: Any) -> Any:
+    if type(value) is int:
+        return _int(-value)
+    if type(value) is float:
+        return -value
+    raise _no_overload("-_")
+
+
+def _not(value: Any) -> bool:
+    if type(value) is not bool:
+        raise _no_overload("!_")
+    return not value
+
+
+def _index(container: Any, key: Any) -> Any:
+    kind = type(container)
+    if kind is list:
+        if type(key) is float and key.is_integer() and INT64_MIN <= key < 2.0**63:
+            key = int(key)
+        if type(key) is not int:
+            raise CelError(f"Index error: expected integer type, got {_kind(key)}")
+        if not 0 <= key < len(container):
+            raise CelError(f"Index error: index={key} size={len(container)}")
+        return container[key]
+    if kind is dict:
+        if type(key) is str:
+            if key in container:
+                return container[key]
+            raise _missing(key)
+        if key is None or type(key) in (list, dict):
+            raise CelError(f"Invalid map key type: '{_kind(key)}'")
+        raise _missing(key)  # a number or bool: never a key of these maps
+    if container is None or kind in (str, int, float, bool):
+        raise CelError(f"Invalid container type: '{_kind(container)}'")
+    raise Unsupported("indexing this value")
+
+
+def _in(element: Any, container: Any) -> bool:
+    kind = type(container)
+    if kind is list:
+        return any(_equal(element, member) for member in container)
+    if kind is dict:
+        if type(element) is str:
+            return element in container
+        if type(element) in (int, float, bool):
+            return False
+    raise _no_overload("@in")
+
+
+def _size(value: Any) -> int:
+    if type(value) in (str, list, dict):
+        return len(value)
+    raise _no_overload("size")
+
+
+def _strings(function: str, apply: Callable[..., Any], *kinds: type) -> Callable[..., Any]:
+    """A string function whose operands must be of ``kinds`` (the receiver first)."""
+    def checked(*operands: Any) -> Any:
+        if any(type(operand) is not kind for operand, kind in zip(operands, kinds, strict=True)):
+            raise _no_overload(function)
+        return apply(*operands)
+
+    return checked
+
+
+def _matches(text: Any, pattern: Any) -> bool:
+    if type(text) is not str or type(pattern) is not str:
+        raise _no_overload("matches")
+    compiled = compile_pattern(pattern)
+    found = compiled.search(text) if compiled is not None else None
+    if found is None:
+        raise Unsupported("a pattern outside the subset, or one too costly to tell here")
+    return found
+
+
+def _replace(text: str, old: str, new: str, count: int = -1) -> str:
+    return text.replace(old, new, count if count >= 0 else -1)
+
+
+def _split(text: str, separator: str, count: int = -1) -> list[str]:
+    if count == 0:
+        return []
+    if separator:
+        return text.split(separator) if count < 0 else text.split(separator, count - 1)
+    if not text:
+        return [""]
+    if 0 < count < len(text):
+        return [*text[: count - 1], text[count - 1 :]]
+    return list(text)
+
+
+def _join(values: Any, separator: Any = "") -> str:
+    if type(values) is not list or type(separator) is not str or any(type(v) is not str for v in values):
+        raise _no_overload("join")
+    return separator.join(values)
+
+
+def _string(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        return str(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return str(value)
+    raise Unsupported("string() of this type")
+
+
+# (function, called on a target, argument count) -> implementation over the evaluated operands
+_FUNCTIONS: dict[tuple[str, bool, int], Callable[..., Any]] = {
+    ("_==_", False, 2): _equal,
+    ("_!=_", False, 2): lambda left, right: not _equal(left, right),
+    ("_<_", False, 2): _ordering("_<_", lambda a, b: a < b),
+    ("_<=_", False, 2): _ordering("_<=_", lambda a, b: a <= b),
+    ("_>_", False, 2): _ordering("_>_", lambda a, b: a > b),
+    ("_>=_", False, 2): _ordering("_>=_", lambda a, b: a >= b),
+    ("_+_", False, 2): _add,
+    ("_-_", False, 2): _arithmetic("_-_", lambda a, b: a - b, lambda a, b: a - b),
+    ("_*_", False, 2): _arithmetic("_*_", lambda a, b: a * b, lambda a, b: a * b),
+    ("_/_", False, 2): _arithmetic("_/_", _divide_ints, _divide_doubles),
+    ("_%_", False, 2): _modulo,
+    ("-_", False, 1): _negate,
+    ("!_", False, 1): _not,
+    ("_[_]", False, 2): _index,
+    ("@in", False, 2): _in,
+    ("size", False, 1): _size,
+    ("size", True, 0): _size,
+    ("contains", True, 1): _strings("contains", lambda s, part: part in s, str, str),
+    ("startsWith", True, 1): _strings("startsWith", str.startswith, str, str),
+    ("endsWith", True, 1): _strings("endsWith", str.endswith, str, str),
+    ("matches", True, 1): _matches,
+    ("matches", False, 2): _matches,
+    ("lowerAscii", True, 0): _strings("lowerAscii", lambda s: s.translate(_LOWER), str),
+    ("upperAscii", True, 0): _strings("upperAscii", lambda s: s.translate(_UPPER), str),
+    ("trim", True, 0): _strings("trim", lambda s: s.strip(_WHITE_SPACE), str),
+    ("replace", True, 2): _strings("replace", _replace, str, str, str),
+    ("replace", True, 3): _strings("replace", _replace, str, str, str, int),
+    ("split", True, 1): _strings("split", _split, str, str),
+    ("split", True, 2): _strings("split", _split, str, str, int),
+    ("join", True, 0): _join,
+    ("join", True, 1): _join,
+    ("dyn", False, 1): lambda value: value,
+    ("string", False, 1): _string,
+}
+
+
+# ---- compiling a plan to closures --------------------------------------------------------------------------
+
+
+def _mentions(plan: Any, name: str, depth: int = 0) -> bool:
+    if depth > MAX_PLAN_DEPTH:
+        return True
+    if isinstance(plan, list):
+        if plan[:2] == ["ident", name]:
+            return True
+        return any(_mentions(part, name, depth + 1) for part in plan)
+    return False
+
+
+def _appends_to(step: Any, accumulator: str) -> bool:
+    """Whether a loop step only appends a list literal to the accumulator (the map and filter macros): then
+    the accumulator, a list the comprehension made, is extended in place instead of copied each time."""
+    if (step[:3] == ["call", "_?_:_", None] and len(step[3]) == 3 and step[3][2] == ["ident", accumulator]
+            and not _mentions(step[3][0], accumulator)):
+        step = step[3][1]
+    return (step[:3] == ["call", "_+_", None] and len(step[3]) == 2 and step[3][0] == ["ident", accumulator]
+            and step[3][1][:1] == ["list"] and not _mentions(step[3][1], accumulator))
+
+
+class _Compiler:
+    def __init__(self, variables: frozenset[str]) -> None:
+        self.variables = variables
+        self.used: set[str] = set()
+
+    def node(self, plan: Any, scope: Mapping[str, bool], depth: int) -> Eval:
+        """``scope`` maps the comprehension variables in reach to whether each is a list built in place."""
+        if depth > MAX_PLAN_DEPTH:
+            raise Unsupported("nested too deep")
+        if not isinstance(plan, list) or not plan or not isinstance(plan[0], str):
+            raise Unsupported("not a plan")
+        form = _FORMS.get(plan[0])
+        if form is None:
+            raise Unsupported(f"no {plan[0]!r} nodes")
+        try:
+            compiled: Eval = form(self, *plan[1:], scope=scope, depth=depth + 1)
+        except (TypeError, IndexError):  # a plan of the wrong shape: a damaged record
+            raise Unsupported("a malformed plan") from None
+        return compiled
+
+    def _const(self, value: Any, *, scope: Mapping[str, bool], depth: int) -> Eval:
+        kind = type(value)
+        if not (value is None or kind is bool or kind is float
+                or (kind is str and not _SURROGATE.search(value))
+                or (kind is int and INT64_MIN <= value <= INT64_MAX)):
+            raise Unsupported("a malformed plan")
+        return lambda frame: value
+
+    def _ident(self, name: str, *, scope: Mapping[str, bool], depth: int) -> Eval:
+        if name not in scope:
+            if name not in self.variables:
+                raise Unsupported(f"the name {name!r}")
+            self.used.add(name)
+
+        def ident(frame: _Frame) -> Any:
+            value = frame.values[name]
+            if type(value) is CelError:  # an accumulator that holds an error
+                raise value.with_traceback(None)
+            return value
+
+        return ident
+
+    def _select(self, operand: Any, field: str, test_only: bool, *, scope: Mapping[str, bool],
+                depth: int) -> Eval:
+        of = self.node(operand, scope, depth)
+        if not isinstance(field, str):
+            raise Unsupported("a malformed plan")
+        if test_only:
+            def has(frame: _Frame) -> bool:
+                value = of(frame)
+                if type(value) is not dict:
+                    raise CelError("Applying SELECT to non-message type")
+                return field in value
+
+            return has
+
+        def select(frame: _Frame) -> Any:
+            value = of(frame)
+            if type(value) is not dict:
+                raise CelError("Applying SELECT to non-message type")
+            found = value.get(field, _ABSENT)
+            if found is _ABSENT:
+                raise _missing(field)
+            return found
+
+        return select
+
+    def _list(self, elements: list[Any], *, scope: Mapping[str, bool], depth: int) -> Eval:
+        parts = [self.node(element, scope, depth) for element in elements]
+        return lambda frame: _strict(parts, frame)
+
+    def _map(self, entries: list[Any], *, scope: Mapping[str, bool], depth: int) -> Eval:
+        parts = [self.node(part, scope, depth) for entry in entries for part in entry]
+        if len(parts) != 2 * len(entries):
+            raise Unsupported("a malformed plan")
+
+        def build(frame: _Frame) -> dict[str, Any]:
+            operands = _strict(parts, frame)
+            keys = operands[0::2]
+            if any(type(key) is not str for key in keys) or len(set(keys)) != len(keys):
+                raise Unsupported("map literal keys that are not distinct strings")
+            return dict(zip(keys, operands[1::2], strict=True))
+
+        return build
+
+    def _call(self, function: str, target: Any, args: list[Any], *, scope: Mapping[str, bool],
+              depth: int) -> Eval:
+        operands = [self.node(arg, scope, depth) for arg in ([target] if target is not None else []) + args]
+        if target is None and len(operands) == 2 and function in ("_&&_", "_||_"):
+            return _logical(function == "_&&_", *operands)
+        if target is None and len(operands) == 3 and function == "_?_:_":
+            return _conditional(*operands)
+        if target is None and len(operands) == 1 and function == "@not_strictly_false":
+            return _not_strictly_false(operands[0])
+        if (function == "_+_" and target is None and len(args) == 2 and args[0][:1] == ["ident"]
+                and scope.get(args[0][1], False)):
+            return _append(args[0][1], operands[1])
+        apply = _FUNCTIONS.get((function, target is not None, len(args)))
+        if apply is None:
+            raise Unsupported(f"the function {function!r}")
+        if len(operands) == 1:
+            only = operands[0]
+            return lambda frame: apply(only(frame))
+        return lambda frame: apply(*_strict(operands, frame))
+
+    def _comp(self, iter_var: str, iter_var2: str, iter_range: Any, accumulator: str, init: Any,
+              condition: Any, step: Any, result: Any, *, scope: Mapping[str, bool], depth: int) -> Eval:
+        if not all(isinstance(name, str) for name in (iter_var, iter_var2, accumulator)):
+            raise Unsupported("a malformed plan")
+        names = [name for name in (iter_var, iter_var2) if name]
+        of_range = self.node(iter_range, scope, depth)
+        inner = {**scope, **dict.fromkeys(names, False), accumulator: False}
+        of_init = self.node(init, inner, depth)
+        in_place = init[:1] == ["list"] and _appends_to(step, accumulator)
+        of_step = self.node(step, {**inner, accumulator: in_place}, depth)
+        of_result = self.node(result, inner, depth)
+        of_condition = self.node(condition, inner, depth)
+        two = bool(iter_var2)
+
+        def loop(frame: _Frame) -> Any:
+            collection = of_range(frame)
+            if type(collection) is list:
+                items: Any = enumerate(collection) if two else collection
+            elif type(collection) is dict:
+                items = collection.items() if two else collection
+            else:
+                raise _no_overload("<iter_range>")
+            values = frame.values
+            saved = [(name, values.get(name, _ABSENT)) for name in (*names, accumulator)]
+            try:
+                values[accumulator] = of_init(frame)
+                for item in items:
+                    frame.iterations += 1
+                    if frame.iterations >= ITERATION_BUDGET:
+                        raise IterationLimit("Iteration budget exceeded")
+                    if two:
+                        values[iter_var], values[iter_var2] = item
+                    else:
+                        values[iter_var] = item
+                    try:
+                        going_on = of_condition(frame)
+                    except CelError:
+                        raise Unsupported("a loop condition that fails") from None  # the macros' never do
+                    if going_on is False:
+                        break
+                    if going_on is not True:
+                        raise Unsupported("a loop condition that is not a bool")
+                    try:
+                        values[accumulator] = of_step(frame)
+                    except CelError as error:
+                        values[accumulator] = error
+                return of_result(frame)
+            finally:
+                for name, value in saved:
+                    if value is _ABSENT:
+                        values.pop(name, None)
+                    else:
+                        values[name] = value
+
+        return loop
+
+
+_FORMS: dict[str, Callable[..., Eval]] = {
+    "const": _Compiler._const,
+    "ident": _Compiler._ident,
+    "select": _Compiler._select,
+    "call": _Compiler._call,
+    "list": _Compiler._list,
+    "map": _Compiler._map,
+    "comp": _Compiler._comp,
+}
+
+
+def _strict(operands: list[Eval], frame: _Frame) -> list[Any]:
+    """Every operand's value; the first error once all are evaluated (the runtime evaluates them all, which
+    counts for its iteration limit)."""
+    values = []
+    error: CelError | None = None
+    for operand in operands:
+        try:
+            values.append(operand(frame))
+        except CelError as found:
+            error = error or found
+    if error is not None:
+        raise error
+    return values
+
+
+def _outcome(operand: Eval, frame: _Frame) -> Any:
+    try:
+        return operand(frame)
+    except CelError as error:
+        return error
+
+
+def _logical(is_and: bool, left: Eval, right: Eval) -> Eval:
+    deciding = not is_and  # false decides &&, true decides ||, whatever the other operand is
+    function = "_&&_" if is_and else "_||_"
+
+    def logical(frame: _Frame) -> Any:
+        first = _outcome(left, frame)
+        if first is deciding:
+            return deciding
+        second = _outcome(right, frame)
+        if second is deciding:
+            return deciding
+        if type(first) is bool and type(second) is bool:
+            return not deciding
+        for value in (first, second):
+            if type(value) is CelError:
+                raise value
+        raise _no_overload(function)
+
+    return logical
+
+
+def _conditional(condition: Eval, then: Eval, otherwise: Eval) -> Eval:
+    def conditional(frame: _Frame) -> Any:
+        chosen = condition(frame)
+        if chosen is True:
+            return then(frame)
+        if chosen is False:
+            return otherwise(frame)
+        raise _no_overload("<jump_condition>")
+
+    return conditional
+
+
+def _not_strictly_false(operand: Eval) -> Eval:
+    return lambda frame: _outcome(operand, frame) is not False
+
+
+def _append(accumulator: str, extra: Eval) -> Eval:
+    def append(frame: _Frame) -> Any:
+        built = frame.values[accumulator]
+        more = _outcome(extra, frame)
+        for value in (built, more):
+            if type(value) is CelError:
+                raise value.with_traceback(None)
+        if type(built) is not list or type(more) is not list:
+            raise _no_overload("_+_")
+        built.extend(more)
+        return built
+
+    return append
+
+
+class Program:
+    """A plan made ready to evaluate; raises ``Unsupported`` when the plan is outside the subset."""
+
+    def __init__(self, plan: Any, variables: tuple[str, ...]) -> None:
+        compiler = _Compiler(frozenset(variables))
+        try:
+            self._root = compiler.node(plan, {}, 0)
+        except RecursionError:
+            raise Unsupported("nested too deep") from None
+        self._used = tuple(sorted(compiler.used))
+
+    def evaluate(self, values: Mapping[str, Any]) -> Any:
+        """The value of the expression for these variables; raises ``EvaluationError`` for an error outcome
+        and ``Unsupported`` for data outside the subset."""
+        for name in self._used:
+            if name not in values:
+                raise Unsupported(f"no value for {name!r}")
+            _check_data(values[name])
+        try:
+            return self._root(_Frame({name: values[name] for name in self._used}))
+        except RecursionError:
+            raise Unsupported("nested too deep") from None
+
+
+def program_of(plan: Any, variables: tuple[str, ...]) -> Program | None:
+    """The plan made ready to evaluate over these variables, or None when it is outside the subset."""
+    try:
+        return Program(plan, variables)
+    except Unsupported:
+        return None
