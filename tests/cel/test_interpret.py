@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wmaplint.cel.ast import decode_checked
 from wmaplint.cel.checker import compile_expression
 from wmaplint.cel.env import run_env
 from wmaplint.cel.evaluate import _runtime_message
@@ -98,12 +97,6 @@ def agrees(text: str, self_value: Any = None, root: Any = None) -> bool:
 # ---- (a) the shipped pack on the catalog -------------------------------------------------------------------
 
 
-def pack_program(expression: Any) -> Program | None:
-    """The interpreter's program of a loaded pack expression."""
-    plan = plan_of(decode_checked(expression.serialized))
-    return program_of(plan, VARIABLES) if plan is not None else None
-
-
 def _renamed(data: Any) -> None:
     data["metadata"]["name"] = "renamed"
 
@@ -170,10 +163,9 @@ def pack_evaluations() -> Iterator[tuple[str, Any, Any, Any]]:
 def test_the_shipped_pack_evaluates_as_the_runtime_on_every_catalog_definition() -> None:
     seen = set()
     for what, expression, cel_self, root in pack_evaluations():
-        program = pack_program(expression)
-        assert program is not None, what
+        assert expression.interpreted is not None, what
         values = {"self": cel_self, "root": root}
-        found = interpreted_outcome(program, values)
+        found = interpreted_outcome(expression.interpreted, values)
         assert found == runtime_outcome(expression.serialized, values), what
         seen.add((what.split()[0], found[1][0] if found[0] == "value" else found[0]))
     # every rule ran, and both passing and failing assertions were met
@@ -345,7 +337,7 @@ def test_generated_label_keys_evaluate_as_the_runtime(labels: dict[str, str]) ->
 
     def both(program: Any, self_value: Any) -> tuple[tuple[str, Any], tuple[str, Any]]:
         values = {"self": self_value, "root": {}}
-        return runtime_outcome(program.serialized, values), interpreted_outcome(pack_program(program), values)
+        return runtime_outcome(program.serialized, values), interpreted_outcome(program.interpreted, values)
 
     expected, found = both(assertion, labels)
     assert found == expected

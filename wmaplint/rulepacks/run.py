@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import SHIPPED_RULES, Diagnostic, RelatedLocation
 from wmaplint.rulepacks import paths
-from wmaplint.rulepacks.loader import PackCel, PackRule
+from wmaplint.rulepacks.loader import VARIABLES, PackCel, PackRule
 from wmaplint.source import Node, find_node, to_python
 
 if TYPE_CHECKING:
     from wmaplint.cel.budget import CostBudget, SizeIndex
 
-VARIABLES = ("self", "root")
 MAX_MATCHES = 10_000  # per rule and definition
 MAX_MESSAGE_CHARS = 1_000
 
@@ -44,13 +43,27 @@ def _program(serialized: bytes) -> Any:
 
 def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str, SizeIndex],
               budget: CostBudget) -> tuple[Any, str | None]:
-    """(value, None) or (None, why it was not evaluated or failed)."""
+    """(value, None) or (None, why it was not evaluated or failed). The Python evaluator runs what it can;
+    the CEL runtime, imported only then, what it cannot."""
     from wmaplint.cel.budget import charge
     from wmaplint.cel.evaluate import _runtime_message
 
     refused = charge(budget, lambda: program.costs, lambda: program.checked, program.node_types, sizes)
     if refused is not None:
         return None, refused
+    interpreted = program.interpreted
+    if interpreted is not None:
+        from wmaplint.cel.interpret import EvaluationError, Unsupported
+
+        try:
+            value = interpreted.evaluate({"self": cel_self, "root": cel_root})
+        except EvaluationError as error:
+            return None, _runtime_message(error.text)
+        except Unsupported:
+            pass
+        else:
+            if not isinstance(value, (list, dict)):  # a finding shows those as the runtime renders them
+                return value, None
     try:
         value = _program(program.serialized).eval(data={"self": cel_self, "root": cel_root})
         type_name = str(getattr(value.type(), "name", lambda: value.type())())
