@@ -104,31 +104,40 @@ def _missing(key: Any) -> CelError:
     return CelError(f"Key not found in map : {_key_text(key)}")
 
 
-def _check_data(value: Any) -> None:
-    """Refuse data the runtime converts otherwise or not at all (it converts a variable whole, so a value
-    anywhere in it counts): unsigned or out-of-range ints, bytes, tuples, non-string keys, lone surrogates,
-    and strings with a NUL, which it cuts short there."""
+def _scalar_fits(value: Any) -> bool:
+    kind = type(value)
+    if kind is str:
+        return "\0" not in value and (value.isascii() or not _SURROGATE.search(value))
+    if kind is int:
+        return INT64_MIN <= value <= INT64_MAX
+    return value is None or kind is bool or kind is float
+
+
+def fits(value: Any) -> bool:
+    """Whether the evaluator takes this value, as ``Program.evaluate`` checks each variable's: not data the
+    runtime converts otherwise or not at all (it converts a variable whole, so a value anywhere in it counts):
+    unsigned or out-of-range ints, bytes, tuples, non-string keys, lone surrogates, and strings with a NUL,
+    which it cuts short there. A caller evaluating on many parts of one value can check it once."""
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         kind = type(item)
-        if kind is str:
-            if "\0" in item or (not item.isascii() and _SURROGATE.search(item)):
-                raise Unsupported("a string the runtime converts otherwise")
-        elif kind is int:
-            if not INT64_MIN <= item <= INT64_MAX:
-                raise Unsupported("an integer beyond int64")
-        elif kind is list or kind is dict:
-            if depth >= MAX_DATA_DEPTH:
-                raise Unsupported("data nested too deep")
-            if kind is dict:
-                if not all(type(key) is str for key in item):
-                    raise Unsupported("a map key that is not a string")
-                stack.extend((key, depth + 1) for key in item)
-                item = item.values()
-            stack.extend((member, depth + 1) for member in item)
-        elif not (item is None or kind is bool or kind is float):
-            raise Unsupported(f"a value of type {kind.__name__}")
+        if kind is not dict and kind is not list:
+            if not _scalar_fits(item):
+                return False
+            continue
+        if depth >= MAX_DATA_DEPTH:
+            return False
+        if kind is dict:
+            if not all(type(key) is str and _scalar_fits(key) for key in item):
+                return False
+            item = item.values()
+        for member in item:
+            if type(member) is dict or type(member) is list:
+                stack.append((member, depth + 1))
+            elif not _scalar_fits(member):
+                return False
+    return True
 
 
 # ---- operators ---------------------------------------------------------------------------------------------
@@ -497,6 +506,8 @@ class _Compiler:
         if len(operands) == 1:
             only = operands[0]
             return lambda frame: apply(only(frame))
+        if len(operands) == 2:
+            return _binary(apply, *operands)
         return lambda frame: apply(*_strict(operands, frame))
 
     def _comp(self, iter_var: str, iter_var2: str, iter_range: Any, accumulator: str, init: Any,
@@ -582,6 +593,19 @@ def _strict(operands: list[Eval], frame: _Frame) -> list[Any]:
     return values
 
 
+def _binary(apply: Callable[[Any, Any], Any], left: Eval, right: Eval) -> Eval:
+    """``_strict`` for two operands, the most common call."""
+    def binary(frame: _Frame) -> Any:
+        try:
+            first = left(frame)
+        except CelError:
+            _outcome(right, frame)
+            raise
+        return apply(first, right(frame))
+
+    return binary
+
+
 def _outcome(operand: Eval, frame: _Frame) -> Any:
     try:
         return operand(frame)
@@ -652,13 +676,14 @@ class Program:
             raise Unsupported("nested too deep") from None
         self._used = tuple(sorted(compiler.used))
 
-    def evaluate(self, values: Mapping[str, Any]) -> Any:
+    def evaluate(self, values: Mapping[str, Any], *, checked: bool = False) -> Any:
         """The value of the expression for these variables; raises ``EvaluationError`` for an error outcome
-        and ``Unsupported`` for data outside the subset."""
+        and ``Unsupported`` for data outside the subset. ``checked``: the values are known to ``fits``."""
         for name in self._used:
             if name not in values:
                 raise Unsupported(f"no value for {name!r}")
-            _check_data(values[name])
+            if not checked and not fits(values[name]):
+                raise Unsupported(f"a value of {name!r} outside the subset")
         try:
             return self._root(_Frame({name: values[name] for name in self._used}))
         except RecursionError:
