@@ -178,8 +178,8 @@ print(json.dumps(sorted(sys.modules)))
 """
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     loaded = set(json.loads(proc.stdout))
-    heavy = {"asyncio", "click", "yaml", "lsprotocol", "cattrs", "pygls", "wmaplint.engine", "wmaplint.source",
-             "wmaplint.lsp.session", "wmaplint.lsp.worker"}
+    heavy = {"asyncio", "click", "yaml", "lsprotocol", "cattrs", "pygls", "wmaplint.engine",
+             "wmaplint.source", "wmaplint.lsp.session", "wmaplint.lsp.worker"}
     assert loaded & heavy == set()
 
 

@@ -99,7 +99,7 @@ def scalar_reading_at(text: str, start: int) -> tuple[int, str | None, bool] | N
     except (yaml.YAMLError, RecursionError):
         return None
     for top in documents:
-        ynode = top
+        ynode: yaml.Node | None = top
         while ynode is not None and ynode.start_mark.index <= start < max(ynode.end_mark.index, start + 1):
             if isinstance(ynode, yaml.ScalarNode):
                 if ynode.start_mark.index != start:
