@@ -93,7 +93,7 @@ def test_a_pattern_whose_states_explode_gives_no_answer_rather_than_taking_long(
     assert compiled.search(short) is runtime_matches(short, pattern)
     started = time.perf_counter()
     assert compiled.search(long) is None
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 2.0
 
 
 _ATOMS = ["a", "b", ".", "\\d", "\\w", "\\s", "\\W", "[ab]", "[^a]", "[a-c]", "[]a]", "[-a]", "\\.", "é", "^",
