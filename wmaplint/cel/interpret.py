@@ -37,8 +37,8 @@ ITERATION_BUDGET = 10_000  # the runtime's: an evaluation ends when its loops re
 MAX_PLAN_DEPTH = 100  # evaluation recurses once per level; deeper expressions are left to the runtime
 MAX_DATA_DEPTH = 100
 # Unicode White_Space, what the runtime's trim() removes (Python's str.strip() also removes \x1c-\x1f)
-_WHITE_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
-    "\u2028\u2029\u202f\u205f\u3000"
+_WHITE_SPACE = "".join(map(chr, (*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028,
+                                 0x2029, 0x202F, 0x205F, 0x3000)))
 _LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 _UPPER = {code + 32: code for code in range(ord("A"), ord("Z") + 1)}
 _SURROGATE = re.compile("[\ud800-\udfff]")
