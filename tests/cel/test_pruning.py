@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,31 @@ def test_a_later_process_takes_the_checked_rules_from_the_user_cache(
     again = [(v.message, v.detail) for v in validate_object(schema, _with_selector("a"))]
     assert again == first and [d for _, d in first] == BROKEN
     assert sorted(compiled) == SELECTOR_RULES  # compiled by the first run only
+
+
+def test_a_later_process_evaluates_the_recorded_rules_without_the_cel_runtime(
+    karta_crd: dict[str, Any], compiled: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schema = _karta(karta_crd)
+    first = [(v.message, v.detail) for v in validate_object(schema, _with_selector("a"))]
+    monkeypatch.setattr(evaluate, "_VERDICTS", {})
+    monkeypatch.setattr(evaluate, "_program", lambda *a: pytest.fail("the CEL runtime was used"))
+    assert [(v.message, v.detail) for v in validate_object(schema, _with_selector("a"))] == first
+
+
+def test_a_record_without_a_plan_is_not_used(
+    karta_crd: dict[str, Any], compiled: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    schema = _karta(karta_crd)
+    validate_object(schema, _with_selector("a"))
+    for path in (tmp_path / "cache" / "cel").iterdir():
+        data = json.loads(path.read_text())
+        assert data["plan"] is not None
+        del data["plan"]
+        path.write_text(json.dumps(data))
+    monkeypatch.setattr(evaluate, "_VERDICTS", {})
+    assert [v.detail for v in validate_object(schema, _with_selector("a"))] == BROKEN
+    assert sorted(compiled) == sorted(SELECTOR_RULES * 2)
 
 
 def test_rules_that_do_not_compile_are_checked_and_reported_every_time(compiled: list[str]) -> None:

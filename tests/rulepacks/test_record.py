@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from wmaplint.rulepacks import loader, shipped_pack_paths
+from wmaplint.rulepacks import loader, run, shipped_pack_paths
 from wmaplint.rulepacks.run import run_rules
 from wmaplint.source import load_text
 
@@ -57,6 +58,31 @@ def test_the_shipped_pack_compiles_once_and_runs_the_same_from_its_record(
     assert programs(again) == programs(first)
     assert _findings(again) == _findings(first)
     assert [f[0] for f in _findings(again)] == ["KBP003"]
+
+
+def test_the_shipped_pack_runs_from_its_record_without_the_cel_runtime(
+    compilations: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = Path(SHIPPED).read_text()
+    expected = _findings(loader.load_pack_text(text, SHIPPED))
+    again = loader.load_pack_text(text, SHIPPED)
+    assert len(compilations) == 8
+    assert all(r.assertion.plan is not None and r.message_program is not None and r.message_program.plan
+               for r in again.rules)
+    monkeypatch.setattr(run, "_program", lambda serialized: pytest.fail("the CEL runtime was used"))
+    assert _findings(again) == expected
+
+
+def test_a_record_without_plans_is_not_used(compilations: list[str], tmp_path: Path) -> None:
+    text = PACK_HEAD + acme_rule("$.metadata.name", "self.size() > 1")
+    loader.load_pack_text(text, "acme.yaml")
+    (path,) = (tmp_path / "cache" / "packs").iterdir()
+    data = json.loads(path.read_text())
+    assert data["rules"]["ACME001"][0]["plan"] is not None
+    del data["rules"]["ACME001"][0]["plan"]
+    path.write_text(json.dumps(data))
+    (rule,) = loader.load_pack_text(text, "acme.yaml").rules
+    assert len(compilations) == 2 and rule.assertion.interpreted is not None
 
 
 def test_a_changed_text_compiles_afresh(compilations: list[str]) -> None:

@@ -67,6 +67,18 @@ def test_runtime_error_is_a_finding_of_the_rule(lab: PackLab) -> None:
     assert "could not be evaluated" in found.message and "maxReplicasPath" in found.message
 
 
+def test_what_the_python_evaluator_leaves_to_the_cel_runtime_is_still_evaluated(lab: PackLab) -> None:
+    lab.pack(
+        PACK_HEAD
+        + acme_rule(SCALE, "self.replicasPath.matches('(?i)PARALLELISM')")
+        + acme_rule(SCALE, "self.replicasPath.matches('(?i)^PARALLELISM')", rule_id="ACME002")
+        + acme_rule(SCALE, "dyn([self.replicasPath.size()])", rule_id="ACME003")
+    )
+    found = ours(lab.lint())
+    assert [d.rule for d in found] == ["ACME002", "ACME003"]
+    assert found[1].message == "acme says no (the assertion gave [22], not a bool)"
+
+
 def test_pack_problems_are_reported_on_the_pack_file(lab: PackLab) -> None:
     lab.pack(PACK_HEAD + acme_rule(SCALE, "has(self.replicas)"))
     (found,) = [d for d in lab.lint() if d.rule == "WM922"]

@@ -9,6 +9,7 @@ import pytest
 
 from wmaplint.engine import lint_text
 from wmaplint.rulepacks import load_pack, shipped_pack_paths
+from wmaplint.rulepacks.loader import PackCel
 from wmaplint.rules.examples import JOB, job_with
 
 from .helpers import PackLab
@@ -147,3 +148,23 @@ def test_catalog_definitions_are_clean(repo: Path) -> None:
     for path in sorted((repo / "catalog").glob("*.yaml")):
         found = pack_rules(path.read_text(encoding="utf-8"), str(path))
         assert found == [], (path.name, [(d.rule, d.message) for d in found])
+
+
+NUL_LABEL = '      podSelector: {componentTypeSelector: {matchLabels: {"a\\0/b": x}}}\n'
+
+
+@pytest.mark.parametrize("text", [
+    TWO_PODS,
+    TWO_PODS.replace('"example.com/role": head', '"example.com/role": head, "-bad key": x'),
+    TWO_PODS.replace("        scaleDefinition: {replicasPath: .spec.workers}\n", ""),
+    job_with("name: batch-job-v1", "name: job-definition"),
+    job_with("name: batch-job-v1", "name: 99999999999999999999"),  # no int64, no uint64: the runtime refuses
+    job_with("name: batch-job-v1", 'name: "batch-job-v1\\0"'),  # the runtime cuts a string at its NUL
+    job_with("      name: job\n", "      name: job\n" + NUL_LABEL),
+])
+def test_the_python_evaluator_gives_the_runtime_s_findings(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = [(d.rule, d.span, d.message) for d in pack_rules(text)]
+    monkeypatch.setattr(PackCel, "interpreted", property(lambda program: None))  # the runtime alone
+    assert [(d.rule, d.span, d.message) for d in pack_rules(text)] == found

@@ -21,6 +21,7 @@ from wmaplint.cel import types as t
 from wmaplint.cel.issues import CelViolation, Pointer
 
 RULE_VIOLATION = "WM604"
+VARIABLES = ("self", "oldSelf")  # of every validation rule (transition rules, reading oldSelf, are not run)
 COST_UNBOUNDED = "WM608"
 MAX_MESSAGE_BYTES = 5120
 MAX_NODES = 200_000
@@ -176,17 +177,29 @@ class RuleVerdict:
     """What validation needs of a type-checked rule; a clean one is recorded in the user cache. Its checked
     AST (to bound an evaluation's cost) is decoded from the program when a recorded verdict first needs it."""
 
-    __slots__ = ("problems", "uses_old_self", "serialized", "truncated", "node_types", "_checked", "_costs")
+    __slots__ = ("problems", "uses_old_self", "serialized", "truncated", "node_types", "plan", "_checked",
+                 "_costs", "_interpreted")
 
     def __init__(self, problems: list[Any], uses_old_self: bool, serialized: bytes | None, truncated: int = 0,
-                 node_types: Mapping[int, Any] | None = None, checked: Any = None, costs: Any = None):
+                 node_types: Mapping[int, Any] | None = None, checked: Any = None, costs: Any = None,
+                 plan: Any = None):
         self.problems = problems
         self.uses_old_self = uses_old_self
         self.serialized = serialized
         self.truncated = truncated  # problems past the checker's cap
         self.node_types = node_types or {}
+        self.plan = plan  # for the Python evaluator (wmaplint.cel.plan), recorded with the verdict
         self._checked = checked
         self._costs = costs  # bounds at a few data sizes (wmaplint.cel.budget), recorded with the verdict
+        self._interpreted: Any = _UNREAD
+
+    def interpreted(self) -> Any:
+        """The rule ready for the Python evaluator (wmaplint.cel.interpret), None when outside its subset."""
+        if self._interpreted is _UNREAD:
+            from wmaplint.cel.interpret import program_of
+
+            self._interpreted = program_of(self.plan, VARIABLES) if self.plan is not None else None
+        return self._interpreted
 
     def cost_table(self) -> Any:
         if self._costs is None:
@@ -204,6 +217,7 @@ class RuleVerdict:
         return self._checked
 
 
+_UNREAD = object()
 _VERDICTS: dict[tuple[str, int, bool], tuple[Mapping[str, Any], RuleVerdict]] = {}
 MAX_RECORDED_SCHEMA_CHARS = 65_536  # a rule's schema node keys its record; beyond this, compiling is cheaper
 
@@ -224,7 +238,8 @@ def _recorded(path: Any) -> RuleVerdict | None:
     data = records.read(path)
     try:
         costs = tuple((int(size), int(bound)) for size, bound in data["costs"])
-        return RuleVerdict([], bool(data["uses_old_self"]), records.bytes_of(data["serialized"]), costs=costs)
+        return RuleVerdict([], bool(data["uses_old_self"]), records.bytes_of(data["serialized"]), costs=costs,
+                           plan=data["plan"])
     except records.DAMAGED:
         return None
 
@@ -243,17 +258,21 @@ def _verdict(
     verdict = _recorded(path) if path is not None else None
     if verdict is None:
         from wmaplint.cel.checker import check_expression
+        from wmaplint.cel.plan import plan_of
 
         kind = self_type()
         result = check_expression(text, {"self": kind, "oldSelf": kind}, "bool")
         compiled = result.compiled if result.ok else None
         serialized = compiled.serialized if compiled is not None else None
+        checked = compiled.ast if compiled is not None else None
+        plan = plan_of(checked) if checked is not None else None
         verdict = RuleVerdict(list(result.problems), result.uses_old_self, serialized, result.truncated,
-                              result.node_types, compiled.ast if compiled is not None else None)
+                              result.node_types, checked, plan=plan)
         if not verdict.problems and serialized is not None and path is not None:
             costs = [list(pair) for pair in verdict.cost_table()]
             records.write(path, {"uses_old_self": verdict.uses_old_self,
-                                 "serialized": records.text_of(serialized), "costs": costs})
+                                 "serialized": records.text_of(serialized), "costs": costs,
+                                 "plan": verdict.plan})
     if len(_VERDICTS) > MAX_REMEMBERED_NODES:
         _VERDICTS.clear()
     _VERDICTS[key] = (node, verdict)
@@ -334,7 +353,7 @@ def validate_object(
                 if verdict.uses_old_self:
                     continue  # transition rule: no old object offline
                 refused = charge(budget, verdict.cost_table, verdict.checked_ast, verdict.node_types, sizes)
-                outcome = _run(text, verdict.serialized, cel_self) if refused is None else False
+                outcome = _run(text, verdict, cel_self) if refused is None else False
                 if outcome == ITERATION_LIMIT:  # the evaluator's own cap, not the API server's verdict
                     refused = ITERATION_LIMIT
                 if refused is not None:
@@ -412,12 +431,25 @@ def validate_object(
     return violations
 
 
-def _run(text: str, serialized: bytes | None, cel_self: Any) -> bool | str:
-    """True/False, or the runtime error text."""
-    if serialized is None:
+def _run(text: str, verdict: RuleVerdict, cel_self: Any) -> bool | str:
+    """True/False, or the runtime error text. The Python evaluator runs what it can; the CEL runtime,
+    imported only then, what it cannot."""
+    if verdict.serialized is None:
         return "rule could not be compiled"
+    interpreted = verdict.interpreted()
+    if interpreted is not None:
+        from wmaplint.cel.interpret import EvaluationError, Unsupported
+
+        try:
+            found = interpreted.evaluate({"self": cel_self})
+        except EvaluationError as error:
+            return _runtime_message(error.text)
+        except Unsupported:
+            pass
+        else:
+            return found if isinstance(found, bool) else "no such overload"
     try:
-        value = _program(text, serialized).eval(data={"self": cel_self})
+        value = _program(text, verdict.serialized).eval(data={"self": cel_self})
     except Exception as exc:  # conversion failures of odd data become a runtime error, not a crash
         return _runtime_message(str(exc))
     type_name = value.type().name() if hasattr(value.type(), "name") else str(value.type())

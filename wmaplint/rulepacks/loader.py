@@ -36,6 +36,7 @@ BAD_GIVEN = "WM921"
 BAD_ASSERT = "WM922"
 DUPLICATE_ID = "WM923"
 MAX_PROBLEMS = 100  # per pack: a hopeless file should not flood the report
+VARIABLES = ("self", "root")  # of every pack expression: the selected node and the whole definition
 
 
 @dataclass(frozen=True)
@@ -47,23 +48,26 @@ class CompiledGiven:
 
 @dataclass(frozen=True)
 class PackCel:
-    """A compiled pack expression: the program, the part of ``root`` it reads and its cost bounds at a few
-    data sizes, all worked out from the checked AST when it compiles and remembered with the program. The AST
-    itself is needed again only for a bound finer than the table's: decoded from the program then (a
-    remembered program's node types are the checker's own)."""
+    """A compiled pack expression: the program, the part of ``root`` it reads, its cost bounds at a few data
+    sizes and its plan for the Python evaluator, all worked out from the checked AST when it compiles and
+    remembered with the program. The AST itself is needed again only for a bound finer than the table's:
+    decoded from the program then (a remembered program's node types are the checker's own)."""
 
     serialized: bytes
     root_reads: Any  # wmaplint.cel.parts tree
     costs: CostTable
+    plan: Any  # wmaplint.cel.plan, None when the expression has none
     decoded: Any = None  # wmaplint.cel.ast.CheckedAst, when compiled in this process
     node_types: Mapping[int, Any] = field(default_factory=dict)
 
     @classmethod
     def compiled(cls, serialized: bytes, checked: Any, node_types: Mapping[int, Any]) -> PackCel:
         from wmaplint.cel.budget import cost_table
+        from wmaplint.cel.plan import plan_of
         from wmaplint.cel.reads import reads
 
-        return cls(serialized, reads(checked, "root"), cost_table(checked, node_types), checked, node_types)
+        return cls(serialized, reads(checked, "root"), cost_table(checked, node_types), plan_of(checked),
+                   checked, node_types)
 
     @functools.cached_property
     def checked(self) -> Any:
@@ -72,6 +76,14 @@ class PackCel:
         from wmaplint.cel.ast import decode_checked
 
         return decode_checked(self.serialized)
+
+    @functools.cached_property
+    def interpreted(self) -> Any:
+        """The expression ready for the Python evaluator (wmaplint.cel.interpret), None when outside its
+        subset."""
+        from wmaplint.cel.interpret import program_of
+
+        return program_of(self.plan, VARIABLES) if self.plan is not None else None
 
 
 @dataclass(frozen=True)
@@ -313,7 +325,7 @@ def _load_rule(
 
 
 def _remembered(program: PackCel) -> record.Program:
-    return program.serialized, program.root_reads, program.costs
+    return program.serialized, program.root_reads, program.costs, program.plan
 
 
 def _is_pack(data: Any) -> bool:

@@ -2,8 +2,9 @@
 
 The texts of shipped and configured packs rarely change, while validating one costs the JSON Schema
 validator's imports (~50 ms) and type-checking its CEL costs compiling and decoding every expression (most of
-a pack's load). A record is keyed by the pack text, both schemas a pack is checked against and the wmaplint
-version, so any change to them compiles afresh; a record that cannot be read is simply not used.
+a pack's load). With each expression's plan recorded too, a run whose rules the Python evaluator covers needs
+no CEL runtime at all. A record is keyed by the pack text, both schemas a pack is checked against and the
+wmaplint version, so any change to them compiles afresh; a record that cannot be read is simply not used.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import Any
 
 from wmaplint import records
 
-# A compiled expression: the serialized program, the part of root it reads (wmaplint.cel.parts tree) and its
-# cost bounds at a few data sizes (wmaplint.cel.budget table).
-Program = tuple[bytes, Any, tuple[tuple[int, int], ...]]
+# A compiled expression: the serialized program, the part of root it reads (wmaplint.cel.parts tree), its
+# cost bounds at a few data sizes (wmaplint.cel.budget table) and its plan for the Python evaluator
+# (wmaplint.cel.plan; None when it has none).
+Program = tuple[bytes, Any, tuple[tuple[int, int], ...], Any]
 Programs = dict[str, tuple[Program, Program | None]]  # rule id -> (assert, messageExpression)
 
 
@@ -32,15 +34,15 @@ def _program(entry: Any) -> Program:
     from wmaplint.cel.parts import from_json
 
     costs = tuple((int(size), int(bound)) for size, bound in entry["costs"])
-    return records.bytes_of(entry["program"]), from_json(entry["reads"]), costs
+    return records.bytes_of(entry["program"]), from_json(entry["reads"]), costs, entry["plan"]
 
 
 def _entry(program: Program) -> dict[str, Any]:
     from wmaplint.cel.parts import to_json
 
-    serialized, reads, costs = program
+    serialized, reads, costs, plan = program
     return {"program": records.text_of(serialized), "reads": to_json(reads),
-            "costs": [list(pair) for pair in costs]}
+            "costs": [list(pair) for pair in costs], "plan": plan}
 
 
 def read(text: str) -> Programs | None:

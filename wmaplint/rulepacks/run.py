@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import SHIPPED_RULES, Diagnostic, RelatedLocation
 from wmaplint.rulepacks import paths
-from wmaplint.rulepacks.loader import PackCel, PackRule
+from wmaplint.rulepacks.loader import VARIABLES, PackCel, PackRule
 from wmaplint.source import Node, find_node, to_python
 
 if TYPE_CHECKING:
     from wmaplint.cel.budget import CostBudget, SizeIndex
 
-VARIABLES = ("self", "root")
 MAX_MATCHES = 10_000  # per rule and definition
 MAX_MESSAGE_CHARS = 1_000
 
@@ -43,14 +42,29 @@ def _program(serialized: bytes) -> Any:
 
 
 def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str, SizeIndex],
-              budget: CostBudget) -> tuple[Any, str | None]:
-    """(value, None) or (None, why it was not evaluated or failed)."""
+              budget: CostBudget, checked: bool = False) -> tuple[Any, str | None]:
+    """(value, None) or (None, why it was not evaluated or failed). The Python evaluator runs what it can;
+    the CEL runtime, imported only then, what it cannot. ``checked``: both values are known to fit the
+    evaluator (wmaplint.cel.interpret.fits)."""
     from wmaplint.cel.budget import charge
     from wmaplint.cel.evaluate import _runtime_message
 
     refused = charge(budget, lambda: program.costs, lambda: program.checked, program.node_types, sizes)
     if refused is not None:
         return None, refused
+    interpreted = program.interpreted
+    if interpreted is not None:
+        from wmaplint.cel.interpret import EvaluationError, Unsupported
+
+        try:
+            value = interpreted.evaluate({"self": cel_self, "root": cel_root}, checked=checked)
+        except EvaluationError as error:
+            return None, _runtime_message(error.text)
+        except Unsupported:
+            pass
+        else:
+            if not isinstance(value, (list, dict)):  # a finding shows those as the runtime renders them
+                return value, None
     try:
         value = _program(program.serialized).eval(data={"self": cel_self, "root": cel_root})
         type_name = str(getattr(value.type(), "name", lambda: value.type())())
@@ -105,9 +119,9 @@ def _within(cel_root: Any, location: tuple[str | int, ...]) -> Any:
 
 
 def _message(rule: PackRule, cel_self: Any, cel_root: Any, sizes: Mapping[str, SizeIndex],
-             budget: CostBudget) -> str:
+             budget: CostBudget, checked: bool) -> str:
     if rule.message_program is not None:
-        value, error = _evaluate(rule.message_program, cel_self, cel_root, sizes, budget)
+        value, error = _evaluate(rule.message_program, cel_self, cel_root, sizes, budget, checked)
         if error is None and isinstance(value, str) and value.strip():
             text = " ".join(value.split())
             return text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 1] + "\u2026"
@@ -139,10 +153,13 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
     (at most 1,000,000), and all evaluations on one definition share a budget of 10,000,000; an evaluation
     past either is a finding of its rule that says so, and past the budget no further evaluation runs."""
     from wmaplint.cel.budget import CostBudget, SizeIndex
+    from wmaplint.cel.interpret import fits
 
     data = to_python(root_node)
     cel_root = _cel_value((), data)
     root_sizes = SizeIndex(cel_root)
+    # What the Python evaluator checks of its values, once for every part of the definition
+    root_fits = fits(cel_root)
     budget = CostBudget()
     for rule in rules:
         cel_root_read = _read_part(rule, cel_root)
@@ -161,16 +178,17 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
                 if node is None:
                     continue
                 cel_self = _within(cel_root, location)
+                checked = root_fits and cel_self is not _MISSING  # the parts of a checked root are checked
                 if cel_self is _MISSING:
                     cel_self = _cel_value(location, value)
                 sizes = {"self": SizeIndex(cel_self), "root": root_sizes}
-                value, error = _evaluate(rule.assertion, cel_self, cel_root_read, sizes, budget)
+                value, error = _evaluate(rule.assertion, cel_self, cel_root_read, sizes, budget, checked)
                 if error is not None:
                     message = f"{rule.message} ({_why_not(error)})"
                 elif value is True:
                     continue
                 elif value is False:
-                    message = _message(rule, cel_self, cel_root_read, sizes, budget)
+                    message = _message(rule, cel_self, cel_root_read, sizes, budget, checked)
                 else:
                     message = f"{rule.message} (the assertion gave {value!r}, not a bool)"
                 yield Diagnostic(

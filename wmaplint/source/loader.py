@@ -7,7 +7,6 @@ resolved with YAML 1.1 rules as Kubernetes' decoder does (``yes``/``on`` are boo
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -101,7 +100,7 @@ def scalar_reading_at(text: str, start: int) -> tuple[int, str | None, bool] | N
     except (yaml.YAMLError, RecursionError):
         return None
     for top in documents:
-        ynode: Any = top
+        ynode: yaml.Node | None = top
         while ynode is not None and ynode.start_mark.index <= start < max(ynode.end_mark.index, start + 1):
             if isinstance(ynode, yaml.ScalarNode):
                 if ynode.start_mark.index != start:
