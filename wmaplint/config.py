@@ -9,6 +9,7 @@ file.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import re
 import sys
@@ -195,8 +196,13 @@ def find_config(directory: str) -> Config:
     for folder in (d, *d.parents):
         for name in CONFIG_FILES:
             candidate = folder / name
-            if not candidate.exists() or candidate.is_dir():  # a FIFO or device is an error, not "no config"
-                continue
+            try:
+                if not candidate.exists() or candidate.is_dir():  # a FIFO or device is an error, not "none"
+                    continue
+            except OSError as exc:
+                if exc.errno == errno.ENAMETOOLONG:
+                    break  # no path reaches this folder: what it holds cannot be read, nor configure anything
+                raise
             if name == "pyproject.toml" and not _mentions_wmaplint(candidate):
                 continue
             _refuse_outside_link(candidate)
