@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from wmaplint.checks import Context, check, fix
-from wmaplint.definition.format import DEFINITION_SCHEMA, STATUS_KEYS
+from wmaplint.definition.fields import STATUS_KEYS
+from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.definition.model import DEFINITION_KINDS, KARTA
 from wmaplint.diagnostics import Diagnostic, Fix, define
 from wmaplint.rules.examples import JOB, job_with
