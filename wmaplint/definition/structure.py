@@ -104,7 +104,7 @@ def _head(node: Node) -> Node:
     return node
 
 
-def closest_keys(name: str, valid: list[str]) -> list[str]:
+def _closest_keys(name: str, valid: list[str]) -> list[str]:
     """The keys ``name`` is most likely a misspelling of, best first (a match but for case leads)."""
     suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
     lowered = {v.lower(): v for v in valid}
@@ -160,7 +160,7 @@ class _Walk:
             elif extra is False:
                 valid = sorted(props)
                 self.facts.append(UnknownField(self.path, key.span, pointer, key, name, tuple(valid),
-                                               tuple(closest_keys(name, valid))))
+                                               tuple(_closest_keys(name, valid))))
         for name in schema.get("required", ()):
             given = node.get(name)
             if name not in present or (isinstance(given, ScalarNode) and given.value is None):

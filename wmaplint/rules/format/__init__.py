@@ -6,9 +6,9 @@ definition; the rule modules here word what it finds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from wmaplint.definition.structure import structure_facts
 from wmaplint.rules import definition_analysis
 
 if TYPE_CHECKING:
@@ -17,7 +17,5 @@ if TYPE_CHECKING:
 
 
 @definition_analysis
-def structure(ctx: DefinitionContext) -> Iterable[Fact]:
-    from wmaplint.definition.structure import structure_facts
-
+def structure(ctx: DefinitionContext) -> list[Fact]:
     return structure_facts(ctx.path, ctx.definition.document_node)
