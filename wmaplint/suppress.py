@@ -12,6 +12,7 @@ from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Severity, Span, define, rule_by_name_or_id
 from wmaplint.rules.examples import JOB
+from wmaplint.rules.format.unknown_field import RULE as UNKNOWN_FIELD
 from wmaplint.source.lines import split_lines
 from wmaplint.structs import dataclass, field
 
@@ -21,8 +22,8 @@ UNUSED = define(
     "WM910", "unused-suppression", "info",
     "A wmaplint suppression comment that suppresses nothing.",
     why="Stale suppressions hide future findings on the same line and mislead readers about what is wrong.",
-    bad=JOB.replace("      name: job\n", "      name: job  # wmaplint: disable=WM112 -- no longer "
-                    "needed\n", 1),
+    bad=JOB.replace("      name: job\n",
+                    f"      name: job  # wmaplint: disable={UNKNOWN_FIELD.id} -- no longer needed\n", 1),
     good=JOB,
     fix="Remove the comment, or correct the rule it names.",
 )

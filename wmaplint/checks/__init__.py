@@ -16,8 +16,6 @@ CHECKS: list[CheckFn] = []
 
 # Modules whose import registers their checks, in report order.
 CHECK_MODULES = (
-    "wmaplint.checks.format",
-    "wmaplint.checks.components",
     "wmaplint.checks.status",
     "wmaplint.checks.status_semantics",
     "wmaplint.checks.expressions",

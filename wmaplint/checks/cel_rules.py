@@ -12,6 +12,7 @@ from typing import Any
 import wmaplint.cel.rules  # noqa: F401  (registers WM604 and WM605)
 from wmaplint.checks import Context, check
 from wmaplint.definition.model import KARTA, Component, GangMember
+from wmaplint.definition.selectors import type_selector_fault
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode, find_node, to_python
 
@@ -20,9 +21,9 @@ GROUP_BY_EXPRESSION = "WM605"
 KARTA_GVK = ("run.ai", "v1alpha1", "Karta")
 POD_GVK = ("", "v1", "Pod")
 
-# The Karta CRD's rules on componentTypeSelector, by message, with their text: the structural checks WM510
-# and WM511 report every object these rules reject (and more: an empty keyPath or matchLabels, a null value),
-# so a CEL violation of one is never reported beside them.
+# The Karta CRD's rules on componentTypeSelector, by message, with their text: the format's selector rules
+# (wmaplint.definition.selectors) report every object these rules reject (and more: an empty keyPath or
+# matchLabels, a null value), so a CEL violation of one is never reported beside them.
 SELECTOR_RULES = {
     "at least one of keyPath or matchLabels must be set": "has(self.keyPath) || has(self.matchLabels)",
     "value requires keyPath": "!has(self.value) || has(self.keyPath)",
@@ -36,19 +37,10 @@ def _store(ctx: Context) -> Any:
     return options.schema_store(config)
 
 
-def _selector_reported(selector: MappingNode) -> bool:
-    """True when WM510 or WM511 fires on this componentTypeSelector (same conditions as checks.components)."""
-    key_path = selector.get("keyPath")
-    labels = selector.get("matchLabels")
-    has_key = isinstance(key_path, ScalarNode) and bool(key_path.value)
-    has_labels = isinstance(labels, MappingNode) and bool(labels.pairs)
-    return (not has_key and not has_labels) or (selector.get("value") is not None and not has_key)
-
-
 def _covered(node: Node | None, detail: str, components: list[Component]) -> bool:
     if detail not in SELECTOR_RULES or not isinstance(node, MappingNode):
         return False
-    return any(c.type_selector_node is node and _selector_reported(node) for c in components)
+    return any(c.type_selector_node is node and type_selector_fault(node) is not None for c in components)
 
 
 def _rules_of(schema: Any) -> Iterator[Any]:
@@ -93,7 +85,7 @@ def karta_crd_rules(ctx: Context) -> Iterator[Diagnostic]:
 
     schema = schemas[0]
     if _all_decided_natively(schema.sha256, schema.raw):
-        return  # the CRD of today: its two rules are WM510 and WM511, and CEL need not even be loaded
+        return  # the CRD of today: its two rules are the format's selector rules; CEL need not even be loaded
     obj = to_python(ctx.document.root)
     root = ctx.document.root
     seen: set[tuple[int, str]] = set()

@@ -8,7 +8,6 @@ from typing import Any
 from wmaplint.checks import Context, check, fix
 from wmaplint.definition.model import Expr
 from wmaplint.diagnostics import RULES, Diagnostic, Severity
-from wmaplint.rules.context import role_of
 from wmaplint.source.edits import replace_scalar
 
 
@@ -46,5 +45,5 @@ def jq_expressions(ctx: Context) -> Iterator[Diagnostic]:
     from wmaplint.jq.analysis import analyze
 
     for expr in ctx.definition.expressions():
-        for finding in analyze(expr.text, role_of(expr)):
+        for finding in analyze(expr.text, expr.role):
             yield place(ctx, expr, finding)

@@ -11,6 +11,9 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
   schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or the whole diagnostic,
   to add related locations), or None to say nothing, and the diagnostic takes the fact's place.
 
+An analysis whose facts rules report is run on every definition when a concern's package registers it with
+``@definition_analysis`` (``fn(ctx)`` gives the facts); the source's own facts come from the reader.
+
 Nothing lists the modules: ``load()`` imports every module of every folder here, and each registers its
 hook as it is imported. A rule id is spelled in its rule's module only; other code names the rule object or
 the fact it reports.
@@ -32,10 +35,12 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 DefinitionCheck = Callable[["DefinitionContext"], Iterable[Diagnostic]]
+DefinitionAnalysis = Callable[["DefinitionContext"], Iterable["Fact"]]
 Reporter = Callable[[Any], "str | Diagnostic | None"]
 
 # (rule, check) in the order the modules were found: the report order of findings at one position
 DEFINITION_CHECKS: list[tuple[Rule, DefinitionCheck]] = []
+DEFINITION_ANALYSES: list[DefinitionAnalysis] = []
 REPORTERS: dict[type, tuple[Rule, Reporter]] = {}
 
 _loaded = False
@@ -62,6 +67,13 @@ def reports(rule: Rule, kind: type[Fact]) -> Callable[[F], F]:
         return fn
 
     return register
+
+
+def definition_analysis(fn: F) -> F:
+    """Register ``fn(ctx) -> facts`` as an analysis run on every definition; the rules that report the kinds
+    of its facts word them."""
+    DEFINITION_ANALYSES.append(fn)
+    return fn
 
 
 def load() -> None:
@@ -95,8 +107,11 @@ def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
 
 def run_definition_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     load()
+    for analysis in DEFINITION_ANALYSES:
+        yield from diagnostics_of(analysis(ctx))
     for _, check in DEFINITION_CHECKS:
         yield from check(ctx)
 
 
-__all__ = ["RULES", "definition_check", "diagnostics_of", "load", "reports", "run_definition_checks"]
+__all__ = ["RULES", "definition_analysis", "definition_check", "diagnostics_of", "load", "reports",
+           "run_definition_checks"]

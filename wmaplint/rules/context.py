@@ -70,9 +70,9 @@ class DefinitionContext:
             for expr in self.definition.expressions():
                 tree = try_parse(expr.text)
                 if isinstance(tree, Exception):
-                    parsed.append(ParsedExpression(expr, role_of(expr), None, tree))
+                    parsed.append(ParsedExpression(expr, expr.role, None, tree))
                 else:
-                    parsed.append(ParsedExpression(expr, role_of(expr), tree, None))
+                    parsed.append(ParsedExpression(expr, expr.role, tree, None))
             self._expressions = parsed
         return self._expressions
 
@@ -110,18 +110,3 @@ class DefinitionContext:
     def here(self, node: Node, message: str) -> RelatedLocation:
         return RelatedLocation(self.path, node.span, message)
 
-
-def role_of(expr: Expr) -> ExprRole:
-    """How the definition uses an expression, as the jq analyses read it."""
-    from wmaplint.jq.roles import ExprRole
-
-    component = expr.component
-    return ExprRole(
-        field=expr.field,
-        context=expr.context,
-        cardinality=expr.cardinality,
-        writable=expr.writable,
-        selector_value=expr.selector_value,
-        expected_result=expr.expected_result,
-        has_instances=component is not None and component.instance_id_path is not None,
-    )
