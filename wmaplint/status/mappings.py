@@ -1,12 +1,20 @@
-"""A definition's status mappings as the runtime reads them: the statusDefinitions, their matchers and
-condition entries, and what a conditionsDefinition reads."""
+"""A definition's status mappings as the runtime reads them: the root's statusDefinition (the only one it
+reads), the matchers and condition entries of a statusDefinition, and what its conditionsDefinition reads."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wmaplint.definition.model import Definition, Matcher, StatusDefinition
+from wmaplint.definition.model import Component, Definition, Matcher, StatusDefinition
 from wmaplint.source import MappingNode, ScalarNode
+
+
+def runtime_status(definition: Definition) -> tuple[Component, StatusDefinition] | None:
+    """The root component and its statusDefinition, the only one the runtime reads (None without either)."""
+    root = definition.root
+    if root is None or root.status is None:
+        return None
+    return root, root.status
 
 
 def declared_statuses(definition: Definition) -> Iterator[StatusDefinition]:
@@ -28,6 +36,12 @@ def condition_entries(status: StatusDefinition) -> Iterator[tuple[str, MappingNo
     for key, matcher in matchers(status):
         for entry in matcher.by_conditions:
             yield key, entry
+
+
+def condition_type(entry: MappingNode) -> ScalarNode | None:
+    """The type of a byConditions entry, when it is a string."""
+    type_node = entry.get("type")
+    return type_node if isinstance(type_node, ScalarNode) and isinstance(type_node.value, str) else None
 
 
 def condition_label(entry: MappingNode) -> str:
