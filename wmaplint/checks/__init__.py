@@ -18,7 +18,6 @@ CHECKS: list[CheckFn] = []
 CHECK_MODULES = (
     "wmaplint.checks.format",
     "wmaplint.checks.components",
-    "wmaplint.checks.status_semantics",
     "wmaplint.checks.expressions",
     "wmaplint.checks.schema_paths",
     "wmaplint.checks.cel_rules",

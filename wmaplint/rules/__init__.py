@@ -10,6 +10,8 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
 - ``@reports(RULE, FactType)``: ``fn(fact)`` words a fact that an analysis found (a YAML fault, a field the
   schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or the whole diagnostic,
   to add related locations), or None to say nothing, and the diagnostic takes the fact's place.
+- ``@definition_analysis``: ``fn(ctx)`` runs an analysis on every definition and returns the facts it finds,
+  for the rules that report their kinds. A concern's package registers the analyses its rules share.
 
 Nothing lists the modules: ``load()`` imports every module of every folder here, and each registers its
 hook as it is imported. A rule id is spelled in its rule's module only; other code names the rule object or
@@ -33,10 +35,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 DefinitionCheck = Callable[["DefinitionContext"], Iterable[Diagnostic]]
 Reporter = Callable[[Any], "str | Diagnostic | None"]
+DefinitionAnalysis = Callable[["DefinitionContext"], Iterable["Fact"]]
 
 # (rule, check) in the order the modules were found: the report order of findings at one position
 DEFINITION_CHECKS: list[tuple[Rule, DefinitionCheck]] = []
 REPORTERS: dict[type, tuple[Rule, Reporter]] = {}
+DEFINITION_ANALYSES: list[DefinitionAnalysis] = []
 
 _loaded = False
 
@@ -62,6 +66,12 @@ def reports(rule: Rule, kind: type[Fact]) -> Callable[[F], F]:
         return fn
 
     return register
+
+
+def definition_analysis(fn: F) -> F:
+    """Register ``fn(ctx) -> facts`` as an analysis run on every definition, whose facts rules report."""
+    DEFINITION_ANALYSES.append(fn)
+    return fn
 
 
 def load() -> None:
@@ -97,6 +107,9 @@ def run_definition_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     load()
     for _, check in DEFINITION_CHECKS:
         yield from check(ctx)
+    for analyse in DEFINITION_ANALYSES:
+        yield from diagnostics_of(analyse(ctx))
 
 
-__all__ = ["RULES", "definition_check", "diagnostics_of", "load", "reports", "run_definition_checks"]
+__all__ = ["RULES", "definition_analysis", "definition_check", "diagnostics_of", "load", "reports",
+           "run_definition_checks"]
