@@ -10,9 +10,9 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
 - ``@reports(RULE, FactType)``: ``fn(fact)`` words a fact that an analysis found (a YAML fault, a field the
   schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or the whole diagnostic,
   to add related locations), or None to say nothing, and the diagnostic takes the fact's place.
-
-An analysis whose facts rules report is run on every definition when a concern's package registers it with
-``@definition_analysis`` (``fn(ctx)`` gives the facts); the source's own facts come from the reader.
+- ``@definition_analysis``: ``fn(ctx)`` runs an analysis on every definition and returns the facts it finds,
+  for the rules that report their kinds. A concern's package registers the analyses its rules share; the
+  source's own facts come from the reader.
 
 Nothing lists the modules: ``load()`` imports every module of every folder here, and each registers its
 hook as it is imported. A rule id is spelled in its rule's module only; other code names the rule object or
