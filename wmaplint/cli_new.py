@@ -35,7 +35,8 @@ def _fail(message: str) -> None:
 def new(crd: str | None, kind: str | None, version: str | None, manifest: str | None, output: str | None,
         force: bool, crds: tuple[str, ...], config_file: str | None) -> None:
     """Draft a definition of a workload kind from its CRD: components, scale, spec, status, selectors,
-    suspend and gang instructions. Every guess is marked in a comment; the draft passes `check --strict`."""
+    suspend and gang instructions. Every guess is marked in a comment; `check --strict` finds no error in
+    it."""
     from wmaplint.config import ConfigError, find_config, load_config_file
     from wmaplint.draft.compose import draft
     from wmaplint.draft.target import DraftError, from_crd_file, from_store

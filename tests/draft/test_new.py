@@ -307,3 +307,24 @@ def test_a_shipped_definition_and_the_draft_name_the_kind_alike(tmp_path) -> Non
     assert group["podSelector"] == {
         "replicaSelector": {"keyPath": '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"]'}}
 
+
+
+def test_a_schema_of_shared_and_recursive_types_is_walked_in_bounded_time(tmp_path) -> None:
+    import json
+    import time
+
+    # ten members at each of 20 levels all referring to the next level (10^20 paths), the last one to itself
+    schemas: dict[str, object] = {
+        "W": {"type": "object", "properties": {"spec": {"$ref": "#/components/schemas/N0"}},
+              "x-kubernetes-group-version-kind": [{"group": "example.com", "version": "v1", "kind": "W"}]},
+    }
+    for level in range(20):
+        target = f"#/components/schemas/N{min(level + 1, 19)}"
+        members = {f"m{i}": {"$ref": target} for i in range(10)}
+        schemas[f"N{level}"] = {"type": "object", "properties": members}
+    openapi = tmp_path / "w.json"
+    openapi.write_text(json.dumps({"openapi": "3.0.0", "components": {"schemas": schemas}}), encoding="utf-8")
+    started = time.monotonic()
+    result = wmaplint("new", "--crd", str(openapi), "--kind", "W")
+    assert time.monotonic() - started < 60  # unbounded, the walk would take years
+    assert result.exit_code == 2 and "there is nothing to draft" in result.stderr

@@ -21,7 +21,6 @@ from wmaplint.draft.shapes import (
     TEMPLATE,
     Level,
     Location,
-    Recognition,
     Site,
     boolean_member,
     count_members,
@@ -38,7 +37,7 @@ from wmaplint.jq.typing import FIELD_SHAPES
 from wmaplint.pod_labels import PodLabel, PodLabels
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, STRING, SchemaType
 from wmaplint.status.knowledge import KindFacts, Knowledge
-from wmaplint.structs import dataclass, field
+from wmaplint.structs import dataclass
 
 FRAGMENT_ORDER = ("containerPath", "containersPath", "resourcesPath", "imagePath", "labelsPath",
                   "annotationsPath", "nodeAffinityPath", "podAffinityPath", "schedulerNamePath",
@@ -56,7 +55,6 @@ class Draft:
     name: str
     text: str
     components: list[str]
-    recognition: Recognition
 
 
 @dataclass
@@ -73,7 +71,6 @@ class _Component:
     counts: _Counts | None = None
     group: bool = False
     kind: dict[str, str] | None = None
-    node: Map = field(default_factory=Map)
 
 
 def definition_name(group: str, version: str, kind: str) -> str:
@@ -91,8 +88,6 @@ class Composer:
         self.labels = labels.closest(group, version, kind)
         self.facts = _closest_facts(knowledge, group, version, kind) if knowledge is not None else None
         self.types = [target.type, *target.others]
-        self.sites = 0
-        self.site_locations: list[Location] = []
         self.notes: list[str] = []
         key = f"{group}/{version}/{kind}" if group else f"{version}/{kind}"
         self.facts_note = "schemas/conditions.yaml"
@@ -103,6 +98,12 @@ class Composer:
             self.facts_note = f"schemas/conditions.yaml, {self.facts.gvk}"
             self.notes.append(f"status: what schemas/conditions.yaml says of {self.facts.gvk}, assumed for "
                               "this version too")
+        self.recognition = recognise(target.type)
+        self.sites = [s for s in self.recognition.sites if self.exists(s.location)]
+        for site in self.recognition.sites:
+            if site not in self.sites:
+                self.recognition.skipped.append((site.location, "not declared by every schema source serving "
+                                                 "the kind"))
 
     # -- what every source declares --------------------------------------------------------------------------
 
@@ -120,6 +121,9 @@ class Composer:
         return True
 
     def _counts(self, site: Site) -> _Counts | None:
+        """The nearest replica counts beside a site: in its own object (flattened pod fields, a pod spec
+        with extras), the object holding it, or the one above, never beyond its list entry; beside the
+        Job template for a Job's template."""
         last = len(site.levels) - 1
         start = site.job - 2 if site.job is not None else (last - 1 if site.shape == TEMPLATE else last)
         entry = site.entry()
@@ -306,7 +310,7 @@ class Composer:
         # pod fields of one of several parts the object may leave out (a Milvus component, a KServe
         # explainer): no pods without it; the only pod fields of a kind (a TrainJob's trainer) are defaults
         guard = site is not None and site.shape == FRAGMENTS and site.iteration is None \
-            and not site.levels[-1].always and self.sites > 1
+            and not site.levels[-1].always and len(self.sites) > 1
         if guard and not terms:
             # pod fields of an object that may be left out: its pods exist only when it is there
             if counts is not None and "min" in counts.members:
@@ -450,7 +454,7 @@ class Composer:
     # -- the whole definition --------------------------------------------------------------------------------
 
     def _holds_site(self, location: Location) -> bool:
-        return any(site[: len(location)] == location for site in self.site_locations)
+        return any(site.location[: len(location)] == location for site in self.recognition.sites)
 
     def suspend(self) -> Map | None:
         """Suspend and resume actions on a boolean ``suspend`` of the spec (shallowest first)."""
@@ -521,17 +525,10 @@ def _slug(word: str) -> str:
 def draft(target: Target, labels: PodLabels, knowledge: Knowledge | None) -> Draft:
     """The drafted definition of ``target``'s kind; raises DraftError when its schema has no pods."""
     composer = Composer(target, labels, knowledge)
-    found = recognise(target.type)
-    sites = [s for s in found.sites if composer.exists(s.location)]
-    for site in found.sites:
-        if site not in sites:
-            found.skipped.append((site.location, "not declared by every schema source serving the kind"))
-    if not sites:
+    if not composer.sites:
         raise DraftError(f"{target.source}: {target.label} has no pod template, pod spec or pod fields with "
                          "a replica count in its schema; there is nothing to draft")
-    composer.sites = len(sites)
-    composer.site_locations = [s.location for s in found.sites]
-    components = composer.plan(sites)
+    components = composer.plan(composer.sites)
     group, version, kind = target.gvk
     name = definition_name(group, version, kind)
     leaves = [c for c in components if c.site is not None]
@@ -553,10 +550,10 @@ def draft(target: Target, labels: PodLabels, knowledge: Knowledge | None) -> Dra
         "real manifest with it (`wmaplint tree --definition THIS MANIFEST`).",
     ]
     header.extend(composer.notes)
-    for location, reason in found.skipped:
+    for location, reason in composer.recognition.skipped:
         header.append(f"not drafted: {jqtext.shown(location)}: {reason}")
     text = render(document, header)
-    return Draft(name, text, [c.name for c in components], found)
+    return Draft(name, text, [c.name for c in components])
 
 
 def _component_comments(component: _Component) -> list[str]:

@@ -26,6 +26,7 @@ TEMPLATE, POD_SPEC, FRAGMENTS = "template", "pod-spec", "fragments"
 EACH_LIST, EACH_MAP = "[]", "{}"
 ITERATIONS = (EACH_LIST, EACH_MAP)
 MAX_DEPTH = 16  # deeper than any pod template sits in a real CRD; bounds the walk of recursive schemas
+MAX_VISITS = 200_000  # objects looked at in one schema: far more than real CRDs have, bounds hostile ones
 
 Location = tuple[str, ...]
 
@@ -86,10 +87,13 @@ class Site:
 
 @dataclass
 class Recognition:
-    """Every site of a kind, and the locations passed by with the reason."""
+    """Every site of a kind, and the locations passed by with the reason. ``barren``: type id -> the depth
+    left when it was walked without finding anything (shared subtrees of a schema are walked once)."""
 
     sites: list[Site] = field(default_factory=list)
     skipped: list[tuple[Location, str]] = field(default_factory=list)
+    barren: dict[int, int] = field(default_factory=dict)
+    visits: int = 0
 
 
 # -- shapes of single types ----------------------------------------------------------------------------------
@@ -193,8 +197,23 @@ def recognise(root: SchemaType) -> Recognition:
 
 def _walk(t: SchemaType, levels: tuple[Level, ...], found: Recognition, seen: set[int]) -> None:
     here = levels[-1]
-    if len(here.location) > MAX_DEPTH or id(t) in seen:
+    left = MAX_DEPTH - len(here.location)
+    if left < 0 or id(t) in seen or found.barren.get(id(t), -1) >= left:
         return
+    found.visits += 1
+    if found.visits > MAX_VISITS:
+        if found.visits == MAX_VISITS + 1:
+            found.skipped.append((here.location, "the schema is too large to look at whole; what lies beyond "
+                                  "here is not drafted"))
+        return
+    before = (len(found.sites), len(found.skipped))
+    _look(t, levels, found, seen)
+    if (len(found.sites), len(found.skipped)) == before:
+        found.barren[id(t)] = left
+
+
+def _look(t: SchemaType, levels: tuple[Level, ...], found: Recognition, seen: set[int]) -> None:
+    here = levels[-1]
     if t.kind == ARRAY:
         if t.items is not None and t.items.kind in (OBJECT, ARRAY):
             _enter(t.items, (*here.location, EACH_LIST), True, levels[:-1], found, seen | {id(t)})

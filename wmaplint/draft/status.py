@@ -91,11 +91,9 @@ def _conditions(t: SchemaType) -> bool:
 
 def _phase_path(types: list[SchemaType], facts: KindFacts | None) -> str | None:
     known = [fact.path for fact in facts.phases.values()] if facts else []
-    candidates = [*known, ".status.phase", ".status.state"]
-    status = type_at(types[0], ("status",))
-    for candidate in candidates:
+    for candidate in [*known, ".status.phase", ".status.state"]:
         steps = tuple(candidate.lstrip(".").split("."))
-        if steps[0] != "status" or type_at(types[0], steps) is None or status is None:
+        if steps[0] != "status" or type_at(types[0], steps) is None:
             continue
         name = steps[-1]
 
