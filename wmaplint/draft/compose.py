@@ -561,8 +561,8 @@ def _component_comments(component: _Component) -> list[str]:
         assert component.counts is not None
         where = jqtext.nav(component.counts.level.location)
         count = jqtext.nav((*component.counts.level.location, component.counts.members["replicas"]))
-        return [f"a logical component: {count} replicas of {where}, each running the pods of the components "
-                "it owns"]
+        return [f"a logical component with {count} replicas, each running the pods of the components it "
+                f"owns (their templates are in {where})"]
     return []
 
 
