@@ -328,3 +328,19 @@ def test_a_schema_of_shared_and_recursive_types_is_walked_in_bounded_time(tmp_pa
     result = wmaplint("new", "--crd", str(openapi), "--kind", "W")
     assert time.monotonic() - started < 60  # unbounded, the walk would take years
     assert result.exit_code == 2 and "there is nothing to draft" in result.stderr
+
+
+def test_the_walkthrough_of_docs_writing_definitions_shows_real_output(tmp_path) -> None:
+    import re
+    import shutil
+
+    doc = (EXAMPLES.parents[1] / "docs" / "writing-definitions.md").read_text(encoding="utf-8")
+    shutil.copy(EXAMPLES / "leaderworkerset-x-k8s-io-leaderworkerset-v1" / "vllm-multinode.yaml",
+                tmp_path / "vllm.yaml")
+    result = wmaplint("new", "--kind", "LeaderWorkerSet", "--manifest", "vllm.yaml", "--output", "lws.yaml",
+                      cwd=tmp_path)
+    [block] = re.findall(r"\$ wmaplint new --kind LeaderWorkerSet --manifest vllm.yaml --output lws.yaml\n"
+                         r"(.*?)```", doc, re.S)
+    assert block == result.stderr + result.stdout
+    [excerpt] = re.findall(r"```yaml\n(      - name: worker\n.*?)```", doc, re.S)
+    assert excerpt in (tmp_path / "lws.yaml").read_text(encoding="utf-8")
