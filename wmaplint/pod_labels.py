@@ -64,14 +64,20 @@ class PodLabels:
 
     def closest(self, group: str, version: str, kind: str) -> KindLabels | None:
         """The facts of the kind, else those of another version of it (one controller serves them all)."""
-        exact = self.facts(group, version, kind)
-        if exact is not None:
-            return exact
-        prefix = f"{group}/" if group else ""
-        slashes = 2 if group else 1
-        return next((k for key, k in self.kinds.items()
-                     if key.startswith(prefix) and key.endswith(f"/{kind}") and key.count("/") == slashes),
-                    None)
+        key = closest_key(self.kinds, group, version, kind)
+        return self.kinds[key] if key is not None else None
+
+
+def closest_key(keys: Iterable[str], group: str, version: str, kind: str) -> str | None:
+    """The group/version/kind key of a kind among ``keys``, else that of another version of it."""
+    keys = list(keys)
+    exact = f"{group}/{version}/{kind}" if group else f"{version}/{kind}"
+    if exact in keys:
+        return exact
+    prefix = f"{group}/" if group else ""
+    slashes = 2 if group else 1
+    return next((key for key in keys
+                 if key.startswith(prefix) and key.endswith(f"/{kind}") and key.count("/") == slashes), None)
 
 
 def _text(value: Any, where: str, *, required: bool = True) -> str:

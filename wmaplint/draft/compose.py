@@ -10,10 +10,12 @@ derived is left out with a comment saying what to add, never guessed where a rul
 
 from __future__ import annotations
 
+import json
 import re
 
 from wmaplint.draft import jqtext
 from wmaplint.draft.shapes import (
+    EACH_LIST,
     EACH_MAP,
     FRAGMENTS,
     ITERATIONS,
@@ -34,7 +36,7 @@ from wmaplint.draft.status import draft_status
 from wmaplint.draft.target import DraftError, Target
 from wmaplint.draft.writer import Map, Seq, render
 from wmaplint.jq.typing import FIELD_SHAPES
-from wmaplint.pod_labels import PodLabel, PodLabels
+from wmaplint.pod_labels import PodLabel, PodLabels, closest_key
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, STRING, SchemaType
 from wmaplint.status.knowledge import KindFacts, Knowledge
 from wmaplint.structs import dataclass
@@ -69,7 +71,8 @@ class _Component:
     owner: str | None
     site: Site | None = None
     counts: _Counts | None = None
-    group: bool = False
+    group: bool = False  # a logical component carrying the count of the components it owns
+    in_group: bool = False
     kind: dict[str, str] | None = None
 
 
@@ -205,7 +208,7 @@ class Composer:
             name = self._unique(self._site_name(site), taken, site)
             counts = None if owner is not None else counted[id(site)]
             component = _Component(name, owner.name if owner else root.name, site, counts,
-                                   kind=self._kind(site))
+                                   in_group=owner is not None, kind=self._kind(site))
             if owner is None:
                 planned.append(component)
             else:  # after its group and the group's other members
@@ -312,7 +315,6 @@ class Composer:
         guard = site is not None and site.shape == FRAGMENTS and site.iteration is None \
             and not site.levels[-1].always and len(self.sites) > 1
         if guard and not terms:
-            # pod fields of an object that may be left out: its pods exist only when it is there
             if counts is not None and "min" in counts.members:
                 terms.append(self._count_term(counts, "min", entry, with_default=True))
                 comments.append("no replicas field: the minimum runs")
@@ -327,8 +329,7 @@ class Composer:
             scale.add("replicasPath", text)
         elif counts is None and (component.group or site is not None):
             scale.add("replicasPath", "1")
-            in_group = component.owner is not None and component.owner.endswith("group")
-            comments.append("one pod in each replica of the group" if in_group
+            comments.append("one pod in each replica of the group" if component.in_group
                             else "no replica count beside it: one pod per instance")
         for role, field_name in (("min", "minReplicasPath"), ("max", "maxReplicasPath")):
             if counts is not None and role in counts.members:
@@ -383,7 +384,7 @@ class Composer:
         names = [n for n in entry.properties if n == "name" or n.endswith("Name")]
         for name in sorted(names, key=lambda n: (n != "name", n not in entry.required, n)):
             if self._string(entry, name) and (name == "name" or name in entry.required) \
-                    and self.exists((*collection, site_kind(listed), name)):
+                    and self.exists((*collection, EACH_LIST, name)):
                 return name
         return None
 
@@ -416,12 +417,12 @@ class Composer:
         if values == ["present"]:
             selector.add("keyPath", key)
         elif values == ["otherwise"]:
-            others = " and ".join(f". != {_json(v)}" for v, _ in label.values)
+            others = " and ".join(f". != {json.dumps(v)}" for v, _ in label.values)
             selector.add("keyPath", f"{key} | select({others})")
         elif len(values) == 1:
             selector.add("keyPath", key).add("value", values[0])
         else:
-            tests = " or ".join(f". == {_json(v)}" for v in values)
+            tests = " or ".join(f". == {json.dumps(v)}" for v in values)
             selector.add("keyPath", f"{key} | select({tests})")
         return selector
 
@@ -476,23 +477,8 @@ class Composer:
 
 
 def _closest_facts(knowledge: Knowledge, group: str, version: str, kind: str) -> KindFacts | None:
-    exact = knowledge.facts(group, version, kind)
-    if exact is not None:
-        return exact
-    prefix = f"{group}/" if group else ""
-    slashes = 2 if group else 1
-    return next((facts for key, facts in knowledge.kinds.items()
-                 if key.startswith(prefix) and key.endswith(f"/{kind}") and key.count("/") == slashes), None)
-
-
-def site_kind(listed: SchemaType | None) -> str:
-    return EACH_MAP if listed is not None and listed.kind == OBJECT else "[]"
-
-
-def _json(value: str) -> str:
-    import json
-
-    return json.dumps(value)
+    key = closest_key(knowledge.kinds, group, version, kind)
+    return knowledge.kinds[key] if key is not None else None
 
 
 def _segments(location: Location) -> tuple[str, ...]:
