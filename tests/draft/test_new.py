@@ -286,7 +286,7 @@ def test_input_no_draft_can_be_made_from_is_one_line_and_exit_2(tmp_path, args: 
 
 
 def test_check_and_version_do_not_import_the_drafting(tmp_path) -> None:
-    from wmaplint.examples import JOB
+    from wmaplint.rules.examples import JOB
 
     path = tmp_path / "job.yaml"
     path.write_text(JOB)

@@ -38,7 +38,7 @@ from wmaplint.draft.writer import Map, Seq, render
 from wmaplint.jq.typing import FIELD_SHAPES
 from wmaplint.pod_labels import PodLabel, PodLabels, closest_key
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, STRING, SchemaType
-from wmaplint.status.knowledge import KindFacts, Knowledge
+from wmaplint.status.knowledge import Controller, Knowledge
 from wmaplint.structs import dataclass
 
 FRAGMENT_ORDER = ("containerPath", "containersPath", "resourcesPath", "imagePath", "labelsPath",
@@ -476,7 +476,7 @@ class Composer:
         return None
 
 
-def _closest_facts(knowledge: Knowledge, group: str, version: str, kind: str) -> KindFacts | None:
+def _closest_facts(knowledge: Knowledge, group: str, version: str, kind: str) -> Controller | None:
     key = closest_key(knowledge.kinds, group, version, kind)
     return knowledge.kinds[key] if key is not None else None
 

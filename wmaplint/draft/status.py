@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from wmaplint.draft.shapes import integer, string_member, type_at
 from wmaplint.draft.writer import Map, Seq
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, SchemaType
-from wmaplint.status.knowledge import KindFacts, phase_values
+from wmaplint.status.knowledge import Controller, phase_values
 from wmaplint.structs import dataclass, field
 
 # the order mappings are written in: the everyday ones first
@@ -89,7 +89,7 @@ def _conditions(t: SchemaType) -> bool:
     return items is not None and items.kind == OBJECT and {"type", "status"} <= set(items.properties)
 
 
-def _phase_path(types: list[SchemaType], facts: KindFacts | None) -> str | None:
+def _phase_path(types: list[SchemaType], facts: Controller | None) -> str | None:
     known = [fact.path for fact in facts.phases.values()] if facts else []
     for candidate in [*known, ".status.phase", ".status.state"]:
         steps = tuple(candidate.lstrip(".").split("."))
@@ -163,7 +163,7 @@ class _Mapping:
         return status in self.guesses
 
 
-def draft_status(types: list[SchemaType], facts: KindFacts | None, facts_note: str,
+def draft_status(types: list[SchemaType], facts: Controller | None, facts_note: str,
                  suspendable: bool) -> StatusDraft:
     """The root's statusDefinition for a kind whose schema is ``types[0]`` (the others: the other sources
     serving it), with ``facts`` the knowledge of its controller when there is any (``facts_note``: where
@@ -225,7 +225,7 @@ def draft_status(types: list[SchemaType], facts: KindFacts | None, facts_note: s
     return draft
 
 
-def _condition_types(root: SchemaType, declared: SchemaType, facts: KindFacts | None, facts_note: str,
+def _condition_types(root: SchemaType, declared: SchemaType, facts: Controller | None, facts_note: str,
                      definition: Map) -> list[str]:
     items = declared.items
     assert items is not None
@@ -253,7 +253,7 @@ def _condition_types(root: SchemaType, declared: SchemaType, facts: KindFacts | 
     return types
 
 
-def _condition_guesses(mapping: _Mapping, condition_types: list[str], facts: KindFacts | None,
+def _condition_guesses(mapping: _Mapping, condition_types: list[str], facts: Controller | None,
                        completes: bool | None) -> None:
     phase_running = "running" in mapping
     by_status: dict[str, list[str]] = {}
