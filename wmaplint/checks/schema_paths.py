@@ -1,4 +1,5 @@
-"""Every path proven against the workload's CRD (root context) or the Pod schema (pod context).
+"""Every path proven against the workload's CRD (root context) or the Pod schema (pod context), as the
+definition context gives them (``DefinitionContext.schemas``).
 
 When several sources serve the root kind (two releases of an operator), each is checked and findings name the
 source, so a definition right for one release and wrong for another shows.
@@ -13,34 +14,9 @@ from typing import Any
 from wmaplint.checks import Context, check
 from wmaplint.checks.expressions import place
 from wmaplint.definition.model import Expr
-from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span, define
+from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span
 from wmaplint.jq.guards import UNGUARDED_ITERATION
-from wmaplint.rules.examples import JOB
 from wmaplint.source import ScalarNode
-
-POD = ("", "v1", "Pod")
-# API groups served by Kubernetes itself: a child kind there is real even when no schema source has it.
-BUILT_IN_GROUPS = frozenset({
-    "", "apps", "batch", "autoscaling", "policy", "networking.k8s.io", "rbac.authorization.k8s.io",
-    "storage.k8s.io", "scheduling.k8s.io", "node.k8s.io", "coordination.k8s.io", "discovery.k8s.io",
-    "resource.k8s.io",
-})
-
-UNKNOWN_CHILD_KIND = define(
-    "WM903", "unknown-child-kind", "warning",
-    "No schema source knows the kind a child component names.",
-    why="A child's kind names the Kubernetes objects the component stands for, and consumers report the "
-    "component as that kind (the upstream workload tree carries it; kli describe prints it). A kind with a "
-    "typo, or of an operator release you do not run, names objects that never exist.",
-    bad=JOB.replace("    rootComponent:", "    childComponents:\n    - name: pods\n      ownerRef: job\n     "
-    " kind: "
-                    "{group: \"\", version: v1, kind: Pods}\n    rootComponent:"),
-    good=JOB.replace("    rootComponent:", "    childComponents:\n    - name: pods\n      ownerRef: job\n    "
-    "  kind: "
-                     "{group: \"\", version: v1, kind: Pod}\n    rootComponent:"),
-    fix="Correct the group, version or kind, or provide the CRD with --crds.",
-    tags=("schema",),
-)
 
 
 def expectation_key(expr: Expr) -> str:
@@ -78,57 +54,22 @@ def _expectation(expr: Expr) -> Any:
 
 @check
 def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
-    options, config = ctx.options if isinstance(ctx.options, tuple) else (None, None)
-    if options is None:
+    schemas = ctx.schemas
+    if schemas is None:
         return
-    store = options.schema_store(config)
-    root = ctx.definition.root
-    if store is None or root is None or root.kind is None or not root.kind.kind:
-        return
-    from wmaplint.jq.typing import check_expression, object_meta_from
-    from wmaplint.schema.rules import BAD_SCHEMA_SOURCE, missing_schema
+    from wmaplint.jq.typing import check_expression
 
-    gvk = root.kind
-    roots = _distinct(store.lookup(gvk.group, gvk.version, gvk.kind))
-    for error in store.errors:
-        yield ctx.diag(BAD_SCHEMA_SOURCE, gvk.node, f"a schema source was skipped, its kinds are not "
-        f"checked: {error}")
-    missing = missing_schema(store, gvk.group, gvk.version, gvk.kind)
-    if missing is not None:
-        yield ctx.diag(missing.rule, gvk.node, missing.message, data=missing.data)
-    core_missing = not store.lookup(*POD)
-    for child in ctx.definition.children:
-        k = child.kind
-        if k is None or not k.kind or not k.version or store.lookup(k.group, k.version, k.kind):
-            continue
-        if k.group in BUILT_IN_GROUPS and core_missing:
-            continue  # a real Kubernetes kind; the missing core schemas are reported once below
-        yield ctx.diag(UNKNOWN_CHILD_KIND, k.node,
-                       f"no schema source knows {k} (child component {child.label!r}); check the "
-                       "spelling or provide its CRD with --crds",
-                       data={"gvk": {"group": k.group, "version": k.version, "kind": k.kind}})
-    pods = store.lookup(*POD)
-    object_meta = object_meta_from(pods)  # served as every object's `metadata`, whatever its CRD says
-    pod_exprs = [e for e in ctx.definition.expressions() if e.context == "pod"]
-    if core_missing and pod_exprs:
-        missing_core = missing_schema(store, *POD)
-        if missing_core is not None:
-            yield ctx.diag(
-                missing_core.rule, pod_exprs[0].node,
-                "no schema for the Kubernetes core API (v1/Pod): pod selectors and gang paths are not "
-                "checked; run `wmaplint schemas pull` (it includes the core OpenAPI documents) or pass "
-                "their directory with --crds", data=missing_core.data)
     for expr in ctx.definition.expressions():
-        schemas = roots if expr.context == "root" else pods[:1]
-        if not schemas:
+        sources = schemas.of_context(expr.context)
+        if not sources:
             continue
         expectation = _expectation(expr)
-        named = len(schemas) > 1
+        named = len(sources) > 1
         seen: set[tuple[str, int, int, str]] = set()
-        for schema in schemas:
+        for schema in sources:
             label = _source_label(schema.source) if named else None
             findings = check_expression(
-                expr.text, expectation, schema.type, source=schema.source, object_meta=object_meta
+                expr.text, expectation, schema.type, source=schema.source, object_meta=schemas.object_meta
             )
             for finding in findings:
                 if finding.rule == UNGUARDED_ITERATION and expr.context != "root":
@@ -140,17 +81,6 @@ def schema_paths(ctx: Context) -> Iterator[Diagnostic]:
                 diag = place(ctx, expr, finding, source=f"against {label}" if label else None)
                 diag.related = diag.related + _declared_at(finding, schema)
                 yield diag
-
-
-def _distinct(schemas: list[Any]) -> list[Any]:
-    """One schema per distinct file content: the same CRD in --crds and in the user cache is one release."""
-    seen: set[str] = set()
-    out = []
-    for schema in schemas:
-        if schema.sha256 not in seen:
-            seen.add(schema.sha256)
-            out.append(schema)
-    return out
 
 
 def _source_label(path: str) -> str:

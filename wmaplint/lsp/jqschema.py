@@ -20,7 +20,6 @@ from wmaplint.lsp.uris import from_path
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, UNION, Property, SchemaType
 from wmaplint.structs import dataclass
 
-POD = ("", "v1", "Pod")
 MAX_LABEL_DEPTH = 4
 MAX_DESCRIPTION = 1500  # characters of a CRD description shown in a completion item
 # (definition, "root" | "pod") -> the schema sources to type against, first one shown
@@ -51,6 +50,7 @@ def cursor_in_expression(snapshot: Snapshot, offset: int) -> tuple[Definition, C
 
 def schemas_from_store(store: Any) -> SchemaLookup:
     """The lookup of a schema store: root kinds (one per distinct file content) or the Pod."""
+    from wmaplint.schema.paths import POD, distinct
 
     def lookup(definition: Definition, context: str) -> list[Any]:
         if store is None:
@@ -61,13 +61,7 @@ def schemas_from_store(store: Any) -> SchemaLookup:
         kind = root.kind if root is not None else None
         if kind is None or not kind.kind or not kind.version:
             return []
-        seen: set[str] = set()
-        found = []
-        for schema in store.lookup(kind.group, kind.version, kind.kind):
-            if schema.sha256 not in seen:
-                seen.add(schema.sha256)
-                found.append(schema)
-        return found
+        return distinct(store.lookup(kind.group, kind.version, kind.kind))
 
     return lookup
 

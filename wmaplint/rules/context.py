@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
+    from wmaplint.schema.paths import DefinitionSchemas
 
 
 @dataclass(eq=False)
@@ -52,6 +53,7 @@ class DefinitionContext:
     cache: dict[str, Any] = field(default_factory=dict)  # of the checks that have not moved yet
     _store: Any = field(default=None, repr=False)
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
+    _schemas: DefinitionSchemas | None = field(default=None, repr=False)
 
     @property
     def store(self) -> Any:
@@ -59,6 +61,16 @@ class DefinitionContext:
         if self._store is None and self.schema_store is not None:
             self._store = self.schema_store()
         return self._store
+
+    @property
+    def schemas(self) -> DefinitionSchemas | None:
+        """The schemas the definition's paths are checked against (its root kind from each distinct source,
+        the Pod, ObjectMeta; ``wmaplint.schema.paths``), or None without a store or a root kind."""
+        if self._schemas is None and self.store is not None:
+            from wmaplint.schema.paths import schemas_of
+
+            self._schemas = schemas_of(self.store, self.definition)
+        return self._schemas
 
     @property
     def expressions(self) -> list[ParsedExpression]:

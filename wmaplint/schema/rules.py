@@ -1,13 +1,9 @@
-"""Rules of the schema checks (WM3xx paths and types, WM90x schema sources) and the missing-schema finding."""
+"""Rules of the schema checks: paths and types (WM3xx)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from wmaplint.diagnostics import define
 from wmaplint.rules.examples import JOB, JOBSET, MPIJOB, job_with, jobset_with, mpijob_with
-from wmaplint.schema.loader import format_gvk
-from wmaplint.structs import dataclass
 
 UNKNOWN_FIELD = define(
     "WM301", "unknown-schema-field", "error",
@@ -126,54 +122,3 @@ UNGUARDED_ITERATION = define(
     "clients leave empty lists out of objects), and `[]?` is a path expression, so spec paths stay writable. "
     "Before `map(f)` and the like, default the input: `(.items // []) | map(f)`.",
 )
-
-MISSING_SCHEMA = define(
-    "WM901", "missing-schema", "warning",
-    "No schema source serves a GVK the definition refers to, so its paths are not checked.",
-    why="Without the CRD, wmaplint cannot tell whether paths exist or types line up; the definition is only "
-    "checked for syntax. Under --strict this is an error so CI cannot pass unchecked.",
-    bad=job_with("{group: batch, version: v1, kind: Job}", "{group: example.com, version: v1, kind: Widget}"),
-    good=JOB,
-    fix="Point --crds or WMAPLINT_SCHEMA_PATH at the CRD, or run `wmaplint schemas add <crd.yaml>` "
-    "(`kubectl get crd NAME -o yaml | wmaplint schemas add -`) or `wmaplint schemas pull`.",
-    tags=("schema",),
-)
-BAD_SCHEMA_SOURCE = define(
-    "WM902", "bad-schema-source", "warning",
-    "A schema source is missing, unreadable, broken or not structural.",
-    why="A broken CRD file is skipped, so the kinds it serves are not checked; a missing --crds directory is "
-    "usually a typo in CI configuration.",
-    bad="apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: "
-    "widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Job, plural: jobs}\n  versions: [\n",
-    good="apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: "
-    "widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: "
-    "Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      "
-    "openAPIV3Schema:\n        type: object\n",
-    fix="Fix or remove the schema source; the message names the file and line.",
-    example_mode="schema-source",
-    tags=("schema",),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class SchemaFinding:
-    """A finding without a position: the engine places it on the kind the definition names."""
-
-    rule: str
-    message: str
-    data: dict[str, Any] | None = None
-
-
-def missing_schema(store: Any, group: str, version: str, kind: str) -> SchemaFinding | None:
-    """WM901 when no source serves ``group/version kind``; names the GVK, other versions and the fix."""
-    if store.lookup(group, version, kind):
-        return None
-    gvk = (group, version, kind)
-    others = sorted({v for v, _ in store.versions_of(group, kind)} - {version})
-    known = f" (the schema sources have {kind} versions {', '.join(others)})" if others else ""
-    message = (
-        f"no schema for {format_gvk(gvk)}{known}; its paths are not checked. Provide the CRD with --crds or "
-        "WMAPLINT_SCHEMA_PATH, or run `wmaplint schemas add <crd.yaml>` / `wmaplint schemas pull`"
-    )
-    return SchemaFinding(MISSING_SCHEMA.id, message,
-                         {"gvk": {"group": group, "version": version, "kind": kind}, "versions": others})
