@@ -21,7 +21,6 @@ CHECK_MODULES = (
     "wmaplint.checks.status",
     "wmaplint.checks.status_semantics",
     "wmaplint.checks.expressions",
-    "wmaplint.checks.schema_paths",
     "wmaplint.checks.cel_rules",
     "wmaplint.rulepacks",
 )

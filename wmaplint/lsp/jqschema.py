@@ -131,7 +131,8 @@ def property_markdown(prop: Property, required: bool | None, source: Any | None)
 
 def hover(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> lsp.Hover | None:
     """The CRD property of the path segment under the cursor, or None."""
-    from wmaplint.jq.typing import object_meta_from, types_at
+    from wmaplint.jq.inference.queries import types_at
+    from wmaplint.schema.served import object_meta_from
 
     found = cursor_in_expression(snapshot, offset)
     if found is None:
@@ -176,7 +177,8 @@ def _gvk(gvk: tuple[str, str, str]) -> str:
 def completions(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> list[lsp.CompletionItem] | None:
     """Fields after a `.` in a jq expression; None when the cursor is not in an expression (so the
     YAML completions apply), an empty list when it is but nothing is known."""
-    from wmaplint.jq.typing import members_at, object_meta_from
+    from wmaplint.jq.inference.queries import members_at
+    from wmaplint.schema.served import object_meta_from
 
     found = cursor_in_expression(snapshot, offset)
     if found is None:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
-    from wmaplint.schema.paths import DefinitionSchemas
+    from wmaplint.schema.paths import DefinitionSchemas, TypedPath
 
 
 @dataclass(eq=False)
@@ -54,6 +54,7 @@ class DefinitionContext:
     _store: Any = field(default=None, repr=False)
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
     _schemas: DefinitionSchemas | None = field(default=None, repr=False)
+    _typed_paths: list[TypedPath] | None = field(default=None, repr=False)
 
     @property
     def store(self) -> Any:
@@ -71,6 +72,17 @@ class DefinitionContext:
 
             self._schemas = schemas_of(self.store, self.definition)
         return self._schemas
+
+    @property
+    def typed_paths(self) -> list[TypedPath]:
+        """The facts of every path of the definition typed against its schemas (what the schema rules
+        report), found once for all of them."""
+        if self._typed_paths is None:
+            from wmaplint.schema.paths import typed_paths
+
+            schemas = self.schemas
+            self._typed_paths = typed_paths(self.definition, schemas) if schemas is not None else []
+        return self._typed_paths
 
     @property
     def expressions(self) -> list[ParsedExpression]:
