@@ -13,7 +13,6 @@ RULE_MODULES = (
     "wmaplint.checks.crd",
     "wmaplint.suppress",
     "wmaplint.jq.rules",
-    "wmaplint.schema.rules",
     "wmaplint.cel.rules",
     "wmaplint.resolve.rules",
 )

@@ -17,7 +17,6 @@ CHECKS: list[CheckFn] = []
 # Modules whose import registers their checks, in report order.
 CHECK_MODULES = (
     "wmaplint.checks.expressions",
-    "wmaplint.checks.schema_paths",
     "wmaplint.checks.cel_rules",
     "wmaplint.rulepacks",
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 
+from wmaplint.definition.fields import shape_of
 from wmaplint.draft import jqtext
 from wmaplint.draft.shapes import (
     EACH_LIST,
@@ -35,7 +36,6 @@ from wmaplint.draft.shapes import (
 from wmaplint.draft.status import draft_status
 from wmaplint.draft.target import DraftError, Target
 from wmaplint.draft.writer import Map, Seq, render
-from wmaplint.jq.typing import FIELD_SHAPES
 from wmaplint.pod_labels import PodLabel, PodLabels, closest_key
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, STRING, SchemaType
 from wmaplint.status.knowledge import Controller, Knowledge
@@ -112,7 +112,7 @@ class Composer:
 
     def exists(self, location: Location, shape: str | None = None) -> bool:
         """The location is declared by every source serving the kind (a path `check` accepts), with the
-        ``shape`` a definition field needs (see wmaplint.jq.typing.FIELD_SHAPES) where a source says."""
+        ``shape`` a definition field needs (``wmaplint.definition.fields``) where a source says."""
         for t in self.types:
             found = type_at(t, location)
             if found is None:
@@ -267,13 +267,13 @@ class Composer:
             spec.add("podTemplateSpecPath", jqtext.path(site.location))
         elif site.shape == POD_SPEC:
             spec.add("podSpecPath", jqtext.path(site.location))
-            if site.metadata is not None and self.exists(site.metadata, FIELD_SHAPES["metadataPath"]):
+            if site.metadata is not None and self.exists(site.metadata, shape_of("metadataPath")):
                 spec.add("metadataPath", jqtext.path(site.metadata), "the pods' labels and annotations")
         else:
             fragments = Map()
             for name in FRAGMENT_ORDER:
                 locations = [loc for loc in site.fragments.get(name, ())
-                             if self.exists(loc, FIELD_SHAPES[name])]
+                             if self.exists(loc, shape_of(name))]
                 if locations:
                     fragments.add(name, self._fragment(site, name, locations))
             spec.add("fragmentedPodSpecDefinition", fragments)
@@ -289,7 +289,7 @@ class Composer:
         defaults = site.defaults
         if defaults is not None and site.iteration is None:
             shared = (*defaults.location, *location[len(site.location):])
-            if shared != location and self.exists(shared, FIELD_SHAPES[field_name]):
+            if shared != location and self.exists(shared, shape_of(field_name)):
                 text = f"{text} // {jqtext.nav(shared)}"  # the value all components share
         return text
 

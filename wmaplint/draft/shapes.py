@@ -16,8 +16,9 @@ their own; sites below two iterations (a list inside a list) are reported, not d
 from __future__ import annotations
 
 import re
+from typing import TypeGuard
 
-from wmaplint.jq.typing import _shape_ok
+from wmaplint.schema.shapes import shape_ok
 from wmaplint.schema.types import ANY_KIND, ARRAY, BOOLEAN, INTEGER, NUMBER, OBJECT, STRING, SchemaType
 from wmaplint.structs import dataclass, field
 
@@ -98,30 +99,30 @@ class Recognition:
 
 # -- shapes of single types ----------------------------------------------------------------------------------
 
-def closed(t: SchemaType | None) -> bool:
+def closed(t: SchemaType | None) -> TypeGuard[SchemaType]:
     """An object whose members are declared: only such types say anything about shape."""
     return t is not None and t.kind == OBJECT and bool(t.properties)
 
 
 def is_pod_spec(t: SchemaType | None) -> bool:
-    return closed(t) and _shape_ok("pod-spec", t) and _member_kind(t, "containers") == ARRAY  # type: ignore[arg-type]
+    return closed(t) and shape_ok("pod-spec", t) and _member_kind(t, "containers") == ARRAY
 
 
 def is_pod_template(t: SchemaType | None) -> bool:
-    return closed(t) and "spec" in t.properties and is_pod_spec(t.properties["spec"].type)  # type: ignore[union-attr]
+    return closed(t) and "spec" in t.properties and is_pod_spec(t.properties["spec"].type)
 
 
 def is_container(t: SchemaType | None) -> bool:
-    return closed(t) and _shape_ok("container", t)  # type: ignore[arg-type]
+    return closed(t) and shape_ok("container", t)
 
 
 def fits(shape: str, t: SchemaType | None) -> bool:
-    """``t`` is declared and has the shape a definition field needs (see wmaplint.jq.typing.FIELD_SHAPES)."""
+    """``t`` is declared and has the shape a definition field needs (``wmaplint.definition.fields``)."""
     if t is None or t.kind == ANY_KIND:
         return False
     if t.kind == OBJECT and not t.properties and t.additional is None:
         return False
-    return _shape_ok(shape, t)
+    return shape_ok(shape, t)
 
 
 def open_object(t: SchemaType) -> bool:
@@ -313,7 +314,7 @@ def _fragment_fields(t: SchemaType, at: Location) -> dict[str, tuple[Location, .
     affinity = _member(t, "affinity")
     if closed(affinity):
         for field_name, member in (("nodeAffinityPath", "nodeAffinity"), ("podAffinityPath", "podAffinity")):
-            if fits("affinity", _member(affinity, member)):  # type: ignore[arg-type]
+            if fits("affinity", _member(affinity, member)):
                 out[field_name] = ((*at, "affinity", member),)
     return out
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
+    from wmaplint.schema.paths import DefinitionSchemas, TypedPath
     from wmaplint.schema.types import SchemaType
     from wmaplint.status.knowledge import Controller
 
@@ -58,6 +59,8 @@ class DefinitionContext:
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
     _root_schema_types: list[SchemaType] | None = field(default=None, repr=False)
     _root_controller: Controller | None = field(default=_UNSET, repr=False)
+    _schemas: DefinitionSchemas | None = field(default=None, repr=False)
+    _typed_paths: list[TypedPath] | None = field(default=None, repr=False)
 
     @property
     def store(self) -> Any:
@@ -65,6 +68,27 @@ class DefinitionContext:
         if self._store is None and self.schema_store is not None:
             self._store = self.schema_store()
         return self._store
+
+    @property
+    def schemas(self) -> DefinitionSchemas | None:
+        """The schemas the definition's paths are checked against (its root kind from each distinct source,
+        the Pod, ObjectMeta; ``wmaplint.schema.paths``), or None without a store or a root kind."""
+        if self._schemas is None and self.store is not None:
+            from wmaplint.schema.paths import schemas_of
+
+            self._schemas = schemas_of(self.store, self.definition)
+        return self._schemas
+
+    @property
+    def typed_paths(self) -> list[TypedPath]:
+        """The facts of every path of the definition typed against its schemas (what the schema rules
+        report), found once for all of them."""
+        if self._typed_paths is None:
+            from wmaplint.schema.paths import typed_paths
+
+            schemas = self.schemas
+            self._typed_paths = typed_paths(self.definition, schemas) if schemas is not None else []
+        return self._typed_paths
 
     @property
     def expressions(self) -> list[ParsedExpression]:
