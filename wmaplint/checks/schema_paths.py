@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from wmaplint.checks import Context, check
-from wmaplint.checks.expressions import place
 from wmaplint.definition.model import Expr
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span, define
 from wmaplint.jq.guards import UNGUARDED_ITERATION
 from wmaplint.rules.examples import JOB
+from wmaplint.rules.placement import place
 from wmaplint.source import ScalarNode
 
 POD = ("", "v1", "Pod")

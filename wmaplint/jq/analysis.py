@@ -15,32 +15,15 @@ from functools import lru_cache
 from typing import Any
 
 from wmaplint.definition.model import FRAGMENT_FIELDS
-from wmaplint.diagnostics import Severity
 from wmaplint.jq import ast as A
 from wmaplint.jq import builtins as B
 from wmaplint.jq import rules as R
+from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.parser import line_col, trailing_comment, try_parse
 from wmaplint.jq.roles import ExprRole
 from wmaplint.structs import dataclass
 
 __all__ = ["JqFinding", "analyze", "infer_result_kind", "output_leaks"]
-
-
-@dataclass(frozen=True)
-class JqFinding:
-    """One finding: ``rule`` id, ``message``, offsets ``start``..``end`` into the expression text.
-
-    ``severity``: ``None`` means the rule's default. ``data``: extra facts (``{"suggestions": [...]}``).
-    ``replacement``: a corrected whole expression, when one is known.
-    """
-
-    rule: str
-    message: str
-    start: int
-    end: int
-    severity: Severity | None = None
-    data: dict | None = None
-    replacement: str | None = None
 
 
 def analyze(text: str, role: ExprRole) -> list[JqFinding]:

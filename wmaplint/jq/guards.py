@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from wmaplint.jq import ast as A
-from wmaplint.jq.analysis import JqFinding
+from wmaplint.jq.findings import JqFinding
 
 UNGUARDED_ITERATION = "WM309"
 

@@ -38,7 +38,7 @@ from wmaplint.schema.types import (
 from wmaplint.structs import dataclass, field
 
 try:
-    from wmaplint.jq.analysis import JqFinding
+    from wmaplint.jq.findings import JqFinding
 except ImportError:  # pragma: no cover - same shape, kept for a tree without the analysis module
 
     @dataclass(frozen=True)
