@@ -20,7 +20,6 @@ CHECK_MODULES = (
     "wmaplint.checks.components",
     "wmaplint.checks.status",
     "wmaplint.checks.status_semantics",
-    "wmaplint.checks.expressions",
     "wmaplint.checks.schema_paths",
     "wmaplint.checks.cel_rules",
     "wmaplint.rulepacks",
