@@ -12,7 +12,6 @@ RULE_MODULES = (
     *CHECK_MODULES,
     "wmaplint.checks.crd",
     "wmaplint.suppress",
-    "wmaplint.jq.rules",
     "wmaplint.cel.rules",
     "wmaplint.resolve.rules",
 )

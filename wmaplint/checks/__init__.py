@@ -16,7 +16,6 @@ CHECKS: list[CheckFn] = []
 
 # Modules whose import registers their checks, in report order.
 CHECK_MODULES = (
-    "wmaplint.checks.expressions",
     "wmaplint.checks.cel_rules",
     "wmaplint.rulepacks",
 )

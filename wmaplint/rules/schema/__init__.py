@@ -42,7 +42,7 @@ def typed_path_diagnostics(
     """The diagnostics of ``rule`` for the definition's typed paths with a fact of ``kinds``, on expressions
     evaluated in ``contexts``: each worded by ``message``, naming the schema source when several serve the
     kind, with where the schema declares what the fact is about."""
-    from wmaplint.checks.expressions import place
+    from wmaplint.rules.placement import place
 
     for path in ctx.typed_paths:
         fact = path.fact
