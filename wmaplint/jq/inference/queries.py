@@ -14,6 +14,7 @@ from wmaplint.jq import ast as A
 from wmaplint.jq.inference.interpreter import Interpreter, bound
 from wmaplint.jq.inference.navigation import KeySpan
 from wmaplint.jq.inference.values import Val
+from wmaplint.jq.lexical import closers, in_literal
 from wmaplint.jq.parser import try_parse
 from wmaplint.schema.served import served
 from wmaplint.schema.types import OBJECT, Property, SchemaType, union, variants
@@ -123,7 +124,7 @@ def members_at(
     start = offset
     while start > 0 and _word_char(text[start - 1]):
         start -= 1
-    if start == 0 or text[start - 1] != "." or _in_string(text, start - 1):
+    if start == 0 or text[start - 1] != "." or in_literal(text, start - 1):
         return []
     dot = start - 1
     if dot > 0 and text[dot - 1] == ".":
@@ -134,9 +135,9 @@ def members_at(
     head, rest = text[:dot], text[after:]
     candidates: list[tuple[str, int, bool]] = []
     if dot > 0 and not text[dot - 1].isspace():  # a path continued: `.spec.`, `.jobs[].`, `(.a).`
-        candidates += [(head + rest, dot, False), (head + _closers(head), dot, False)]
+        candidates += [(head + rest, dot, False), (head + closers(head), dot, False)]
     # a path started afresh (`| .`, `select(.`): the input of an identity in the dot's place
-    candidates += [(head + "." + rest, dot + 1, True), (head + "." + _closers(head), dot + 1, True)]
+    candidates += [(head + "." + rest, dot + 1, True), (head + "." + closers(head), dot + 1, True)]
     for candidate, end, fresh in candidates:
         node = try_parse(candidate)
         if not isinstance(node, A.Node):
@@ -185,48 +186,3 @@ def _declared_members(t: SchemaType) -> list[Property]:
 
 def _word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
-
-
-def _in_string(text: str, offset: int) -> bool:
-    """Whether ``offset`` is inside a string literal or a comment (interpolations count as inside)."""
-    quoted = False
-    i = 0
-    while i < offset:
-        ch = text[i]
-        if quoted:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch == "#":
-            newline = text.find("\n", i)
-            if newline == -1 or newline >= offset:
-                return True
-            i = newline
-        i += 1
-    return quoted
-
-
-def _closers(text: str) -> str:
-    """The brackets that close what ``text`` leaves open (strings skipped), innermost first."""
-    pairs = {"(": ")", "[": "]", "{": "}"}
-    stack: list[str] = []
-    quoted = False
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if quoted:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch in pairs:
-            stack.append(pairs[ch])
-        elif ch in ")]}" and stack and stack[-1] == ch:
-            stack.pop()
-        i += 1
-    return "".join(reversed(stack))
