@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from wmaplint.diagnostics import RULES, Severity, rule_by_name_or_id
+from wmaplint.diagnostics import Severity, rule_by_name_or_id
 from wmaplint.structs import dataclass, field, replace
 
 CONFIG_FILES = (".wmaplint.yaml", ".wmaplint.yml", "pyproject.toml")
@@ -229,10 +229,6 @@ def _mentions_wmaplint(pyproject: Path) -> bool:
         return b"[tool.wmaplint" in read_bytes(pyproject)
     except InputError:
         return True
-
-
-def known_rule_ids() -> list[str]:
-    return sorted(RULES)
 
 
 @dataclass

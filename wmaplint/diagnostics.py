@@ -55,9 +55,6 @@ class Span:
     def whole_file(cls) -> Span:
         return cls(1, 1, 1, 1)
 
-    def contains_line(self, line: int) -> bool:
-        return self.start_line <= line <= self.end_line
-
 
 @dataclass(frozen=True, slots=True)
 class TextEdit:

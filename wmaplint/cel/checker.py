@@ -557,11 +557,6 @@ class _TypeWalker:
         return self.infer(node.result, outer, depth)
 
 
-def clear_cache() -> None:
-    with _cache_lock:
-        _compile_cache.clear()
-
-
 def describe(problem: Problem, text: str) -> str:
     """``ERROR: <input>:L:C: message`` plus the source line and caret, as cel-go prints it."""
     if problem.offset is None:

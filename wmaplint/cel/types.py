@@ -46,28 +46,6 @@ def escape(name: str) -> str | None:
     )
 
 
-def unescape(name: str) -> str:
-    if name.startswith("__") and name.endswith("__") and name[2:-2] in RESERVED:
-        return name[2:-2]
-    out = []
-    i = 0
-    table = {"__underscores__": "__", "__dot__": ".", "__dash__": "-", "__slash__": "/"}
-    while i < len(name):
-        for token, plain in table.items():
-            if name.startswith(token, i):
-                out.append(plain)
-                i += len(token)
-                break
-        else:
-            out.append(name[i])
-            i += 1
-    return "".join(out)
-
-
-# ------------------------------------------------------------------------------------------------------------
-# Type model
-
-
 @dataclass(eq=False)
 class CelType:
     """A CEL type. ``kind`` is one of the names in ``SCALAR_KINDS`` or list, map, object, optional, opaque."""
@@ -104,7 +82,6 @@ SCALAR_KINDS = (
 class ListType(CelType):
     elem: CelType = field(default_factory=lambda: DYN)
     list_type: str = "atomic"  # atomic, set or map (x-kubernetes-list-type)
-    map_keys: tuple[str, ...] = ()
 
     def render(self) -> str:
         return f"list({self.elem.render()})"
@@ -330,7 +307,6 @@ class SchemaTypes:
                 return None
             max_items = _bound(node.get("maxItems"))
             bound = max_items if max_items is not None else UNBOUNDED // (elem.min_size + 1)
-            keys = node.get("x-kubernetes-list-map-keys")
             return ListType(
                 "list",
                 bound,
@@ -338,7 +314,6 @@ class SchemaTypes:
                 node,
                 elem,
                 str(node.get("x-kubernetes-list-type") or "atomic"),
-                tuple(k for k in keys if isinstance(k, str)) if isinstance(keys, list) else (),
             )
         if kind == "string":
             fmt = node.get("format")

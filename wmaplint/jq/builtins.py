@@ -194,7 +194,6 @@ NOWHERE: dict[str, str] = {
 }
 
 FORMATS = frozenset({"text", "json", "html", "uri", "urid", "csv", "tsv", "sh", "base64", "base64d"})
-FORMAT_RESULT = "string"
 
 #: value variables predefined by embedded gojq (``$ENV``; ``$__loc__``, ``$ARGS`` and
 #: ``$__prog_args`` are not)
@@ -229,6 +228,3 @@ def public_names() -> list[str]:
     """Names listed by gojq's ``builtins`` (embedded, no ``_`` names), sorted and unique."""
     return sorted({n for (n, _), info in _TABLE.items() if info.availability == "library"})
 
-
-def all_entries() -> list[BuiltinInfo]:
-    return list(_TABLE.values())
