@@ -37,7 +37,6 @@ class Options:
     overrides: Overrides = field(default_factory=Overrides)
     config_file: str | None = None
     strict: bool = False
-    offline: bool = True
     jobs: int = 1  # 0: chosen by auto_jobs (the command line's default)
 
     def config_for(self, path: str) -> Config:

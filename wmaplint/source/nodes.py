@@ -43,10 +43,6 @@ class ScalarNode(Node):
         self.tag = tag
         self.source = source
 
-    @property
-    def is_string(self) -> bool:
-        return isinstance(self.value, str)
-
     def span_of(self, start: int, end: int) -> Span:
         """The file span of characters ``start:end`` of the decoded value (clamped to the value)."""
         if self.source is None:
