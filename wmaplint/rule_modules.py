@@ -6,15 +6,12 @@ import importlib
 
 from wmaplint.checks import CHECK_MODULES
 
-# Rules registered outside the definition checks: YAML faults, CRD documents, suppressions, the analyses' own
-# modules, and resolution.
+# Rules registered outside the definition checks: suppressions, the analyses' own modules, and resolution.
 RULE_MODULES = (
     *CHECK_MODULES,
-    "wmaplint.checks.crd",
     "wmaplint.suppress",
     "wmaplint.jq.rules",
     "wmaplint.schema.rules",
-    "wmaplint.cel.rules",
     "wmaplint.resolve.rules",
 )
 

@@ -1,14 +1,15 @@
-"""The typed check contract: what the engine hands a rule's logic for one definition.
+"""The typed check contract: what the engine hands a rule's logic for one definition, or for one document of
+another kind (a CRD, a rule pack).
 
 Rules neither load, parse nor print. The definition is built from its nodes, its expressions parsed and the
 schema types they are checked against looked up here, each once and only when a rule first asks, and shared
-by every rule of the definition.
+by every rule of the definition; so is an analysis several rules report from (``shared``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Severity, Span
 from wmaplint.source import Document, Node, SourceFile
@@ -20,6 +21,23 @@ if TYPE_CHECKING:
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class _Shared:
+    """Analyses computed once for one definition or document, however many of its rules report from them."""
+
+    _shared: dict[Callable[..., Any], Any]
+
+    def shared(self, analysis: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``analysis(*args, **kwargs)``, computed the first time a rule asks and then remembered for this
+        definition or document: the rules that share an analysis pass it the same arguments."""
+        if analysis not in self._shared:
+            self._shared[analysis] = analysis(*args, **kwargs)
+        return self._shared[analysis]  # type: ignore[no-any-return]
 
 
 @dataclass(eq=False)
@@ -38,7 +56,7 @@ class ParsedExpression:
 
 
 @dataclass(eq=False)
-class DefinitionContext:
+class DefinitionContext(_Shared):
     """One definition being checked, and everything its rules read."""
 
     path: str
@@ -52,6 +70,7 @@ class DefinitionContext:
     cache: dict[str, Any] = field(default_factory=dict)  # of the checks that have not moved yet
     _store: Any = field(default=None, repr=False)
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
+    _shared: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False)
 
     @property
     def store(self) -> Any:
@@ -109,6 +128,18 @@ class DefinitionContext:
 
     def here(self, node: Node, message: str) -> RelatedLocation:
         return RelatedLocation(self.path, node.span, message)
+
+
+@dataclass(eq=False)
+class DocumentContext(_Shared):
+    """One document of a kind other than a definition (``kind``: a CRD, a rule pack) being checked."""
+
+    path: str
+    source: SourceFile
+    document: Document
+    kind: str
+    config: Config
+    _shared: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False)
 
 
 def role_of(expr: Expr) -> ExprRole:
