@@ -77,7 +77,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
     from wmaplint.definition.model import build
     from wmaplint.rules import diagnostics_of, run_definition_checks, run_document_checks
     from wmaplint.rules.context import DefinitionContext, DocumentContext
-    from wmaplint.suppress import apply_suppressions
+    from wmaplint.suppression import apply_suppressions
 
     found: list[Diagnostic] = list(diagnostics_of(source.problems))
     for document in source.documents:

@@ -6,10 +6,9 @@ import importlib
 
 from wmaplint.checks import CHECK_MODULES
 
-# Rules registered outside the definition checks: suppressions, the analyses' own modules, and resolution.
+# Rules registered outside the definition checks: the analyses' own modules, and resolution.
 RULE_MODULES = (
     *CHECK_MODULES,
-    "wmaplint.suppress",
     "wmaplint.jq.rules",
     "wmaplint.schema.rules",
     "wmaplint.resolve.rules",
