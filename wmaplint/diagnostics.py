@@ -73,11 +73,12 @@ class Fix:
 
 # Roots a related location's ``path`` can be relative to, besides the user's working tree (``None``):
 # schemas served by the bundle inside the package, schemas in the user cache, rule packs shipped with the
-# tool.
-# Reporters name these roots (SARIF ``uriBaseId``) and never print a machine path for them.
+# tool. Reporters name these roots (SARIF ``uriBaseId``, JSON ``base``) and never print a machine path for
+# them; the names are part of those outputs (docs/json-output.md), so the shipped packs' root keeps the name
+# it had before their folder was called packs.
 BUNDLED_SCHEMAS = "WMAPLINT_BUNDLED_SCHEMAS"
 CACHED_SCHEMAS = "WMAPLINT_SCHEMA_CACHE"
-SHIPPED_RULES = "WMAPLINT_SHIPPED_RULES"
+SHIPPED_PACKS = "WMAPLINT_SHIPPED_RULES"
 
 
 @dataclass(frozen=True, slots=True)

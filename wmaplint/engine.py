@@ -1,4 +1,8 @@
-"""lint(): source -> model -> checks -> diagnostics, shared by the CLI, the language server and the tests."""
+"""lint(): source -> model -> checks -> diagnostics, shared by the CLI, the language server and the tests.
+
+A definition is checked by the built-in rules (``wmaplint.rules``, and the checks not yet moved there) and by
+the rule packs in force (``wmaplint.packs``); a document of another kind the tool reads, by the rules on that
+kind."""
 
 from __future__ import annotations
 
@@ -75,6 +79,7 @@ def lint_text(text: str, path: str = "<stdin>", options: Options | None = None) 
 def _lint_source(source: SourceFile, options: Options, config: Config) -> list[Diagnostic]:
     from wmaplint.checks import run_checks
     from wmaplint.definition.model import build
+    from wmaplint.packs.in_use import run_packs
     from wmaplint.rules import diagnostics_of, run_definition_checks, run_document_checks
     from wmaplint.rules.context import DefinitionContext, DocumentContext
     from wmaplint.suppression import apply_suppressions
@@ -89,6 +94,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
                                     options=(options, config))
             found.extend(run_checks(ctx))
             found.extend(run_definition_checks(ctx))
+            found.extend(run_packs(definition.document_node, source.path, config))
             continue
         kind = _checked_kind(document.root)
         if kind is not None:

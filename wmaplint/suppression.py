@@ -85,7 +85,7 @@ def _pack_rule(name: str) -> Any:
     """A rule from a rule pack (ids such as ACME001), once the packs in use are loaded."""
     import sys
 
-    packs = sys.modules.get("wmaplint.rulepacks")
+    packs = sys.modules.get("wmaplint.packs.in_use")
     return packs.pack_rule(name) if packs is not None else None
 
 

@@ -12,7 +12,7 @@ from wmaplint.rules.examples import JOB
 # Modules a definition check has no use for: resolution and its libjq binding, the language server, the
 # JSON Schema validator (rule packs remember that their text passed it), process pools (one file),
 # reporters not asked for, suites, fixes, the parser generator of a benchmark, the JSONPath library and its
-# regex engine (the shipped pack's queries run in rulepacks.jsonpath).
+# regex engine (the shipped pack's queries run in packs.jsonpath).
 NOT_FOR_ONE_CHECK = (
     "jq", "wmaplint.resolve.jqrun", "wmaplint.resolve.tree", "wmaplint.resolve.run", "wmaplint.lsp", "pygls",
     "jsonschema", "concurrent", "multiprocessing", "jsonpath_rfc9535", "regex",

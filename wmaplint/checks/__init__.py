@@ -22,7 +22,6 @@ CHECK_MODULES = (
     "wmaplint.checks.status_semantics",
     "wmaplint.checks.expressions",
     "wmaplint.checks.schema_paths",
-    "wmaplint.rulepacks",
 )
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.rulepacks.problems import BadGiven
+from wmaplint.packs.problems import BadGiven
 from wmaplint.rules import document_check, reported, reports
 from wmaplint.rules.examples import PACK, pack_with
 
@@ -38,6 +38,6 @@ def message(fact: BadGiven) -> str:
 
 @document_check(RULE, kind="RulePack")
 def in_pack(ctx: DocumentContext) -> Iterator[Diagnostic]:
-    from wmaplint.rulepacks import load_pack_text
+    from wmaplint.packs.loader import load_pack_text
 
     return reported(BadGiven, ctx.shared(load_pack_text, ctx.source.text, ctx.path).problems)

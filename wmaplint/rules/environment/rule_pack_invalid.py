@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.rulepacks.problems import PackInvalid
+from wmaplint.packs.problems import PackInvalid
 from wmaplint.rules import document_check, reported, reports
 from wmaplint.rules.examples import PACK, pack_with
 
@@ -36,6 +36,6 @@ def message(fact: PackInvalid) -> str:
 
 @document_check(RULE, kind="RulePack")
 def in_pack(ctx: DocumentContext) -> Iterator[Diagnostic]:
-    from wmaplint.rulepacks import load_pack_text
+    from wmaplint.packs.loader import load_pack_text
 
     return reported(PackInvalid, ctx.shared(load_pack_text, ctx.source.text, ctx.path).problems)

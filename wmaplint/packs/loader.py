@@ -1,7 +1,7 @@
 """Read a rule pack: positioned YAML -> schema check -> JSONPath and CEL compiled and typed against the
 format.
 
-Every problem is a fact (``wmaplint.rulepacks.problems``) whose path is the pack file, at the line of the
+Every problem is a fact (``wmaplint.packs.problems``) whose path is the pack file, at the line of the
 offending value; a rule with a problem is left out of the pack (the other rules still run).
 """
 
@@ -18,9 +18,9 @@ from typing import Any
 from wmaplint.cel.budget import CostTable
 from wmaplint.diagnostics import Rule, Severity, Span
 from wmaplint.facts import Fact
-from wmaplint.rulepacks import jsonpath, paths, record
-from wmaplint.rulepacks.problems import BadAssert, BadGiven, DuplicateRuleId, PackInvalid
-from wmaplint.rulepacks.schema import API_VERSION, KIND, PACK_SCHEMA
+from wmaplint.packs import jsonpath, paths, record
+from wmaplint.packs.problems import BadAssert, BadGiven, DuplicateRuleId, PackInvalid
+from wmaplint.packs.schema import API_VERSION, KIND, PACK_SCHEMA
 from wmaplint.source import (
     InputError,
     MappingNode,

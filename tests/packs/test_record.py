@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint.rulepacks import loader, run, shipped_pack_paths
-from wmaplint.rulepacks.problems import BadAssert
-from wmaplint.rulepacks.run import run_rules
+from wmaplint.packs import loader, run
+from wmaplint.packs.in_use import shipped_pack_paths
+from wmaplint.packs.problems import BadAssert
+from wmaplint.packs.run import run_rules
 from wmaplint.source import load_text
 
 from .helpers import PACK_HEAD, acme_rule

@@ -1,39 +1,24 @@
-"""Declarative rule packs: rules written as YAML (JSONPath ``given`` + CEL ``assert``) instead of Python.
-
-Public API:
-``load_pack(path) -> LoadedPack`` and ``load_pack_text(text, path) -> LoadedPack`` (never raise on bad input;
-problems are facts on the pack file, ``wmaplint.rulepacks.problems``, that the rule pack rules report),
-``shipped_pack_paths() -> list[str]``, ``packs_for(config) -> tuple[list[PackRule], list[Fact]]`` (shipped
-packs plus ``config.rule_packs``), ``pack_rule(id_or_name) -> PackRule | None`` (every pack rule loaded so
-far). Importing this module registers its check.
-"""
+"""The packs in use: those shipped with wmaplint and those a configuration names (``rule-packs:``), and
+every pack rule loaded so far, by id, for suppressions, configuration and reporters."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wmaplint.checks import Context, check
-from wmaplint.diagnostics import Diagnostic
 from wmaplint.facts import Fact
+from wmaplint.packs.loader import PackRule, load_pack
+from wmaplint.packs.problems import DuplicateRuleId
 from wmaplint.resources import shipped
-from wmaplint.rulepacks.loader import LoadedPack, PackRule, load_pack, load_pack_text
-from wmaplint.rulepacks.problems import DuplicateRuleId
 
-__all__ = [
-    "LoadedPack",
-    "PackRule",
-    "PACK_RULES",
-    "SHIPPED_DIR",
-    "load_pack",
-    "load_pack_text",
-    "pack_rule",
-    "packs_for",
-    "shipped_pack_paths",
-]
+if TYPE_CHECKING:
+    from wmaplint.config import Config
+    from wmaplint.diagnostics import Diagnostic
+    from wmaplint.source import MappingNode
 
-SHIPPED_DIR = shipped("rules")
-PACK_RULES: dict[str, PackRule] = {}  # id -> rule, for suppressions, configuration and reporters
+SHIPPED_DIR = shipped("packs")
+PACK_RULES: dict[str, PackRule] = {}  # id -> rule
+
 
 def shipped_pack_paths() -> list[str]:
     """The packs that ship with wmaplint (on by default; ignore their ids to turn them off)."""
@@ -72,17 +57,14 @@ def pack_rule(key: str) -> PackRule | None:
     return next((r for r in PACK_RULES.values() if r.name == key), None)
 
 
-@check
-def run_rule_packs(ctx: Context) -> Iterator[Diagnostic]:
-    from wmaplint.rulepacks.run import run_rules
+def run_packs(root: MappingNode, path: str, config: Config) -> Iterator[Diagnostic]:
+    """What the packs in force for ``config`` say about the definition ``root`` of file ``path``: the problems
+    of the packs (a configured pack's are reported with every definition it would check; shipped packs are
+    clean), then the findings of their rules that the configuration does not ignore (those are not even
+    run)."""
+    from wmaplint.packs.run import run_rules
     from wmaplint.rules import diagnostics_of
 
-    config = ctx.options[1] if isinstance(ctx.options, tuple) and len(ctx.options) > 1 else None
     rules, problems = packs_for(config)
-    # Problems of a configured pack are reported with every definition it would check; shipped packs are
-    # clean.
     yield from diagnostics_of(problems)
-    enabled = [rule for rule in rules if config is None or config.enabled(rule.id)]  # ignored: not even run
-    yield from run_rules(enabled, ctx.definition.document_node, ctx.path)
-
-
+    yield from run_rules([rule for rule in rules if config.enabled(rule.id)], root, path)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from wmaplint.diagnostics import Span
-from wmaplint.rulepacks import load_pack_text
-from wmaplint.rulepacks.problems import BadAssert
-from wmaplint.rulepacks.schema import SCHEMA_FILE, schema_json
+from wmaplint.packs.loader import load_pack_text
+from wmaplint.packs.problems import BadAssert
+from wmaplint.packs.schema import SCHEMA_FILE, schema_json
 from wmaplint.rules import diagnostics_of
 
 from .helpers import PACK_HEAD, acme_rule
@@ -145,7 +145,7 @@ def test_schema_file_is_current() -> None:
 
 
 def test_a_pack_text_that_passed_the_schema_is_not_validated_again(tmp_path, monkeypatch) -> None:
-    from wmaplint.rulepacks import loader
+    from wmaplint.packs import loader
 
     monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path))
     text = Path(shipped_pack()).read_text(encoding="utf-8")
@@ -161,6 +161,6 @@ def test_a_pack_text_that_passed_the_schema_is_not_validated_again(tmp_path, mon
 
 
 def shipped_pack():
-    from wmaplint.rulepacks import shipped_pack_paths
+    from wmaplint.packs.in_use import shipped_pack_paths
 
     return shipped_pack_paths()[0]
