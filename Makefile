@@ -25,8 +25,9 @@ wheelhouse: .wheelhouse/.complete
 demo: install
 	$(BIN)/wmaplint check catalog/
 
+# The suite on every core (pytest-xdist); `$(BIN)/pytest tests/DIR` runs a part in one process.
 test: install
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadgroup
 
 # Peers the benchmarks compare against live in their own environment, never in the project's.
 BENCH := .bench

@@ -3,12 +3,13 @@
 Keys: ``select`` and ``ignore`` (rule ids, id prefixes such as ``WM3``, or rule names), ``severity`` (rule ->
 error|warning|info|off), ``exclude`` (glob patterns, relative to the config file), ``crds`` (schema paths,
 relative to the config file), ``fail-level`` (error|warning|info), ``rule-packs`` (declarative rule files),
-``completes`` (GVKs or kinds that run to completion, for status coverage). Command-line flags override the
-file.
+``completes`` (GVKs or kinds that run to completion, for status coverage), ``pod-labels`` (pod label
+knowledge files merged over the shipped one, for ``wmaplint new``). Command-line flags override the file.
 """
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import re
 import sys
@@ -20,7 +21,8 @@ from wmaplint.diagnostics import RULES, Severity, rule_by_name_or_id
 from wmaplint.structs import dataclass, field, replace
 
 CONFIG_FILES = (".wmaplint.yaml", ".wmaplint.yml", "pyproject.toml")
-KNOWN_KEYS = {"select", "ignore", "severity", "exclude", "crds", "fail-level", "rule-packs", "completes"}
+KNOWN_KEYS = {"select", "ignore", "severity", "exclude", "crds", "fail-level", "rule-packs", "completes",
+              "pod-labels"}
 
 
 class ConfigError(Exception):
@@ -37,6 +39,7 @@ class Config:
     fail_level: Severity = Severity.WARNING
     rule_packs: tuple[str, ...] = ()
     completes: tuple[str, ...] = ()
+    pod_labels: tuple[str, ...] = ()
     source: str | None = None
 
     @property
@@ -135,6 +138,7 @@ def parse_config(data: Any, source: str) -> Config:
         fail_level=fail_level,
         rule_packs=_confined_paths(strings("rule-packs"), "rule-packs", source),
         completes=strings("completes"),
+        pod_labels=_confined_paths(strings("pod-labels"), "pod-labels", source),
         source=source,
     )
 
@@ -195,8 +199,13 @@ def find_config(directory: str) -> Config:
     for folder in (d, *d.parents):
         for name in CONFIG_FILES:
             candidate = folder / name
-            if not candidate.exists() or candidate.is_dir():  # a FIFO or device is an error, not "no config"
-                continue
+            try:
+                if not candidate.exists() or candidate.is_dir():  # a FIFO or device is an error, not "none"
+                    continue
+            except OSError as exc:
+                if exc.errno == errno.ENAMETOOLONG:
+                    break  # no path reaches this folder: what it holds cannot be read, nor configure anything
+                raise
             if name == "pyproject.toml" and not _mentions_wmaplint(candidate):
                 continue
             _refuse_outside_link(candidate)

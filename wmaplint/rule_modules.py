@@ -6,11 +6,9 @@ import importlib
 
 from wmaplint.checks import CHECK_MODULES
 
-# Rules registered outside the definition checks: the analyses' own modules, and resolution.
+# Rules registered outside the rule modules of wmaplint.rules: resolution's.
 RULE_MODULES = (
     *CHECK_MODULES,
-    "wmaplint.jq.rules",
-    "wmaplint.schema.rules",
     "wmaplint.resolve.rules",
 )
 

@@ -250,3 +250,20 @@ def test_a_walk_past_the_path_limit_skips_what_it_cannot_reach(tmp_path) -> None
 )
 def test_declares_kind(text: str, expected: bool) -> None:
     assert declares_kind(text) is expected
+
+
+def test_a_folder_no_path_can_reach_has_no_configuration(tmp_path, monkeypatch) -> None:
+    import errno
+    from pathlib import Path
+
+    from wmaplint.config import Config, find_config
+
+    real = Path.exists
+
+    def exists(self: Path, *args: object, **kwargs: object) -> bool:
+        if self.name == ".wmaplint.yaml" and self.parent == tmp_path:
+            raise OSError(errno.ENAMETOOLONG, "File name too long")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "exists", exists)
+    assert find_config(str(tmp_path)) == Config()

@@ -19,6 +19,9 @@ import yaml
 
 from .workspace import REPLICAS_LINE, REPO, git, job_definition, new_repository
 
+# One worker builds the hook environment once for all tests here (make test runs on every core).
+pytestmark = pytest.mark.xdist_group("pre-commit")
+
 WHEELHOUSE = REPO / ".wheelhouse"
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
 

@@ -173,7 +173,7 @@ from wmaplint.lsp import rpc, server
 frames = rpc.read_frames(io.BytesIO(rpc.encode({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                                                  "params": {"capabilities": {}}})))
 out = io.BytesIO()
-assert server.initialize(frames, server.Output(out))
+assert server.initialize(frames, rpc.Output(out))
 print(json.dumps(sorted(sys.modules)))
 """
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)

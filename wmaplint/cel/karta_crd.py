@@ -2,8 +2,8 @@
 
 The CRD's structural schema is not applied here: wmaplint's format checks already cover every declared field,
 and know the unreleased fields (groupByExpressions) the copied CRD would prune. Its two rules on
-componentTypeSelectors are decided natively: the component checks report every selector they reject (and
-more), so CEL is not even loaded for them.
+componentTypeSelectors are decided natively: the format's selector rules report every selector they reject
+(and more), so CEL is not even loaded for them.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.definition.model import KARTA
+from wmaplint.definition.selectors import type_selector_fault
 from wmaplint.diagnostics import Span
-from wmaplint.source import MappingNode, Node, ScalarNode, find_node, to_python
+from wmaplint.source import MappingNode, Node, find_node, to_python
 
 if TYPE_CHECKING:
     from wmaplint.cel.issues import ObjectFinding
@@ -22,28 +23,19 @@ if TYPE_CHECKING:
 
 KARTA_GVK = ("run.ai", "v1alpha1", "Karta")
 
-# The Karta CRD's rules on componentTypeSelector, by message, with their text: the component checks report
-# every object these rules reject, so a CEL violation of one is never reported beside them.
+# The Karta CRD's rules on componentTypeSelector, by message, with their text: the format's selector rules
+# (wmaplint.definition.selectors) report every object these rules reject (and more: an empty keyPath or
+# matchLabels, a null value), so a CEL violation of one is never reported beside them.
 SELECTOR_RULES = {
     "at least one of keyPath or matchLabels must be set": "has(self.keyPath) || has(self.matchLabels)",
     "value requires keyPath": "!has(self.value) || has(self.keyPath)",
 }
 
 
-def _selector_reported(selector: MappingNode) -> bool:
-    """True when the component checks reject this componentTypeSelector (a selector without keyPath or
-    matchLabels, or with a value but no keyPath: the same conditions as ``checks.components``)."""
-    key_path = selector.get("keyPath")
-    labels = selector.get("matchLabels")
-    has_key = isinstance(key_path, ScalarNode) and bool(key_path.value)
-    has_labels = isinstance(labels, MappingNode) and bool(labels.pairs)
-    return (not has_key and not has_labels) or (selector.get("value") is not None and not has_key)
-
-
 def _covered(node: Node | None, detail: str, components: list[Component]) -> bool:
     if detail not in SELECTOR_RULES or not isinstance(node, MappingNode):
         return False
-    return any(c.type_selector_node is node and _selector_reported(node) for c in components)
+    return any(c.type_selector_node is node and type_selector_fault(node) is not None for c in components)
 
 
 def _validation_rules_of(schema: Any) -> Iterator[Any]:
@@ -78,7 +70,7 @@ def _decided_natively(rule: Any) -> bool:
 
 def karta_crd_facts(path: str, document: Document, definition: Definition, store: Any) -> list[ObjectFinding]:
     """What the validation rules of the Karta CRD (as the schema store serves it) find on a Karta
-    definition, placed in its file ``path``: each finding once a node, none the component checks report."""
+    definition, placed in its file ``path``: each finding once a node, none the selector rules report."""
     if definition.kind != KARTA[1] or store is None:
         return []
     schemas = store.lookup(*KARTA_GVK)

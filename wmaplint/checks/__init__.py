@@ -15,14 +15,7 @@ CheckFn = Callable[["Context"], Iterable[Diagnostic]]
 CHECKS: list[CheckFn] = []
 
 # Modules whose import registers their checks, in report order.
-CHECK_MODULES = (
-    "wmaplint.checks.format",
-    "wmaplint.checks.components",
-    "wmaplint.checks.status",
-    "wmaplint.checks.status_semantics",
-    "wmaplint.checks.expressions",
-    "wmaplint.checks.schema_paths",
-)
+CHECK_MODULES: tuple[str, ...] = ()
 
 
 def check(fn: CheckFn) -> CheckFn:

@@ -2,46 +2,87 @@
 
 Wrongly typed values are left out of the model (the structural check reports them); every field keeps its
 node, so checks can point at it. Pointers are key paths from the document root, e.g.
-``("spec", "structureDefinition", "childComponents", 0, "scaleDefinition", "replicasPath")``.
+``("spec", "structureDefinition", "childComponents", 0, "scaleDefinition", "replicasPath")``. What each jq
+field is (its evaluation context, cardinality, writability) is read from the table of the format's fields,
+``wmaplint.definition.fields``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from wmaplint.definition.fields import (
+    FRAGMENT_FIELDS,
+    KARTA,
+    LEGACY,
+    SCALE_FIELDS,
+    SPEC_PATH_FIELDS,
+    FormatField,
+    JqUse,
+    format_field,
+)
+from wmaplint.jq.roles import ExprRole
 from wmaplint.source.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from wmaplint.structs import dataclass, field
 
-KARTA = ("run.ai/v1alpha1", "Karta")
-LEGACY = ("optimization.nvidia.com/v1alpha1", "ResourceInterface")
 DEFINITION_KINDS = {KARTA[1]: KARTA[0], LEGACY[1]: LEGACY[0]}
 
 Pointer = tuple[str | int, ...]
 
-SPEC_PATH_FIELDS = ("podTemplateSpecPath", "podSpecPath", "metadataPath")
-FRAGMENT_FIELDS = (
-    "schedulerNamePath", "labelsPath", "annotationsPath", "resourcesPath", "resourceClaimsPath",
-    "podAffinityPath", "nodeAffinityPath", "containersPath", "containerPath", "priorityClassNamePath",
-    "imagePath",
-)
-SCALE_FIELDS = ("replicasPath", "minReplicasPath", "maxReplicasPath")
-
 
 @dataclass(eq=False)
 class Expr:
-    """A jq expression in the definition and where it is evaluated."""
+    """A jq expression in the definition: where it stands, and the format's field it is the value of."""
 
     text: str
     node: ScalarNode
     pointer: Pointer
-    field: str  # the field name, e.g. "replicasPath"
-    context: str  # "root" or "pod"
-    cardinality: str  # "per-instance" | "instance-ids" | "one" | "first" | "stream"
-    writable: bool = False
-    component: Component | None = None
-    selector_value: str | None = None
-    expected_result: str | None = None
+    format_field: FormatField
+    component: Component | None = field(default=None, repr=False)  # whose expressions list this one
+    selector_value: str | None = None  # componentTypeSelector.value beside a type selector's keyPath
+    expected_result: str | None = None  # byExpression.expectedResult beside its expression
     holder: MappingNode | None = None  # the mapping the expression is a value of
+
+    @property
+    def use(self) -> JqUse:
+        """How the runtime uses the expression (the format's description of its field)."""
+        use = self.format_field.jq
+        assert use is not None, self.format_field.key  # the model makes expressions of jq fields only
+        return use
+
+    @property
+    def field(self) -> str:
+        """The field's key, e.g. "replicasPath"."""
+        return self.format_field.key
+
+    @property
+    def context(self) -> str:
+        """"root" or "pod": what the expression is evaluated against."""
+        return self.use.context
+
+    @property
+    def cardinality(self) -> str:
+        """"per-instance" | "instance-ids" | "one" | "first" | "stream"."""
+        return self.use.cardinality
+
+    @property
+    def writable(self) -> bool:
+        return self.use.writable
+
+    @property
+    def role(self) -> ExprRole:
+        """What the field expects of this expression, as the jq analyses read it."""
+        use = self.use
+        component = self.component
+        return ExprRole(
+            field=self.format_field.key,
+            context=use.context,
+            cardinality=use.cardinality,
+            writable=use.writable,
+            selector_value=self.selector_value,
+            expected_result=self.expected_result,
+            has_instances=component is not None and component.instance_id_path is not None,
+        )
 
 
 @dataclass(eq=False)
@@ -98,6 +139,10 @@ class Component:
     instance_selector_node: MappingNode | None = None
     replica_selector_node: MappingNode | None = None
     expressions: list[Expr] = field(default_factory=list)
+    # the jq paths by field key: of the pod template or pod spec, of the fragments, of the replica counts
+    spec_paths: dict[str, Expr] = field(default_factory=dict)
+    fragment_paths: dict[str, Expr] = field(default_factory=dict)
+    scale_paths: dict[str, Expr] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -201,18 +246,29 @@ def build(root: Node | None) -> Definition | None:
     return definition
 
 
-def _expr(component: Component | None, holder: MappingNode | None, key: str, pointer: Pointer, **role: object
-          ) -> Expr | None:
+def _expr(component: Component | None, holder: MappingNode | None, of: FormatField, pointer: Pointer,
+          **values: str | None) -> Expr | None:
+    """The expression of the jq field ``of`` in ``holder``, when it is a string that is not blank."""
     if holder is None:
         return None
-    node = _str(holder.get(key))
+    node = _str(holder.get(of.key))
     if node is None or not node.value.strip():
         return None
-    expr = Expr(text=node.value, node=node, pointer=(*pointer, key), field=key, component=component,
-                holder=holder, **role)  # type: ignore[arg-type]
+    expr = Expr(text=node.value, node=node, pointer=(*pointer, of.key), format_field=of, component=component,
+                holder=holder, **values)  # type: ignore[arg-type]
     if component is not None:
         component.expressions.append(expr)
     return expr
+
+
+def _paths(c: Component, holder: MappingNode | None, parent: str, keys: tuple[str, ...], pointer: Pointer
+           ) -> dict[str, Expr]:
+    found = {}
+    for key in keys:
+        expr = _expr(c, holder, format_field(parent, key), pointer)
+        if expr is not None:
+            found[key] = expr
+    return found
 
 
 def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
@@ -228,20 +284,17 @@ def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
         c.owner_ref_node = node.get("ownerRef")
         ref = _str(c.owner_ref_node)
         c.owner_ref = ref.value if ref else None
-    c.instance_id_path = _expr(c, node, "instanceIdPath", pointer, context="root", cardinality="instance-ids")
+    c.instance_id_path = _expr(c, node, format_field("Component", "instanceIdPath"), pointer)
 
     c.spec_node = _map(node.get("specDefinition"))
     spec_ptr = (*pointer, "specDefinition")
-    for key in SPEC_PATH_FIELDS:
-        _expr(c, c.spec_node, key, spec_ptr, context="root", cardinality="per-instance", writable=True)
+    c.spec_paths = _paths(c, c.spec_node, "SpecDefinition", SPEC_PATH_FIELDS, spec_ptr)
     fragments = _map(c.spec_node.get("fragmentedPodSpecDefinition")) if c.spec_node else None
-    for key in FRAGMENT_FIELDS:
-        _expr(c, fragments, key, (*spec_ptr, "fragmentedPodSpecDefinition"), context="root",
-              cardinality="per-instance", writable=True)
+    c.fragment_paths = _paths(c, fragments, "FragmentedPodSpecDefinition", FRAGMENT_FIELDS,
+                              (*spec_ptr, "fragmentedPodSpecDefinition"))
 
     c.scale_node = _map(node.get("scaleDefinition"))
-    for key in SCALE_FIELDS:
-        _expr(c, c.scale_node, key, (*pointer, "scaleDefinition"), context="root", cardinality="per-instance")
+    c.scale_paths = _paths(c, c.scale_node, "ScaleDefinition", SCALE_FIELDS, (*pointer, "scaleDefinition"))
 
     status = _map(node.get("statusDefinition"))
     if status is not None:
@@ -249,10 +302,10 @@ def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
 
     c.suspend_node = _map(node.get("suspendDefinition"))
     if c.suspend_node is not None:
+        action_path = format_field("SuspendAction", "path")
         for list_key in ("suspendActions", "resumeActions"):
             for i, action in enumerate(_seq(c.suspend_node.get(list_key))):
-                _expr(c, _map(action), "path", (*pointer, "suspendDefinition", list_key, i), context="root",
-                      cardinality="stream", writable=True)
+                _expr(c, _map(action), action_path, (*pointer, "suspendDefinition", list_key, i))
 
     c.pod_selector_node = _map(node.get("podSelector"))
     sel = c.pod_selector_node
@@ -262,14 +315,12 @@ def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
         c.instance_selector_node = _map(sel.get("componentInstanceSelector"))
         c.replica_selector_node = _map(sel.get("replicaSelector"))
         value = _str(c.type_selector_node.get("value")) if c.type_selector_node else None
-        _expr(c, c.type_selector_node, "keyPath", (*sel_ptr, "componentTypeSelector"), context="pod",
-              cardinality="stream", selector_value=value.value if value else None)
-        _expr(c, c.instance_selector_node, "idPath", (*sel_ptr, "componentInstanceSelector"), context="pod",
-              cardinality="one")
-        _expr(c, c.replica_selector_node, "keyPath", (*sel_ptr, "replicaSelector"), context="pod",
-              cardinality="one")
-    for e in c.expressions:
-        e.component = c
+        _expr(c, c.type_selector_node, format_field("ComponentTypeSelector", "keyPath"),
+              (*sel_ptr, "componentTypeSelector"), selector_value=value.value if value else None)
+        _expr(c, c.instance_selector_node, format_field("ComponentInstanceSelector", "idPath"),
+              (*sel_ptr, "componentInstanceSelector"))
+        _expr(c, c.replica_selector_node, format_field("ReplicaSelector", "keyPath"),
+              (*sel_ptr, "replicaSelector"))
     c.expressions.sort(key=lambda e: e.node.start)
     return c
 
@@ -277,14 +328,15 @@ def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
 def _status(c: Component, node: MappingNode, pointer: Pointer) -> StatusDefinition:
     s = StatusDefinition(node=node, pointer=pointer)
     s.phase_node = _map(node.get("phaseDefinition"))
-    s.phase_path = _expr(c, s.phase_node, "path", (*pointer, "phaseDefinition"), context="root",
-                         cardinality="first")
+    s.phase_path = _expr(c, s.phase_node, format_field("PhaseDefinition", "path"),
+                         (*pointer, "phaseDefinition"))
     s.conditions_node = _map(node.get("conditionsDefinition"))
-    s.conditions_path = _expr(c, s.conditions_node, "path", (*pointer, "conditionsDefinition"),
-                              context="root", cardinality="stream")
+    s.conditions_path = _expr(c, s.conditions_node, format_field("ConditionsDefinition", "path"),
+                              (*pointer, "conditionsDefinition"))
     mappings = _map(node.get("statusMappings"))
     if mappings is None:
         return s
+    expression = format_field("ByExpression", "expression")
     for key_node, value in mappings.pairs:
         key = str(key_node.value)
         s.mapping_keys[key] = key_node
@@ -302,7 +354,7 @@ def _status(c: Component, node: MappingNode, pointer: Pointer) -> StatusDefiniti
             if by_expr is not None:
                 matcher.expected_result = _str(by_expr.get("expectedResult"))
                 matcher.expression = _expr(
-                    c, by_expr, "expression", (*mp, "byExpression"), context="root", cardinality="first",
+                    c, by_expr, expression, (*mp, "byExpression"),
                     expected_result=matcher.expected_result.value if matcher.expected_result else None,
                 )
             matchers.append(matcher)
@@ -317,6 +369,7 @@ def _gang(definition: Definition, root: MappingNode) -> None:
     if gang is None:
         return
     gptr: Pointer = ("spec", "optimizationInstructions", "gangScheduling")
+    member_paths = [format_field("GangMember", key) for key in ("groupByKeyPaths", "filters")]
     for gi, group in enumerate(_seq(gang.get("podGroups"))):
         g = _map(group)
         if g is None:
@@ -328,16 +381,13 @@ def _gang(definition: Definition, root: MappingNode) -> None:
             mptr: Pointer = (*gptr, "podGroups", gi, "members", mi)
             name = _str(m.get("componentName"))
             definition.gang_members.append(GangMember(m, mptr, name.value if name else None, name))
-            for list_key, cardinality in (("groupByKeyPaths", "one"), ("filters", "one")):
-                holder = m.get(list_key)
-                for pi, item in enumerate(_seq(holder)):
+            for of in member_paths:
+                for pi, item in enumerate(_seq(m.get(of.key))):
                     text = _str(item)
                     if text is None or not text.value.strip():
                         continue
                     definition.gang_expressions.append(
-                        Expr(text=text.value, node=text, pointer=(*mptr, list_key, pi), field=list_key,
-                             context="pod", cardinality=cardinality)
-                    )
+                        Expr(text=text.value, node=text, pointer=(*mptr, of.key, pi), format_field=of))
     pod_group = _map(gang.get("podGroup"))
     if pod_group is not None:
         for si, sub in enumerate(_seq(pod_group.get("subGroups"))):

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from wmaplint.definition.fields import CONTEXT_HINTS
 from wmaplint.definition.format import DEFINITION_SCHEMA
 
 Step = str | int
-JQ_CONTEXTS = {
-    "root": "the root workload object (also on child components)",
-    "pod": "a Pod (one of the component's pods)",
-}
 
 
 def _resolve(schema: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -67,8 +64,8 @@ def field_markdown(name: str, schema: dict[str, Any], required: bool = False) ->
     if description:
         lines += ["", str(description)]
     context = schema.get("x-wmaplint-jq")
-    if context in JQ_CONTEXTS:
-        lines += ["", f"jq expression, evaluated against {JQ_CONTEXTS[context]}."]
+    if context in CONTEXT_HINTS:
+        lines += ["", f"jq expression, evaluated against {CONTEXT_HINTS[context]}."]
     if schema.get("enum"):
         lines += ["", "Allowed: " + ", ".join(f"`{v}`" for v in schema["enum"])]
     if "default" in schema:

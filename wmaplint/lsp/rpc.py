@@ -8,6 +8,7 @@ where JSON-RPC allows one; nothing here raises for what a client sends.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -165,3 +166,22 @@ def error(msg_id: Id | None, code: int, message: str) -> dict[str, Any]:
 
 def notification(method: str, params: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "method": method, "params": params}
+
+
+class Output:
+    """The editor's end of the channel; writes from any thread, one whole frame at a time."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self._lock = threading.Lock()
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Write one message; False when the editor can no longer be reached."""
+        data = encode(message)
+        with self._lock:
+            try:
+                self.stream.write(data)
+                self.stream.flush()
+            except (OSError, ValueError):
+                return False
+        return True

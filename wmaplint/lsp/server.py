@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -31,26 +30,7 @@ CAPABILITIES: dict[str, Any] = {
 }
 
 
-class Output:
-    """The editor's end of the channel; writes from any thread, one whole frame at a time."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self.stream = stream
-        self._lock = threading.Lock()
-
-    def send(self, message: dict[str, Any]) -> bool:
-        """Write one message; False when the editor can no longer be reached."""
-        data = rpc.encode(message)
-        with self._lock:
-            try:
-                self.stream.write(data)
-                self.stream.flush()
-            except (OSError, ValueError):
-                return False
-        return True
-
-
-def initialize(frames: Iterator[bytes | rpc.Rejected], output: Output) -> bool:
+def initialize(frames: Iterator[bytes | rpc.Rejected], output: rpc.Output) -> bool:
     """Answer messages until ``initialize`` is answered (True) or the editor leaves first (False)."""
     for item in frames:
         message = rpc.parse(item) if isinstance(item, bytes) else item
@@ -72,7 +52,7 @@ def run(stdin: IO[bytes], stdout: IO[bytes], debounce: float = DEBOUNCE_SECONDS,
         lint_timeout: float = LINT_TIMEOUT_SECONDS) -> int:
     """Serve one editor on a pair of streams; the exit code (0 after shutdown and exit)."""
     frames = rpc.read_frames(stdin)
-    output = Output(stdout)
+    output = rpc.Output(stdout)
     if not initialize(frames, output):
         return 1
     import asyncio

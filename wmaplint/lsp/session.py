@@ -19,7 +19,7 @@ from typing import Any
 from wmaplint.lsp import attach, rpc
 from wmaplint.lsp.documents import TextDocument
 from wmaplint.lsp.params import BadParams, check_changes, check_request, check_text_document, document_uri
-from wmaplint.lsp.server import Output
+from wmaplint.lsp.rpc import Output
 from wmaplint.lsp.supervisor import JobFailed, Supervisor, WorkerStopped
 from wmaplint.lsp.uris import path_or_uri
 

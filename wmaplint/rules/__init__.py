@@ -12,11 +12,18 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
   (``wmaplint.rules.context``: the positioned document, its file and configuration) and ``fn`` yields the
   rule's diagnostics. The kinds named here are, with the definition kinds, the kinds the tool reads: a file
   that declares none of them is skipped (``engine.declares_kind``).
+- ``@expression_check(RULE, applies)``: ``fn(text, tree, role)`` runs on each jq expression of every
+  definition whose role (``wmaplint.jq.roles.ExprRole``) ``applies``, and yields findings on the expression
+  by itself (``wmaplint.jq.findings.JqFinding``, offsets into ``text``); they are kept by text and role, and
+  placed in the file (``wmaplint.rules.placement``).
 - ``@reports(RULE, FactType)``: ``fn(fact)`` words a fact that an analysis found (a YAML fault, a field the
   schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or the whole diagnostic,
   to add related locations), or None to say nothing, and the diagnostic takes the fact's place. A definition
   or document check that finds its rule's facts through a shared analysis (``ctx.shared``) reports them with
   ``reported``.
+- ``@definition_analysis``: ``fn(ctx)`` runs an analysis on every definition and returns the facts it finds,
+  for the rules that report their kinds. A concern's package registers the analyses its rules share; the
+  source's own facts come from the reader.
 
 Nothing lists the modules: ``load()`` imports every module of every folder here, and each registers its
 hook as it is imported. A rule id is spelled in its rule's module only; other code names the rule object or
@@ -28,23 +35,30 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
 
 if TYPE_CHECKING:
     from wmaplint.facts import Fact
+    from wmaplint.jq.ast import Node as JqNode
+    from wmaplint.jq.findings import JqFinding
+    from wmaplint.jq.parser import JqSyntaxError
+    from wmaplint.jq.roles import ExprRole
     from wmaplint.rules.context import DefinitionContext, DocumentContext
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 DefinitionCheck = Callable[["DefinitionContext"], Iterable[Diagnostic]]
 DocumentCheck = Callable[["DocumentContext"], Iterable[Diagnostic]]
+DefinitionAnalysis = Callable[["DefinitionContext"], Iterable["Fact"]]
 Reporter = Callable[[Any], "str | Diagnostic | None"]
 
 # (rule, check) in the order the modules were found: the report order of findings at one position
 DEFINITION_CHECKS: list[tuple[Rule, DefinitionCheck]] = []
 DOCUMENT_CHECKS: dict[str, list[tuple[Rule, DocumentCheck]]] = {}  # by the kind of document they check
+DEFINITION_ANALYSES: list[DefinitionAnalysis] = []
 REPORTERS: dict[type, tuple[Rule, Reporter]] = {}
 
 _loaded = False
@@ -70,6 +84,90 @@ def document_check(rule: Rule, *, kind: str) -> Callable[[F], F]:
     return register
 
 
+class ExpressionCheck:
+    """A rule's logic on one jq expression by itself (see ``expression_check``)."""
+
+    __slots__ = ("rule", "fn", "applies", "unparsed")
+
+    def __init__(self, rule: Rule, fn: Callable[..., Iterable[JqFinding]],
+                 applies: Callable[[ExprRole], bool] | None, unparsed: bool) -> None:
+        self.rule = rule
+        self.fn = fn
+        self.applies = applies
+        self.unparsed = unparsed
+
+
+# in the order the modules were found
+EXPRESSION_CHECKS: list[ExpressionCheck] = []
+
+
+def expression_check(rule: Rule, applies: Callable[[ExprRole], bool] | None = None, *,
+                     unparsed: bool = False) -> Callable[[F], F]:
+    """Register ``fn(text, tree, role) -> findings`` as the logic of ``rule`` on each jq expression whose
+    role ``applies`` (every expression when None). ``tree`` is the expression's syntax tree; ``fn`` also gets
+    the expressions that do not parse when ``unparsed``, with the parser's ``JqSyntaxError`` as their tree."""
+
+    def register(fn: F) -> F:
+        EXPRESSION_CHECKS.append(ExpressionCheck(rule, fn, applies, unparsed))
+        return fn
+
+    return register
+
+
+def expression_findings(text: str, role: ExprRole) -> list[JqFinding]:
+    """Every expression check's findings on one jq expression used as ``role``, by position: what the rules
+    find in it wherever it stands, before they place it in a file."""
+    from wmaplint.jq.parser import try_parse
+
+    load()
+    return list(_cached_findings(_Expression(text, role, try_parse(text))))
+
+
+class _Expression:
+    """The key of an expression's findings, its text and role, carrying the parse they are found in until
+    they are (the text decides it, so it takes no part in the key)."""
+
+    __slots__ = ("text", "role", "tree", "_hash")
+
+    def __init__(self, text: str, role: ExprRole, tree: JqNode | JqSyntaxError | None) -> None:
+        self.text = text
+        self.role = role
+        self.tree = tree
+        self._hash = hash((text, role))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Expression) and other.text == self.text and other.role == self.role
+
+
+# Kept by text and role, for all the checks at once: the same catalog expressions recur in many definitions
+# and in every keystroke of an editor, and one look-up an expression is what a warm check costs.
+@lru_cache(maxsize=16384)
+def _cached_findings(key: _Expression) -> tuple[JqFinding, ...]:
+    found: list[JqFinding] = []
+    parsed = not isinstance(key.tree, Exception)
+    for check in EXPRESSION_CHECKS:
+        if (parsed or check.unparsed) and (check.applies is None or check.applies(key.role)):
+            try:
+                found.extend(check.fn(key.text, key.tree, key.role))
+            except RecursionError:  # the parser bounds tree depth; keep the promise of never raising anyway
+                pass
+    key.tree = None  # the cache keeps the key, which needs the tree no more: the parser's cache decides
+    found.sort(key=lambda f: (f.start, f.end, f.rule))
+    return tuple(found)
+
+
+def _run_expression_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    from wmaplint.rules.placement import place
+
+    for parsed in ctx.expressions:
+        tree = parsed.tree if parsed.tree is not None else parsed.error
+        for finding in _cached_findings(_Expression(parsed.text, parsed.role, tree)):
+            yield place(ctx, parsed.expr, finding)
+
+
 def reports(rule: Rule, kind: type[Fact]) -> Callable[[F], F]:
     """Register ``fn(fact) -> message | None`` as the way ``rule`` words facts of ``kind``."""
 
@@ -81,6 +179,13 @@ def reports(rule: Rule, kind: type[Fact]) -> Callable[[F], F]:
         return fn
 
     return register
+
+
+def definition_analysis(fn: F) -> F:
+    """Register ``fn(ctx) -> facts`` as an analysis run on every definition; the rules that report the kinds
+    of its facts word them."""
+    DEFINITION_ANALYSES.append(fn)
+    return fn
 
 
 def load() -> None:
@@ -125,8 +230,12 @@ def document_kinds() -> list[str]:
 
 def run_definition_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     load()
+    for analysis in DEFINITION_ANALYSES:
+        yield from diagnostics_of(analysis(ctx))
     for _, check in DEFINITION_CHECKS:
         yield from check(ctx)
+    if EXPRESSION_CHECKS:
+        yield from _run_expression_checks(ctx)
 
 
 def run_document_checks(ctx: DocumentContext) -> Iterator[Diagnostic]:
@@ -135,5 +244,6 @@ def run_document_checks(ctx: DocumentContext) -> Iterator[Diagnostic]:
         yield from check(ctx)
 
 
-__all__ = ["RULES", "definition_check", "diagnostics_of", "document_check", "document_kinds", "load",
-           "reported", "reports", "run_definition_checks", "run_document_checks"]
+__all__ = ["RULES", "definition_analysis", "definition_check", "diagnostics_of", "document_check",
+           "document_kinds", "expression_check", "expression_findings", "load", "reported", "reports",
+           "run_definition_checks", "run_document_checks"]

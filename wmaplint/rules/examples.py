@@ -35,6 +35,20 @@ def job_with(old: str, new: str) -> str:
     return _replace(JOB, old, new)
 
 
+WORKER_CHILD = """\
+    childComponents:
+    - name: worker
+      kind: {group: "", version: v1, kind: Pod}
+      ownerRef: job
+      specDefinition: {podTemplateSpecPath: .spec.template}
+"""
+
+
+def job_with_child(child: str = WORKER_CHILD) -> str:
+    """The Job example with child components (``child``: the ``childComponents`` block) before its root."""
+    return JOB.replace("    rootComponent:", child + "    rootComponent:", 1)
+
+
 CHILD_JOB = """\
     - name: {name}
       ownerRef: job

@@ -1,0 +1,222 @@
+"""The structure of a definition against the format's schema: types, required, unknown and repeated fields,
+sizes, and a status block the file should not carry.
+
+The walk goes over positioned nodes, driven by the format's JSON Schema (``wmaplint.definition.format``,
+written from the table of fields); each finding is a fact, which the format rules word.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from wmaplint.definition.format import DEFINITION_SCHEMA
+from wmaplint.diagnostics import Span
+from wmaplint.facts import Fact
+from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
+from wmaplint.structs import dataclass
+
+Pointer = tuple[str | int, ...]
+
+_DEFS = DEFINITION_SCHEMA["$defs"]
+
+
+def place(pointer: Pointer) -> str:
+    """A key path as people read it: ``spec.structureDefinition.childComponents[0]``."""
+    out = ""
+    for part in pointer:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out or "document"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StructureFact(Fact):
+    """What the walk found at ``pointer``, the key path of the value (or mapping, or list) concerned."""
+
+    pointer: Pointer
+
+    @property
+    def where(self) -> str:
+        return place(self.pointer)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class InvalidType(StructureFact):
+    """``node`` is not the ``expected`` JSON type (``object``, ``array`` or ``string``)."""
+
+    node: Node
+    expected: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MissingField(StructureFact):
+    """The mapping at ``pointer`` lacks the required ``field`` (or has it null)."""
+
+    field: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class UnknownField(StructureFact):
+    """The mapping at ``pointer`` has a key, ``name``, that its object does not: ``valid`` are the keys it
+    has, ``suggestions`` the closest of them, best first."""
+
+    key: ScalarNode
+    name: str
+    valid: tuple[str, ...]
+    suggestions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DuplicateEntry(StructureFact):
+    """The list at ``pointer`` repeats an entry that must be unique: a set repeats the value ``texts[0]``, a
+    list map the values ``texts`` of its keys ``keys``. ``first``: where the entry stands the first time."""
+
+    keys: tuple[str, ...]
+    texts: tuple[str, ...]
+    first: Span
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EmptyValue(StructureFact):
+    """A value smaller than the format allows: a ``string`` shorter, a ``map`` or a ``list`` with fewer
+    entries than ``least``."""
+
+    kind: str
+    least: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StatusBlock(Fact):
+    """The document carries a status block (not empty or null)."""
+
+
+def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref")
+    if ref:
+        return _DEFS[ref.rsplit("/", 1)[1]]
+    return schema
+
+
+def _head(node: Node) -> Node:
+    """A mapping's first line rather than its whole block, so underlines stay readable."""
+    if isinstance(node, MappingNode) and node.pairs:
+        return node.pairs[0][0]
+    return node
+
+
+def _closest_keys(name: str, valid: list[str]) -> list[str]:
+    """The keys ``name`` is most likely a misspelling of, best first (a match but for case leads)."""
+    suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
+    lowered = {v.lower(): v for v in valid}
+    if name.lower() in lowered and lowered[name.lower()] not in suggestions:
+        suggestions.insert(0, lowered[name.lower()])
+    return suggestions
+
+
+class _Walk:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.facts: list[Fact] = []
+        self.stack: list[tuple[Node, dict[str, Any], Pointer, Node]] = []
+
+    def run(self, root: MappingNode) -> list[Fact]:
+        self.stack.append((root, DEFINITION_SCHEMA, (), root))
+        while self.stack:
+            node, schema, pointer, anchor = self.stack.pop()
+            schema = _resolve(schema)
+            expected = schema.get("type")
+            if isinstance(node, ScalarNode) and node.value is None and pointer:
+                continue  # null is "absent" to the API server; required-ness is checked by the parent
+            if expected == "object":
+                if not isinstance(node, MappingNode):
+                    self.facts.append(InvalidType(self.path, node.span, pointer, node, "object"))
+                    continue
+                self._object(node, schema, pointer, anchor)
+            elif expected == "array":
+                if not isinstance(node, SequenceNode):
+                    self.facts.append(InvalidType(self.path, node.span, pointer, node, "array"))
+                    continue
+                self._array(node, schema, pointer, anchor)
+            elif expected == "string":
+                if not (isinstance(node, ScalarNode) and isinstance(node.value, str)):
+                    self.facts.append(InvalidType(self.path, node.span, pointer, node, "string"))
+                    continue
+                least = schema.get("minLength")
+                if least and len(node.value) < least:
+                    self.facts.append(EmptyValue(self.path, node.span, pointer, "string", least))
+        return self.facts
+
+    def _object(self, node: MappingNode, schema: dict[str, Any], pointer: Pointer, anchor: Node) -> None:
+        props: dict[str, Any] = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        present = set()
+        for key, value in node.pairs:
+            name = key.value if isinstance(key.value, str) else key.text
+            present.add(name)
+            if name in props:
+                self.stack.append((value, props[name], (*pointer, name), key))
+            elif isinstance(extra, dict):
+                self.stack.append((value, extra, (*pointer, name), key))
+            elif extra is False:
+                valid = sorted(props)
+                self.facts.append(UnknownField(self.path, key.span, pointer, key, name, tuple(valid),
+                                               tuple(_closest_keys(name, valid))))
+        for name in schema.get("required", ()):
+            given = node.get(name)
+            if name not in present or (isinstance(given, ScalarNode) and given.value is None):
+                target = anchor if anchor is not node else node
+                self.facts.append(MissingField(self.path, _head(target).span, pointer, name))
+        least = schema.get("minProperties")
+        if least and len(node.pairs) < least:
+            self.facts.append(EmptyValue(self.path, _head(anchor).span, pointer, "map", least))
+
+    def _array(self, node: SequenceNode, schema: dict[str, Any], pointer: Pointer, anchor: Node) -> None:
+        items = schema.get("items", {})
+        least = schema.get("minItems")
+        if least and len(node.items) < least:
+            self.facts.append(EmptyValue(self.path, anchor.span, pointer, "list", least))
+        for i, item in enumerate(node.items):
+            self.stack.append((item, items, (*pointer, i), item))
+        list_type = schema.get("x-kubernetes-list-type")
+        keys = schema.get("x-kubernetes-list-map-keys") or []
+        seen: dict[Any, Node] = {}
+        for item in node.items:
+            if list_type == "set" and isinstance(item, ScalarNode):
+                marker: Any = item.value
+                key_names: tuple[str, ...] = ()
+                texts: tuple[str, ...] = (item.text,)
+            elif list_type == "map" and keys and isinstance(item, MappingNode):
+                parts = [item.get(k) for k in keys]
+                scalars = [p for p in parts if isinstance(p, ScalarNode)]
+                if len(scalars) != len(parts):
+                    continue
+                marker = tuple(p.value for p in scalars)
+                key_names, texts = tuple(keys), tuple(p.text for p in scalars)
+            else:
+                continue
+            first = seen.get(marker)
+            if first is None:
+                seen[marker] = item
+                continue
+            self.facts.append(DuplicateEntry(self.path, _head(item).span, pointer, key_names, texts,
+                                             _head(first).span))
+
+
+def _status_block(path: str, root: MappingNode) -> StatusBlock | None:
+    key = root.key_node("status")
+    if key is None:
+        return None
+    value = root.get("status")
+    if (isinstance(value, MappingNode) and not value.pairs) or (isinstance(value, ScalarNode)
+                                                                and value.value is None):
+        return None
+    return StatusBlock(path, key.span)
+
+
+def structure_facts(path: str, root: MappingNode) -> list[Fact]:
+    """What is wrong with the structure of the definition document ``root`` of the file ``path``."""
+    facts = _Walk(path).run(root)
+    status = _status_block(path, root)
+    if status is not None:
+        facts.append(status)
+    return facts

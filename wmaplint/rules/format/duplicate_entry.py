@@ -1,0 +1,37 @@
+"""WM113 duplicate-entry: a list that must have unique keys or values has a repeat."""
+
+from __future__ import annotations
+
+from wmaplint.definition.structure import DuplicateEntry
+from wmaplint.diagnostics import Diagnostic, RelatedLocation, define
+from wmaplint.rules import reports
+from wmaplint.rules.examples import JOB
+
+RULE = define(
+    "WM113", "duplicate-entry", "error",
+    "A list that must have unique keys or values has a repeat.",
+    why="childComponents and podGroups are list maps keyed by name, additionalChildKinds by kind, gang "
+    "members and podGroup sub-groups by componentName, and groupByKeyPaths and filters are sets: the API "
+    "server rejects repeats (the Karta CRD's x-kubernetes-list-type and list-map-keys, FORMAT.md §3.1).",
+    bad=JOB.replace(
+        "    rootComponent:",
+        "    additionalChildKinds:\n    - {group: apps, version: v1, kind: Deployment}\n"
+        "    - {group: apps, version: v1, kind: Deployment}\n    rootComponent:",
+    ),
+    good=JOB,
+    fix="Remove the repeat or give it a distinct key.",
+)
+
+
+@reports(RULE, DuplicateEntry)
+def diagnostic(fact: DuplicateEntry) -> Diagnostic:
+    if fact.keys:
+        label = ", ".join(f"{k} {t!r}" for k, t in zip(fact.keys, fact.texts, strict=True))
+    else:
+        label = repr(fact.texts[0])
+    note = ""
+    if fact.pointer[-1:] == ("additionalChildKinds",):
+        note = " (the list is keyed by kind alone, so the same kind from two groups is rejected too)"
+    found = fact.diagnostic(RULE, f"{fact.where} has {label} twice{note}")
+    found.related = (RelatedLocation(fact.path, fact.first, "first entry"),)
+    return found
