@@ -1,8 +1,7 @@
 """lint(): source -> model -> checks -> diagnostics, shared by the CLI, the language server and the tests.
 
-A definition is checked by the built-in rules (``wmaplint.rules``, and the checks not yet moved there) and by
-the rule packs in force (``wmaplint.packs``); a document of another kind the tool reads, by the rules on that
-kind."""
+A definition is checked by the built-in rules (``wmaplint.rules``) and by the rule packs in force
+(``wmaplint.packs``); a document of another kind the tool reads, by the rules on that kind."""
 
 from __future__ import annotations
 
@@ -77,7 +76,6 @@ def lint_text(text: str, path: str = "<stdin>", options: Options | None = None) 
 
 
 def _lint_source(source: SourceFile, options: Options, config: Config) -> list[Diagnostic]:
-    from wmaplint.checks import run_checks
     from wmaplint.definition.model import build
     from wmaplint.packs.in_use import run_packs
     from wmaplint.rules import diagnostics_of, run_definition_checks, run_document_checks
@@ -90,9 +88,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
         if definition is not None:
             ctx = DefinitionContext(path=source.path, source=source, document=document, definition=definition,
                                     config=config, strict=options.strict,
-                                    schema_store=lambda: options.schema_store(config),
-                                    options=(options, config))
-            found.extend(run_checks(ctx))
+                                    schema_store=lambda: options.schema_store(config))
             found.extend(run_definition_checks(ctx))
             found.extend(run_packs(definition.document_node, source.path, config))
             continue

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-from wmaplint.checks import CHECK_MODULES
-
 # Rules registered outside the rule modules of wmaplint.rules: resolution's.
-RULE_MODULES = (
-    *CHECK_MODULES,
-    "wmaplint.resolve.rules",
-)
+RULE_MODULES = ("wmaplint.resolve.rules",)
 
 
 def import_rule_modules() -> None:

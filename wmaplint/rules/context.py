@@ -72,8 +72,6 @@ class DefinitionContext(_Shared):
     config: Config
     strict: bool = False
     schema_store: Callable[[], Any] | None = None  # gives the configuration's store (engine.Options)
-    options: Any = None  # (engine options, config), for the checks that have not moved to rule modules yet
-    cache: dict[str, Any] = field(default_factory=dict)  # of the checks that have not moved yet
     _store: Any = field(default=None, repr=False)
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
     _shared: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False)
@@ -167,7 +165,7 @@ class DefinitionContext(_Shared):
         data: dict[str, Any] | None = None,
     ) -> Diagnostic:
         """A diagnostic of ``rule`` at a node or span of this file (the document's start when None)."""
-        rule = RULES[rule] if isinstance(rule, str) else rule  # checks not yet moved name rules by id
+        rule = RULES[rule] if isinstance(rule, str) else rule  # an analysis's findings name their rule by id
         if where is None:
             span = self.definition.document_node.span
             span = Span(span.start_line, span.start_col, span.start_line, span.start_col + 1)
