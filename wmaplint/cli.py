@@ -283,10 +283,8 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 def _load_rules() -> None:
     """Import every module that registers rules, so listings and suppressions know them all."""
-    from wmaplint.checks import load_checks
     from wmaplint.rule_modules import import_rule_modules
 
-    load_checks()
     import_rule_modules()
 
 

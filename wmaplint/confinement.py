@@ -38,7 +38,7 @@ def user_config_dir() -> Path:
 def allowed_roots(directory: str | Path) -> list[Path]:
     """Where files named from a settings file in ``directory`` may lie; the repository comes first."""
     roots = [repository_of(directory), user_config_dir()]
-    roots.extend(shipped(name) for name in ("catalog", "rules", "schemas"))
+    roots.extend(shipped(name) for name in ("catalog", "packs", "schemas"))
     return [Path(os.path.realpath(root)) for root in roots]
 
 

@@ -68,13 +68,28 @@ class Fix:
     edits: tuple[TextEdit, ...]
 
 
+TITLE_LENGTH = 80
+
+
+def fix(title: str, *edits: TextEdit | None) -> list[Fix]:
+    """The fixes list of a finding: one fix when every edit could be made safely (``wmaplint.source.edits``
+    gives None otherwise), none else. Titles are one line (an editor shows them in a menu)."""
+    if not edits or any(edit is None for edit in edits):
+        return []
+    title = " ".join(title.split())
+    if len(title) > TITLE_LENGTH:
+        title = title[:TITLE_LENGTH - 1] + "\u2026"
+    return [Fix(title, tuple(e for e in edits if e is not None))]
+
+
 # Roots a related location's ``path`` can be relative to, besides the user's working tree (``None``):
 # schemas served by the bundle inside the package, schemas in the user cache, rule packs shipped with the
-# tool.
-# Reporters name these roots (SARIF ``uriBaseId``) and never print a machine path for them.
+# tool. Reporters name these roots (SARIF ``uriBaseId``, JSON ``base``) and never print a machine path for
+# them; the names are part of those outputs (docs/json-output.md), so the shipped packs' root keeps the name
+# it had before their folder was called packs.
 BUNDLED_SCHEMAS = "WMAPLINT_BUNDLED_SCHEMAS"
 CACHED_SCHEMAS = "WMAPLINT_SCHEMA_CACHE"
-SHIPPED_RULES = "WMAPLINT_SHIPPED_RULES"
+SHIPPED_PACKS = "WMAPLINT_SHIPPED_RULES"
 
 
 @dataclass(frozen=True, slots=True)

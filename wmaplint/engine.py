@@ -1,4 +1,7 @@
-"""lint(): source -> model -> checks -> diagnostics, shared by the CLI, the language server and the tests."""
+"""lint(): source -> model -> checks -> diagnostics, shared by the CLI, the language server and the tests.
+
+A definition is checked by the built-in rules (``wmaplint.rules``) and by the rule packs in force
+(``wmaplint.packs``); a document of another kind the tool reads, by the rules on that kind."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,14 +23,6 @@ from wmaplint.source import InputError, SourceFile, load_text, read_path
 from wmaplint.structs import dataclass, field
 
 STDIN = "-"
-
-# Document handlers beyond definitions (CRDs, rule packs): kind -> function(document, ctx args) ->
-# diagnostics.
-DocumentLinter = Callable[[SourceFile, Any, "Options", Config], Iterable[Diagnostic]]
-DOCUMENT_LINTERS: dict[str, str] = {
-    "CustomResourceDefinition": "wmaplint.checks.crd:lint_crd_document",
-    "RulePack": "wmaplint.rulepacks:lint_pack_document",
-}
 
 
 @dataclass
@@ -80,11 +75,11 @@ def lint_text(text: str, path: str = "<stdin>", options: Options | None = None) 
 
 
 def _lint_source(source: SourceFile, options: Options, config: Config) -> list[Diagnostic]:
-    from wmaplint.checks import run_checks
     from wmaplint.definition.model import build
-    from wmaplint.rules import diagnostics_of, run_definition_checks
-    from wmaplint.rules.context import DefinitionContext
-    from wmaplint.suppress import apply_suppressions
+    from wmaplint.packs.in_use import run_packs
+    from wmaplint.rules import diagnostics_of, run_definition_checks, run_document_checks
+    from wmaplint.rules.context import DefinitionContext, DocumentContext
+    from wmaplint.suppression import apply_suppressions
 
     found: list[Diagnostic] = list(diagnostics_of(source.problems))
     for document in source.documents:
@@ -92,14 +87,14 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
         if definition is not None:
             ctx = DefinitionContext(path=source.path, source=source, document=document, definition=definition,
                                     config=config, strict=options.strict,
-                                    schema_store=lambda: options.schema_store(config),
-                                    options=(options, config))
-            found.extend(run_checks(ctx))
+                                    schema_store=lambda: options.schema_store(config))
             found.extend(run_definition_checks(ctx))
+            found.extend(run_packs(definition.document_node, source.path, config))
             continue
-        linter = _document_linter(document.root)
-        if linter is not None:
-            found.extend(linter(source, document, options, config))
+        kind = _checked_kind(document.root)
+        if kind is not None:
+            found.extend(run_document_checks(DocumentContext(path=source.path, source=source,
+                                                             document=document, kind=kind, config=config)))
     found = apply_suppressions(found, source.text, source.path)
     result = []
     for d in found:
@@ -113,27 +108,29 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
     return result
 
 
-def _document_linter(root: Any) -> DocumentLinter | None:
+def _checked_kind(root: Any) -> str | None:
+    """The kind of a document that is not a definition when rules check documents of that kind (a CRD, a rule
+    pack), else None."""
     from wmaplint.source import MappingNode
 
     if not isinstance(root, MappingNode):
         return None
-    kind = root.get("kind")
-    target = DOCUMENT_LINTERS.get(getattr(kind, "value", None) or "")
-    if target is None:
-        return None
-    import importlib
+    kind = getattr(root.get("kind"), "value", None)
+    return kind if isinstance(kind, str) and kind in _document_kinds() else None
 
-    module_name, attr = target.split(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, attr)
+
+@lru_cache(maxsize=1)
+def _document_kinds() -> frozenset[str]:
+    from wmaplint.rules import document_kinds
+
+    return frozenset(document_kinds())
 
 
 @lru_cache(maxsize=1)
 def _kind_test() -> re.Pattern[str]:
     from wmaplint.definition.model import DEFINITION_KINDS
 
-    return kind_test([*DEFINITION_KINDS, *DOCUMENT_LINTERS])
+    return kind_test([*DEFINITION_KINDS, *sorted(_document_kinds())])
 
 
 def declares_kind(text: str) -> bool:
@@ -148,8 +145,7 @@ def _read_by_us(source: SourceFile) -> bool:
 
     if source.problems:
         return True
-    return any(recognise(d.root) is not None or _document_linter(d.root) is not None
-               for d in source.documents)
+    return any(recognise(d.root) is not None or _checked_kind(d.root) is not None for d in source.documents)
 
 
 def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], list[str], list[Skip]]:

@@ -9,7 +9,7 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 def shipped(name: str) -> Path:
-    """The directory of shipped data ``name`` (``catalog``, ``rules`` or ``schemas``)."""
+    """The directory of shipped data ``name`` (``catalog``, ``packs`` or ``schemas``)."""
     in_tree = _PACKAGE.parent / name
     if in_tree.is_dir():
         return in_tree

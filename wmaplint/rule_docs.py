@@ -124,9 +124,7 @@ def rules_document() -> str:
 
 
 if __name__ == "__main__":
-    from wmaplint.checks import load_checks
     from wmaplint.rule_modules import import_rule_modules
 
-    load_checks()
     import_rule_modules()
     print(rules_document(), end="")

@@ -36,10 +36,13 @@ def _crd_object(text: str, filename: str) -> Iterable[str]:
     import yaml
 
     from wmaplint.cel import validate_object
+    from wmaplint.diagnostics import Span
+    from wmaplint.rules import diagnostics_of
 
     crd, obj = yaml.safe_load_all(text)
     schema = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
-    return [violation.rule for violation in validate_object(schema, obj)]
+    found = diagnostics_of(v.at(filename, Span.whole_file()) for v in validate_object(schema, obj))
+    return [d.rule for d in found]
 
 
 RUNNERS: dict[str, Callable[[str, str], Iterable[str]]] = {

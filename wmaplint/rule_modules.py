@@ -4,17 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-from wmaplint.checks import CHECK_MODULES
-
-# Rules registered outside the definition checks: YAML faults, CRD documents, suppressions, the analyses' own
-# modules, and resolution.
-RULE_MODULES = (
-    *CHECK_MODULES,
-    "wmaplint.checks.crd",
-    "wmaplint.suppress",
-    "wmaplint.cel.rules",
-    "wmaplint.resolve.rules",
-)
+# Rules registered outside the rule modules of wmaplint.rules: resolution's.
+RULE_MODULES = ("wmaplint.resolve.rules",)
 
 
 def import_rule_modules() -> None:

@@ -6,9 +6,10 @@ import copy
 from typing import Any
 
 import yaml
+from cel_rule_ids import rule_of
 
 from wmaplint.cel import check_crd
-from wmaplint.cel.crd import crd_schemas, walk_rule_sites
+from wmaplint.cel.crd import crd_schemas, walk_validation_rules
 from wmaplint.cel.types import SchemaTypes
 
 
@@ -16,14 +17,14 @@ def test_every_real_rule_checks_clean(crd_docs: list[tuple[Any, dict[str, Any]]]
     total = 0
     for path, doc in crd_docs:
         for schema, pointer in crd_schemas(doc):
-            total += sum(1 for _ in walk_rule_sites(schema, pointer, SchemaTypes()))
+            total += sum(1 for _ in walk_validation_rules(schema, pointer, SchemaTypes()))
         assert check_crd(doc) == [], path
     assert total >= 500  # several hundred real rules were actually visited
 
 
 def _find_rule(doc: dict[str, Any], needle: str) -> tuple[Any, ...]:
     for schema, pointer in crd_schemas(doc):
-        for site in walk_rule_sites(schema, pointer, SchemaTypes()):
+        for site in walk_validation_rules(schema, pointer, SchemaTypes()):
             if needle in site.rule["rule"]:
                 return (*site.pointer, "rule")
     raise AssertionError(needle)
@@ -42,7 +43,7 @@ def test_rule_naming_a_missing_field_is_reported(karta_crd: dict[str, Any]) -> N
     _set(doc, pointer, "has(self.keyPath) || has(self.matchLabel)")
     issues = check_crd(doc)
     assert len(issues) == 1
-    assert issues[0].rule == "WM601"
+    assert rule_of(issues[0]) == "WM601"
     assert issues[0].pointer == pointer
     assert "undefined field 'matchLabel'" in issues[0].message
     assert issues[0].offset == len("has(self.keyPath) || has")  # the has() macro call
@@ -85,7 +86,7 @@ spec:
 
 
 def _messages(doc: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(i.rule, i.message.splitlines()[0]) for i in check_crd(doc)]
+    return [(rule_of(i), i.message.splitlines()[0]) for i in check_crd(doc)]
 
 
 def test_type_errors_match_cel_go_wording() -> None:
@@ -185,6 +186,6 @@ def test_hostile_input_is_bounded() -> None:
     assert check_crd(doc) == []
     nested = "(" * 5000 + "true" + ")" * 5000
     doc = _crd(f"            - rule: '{nested}'\n")
-    assert check_crd(doc)[0].rule == "WM601"
+    assert rule_of(check_crd(doc)[0]) == "WM601"
     assert check_crd({"spec": "nonsense"}) == []
     assert check_crd({"spec": {"versions": [None, {"schema": {"openAPIV3Schema": []}}]}}) == []

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 import yaml
+from cel_rule_ids import rule_of
 
 from wmaplint.cel import validate_object
 from wmaplint.cel.crd import crd_schemas
@@ -49,7 +50,7 @@ def test_karta_selector_rules_reject_value_only(karta_crd: dict[str, Any]) -> No
     assert (
         violations[0].message == f"{path}: Invalid value: at least one of keyPath or matchLabels must be set"
     )
-    assert all(v.rule == "WM604" and v.field_path == path for v in violations)
+    assert all(rule_of(v) == "WM604" and v.field_path == path for v in violations)
     assert violations[0].schema_pointer[-2:] == ("x-kubernetes-validations", 0)
 
 
@@ -119,7 +120,7 @@ def test_hostile_rule_is_not_run() -> None:
         ],
     }
     [violation] = validate_object(schema, {"apiVersion": "v1", "kind": "X"})
-    assert violation.rule == "WM608"
+    assert rule_of(violation) == "WM608"
     assert violation.message == (
         "<nil>: rule not evaluated: its cost on this data may reach 7,000,000,005,000,000,001, over the "
         "per-call limit of 1,000,000"

@@ -19,8 +19,8 @@ from wmaplint.cel.env import run_env
 from wmaplint.cel.evaluate import _runtime_message
 from wmaplint.cel.interpret import INT64_MAX, INT64_MIN, EvaluationError, Program, Unsupported, program_of
 from wmaplint.cel.plan import plan_of
-from wmaplint.rulepacks import packs_for
-from wmaplint.rulepacks import run as pack_run
+from wmaplint.packs import run as pack_run
+from wmaplint.packs.in_use import packs_for
 from wmaplint.rules.examples import JOB, job_with_children
 from wmaplint.source import load_text, to_python
 

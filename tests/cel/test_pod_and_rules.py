@@ -7,10 +7,15 @@ import sys
 from typing import Any
 
 import yaml
+from cel_rule_ids import rule_of
 
-import wmaplint.cel.rules  # noqa: F401  (registers WM601-WM606)
 from wmaplint.cel import check_crd, check_pod_expression, openapi_resolver
-from wmaplint.diagnostics import RULES
+from wmaplint.rules.cel import (
+    cel_cost_exceeded,
+    cel_message_expression_error,
+    cel_rule_compile_error,
+    cel_rule_field_invalid,
+)
 
 
 def _pod(core_openapi: dict[str, Any]) -> tuple[Any, Any]:
@@ -27,7 +32,7 @@ def test_pod_expressions_type_check(core_openapi: dict[str, Any]) -> None:
     ]:
         assert check_pod_expression(good, pod, resolve) == [], good
     [issue] = check_pod_expression("self.metadata.label['app']", pod, resolve, ("groupByExpressions", 0))
-    assert issue.rule == "WM605" and "undefined field 'label'" in issue.message
+    assert rule_of(issue) == "WM605" and "undefined field 'label'" in issue.message
     assert issue.pointer == ("groupByExpressions", 0)
     [issue] = check_pod_expression("self.spec.nodeName.name", pod, resolve)
     assert "type 'string' does not support field selection" in issue.message
@@ -37,10 +42,11 @@ def test_pod_expressions_type_check(core_openapi: dict[str, Any]) -> None:
 
 
 def test_crd_rule_examples_behave_as_documented() -> None:
-    for rule_id in ("WM601", "WM602", "WM603", "WM606"):
-        rule = RULES[rule_id]
-        assert rule_id in {i.rule for i in check_crd(yaml.safe_load(rule.bad))}, rule_id
-        assert rule_id not in {i.rule for i in check_crd(yaml.safe_load(rule.good))}, rule_id
+    for module in (cel_rule_compile_error, cel_message_expression_error, cel_cost_exceeded,
+                   cel_rule_field_invalid):
+        rule = module.RULE
+        assert rule.id in {rule_of(i) for i in check_crd(yaml.safe_load(rule.bad))}, rule.id
+        assert rule.id not in {rule_of(i) for i in check_crd(yaml.safe_load(rule.good))}, rule.id
 
 
 def test_package_import_stays_light() -> None:

@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(evaluate, "_rules_below", lambda node, types, depth=0: True)
+    monkeypatch.setattr(evaluate, "_validation_rules_below", lambda node, types, depth=0: True)
 
 
 def _karta(karta_crd: dict[str, Any]) -> dict[str, Any]:

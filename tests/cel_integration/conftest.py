@@ -5,10 +5,8 @@ from typing import Any
 import pytest
 import yaml
 
-from wmaplint.checks import load_checks
 from wmaplint.rule_modules import import_rule_modules
 
-load_checks()
 import_rule_modules()
 
 

@@ -12,7 +12,7 @@ from wmaplint.rules.examples import JOB
 # Modules a definition check has no use for: resolution and its libjq binding, the language server, the
 # JSON Schema validator (rule packs remember that their text passed it), process pools (one file),
 # reporters not asked for, suites, fixes, the parser generator of a benchmark, the JSONPath library and its
-# regex engine (the shipped pack's queries run in rulepacks.jsonpath).
+# regex engine (the shipped pack's queries run in packs.jsonpath).
 NOT_FOR_ONE_CHECK = (
     "jq", "wmaplint.resolve.jqrun", "wmaplint.resolve.tree", "wmaplint.resolve.run", "wmaplint.lsp", "pygls",
     "jsonschema", "concurrent", "multiprocessing", "jsonpath_rfc9535", "regex",
@@ -88,7 +88,7 @@ def test_the_karta_crd_rules_are_decided_without_cel(tmp_path) -> None:
     env = {**os.environ, "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
     imported("check", str(path), cwd=tmp_path, env=env)  # the first run compiles the shipped pack once
     modules = imported("check", "--ignore", "KBP", str(path), cwd=tmp_path, env=env)
-    assert "wmaplint.checks.cel_rules" in modules
+    assert "wmaplint.cel.karta_crd" in modules
     cel = ("cel_expr_python", "wmaplint.cel.env", "wmaplint.cel.library", "wmaplint.cel.checker")
     assert [m for p in cel for m in _under(modules, p)] == []
 

@@ -6,12 +6,10 @@ import importlib
 
 import pytest
 
-from wmaplint.checks import load_checks
 from wmaplint.diagnostics import RULES
 from wmaplint.engine import lint_text
 from wmaplint.rule_modules import import_rule_modules
 
-load_checks()
 import_rule_modules()
 
 ALL_RULES = sorted(RULES)

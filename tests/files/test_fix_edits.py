@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wmaplint.checks import fix
+from wmaplint.diagnostics import fix
 from wmaplint.engine import lint_text
 from wmaplint.fixes import apply_edits
 from wmaplint.rules.examples import JOB

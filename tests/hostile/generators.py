@@ -379,7 +379,7 @@ def config(rng: random.Random, index: int) -> Case:
             continue
         entries.append(f"{key} = {_toml(value)}" if toml else f"{key}: {json.dumps(value)}")
     files: dict[str, str | bytes | Link] = {"def.yaml": _definition(rng), ".git/HEAD": "ref: main\n"}
-    files["pack.yaml"] = _mutate_lines(rng, (REPO / "rules" / "karta-best-practices.yaml").read_text(), 2)
+    files["pack.yaml"] = _mutate_lines(rng, (REPO / "packs" / "karta-best-practices.yaml").read_text(), 2)
     files["crd.yaml"] = widget_crd({"type": "object", "properties": {"spec": _schema(rng)}})
     if toml:
         files["pyproject.toml"] = "[tool.wmaplint]\n" + "\n".join(entries) + "\n"

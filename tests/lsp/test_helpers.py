@@ -140,7 +140,7 @@ def test_only_definitions_crds_and_suites_are_linted():
 def test_related_locations_point_at_files_the_editor_can_open(tmp_path):
     from wmaplint.diagnostics import (
         BUNDLED_SCHEMAS,
-        SHIPPED_RULES,
+        SHIPPED_PACKS,
         Diagnostic,
         RelatedLocation,
         Severity,
@@ -153,12 +153,12 @@ def test_related_locations_point_at_files_the_editor_can_open(tmp_path):
     crd.write_text("a: 1\nb: '😀x'\n")
     diag = Diagnostic("WM301", Severity.ERROR, "m", "/x/def.yaml", Span(1, 1, 1, 2), related=(
         RelatedLocation(str(crd), Span(2, 6, 2, 7), "declared"),
-        RelatedLocation("karta-best-practices.yaml", Span(3, 1, 3, 2), "the rule", base=SHIPPED_RULES),
+        RelatedLocation("karta-best-practices.yaml", Span(3, 1, 3, 2), "the rule", base=SHIPPED_PACKS),
         RelatedLocation("ray.io/rayclusters.yaml", Span(9, 1, 9, 2), "packed", base=BUNDLED_SCHEMAS),
     ))
     found = to_lsp(diag, LineIndex("x: 1\n"), "/x/def.yaml", "file:///x/def.yaml", from_path,
                    lambda path: LineIndex(open(path, encoding="utf-8").read()))
     assert [r.location.uri for r in found.related_information or []] == [
-        crd.as_uri(), (shipped("rules") / "karta-best-practices.yaml").as_uri()]
+        crd.as_uri(), (shipped("packs") / "karta-best-practices.yaml").as_uri()]
     first = (found.related_information or [])[0].location.range
     assert (first.start.line, first.start.character) == (1, 6)  # after the emoji: two UTF-16 units

@@ -19,7 +19,7 @@ from wmaplint.diagnostics import (
     BUNDLED_SCHEMAS,
     CACHED_SCHEMAS,
     RULES,
-    SHIPPED_RULES,
+    SHIPPED_PACKS,
     RelatedLocation,
     Report,
     Span,
@@ -81,9 +81,9 @@ def test_run_in_a_subdirectory_uploads_repository_paths(
     locations = _artifact_locations(run["results"])
     assert {(a["uriBaseId"], a["uri"]) for a in locations} == {
         ("%SRCROOT%", "defs/sub/x.yaml"),
-        (SHIPPED_RULES, "karta-best-practices.yaml"),
+        (SHIPPED_PACKS, "karta-best-practices.yaml"),
     }
-    assert "uri" not in run["originalUriBaseIds"][SHIPPED_RULES]
+    assert "uri" not in run["originalUriBaseIds"][SHIPPED_PACKS]
     # nothing names where wmaplint is installed
     assert str(Path(sys.prefix)) not in done.stdout and str(REPO) not in done.stdout
 
@@ -113,7 +113,7 @@ def test_outside_a_git_work_tree_the_working_directory_is_the_root(tmp_path: Pat
     [
         (BUNDLED_SCHEMAS, "bundled schemas"),
         (CACHED_SCHEMAS, "schema cache"),
-        (SHIPPED_RULES, "shipped rule packs"),
+        (SHIPPED_PACKS, "shipped rule packs"),
     ],
 )
 def test_tool_roots_get_their_own_base_and_no_machine_path(

@@ -15,13 +15,11 @@ from typing import Any
 import pytest
 from worded import message_of, rule_of
 
-from wmaplint.checks import load_checks
 from wmaplint.engine import lint_text
 from wmaplint.rule_modules import import_rule_modules
 from wmaplint.schema.expectations import Expectation, check_expression
 from wmaplint.schema.served import object_meta_from
 
-load_checks()
 import_rule_modules()
 
 RULE = "WM309"

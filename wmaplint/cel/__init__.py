@@ -1,10 +1,10 @@
-"""CEL for wmaplint: the Kubernetes CEL environment, schema -> CEL types, rule checks and evaluation.
+"""CEL for wmaplint: the Kubernetes CEL environment, schema -> CEL types, validation rule checks and
+evaluation.
 
 Public API (imported lazily so ``import wmaplint.cel`` never loads cel-expr-python):
 ``check_crd(doc)``, ``check_schema(schema, pointer, resolve_ref=...)``, ``validate_object(schema, obj,
-resolve_ref)``,
-``check_pod_expression(text, pod_schema, resolve_ref)``, ``schema_type(schema, resolve_ref, root=...)``,
-``CelIssue``, ``CelViolation``.
+resolve_ref)``, ``check_pod_expression(text, pod_schema, resolve_ref)``, ``schema_type(schema, resolve_ref,
+root=...)``, ``CelIssue``, ``CelViolation`` (what they find: ``wmaplint.cel.issues``).
 """
 
 from __future__ import annotations

@@ -1,25 +1,33 @@
-"""Type-check every ``x-kubernetes-validations`` rule of a CRD document (K8S_CEL.md §1, §3, §4.1)."""
+"""Type-check every validation rule (``x-kubernetes-validations`` entry) of a CRD document (K8S_CEL.md §1,
+§3, §4.1)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.cel import types as t
-from wmaplint.cel.issues import CelIssue, Pointer
+from wmaplint.cel.issues import (
+    CelFact,
+    CelIssue,
+    MessageExpressionError,
+    Pointer,
+    ValidationCostExceeded,
+    ValidationRuleCompileError,
+    ValidationRuleFieldInvalid,
+)
+from wmaplint.structs import dataclass
 
-RULE_COMPILE = "WM601"
-MESSAGE_EXPRESSION = "WM602"
-COST_EXCEEDED = "WM603"
-RULE_FIELDS = "WM606"
+if TYPE_CHECKING:
+    from wmaplint.source import Document
+
 
 MAX_SCHEMA_NODES = 200_000
 _REASONS = ("FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate")
 
 
 @dataclass
-class RuleSite:
+class ValidationRuleSite:
     """One validation rule and where it sits."""
 
     schema: Mapping[str, Any]
@@ -32,10 +40,11 @@ class RuleSite:
     uncorrelatable: bool
 
 
-def walk_rule_sites(
+def walk_validation_rules(
     schema: Mapping[str, Any], pointer: Pointer, types: t.SchemaTypes, root: bool = True
-) -> Iterator[RuleSite]:
-    """Every rule on the structural spine (properties, items, additionalProperties), iteratively."""
+) -> Iterator[ValidationRuleSite]:
+    """Every validation rule on the structural spine (properties, items, additionalProperties), walked
+    iteratively."""
     stack: list[tuple[Any, Pointer, list[int | None], tuple[str, ...], bool, bool]] = [
         (schema, pointer, [], (), root, False)
     ]
@@ -51,7 +60,7 @@ def walk_rule_sites(
             self_type = types.type_of(resolved, "selfType", embedded_root=is_root)
             for index, rule in enumerate(rules):
                 if isinstance(rule, Mapping):
-                    yield RuleSite(
+                    yield ValidationRuleSite(
                         resolved,
                         index,
                         rule,
@@ -148,12 +157,13 @@ def check_schema(
     types = t.SchemaTypes(resolve_ref)
     total_cost = 0
     contributors: list[tuple[int, Pointer, str]] = []
-    for site in walk_rule_sites(schema, pointer, types, root):
+    for site in walk_validation_rules(schema, pointer, types, root):
         rule_text = site.rule.get("rule")
         rule_ptr = (*site.pointer, "rule")
         if not isinstance(rule_text, str) or not rule_text.strip():
             issues.append(
-                CelIssue(RULE_FIELDS, "rule is not specified", rule_ptr, expression=str(rule_text or ""))
+                CelIssue(ValidationRuleFieldInvalid, "rule is not specified", rule_ptr,
+                         expression=str(rule_text or ""))
             )
             continue
         issues.extend(_field_issues(site, rule_text))
@@ -165,7 +175,7 @@ def check_schema(
         for problem in result.problems:
             issues.append(
                 CelIssue(
-                    RULE_COMPILE,
+                    ValidationRuleCompileError,
                     f"compilation failed: {describe(problem, rule_text)}"
                     if problem.kind != "output"
                     else problem.message,
@@ -177,7 +187,7 @@ def check_schema(
         if result.ok and result.uses_old_self and site.uncorrelatable:
             issues.append(
                 CelIssue(
-                    RULE_FIELDS,
+                    ValidationRuleFieldInvalid,
                     "oldSelf cannot be used on the uncorrelatable portion of the schema "
                     "(under a list that is not x-kubernetes-list-type: map)",
                     rule_ptr,
@@ -187,7 +197,7 @@ def check_schema(
         if site.rule.get("optionalOldSelf") is True and result.ok and not result.uses_old_self:
             issues.append(
                 CelIssue(
-                    RULE_FIELDS,
+                    ValidationRuleFieldInvalid,
                     "optionalOldSelf may not be set if oldSelf is not used in rule",
                     (*site.pointer, "optionalOldSelf"),
                     expression=rule_text,
@@ -202,7 +212,7 @@ def check_schema(
             if weighted > STATIC_RULE_LIMIT:
                 issues.append(
                     CelIssue(
-                        COST_EXCEEDED,
+                        ValidationCostExceeded,
                         f"estimated rule cost exceeds budget by factor of "
                         f"{exceed_factor(weighted, STATIC_RULE_LIMIT)} (try simplifying the rule, or "
                         "adding maxItems, maxProperties, and maxLength where arrays, maps, and "
@@ -217,7 +227,7 @@ def check_schema(
             if not isinstance(message_expression, str) or not message_expression.strip():
                 issues.append(
                     CelIssue(
-                        MESSAGE_EXPRESSION,
+                        MessageExpressionError,
                         "messageExpression must be non-empty if specified",
                         msg_ptr,
                         expression=str(message_expression),
@@ -235,7 +245,7 @@ def check_schema(
                     text = "messageExpression must evaluate to a string"
                 issues.append(
                     CelIssue(
-                        MESSAGE_EXPRESSION,
+                        MessageExpressionError,
                         text,
                         msg_ptr,
                         offset=problem.offset,
@@ -248,7 +258,7 @@ def check_schema(
                 if msg_cost > STATIC_RULE_LIMIT:
                     issues.append(
                         CelIssue(
-                            COST_EXCEEDED,
+                            ValidationCostExceeded,
                             "estimated messageExpression cost exceeds budget by "
                             f"factor of {exceed_factor(msg_cost, STATIC_RULE_LIMIT)}",
                             msg_ptr,
@@ -258,7 +268,7 @@ def check_schema(
     if total_cost > STATIC_CRD_LIMIT:
         issues.append(
             CelIssue(
-                COST_EXCEEDED,
+                ValidationCostExceeded,
                 "x-kubernetes-validations estimated rule cost total for entire "
                 f"OpenAPIv3 schema exceeds budget by factor of "
                 f"{exceed_factor(total_cost, STATIC_CRD_LIMIT)}",
@@ -268,13 +278,13 @@ def check_schema(
     return issues
 
 
-def _field_issues(site: RuleSite, rule_text: str) -> list[CelIssue]:
+def _field_issues(site: ValidationRuleSite, rule_text: str) -> list[CelIssue]:
     issues = []
     message = site.rule.get("message")
     if ("\n" in rule_text.strip() or "\r" in rule_text.strip()) and not message:
         issues.append(
             CelIssue(
-                RULE_FIELDS,
+                ValidationRuleFieldInvalid,
                 "message must be specified if rule contains line breaks",
                 (*site.pointer, "rule"),
                 expression=rule_text,
@@ -282,19 +292,54 @@ def _field_issues(site: RuleSite, rule_text: str) -> list[CelIssue]:
         )
     if message is not None and (not isinstance(message, str) or not message.strip()):
         issues.append(
-            CelIssue(RULE_FIELDS, "message must be non-empty if specified", (*site.pointer, "message"))
+            CelIssue(ValidationRuleFieldInvalid, "message must be non-empty if specified",
+                     (*site.pointer, "message"))
         )
     elif isinstance(message, str) and ("\n" in message.strip() or "\r" in message.strip()):
         issues.append(
-            CelIssue(RULE_FIELDS, "message must not contain line breaks", (*site.pointer, "message"))
+            CelIssue(ValidationRuleFieldInvalid, "message must not contain line breaks",
+                     (*site.pointer, "message"))
         )
     reason = site.rule.get("reason")
     if reason is not None and reason not in _REASONS:
         issues.append(
             CelIssue(
-                RULE_FIELDS,
+                ValidationRuleFieldInvalid,
                 f"Unsupported value: {reason!r}: supported values: " + ", ".join(f'"{r}"' for r in _REASONS),
                 (*site.pointer, "reason"),
             )
         )
     return issues
+
+
+def crd_facts(path: str, document: Document) -> list[CelFact]:
+    """What type-checking finds in the validation rules of a CRD document, placed in its file ``path``: at
+    the character a problem has a position at, else at the offending value (the document's start when it is
+    gone)."""
+    from wmaplint.diagnostics import Span
+    from wmaplint.source import ScalarNode, find_node, to_python
+
+    facts = []
+    for issue in check_crd(to_python(document.root)):
+        node = find_node(document.root, issue.pointer)
+        if isinstance(node, ScalarNode) and issue.offset is not None:
+            span = node.span_of(issue.offset, issue.offset + 1)
+        elif node is not None:
+            span = node.span
+        else:
+            root = document.root.span  # type: ignore[union-attr]
+            span = Span(root.start_line, root.start_col, root.start_line, root.start_col + 1)
+        data = {"expression": issue.expression} if issue.expression else None
+        facts.append(issue.at(path, span, _one_line(issue.message), data=data))
+    return facts
+
+
+def _one_line(message: str) -> str:
+    """cel-go style messages carry the expression and a caret on extra lines; the span already shows them."""
+    first = message.splitlines()[0] if message else message
+    marker = first.rfind("<input>:")
+    if marker >= 0:
+        rest = first[marker:].split(": ", 1)
+        if len(rest) == 2 and "ERROR:" in first:
+            first = first[:first.find("ERROR:")].strip() + " " + rest[1]
+    return first.strip()

@@ -2,8 +2,8 @@
 
 Transition rules (those reading ``oldSelf``) are skipped: offline there is no old object. Each evaluation is
 bounded first with the API server's runtime limits (``budget.py``): one whose cost on this object may pass
-the per-call limit, or the budget the object's rules share, is reported (WM608) instead of run, so hostile
-rules or data cannot hang us.
+the per-call limit, or the budget the object's rules share, is reported as not evaluated instead of run, so
+hostile rules or data cannot hang us.
 """
 
 from __future__ import annotations
@@ -18,11 +18,9 @@ from typing import Any
 
 from wmaplint import records
 from wmaplint.cel import types as t
-from wmaplint.cel.issues import CelViolation, Pointer
+from wmaplint.cel.issues import CelViolation, Pointer, ValidationRuleNotEvaluated, ValidationRuleRejected
 
-RULE_VIOLATION = "WM604"
 VARIABLES = ("self", "oldSelf")  # of every validation rule (transition rules, reading oldSelf, are not run)
-COST_UNBOUNDED = "WM608"
 MAX_MESSAGE_BYTES = 5120
 MAX_NODES = 200_000
 MAX_DATA_DEPTH = 100
@@ -140,24 +138,26 @@ def _runtime_message(raw: str) -> str:
     return message
 
 
-_RULES_BELOW: dict[int, tuple[Mapping[str, Any], bool]] = {}  # id(schema node) -> (node, any rule below)
+# id(schema node) -> (node, whether a validation rule is declared on it or below it)
+_VALIDATION_RULES_BELOW: dict[int, tuple[Mapping[str, Any], bool]] = {}
 MAX_REMEMBERED_NODES = 200_000
 
 
-def _rules_below(node: Mapping[str, Any], types: t.SchemaTypes, depth: int = 0) -> bool:
+def _validation_rules_below(node: Mapping[str, Any], types: t.SchemaTypes, depth: int = 0) -> bool:
     """Whether this resolved schema node or any schema under it declares a validation rule; True when unsure.
 
     A CRD declares rules in a few places, while an object has thousands of nodes: the walk below descends
     only where a rule can be reached. Remembered per schema node across objects (a check or a tree run
     validates many objects against one schema)."""
-    found = _RULES_BELOW.get(id(node))
+    found = _VALIDATION_RULES_BELOW.get(id(node))
     if found is not None and found[0] is node:
         return found[1]
     if depth > MAX_DATA_DEPTH:
         return True
-    if len(_RULES_BELOW) > MAX_REMEMBERED_NODES:
-        _RULES_BELOW.clear()
-    _RULES_BELOW[id(node)] = (node, True)  # a $ref cycle back to this node: assume a rule, prune nothing
+    if len(_VALIDATION_RULES_BELOW) > MAX_REMEMBERED_NODES:
+        _VALIDATION_RULES_BELOW.clear()
+    # a $ref cycle back to this node: assume a rule, prune nothing
+    _VALIDATION_RULES_BELOW[id(node)] = (node, True)
     rules = node.get("x-kubernetes-validations")
     below = isinstance(rules, list) and bool(rules)
     if not below:
@@ -166,14 +166,14 @@ def _rules_below(node: Mapping[str, Any], types: t.SchemaTypes, depth: int = 0) 
         children += [node.get("additionalProperties"), node.get("items")]
         for child in children:
             resolved = types.resolve(child) if isinstance(child, Mapping) else None
-            if resolved is not None and _rules_below(resolved, types, depth + 1):
+            if resolved is not None and _validation_rules_below(resolved, types, depth + 1):
                 below = True
                 break
-    _RULES_BELOW[id(node)] = (node, below)
+    _VALIDATION_RULES_BELOW[id(node)] = (node, below)
     return below
 
 
-class RuleVerdict:
+class ValidationRuleVerdict:
     """What validation needs of a type-checked rule; a clean one is recorded in the user cache. Its checked
     AST (to bound an evaluation's cost) is decoded from the program when a recorded verdict first needs it."""
 
@@ -218,7 +218,7 @@ class RuleVerdict:
 
 
 _UNREAD = object()
-_VERDICTS: dict[tuple[str, int, bool], tuple[Mapping[str, Any], RuleVerdict]] = {}
+_VERDICTS: dict[tuple[str, int, bool], tuple[Mapping[str, Any], ValidationRuleVerdict]] = {}
 MAX_RECORDED_SCHEMA_CHARS = 65_536  # a rule's schema node keys its record; beyond this, compiling is cheaper
 
 
@@ -234,19 +234,19 @@ def _record_path(text: str, node: Mapping[str, Any], is_root: bool) -> Any:
     return records.record_path("cel", text.encode("utf-8", "surrogatepass"), shape.encode())
 
 
-def _recorded(path: Any) -> RuleVerdict | None:
+def _recorded(path: Any) -> ValidationRuleVerdict | None:
     data = records.read(path)
     try:
         costs = tuple((int(size), int(bound)) for size, bound in data["costs"])
-        return RuleVerdict([], bool(data["uses_old_self"]), records.bytes_of(data["serialized"]), costs=costs,
-                           plan=data["plan"])
+        return ValidationRuleVerdict([], bool(data["uses_old_self"]), records.bytes_of(data["serialized"]),
+                                     costs=costs, plan=data["plan"])
     except records.DAMAGED:
         return None
 
 
 def _verdict(
     text: str, node: Mapping[str, Any], is_root: bool, self_type: Callable[[], t.CelType]
-) -> RuleVerdict:
+) -> ValidationRuleVerdict:
     """The rule type-checked against its schema node: once per rule and node in a process (every object
     validated against the schema shares it), and across processes from the user cache, which spares the
     checker's imports, compiling and decoding. ``self_type()`` gives the node's CEL type."""
@@ -266,8 +266,8 @@ def _verdict(
         serialized = compiled.serialized if compiled is not None else None
         checked = compiled.ast if compiled is not None else None
         plan = plan_of(checked) if checked is not None else None
-        verdict = RuleVerdict(list(result.problems), result.uses_old_self, serialized, result.truncated,
-                              result.node_types, checked, plan=plan)
+        verdict = ValidationRuleVerdict(list(result.problems), result.uses_old_self, serialized,
+                                        result.truncated, result.node_types, checked, plan=plan)
         if not verdict.problems and serialized is not None and path is not None:
             costs = [list(pair) for pair in verdict.cost_table()]
             records.write(path, {"uses_old_self": verdict.uses_old_self,
@@ -281,7 +281,7 @@ def _verdict(
 
 def _worth_visiting(schema: Any, types: t.SchemaTypes) -> bool:
     node = types.resolve(schema)
-    return node is not None and _rules_below(node, types)
+    return node is not None and _validation_rules_below(node, types)
 
 
 def validate_object(
@@ -334,7 +334,7 @@ def validate_object(
                     _where: tuple[str | int, ...] = path,
                 ) -> None:
                     violations.append(
-                        CelViolation(RULE_VIOLATION, message, _path, detail, _ptr, _where, _text))
+                        CelViolation(ValidationRuleRejected, message, _path, detail, _ptr, _where, _text))
 
                 if verdict.problems:
                     from wmaplint.cel.checker import describe
@@ -358,9 +358,8 @@ def validate_object(
                     refused = ITERATION_LIMIT
                 if refused is not None:
                     message = f"{field_path}: rule {refused}"
-                    violations.append(
-                        CelViolation(COST_UNBOUNDED, message, field_path, refused, rule_ptr, path, text)
-                    )
+                    violations.append(CelViolation(ValidationRuleNotEvaluated, message, field_path, refused,
+                                                   rule_ptr, path, text))
                     if budget.exhausted:
                         return violations  # as the API server: no further validation rules are run
                     continue
@@ -431,7 +430,7 @@ def validate_object(
     return violations
 
 
-def _run(text: str, verdict: RuleVerdict, cel_self: Any) -> bool | str:
+def _run(text: str, verdict: ValidationRuleVerdict, cel_self: Any) -> bool | str:
     """True/False, or the runtime error text. The Python evaluator runs what it can; the CEL runtime,
     imported only then, what it cannot."""
     if verdict.serialized is None:

@@ -1,39 +1,113 @@
-"""Result records of the CEL checks (no heavy imports, safe to import anywhere)."""
+"""What the CEL analyses find (no heavy imports, safe to import anywhere).
+
+The analyses read documents as plain data: what they find is an issue or a violation at a key path, of a kind
+that names the fact it becomes once its caller has placed it in a file (``at``); the rule that reports the
+kind words it (``wmaplint.rules.cel``).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
-from wmaplint.diagnostics import Severity
+from wmaplint.diagnostics import Span
+from wmaplint.facts import Fact
+from wmaplint.structs import dataclass
 
 Pointer = tuple[str | int, ...]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class CelFact(Fact):
+    """A finding about CEL, placed in its file: ``message`` says what is wrong, ``expression`` is the CEL text
+    it is about; ``data`` is for machines."""
+
+    message: str
+    expression: str = ""
+    data: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ValidationRuleCompileError(CelFact):
+    """A validation rule of a CRD does not compile or type-check against its schema."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MessageExpressionError(CelFact):
+    """A validation rule's messageExpression is empty, does not compile or does not yield a string."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ValidationCostExceeded(CelFact):
+    """A validation rule's (or messageExpression's) estimated cost, or the total of a schema's, passes the
+    limit the API server applies when the CRD is written."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ValidationRuleFieldInvalid(CelFact):
+    """A field of a validation rule entry (rule, message, reason, optionalOldSelf) is not accepted."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GroupByExpressionError(CelFact):
+    """A gang member's groupByExpressions entry (the ``index``-th) is not valid CEL over a Pod."""
+
+    index: int = 0
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ObjectFinding(CelFact):
+    """What running an object's validation rules found: ``field_path`` as the API server names it (``<nil>``
+    for the object's root); ``definition``: the object is a definition, checked against the Karta CRD, not a
+    workload manifest."""
+
+    field_path: str = "<nil>"
+    definition: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ValidationRuleRejected(ObjectFinding):
+    """A validation rule rejects the object (or fails on it); ``message`` is the API server's field error."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ValidationRuleNotEvaluated(ObjectFinding):
+    """A validation rule was not run on the object: its cost on it may pass the API server's runtime limits,
+    or the evaluator's own cap stopped it."""
+
+
 @dataclass(frozen=True)
 class CelIssue:
-    """A finding about a CEL expression.
+    """A finding about a CEL expression of a document read as plain data.
 
-    ``rule`` is the wmaplint rule id; ``pointer`` is the key path inside the checked document to the offending
-    string (the ``rule``/``messageExpression`` value); ``offset`` is a code-point offset inside that string
-    when the problem has a position; ``expression`` is the CEL text.
+    ``kind`` is the fact it becomes; ``pointer`` is the key path inside the checked document to the offending
+    value (the ``rule``/``messageExpression`` string, or the entry); ``offset`` is a code-point offset inside
+    that string when the problem has a position; ``expression`` is the CEL text.
     """
 
-    rule: str
+    kind: type[CelFact]
     message: str
     pointer: Pointer
-    severity: Severity | None = None
     offset: int | None = None
     expression: str = ""
+
+    def at(self, path: str, span: Span, message: str | None = None, **more: Any) -> CelFact:
+        """The fact, placed at ``span`` of file ``path`` (with ``message`` instead of the issue's own)."""
+        return self.kind(path, span, self.message if message is None else message, self.expression, **more)
 
 
 @dataclass(frozen=True)
 class CelViolation:
-    """A validation rule that rejected (or failed on) a value, rendered like the API server's field error."""
+    """A validation rule that rejected an object (or was not run on it), rendered like the API server's field
+    error; ``kind`` is the fact it becomes."""
 
-    rule: str  # wmaplint rule id
+    kind: type[ObjectFinding]
     message: str  # the full field error, e.g. "spec.x: Invalid value: ..."
     field_path: str  # "<nil>" for the object root, else "spec.a[0].b"
     detail: str  # the rule's message / messageExpression result / runtime error
     schema_pointer: Pointer  # where the validation rule sits in the schema
     data_path: tuple[str | int, ...] = ()
     expression: str = ""
+
+    def at(self, path: str, span: Span, **more: Any) -> ObjectFinding:
+        """The fact, placed at ``span`` of file ``path``."""
+        return self.kind(path, span, self.message, self.expression, field_path=self.field_path, **more)

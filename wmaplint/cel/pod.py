@@ -7,9 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from wmaplint.cel import types as t
-from wmaplint.cel.issues import CelIssue, Pointer
+from wmaplint.cel.issues import CelIssue, GroupByExpressionError, Pointer
 
-GROUP_BY_EXPRESSION = "WM605"
 POD_VARIABLES = ("self", "pod")
 
 
@@ -26,7 +25,7 @@ def check_pod_expression(
     result = check_expression(text, {name: pod_type for name in POD_VARIABLES}, None)
     issues = [
         CelIssue(
-            GROUP_BY_EXPRESSION,
+            GroupByExpressionError,
             f"compilation failed: {describe(p, text)}",
             pointer,
             offset=p.offset,
@@ -37,7 +36,7 @@ def check_pod_expression(
     if not issues and result.output.kind in ("object", "map"):
         issues.append(
             CelIssue(
-                GROUP_BY_EXPRESSION,
+                GroupByExpressionError,
                 f"groupByExpressions must yield a scalar value, not {result.output.render()}",
                 pointer,
                 expression=text,

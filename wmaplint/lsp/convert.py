@@ -8,7 +8,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from wmaplint.diagnostics import CACHED_SCHEMAS, SHIPPED_RULES, Diagnostic, RelatedLocation, Severity
+from wmaplint.diagnostics import CACHED_SCHEMAS, SHIPPED_PACKS, Diagnostic, RelatedLocation, Severity
 from wmaplint.lsp.positions import LineIndex
 
 SOURCE = "wmaplint"
@@ -41,10 +41,10 @@ def local_file(rel: RelatedLocation) -> str | None:
     """The file a related location is in, or None when it has none on disk (bundled schemas are packed)."""
     if rel.base is None:
         return rel.path
-    if rel.base == SHIPPED_RULES:
+    if rel.base == SHIPPED_PACKS:
         from wmaplint.resources import shipped
 
-        return str(shipped("rules") / rel.path)
+        return str(shipped("packs") / rel.path)
     if rel.base == CACHED_SCHEMAS:
         from wmaplint.schema.sources import user_schema_dir
 

@@ -74,12 +74,10 @@ class Worker:
     def __init__(self) -> None:
         from lsprotocol.converters import get_converter
 
-        from wmaplint.checks import load_checks
         from wmaplint.engine import Options
         from wmaplint.lsp import features
         from wmaplint.rule_modules import import_rule_modules
 
-        load_checks()
         import_rule_modules()
         self.options = Options()
         self.converter = get_converter()

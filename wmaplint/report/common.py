@@ -16,7 +16,7 @@ from urllib.parse import quote
 from wmaplint.diagnostics import (
     BUNDLED_SCHEMAS,
     CACHED_SCHEMAS,
-    SHIPPED_RULES,
+    SHIPPED_PACKS,
     Diagnostic,
     RelatedLocation,
     Report,
@@ -123,7 +123,7 @@ def output_span(lines: SourceLines, path: str, span: Span) -> Span:
 BASE_LABELS = {
     BUNDLED_SCHEMAS: "bundled schemas",
     CACHED_SCHEMAS: "schema cache",
-    SHIPPED_RULES: "shipped rule packs",
+    SHIPPED_PACKS: "shipped rule packs",
 }
 
 

@@ -262,7 +262,7 @@ def _select(diagnostics: list[Diagnostic], limit: int) -> list[Diagnostic]:
 def _pack_descriptor(rule_id: str) -> dict[str, Any] | None:
     """Rule pack rules (ids such as ACME001) are documented by their pack, once it is loaded; the help link
     goes to the shipped pack's section of the docs, or to how rule packs work for a pack of the user's."""
-    packs = sys.modules.get("wmaplint.rulepacks")
+    packs = sys.modules.get("wmaplint.packs.in_use")
     rule = packs.pack_rule(rule_id) if packs is not None else None
     if rule is None:
         return None

@@ -1,10 +1,10 @@
 """Validate workload manifests against their schemas, as the API server would on create.
 
-Two kinds of findings, both positioned in the manifest file:
-- structural (WM607): a field the schema does not declare (where unknown fields are not preserved), a value of
-  the wrong type, a missing required field, a value outside an enum; the API server with strict field
-  validation (kubectl's default) rejects the object;
-- CEL (WM604): the CRD's x-kubernetes-validations rules, evaluated with wmaplint.cel.
+Two kinds of findings, both facts positioned in the manifest file and worded by their rules:
+- structural (``SchemaViolation``): a field the schema does not declare (where unknown fields are not
+  preserved), a value of the wrong type, a missing required field, a value outside an enum; the API server
+  with strict field validation (kubectl's default) rejects the object;
+- CEL (``wmaplint.cel.issues``): the CRD's x-kubernetes-validations rules, evaluated with wmaplint.cel.
 
 A kind no schema source serves is a note, never an error: without the CRD there is nothing to check against.
 """
@@ -12,32 +12,42 @@ A kind no schema source serves is a note, never an error: without the CRD there 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-import wmaplint.cel.rules  # noqa: F401  (registers WM604 and WM607)
-from wmaplint.diagnostics import RULES, Diagnostic, Span
+from wmaplint.diagnostics import Diagnostic, Span
+from wmaplint.facts import Fact
 from wmaplint.source import Document, MappingNode, Node, SequenceNode, find_node
 from wmaplint.structs import dataclass, field
 
-RULE_VIOLATION = "WM604"
 MAX_NODES = 200_000
 MAX_DEPTH = 100
 MAX_REF_HOPS = 16
 
 Path = tuple[str | int, ...]
 
-SCHEMA_VIOLATION = "WM607"  # registered in wmaplint.cel.rules
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SchemaViolation(Fact):
+    """A manifest does not fit its kind's structural schema; ``message`` is the API server's field error."""
+
+    message: str
 
 
 @dataclass(frozen=True)
 class ManifestProblem:
-    """One finding about a manifest: ``path`` is the data path, ``at_key`` places it on the key itself."""
+    """One finding about a manifest: ``kind`` is the fact it becomes (``kind(path, span, message)``), ``path``
+    the data path; ``at_key`` places it on the key itself."""
 
-    rule: str
+    kind: Callable[[str, Span, str], Fact]
     message: str
     path: Path
     at_key: bool = True
+
+    def at(self, path: str, root: Node | None) -> Fact:
+        """The fact, placed in file ``path`` whose manifest is ``root``."""
+        node = anchor_node(root, self.path, self.at_key)
+        return self.kind(path, node.span if node is not None else Span.whole_file(), self.message)
 
 
 @dataclass
@@ -135,7 +145,7 @@ def structural_problems(
             expected = _expected_type(node)
             out.append(
                 ManifestProblem(
-                    SCHEMA_VIOLATION,
+                    SchemaViolation,
                     f'{where}: Invalid value: "{_type_name(value)}": {where} in body must be of type '
                     f"{expected}: {_show(value)}",
                     path,
@@ -148,7 +158,7 @@ def structural_problems(
             where = render_path(path)
             out.append(
                 ManifestProblem(
-                    SCHEMA_VIOLATION,
+                    SchemaViolation,
                     f"{where}: Unsupported value: {_show(value)}: supported values: {supported}",
                     path,
                 )
@@ -170,7 +180,7 @@ def structural_problems(
                     ):
                         out.append(
                             ManifestProblem(
-                                SCHEMA_VIOLATION,
+                                SchemaViolation,
                                 f"{render_path((*path, name))}: Required value",
                                 path,
                             )
@@ -200,7 +210,7 @@ def structural_problems(
                 else:
                     out.append(
                         ManifestProblem(
-                            SCHEMA_VIOLATION, f'unknown field "{render_path((*path, key))}"', (*path, key)
+                            SchemaViolation, f'unknown field "{render_path((*path, key))}"', (*path, key)
                         )
                     )
         elif isinstance(value, list):
@@ -256,11 +266,11 @@ def _show(value: Any) -> str:
 
 
 def cel_problems(schema: Mapping[str, Any], obj: Any, resolve_ref: Any = None) -> list[ManifestProblem]:
-    """The CRD's validation rules on ``obj`` (WM604), with the API server's messages."""
+    """The CRD's validation rules on ``obj``, with the API server's messages."""
     from wmaplint.cel import validate_object
 
     return [
-        ManifestProblem(v.rule, v.message, tuple(unbracket(p) for p in v.data_path))
+        ManifestProblem(v.kind, v.message, tuple(unbracket(p) for p in v.data_path))
         for v in validate_object(schema, obj, resolve_ref)
     ]
 
@@ -312,10 +322,11 @@ def anchor_node(root: Node | None, path: Path, at_key: bool = True) -> Node | No
     return root
 
 
-def problem_diagnostic(problem: ManifestProblem, document: Document, path: str) -> Diagnostic:
-    node = anchor_node(document.root, problem.path, problem.at_key)
-    span = node.span if node is not None else Span.whole_file()
-    return Diagnostic(problem.rule, RULES[problem.rule].severity, problem.message, path, span)
+def problem_diagnostics(problems: list[ManifestProblem], root: Node | None, path: str) -> list[Diagnostic]:
+    """The diagnostics of a manifest's problems, placed in file ``path`` whose manifest is ``root``."""
+    from wmaplint.rules import diagnostics_of
+
+    return list(diagnostics_of(problem.at(path, root) for problem in problems))
 
 
 def validate_node(
@@ -324,14 +335,7 @@ def validate_node(
     """Diagnostics of one manifest whose source is ``root`` in file ``path`` (a whole document or a node
     inside one, e.g. a manifest written inline in a test suite); the note when no schema serves its kind."""
     problems, note = validate_manifest(value, store)
-    diagnostics = []
-    for problem in problems:
-        node = anchor_node(root, problem.path, problem.at_key)
-        span = node.span if node is not None else Span.whole_file()
-        diagnostics.append(
-            Diagnostic(problem.rule, RULES[problem.rule].severity, problem.message, path, span)
-        )
-    return diagnostics, note
+    return problem_diagnostics(problems, root, path), note
 
 
 def skipped_sources(store: Any) -> list[Diagnostic]:
@@ -351,7 +355,7 @@ def validate_documents(documents: list[tuple[str, Document, Any]], store: Any) -
                 result.notes.append(f"{path}: {note}")
             continue
         result.checked += 1
-        result.diagnostics.extend(problem_diagnostic(p, document, path) for p in problems)
+        result.diagnostics.extend(problem_diagnostics(problems, document.root, path))
     return result
 
 

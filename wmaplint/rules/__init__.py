@@ -7,13 +7,20 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
 - ``@definition_check(RULE)``: ``fn(ctx)`` runs on every definition; ``ctx`` is a ``DefinitionContext``
   (``wmaplint.rules.context``: the typed definition, its parsed expressions, the schema types they are
   checked against) and ``fn`` yields the rule's diagnostics.
+- ``@document_check(RULE, kind=KIND)``: ``fn(ctx)`` runs on every document of ``KIND`` that is not a
+  definition (a ``CustomResourceDefinition``, a ``RulePack``); ``ctx`` is a ``DocumentContext``
+  (``wmaplint.rules.context``: the positioned document, its file and configuration) and ``fn`` yields the
+  rule's diagnostics. The kinds named here are, with the definition kinds, the kinds the tool reads: a file
+  that declares none of them is skipped (``engine.declares_kind``).
 - ``@expression_check(RULE, applies)``: ``fn(text, tree, role)`` runs on each jq expression of every
   definition whose role (``wmaplint.jq.roles.ExprRole``) ``applies``, and yields findings on the expression
   by itself (``wmaplint.jq.findings.JqFinding``, offsets into ``text``); they are kept by text and role, and
   placed in the file (``wmaplint.rules.placement``).
 - ``@reports(RULE, FactType)``: ``fn(fact)`` words a fact that an analysis found (a YAML fault, a field the
   schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or the whole diagnostic,
-  to add related locations), or None to say nothing, and the diagnostic takes the fact's place.
+  to add related locations), or None to say nothing, and the diagnostic takes the fact's place. A definition
+  or document check that finds its rule's facts through a shared analysis (``ctx.shared``) reports them with
+  ``reported``.
 - ``@definition_analysis``: ``fn(ctx)`` runs an analysis on every definition and returns the facts it finds,
   for the rules that report their kinds. A concern's package registers the analyses its rules share; the
   source's own facts come from the reader.
@@ -39,16 +46,18 @@ if TYPE_CHECKING:
     from wmaplint.jq.findings import JqFinding
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
-    from wmaplint.rules.context import DefinitionContext
+    from wmaplint.rules.context import DefinitionContext, DocumentContext
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 DefinitionCheck = Callable[["DefinitionContext"], Iterable[Diagnostic]]
+DocumentCheck = Callable[["DocumentContext"], Iterable[Diagnostic]]
 DefinitionAnalysis = Callable[["DefinitionContext"], Iterable["Fact"]]
 Reporter = Callable[[Any], "str | Diagnostic | None"]
 
 # (rule, check) in the order the modules were found: the report order of findings at one position
 DEFINITION_CHECKS: list[tuple[Rule, DefinitionCheck]] = []
+DOCUMENT_CHECKS: dict[str, list[tuple[Rule, DocumentCheck]]] = {}  # by the kind of document they check
 DEFINITION_ANALYSES: list[DefinitionAnalysis] = []
 REPORTERS: dict[type, tuple[Rule, Reporter]] = {}
 
@@ -60,6 +69,16 @@ def definition_check(rule: Rule) -> Callable[[F], F]:
 
     def register(fn: F) -> F:
         DEFINITION_CHECKS.append((rule, fn))
+        return fn
+
+    return register
+
+
+def document_check(rule: Rule, *, kind: str) -> Callable[[F], F]:
+    """Register ``fn(ctx) -> diagnostics`` as the logic of ``rule``, run on every document of ``kind``."""
+
+    def register(fn: F) -> F:
+        DOCUMENT_CHECKS.setdefault(kind, []).append((rule, fn))
         return fn
 
     return register
@@ -198,6 +217,17 @@ def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
             yield fact.diagnostic(rule, said)
 
 
+def reported(kind: type[Fact], facts: Iterable[Fact]) -> Iterator[Diagnostic]:
+    """The diagnostics of the facts of ``kind`` among ``facts``."""
+    return diagnostics_of(fact for fact in facts if type(fact) is kind)
+
+
+def document_kinds() -> list[str]:
+    """The kinds of documents besides definitions that rules check."""
+    load()
+    return sorted(DOCUMENT_CHECKS)
+
+
 def run_definition_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     load()
     for analysis in DEFINITION_ANALYSES:
@@ -208,5 +238,12 @@ def run_definition_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
         yield from _run_expression_checks(ctx)
 
 
-__all__ = ["RULES", "definition_analysis", "definition_check", "diagnostics_of", "expression_check",
-           "expression_findings", "load", "reports", "run_definition_checks"]
+def run_document_checks(ctx: DocumentContext) -> Iterator[Diagnostic]:
+    load()
+    for _, check in DOCUMENT_CHECKS.get(ctx.kind, ()):
+        yield from check(ctx)
+
+
+__all__ = ["RULES", "definition_analysis", "definition_check", "diagnostics_of", "document_check",
+           "document_kinds", "expression_check", "expression_findings", "load", "reported", "reports",
+           "run_definition_checks", "run_document_checks"]

@@ -1,14 +1,16 @@
-"""The typed check contract: what the engine hands a rule's logic for one definition.
+"""The typed check contract: what the engine hands a rule's logic for one definition, or for one document of
+another kind (a CRD, a rule pack).
 
 Rules neither load, parse nor print. The definition is built from its nodes, its expressions parsed, the
 schema types they are checked against and what the knowledge file says of the root's kind looked up here,
-each once and only when a rule first asks, and shared by every rule of the definition.
+each once and only when a rule first asks, and shared by every rule of the definition; so is an analysis
+several rules report from (``shared``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Severity, Span
 from wmaplint.source import Document, Node, SourceFile
@@ -27,6 +29,23 @@ if TYPE_CHECKING:
 _UNSET: Any = object()  # a lazily computed member not computed yet (None is a value)
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class _Shared:
+    """Analyses computed once for one definition or document, however many of its rules report from them."""
+
+    _shared: dict[Callable[..., Any], Any]
+
+    def shared(self, analysis: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``analysis(*args, **kwargs)``, computed the first time a rule asks and then remembered for this
+        definition or document: the rules that share an analysis pass it the same arguments."""
+        if analysis not in self._shared:
+            self._shared[analysis] = analysis(*args, **kwargs)
+        return self._shared[analysis]  # type: ignore[no-any-return]
+
+
 @dataclass(eq=False)
 class ParsedExpression:
     """One jq expression of the definition: where it stands (``expr``), how it is used (``role``) and its
@@ -43,7 +62,7 @@ class ParsedExpression:
 
 
 @dataclass(eq=False)
-class DefinitionContext:
+class DefinitionContext(_Shared):
     """One definition being checked, and everything its rules read."""
 
     path: str
@@ -53,10 +72,9 @@ class DefinitionContext:
     config: Config
     strict: bool = False
     schema_store: Callable[[], Any] | None = None  # gives the configuration's store (engine.Options)
-    options: Any = None  # (engine options, config), for the checks that have not moved to rule modules yet
-    cache: dict[str, Any] = field(default_factory=dict)  # of the checks that have not moved yet
     _store: Any = field(default=None, repr=False)
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
+    _shared: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False)
     _root_schema_types: list[SchemaType] | None = field(default=None, repr=False)
     _root_controller: Controller | None = field(default=_UNSET, repr=False)
     _schemas: DefinitionSchemas | None = field(default=None, repr=False)
@@ -147,7 +165,7 @@ class DefinitionContext:
         data: dict[str, Any] | None = None,
     ) -> Diagnostic:
         """A diagnostic of ``rule`` at a node or span of this file (the document's start when None)."""
-        rule = RULES[rule] if isinstance(rule, str) else rule  # checks not yet moved name rules by id
+        rule = RULES[rule] if isinstance(rule, str) else rule  # an analysis's findings name their rule by id
         if where is None:
             span = self.definition.document_node.span
             span = Span(span.start_line, span.start_col, span.start_line, span.start_col + 1)
@@ -168,4 +186,16 @@ class DefinitionContext:
 
     def here(self, node: Node, message: str) -> RelatedLocation:
         return RelatedLocation(self.path, node.span, message)
+
+
+@dataclass(eq=False)
+class DocumentContext(_Shared):
+    """One document of a kind other than a definition (``kind``: a CRD, a rule pack) being checked."""
+
+    path: str
+    source: SourceFile
+    document: Document
+    kind: str
+    config: Config
+    _shared: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False)
 

@@ -1,5 +1,6 @@
 """Example documents of the rule documentation: small, real-looking, valid definitions that each rule's
-failing and passing examples are made from (``job_with``: the Job example with one piece of text replaced)."""
+failing and passing examples are made from (``job_with``: the Job example with one piece of text replaced),
+and a CRD and a rule pack for the rules on those documents."""
 
 from __future__ import annotations
 
@@ -226,3 +227,55 @@ CUSTOM = custom_definition("""\
           completed: [{byConditions: [{type: Finished, status: "True"}, {type: Succeeded, status: "True"}]}]
           failed: [{byConditions: [{type: Finished, status: "True"}, {type: Succeeded, status: "False"}]}]
 """)
+
+
+# A CRD whose spec declares two integers; crd_with() adds validation rules (and properties) to the spec.
+CRD_HEAD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              replicas: {type: integer}
+              minReplicas: {type: integer}
+"""
+
+
+def crd_with(validation: str, extra_properties: str = "") -> str:
+    """The Widget CRD with more spec properties (indented fourteen spaces) and these validation rule lines
+    (``x-kubernetes-validations`` entries, indented twelve spaces)."""
+    return CRD_HEAD + extra_properties + "            x-kubernetes-validations:\n" + validation
+
+
+PACK = """\
+apiVersion: wmaplint.dev/v1
+kind: RulePack
+metadata: {name: acme}
+rules:
+  - id: ACME001
+    name: root-has-status
+    severity: warning
+    message: the root component should say how to read its status
+    docs: Without a status definition the platform cannot tell a running workload from a failed one.
+    given: $.spec.structureDefinition.rootComponent
+    assert: has(self.statusDefinition)
+"""
+
+
+def pack_with(old: str, new: str) -> str:
+    """The rule pack example with one piece of text replaced (the replaced text must be present)."""
+    return _replace(PACK, old, new)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.checks import fix
-from wmaplint.diagnostics import RULES, Diagnostic, Severity
+from wmaplint.diagnostics import RULES, Diagnostic, Severity, fix
 from wmaplint.source.edits import replace_scalar
 
 if TYPE_CHECKING:

@@ -14,11 +14,12 @@ Format (docs/testing.md)::
         instances: {replicatedjob: {leader: 1, workers: 2}}   # component -> instance id -> replicas
         gangs: {job: 3}                                        # gang name -> min-available (null: unknown)
         pods: {train-workers-0-0: replicatedjob/workers}       # pod -> component[/instance]
-        findings: []                                           # rule ids (WM7xx, WM604, WM607); absent: none
+        findings: []                                           # rule ids of resolution and schema findings
 
 Each case's manifest is also validated against its schema (CRD or Kubernetes OpenAPI) as `wmaplint tree`
-does: WM607/WM604 findings join the case's `findings`, and their diagnostics point into the suite file for
-an inline manifest, into the manifest file otherwise.
+does: its schema findings (manifest-schema-violation, crd-rule-violation) join the case's `findings`, and
+their diagnostics point into the suite file for an inline manifest, into the manifest file otherwise. An
+absent `findings` expects none.
 """
 
 from __future__ import annotations

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wmaplint.checks import fix
 from wmaplint.definition.model import DEFINITION_KINDS
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import Diagnostic, define, fix
 from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import JOB

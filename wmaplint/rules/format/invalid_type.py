@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from wmaplint.checks import fix
 from wmaplint.definition.structure import InvalidType
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import Diagnostic, define, fix
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from wmaplint.checks import fix
 from wmaplint.definition.fields import STATUS_KEYS
 from wmaplint.definition.structure import UnknownField
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import Diagnostic, define, fix
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.source.edits import replace_scalar

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.checks import fix
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import Diagnostic, define, fix
 from wmaplint.rules import definition_check
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.source.edits import replace_scalar

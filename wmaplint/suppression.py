@@ -1,8 +1,10 @@
-"""Inline suppressions: ``# wmaplint: disable=WMnnn[,name...] -- reason`` and ``# wmaplint:
-disable-file=...``.
+"""Inline suppressions: ``# wmaplint: disable=RULE[,RULE...] -- reason`` and ``# wmaplint:
+disable-file=...``, a rule named by its id or its name.
 
 A line comment suppresses findings that start on its line; a comment alone on its line also covers the next
-line. A suppression that suppresses nothing is itself reported, so stale ones do not pile up.
+line. A suppression that suppresses nothing is itself reported, so stale ones do not pile up, and so is one
+that names a rule that does not exist (facts here, worded by the suppression rules of
+``wmaplint.rules.environment``).
 """
 
 from __future__ import annotations
@@ -10,36 +12,32 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wmaplint.diagnostics import Diagnostic, Severity, Span, define, rule_by_name_or_id
-from wmaplint.rules.examples import JOB
-from wmaplint.rules.format.unknown_field import RULE as UNKNOWN_FIELD
+from wmaplint.diagnostics import Diagnostic, Span, rule_by_name_or_id
+from wmaplint.facts import Fact
 from wmaplint.source.lines import split_lines
 from wmaplint.structs import dataclass, field
 
 _PATTERN = re.compile(r"#\s*wmaplint:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\- ]+?)\s*(?:--\s*(.*))?$")
 
-UNUSED = define(
-    "WM910", "unused-suppression", "info",
-    "A wmaplint suppression comment that suppresses nothing.",
-    why="Stale suppressions hide future findings on the same line and mislead readers about what is wrong.",
-    bad=JOB.replace("      name: job\n",
-                    f"      name: job  # wmaplint: disable={UNKNOWN_FIELD.id} -- no longer needed\n", 1),
-    good=JOB,
-    fix="Remove the comment, or correct the rule it names.",
-)
-UNKNOWN_RULE = define(
-    "WM911", "suppression-unknown-rule", "warning",
-    "A suppression comment names a rule that does not exist.",
-    why="A misspelled rule id suppresses nothing, so the finding it was meant to silence still fails the "
-    "build.",
-    bad=JOB.replace("      name: job\n", "      name: job  # wmaplint: disable=WM9999 -- typo\n", 1),
-    good=JOB,
-    fix="Use a rule id or name from `wmaplint rules`.",
-)
+@dataclass(frozen=True, slots=True, eq=False)
+class UnusedSuppression(Fact):
+    """A suppression comment suppresses none of the ``rules`` it names (``all``: nothing at all)."""
+
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class UnknownSuppressedRule(Fact):
+    """A suppression comment names ``name``, which is no rule's id or name."""
+
+    name: str
 
 
 @dataclass
 class Suppression:
+    """One suppression comment: where it stands, the rules it names (ids, or ``all``) and the lines it
+    covers; ``used`` collects the rules it suppressed a finding of."""
+
     line: int
     column: int
     end_column: int
@@ -49,9 +47,10 @@ class Suppression:
     used: set[str] = field(default_factory=set)
 
 
-def parse_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Diagnostic]]:
+def parse_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fact]]:
+    """The suppression comments of a file's text, and the names among them that are no rule."""
     found: list[Suppression] = []
-    problems: list[Diagnostic] = []
+    problems: list[Fact] = []
     if "wmaplint:" not in text:
         return found, problems
     for number, line in enumerate(split_lines(text), start=1):
@@ -71,9 +70,8 @@ def parse_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Di
                 continue
             rule = rule_by_name_or_id(name) or _pack_rule(name)
             if rule is None:
-                problems.append(Diagnostic(
-                    UNKNOWN_RULE.id, UNKNOWN_RULE.severity, f"suppression names unknown rule {name!r}", path,
-                    Span(number, match.start() + 1, number, match.end() + 1)))
+                span = Span(number, match.start() + 1, number, match.end() + 1)
+                problems.append(UnknownSuppressedRule(path, span, name))
                 continue
             rules.add(rule.id)
         alone = not line[:match.start()].strip()
@@ -87,14 +85,17 @@ def _pack_rule(name: str) -> Any:
     """A rule from a rule pack (ids such as ACME001), once the packs in use are loaded."""
     import sys
 
-    packs = sys.modules.get("wmaplint.rulepacks")
+    packs = sys.modules.get("wmaplint.packs.in_use")
     return packs.pack_rule(name) if packs is not None else None
 
 
 def apply_suppressions(diagnostics: list[Diagnostic], text: str, path: str) -> list[Diagnostic]:
+    """The findings of a file that its suppression comments leave, and the findings about those comments."""
+    from wmaplint.rules import diagnostics_of
+
     suppressions, problems = parse_suppressions(text, path)
     if not suppressions:
-        return diagnostics + problems
+        return diagnostics + list(diagnostics_of(problems))
     kept: list[Diagnostic] = []
     for diag in diagnostics:
         if diag.path != path:  # e.g. a problem in a rule pack file: this file's comments do not cover it
@@ -115,7 +116,6 @@ def apply_suppressions(diagnostics: list[Diagnostic], text: str, path: str) -> l
         if "all" in s.rules and not s.used:
             unused = ["all"]
         if unused:
-            kept.append(Diagnostic(
-                UNUSED.id, Severity.INFO, f"suppression of {', '.join(unused)} suppresses nothing", path,
-                Span(s.line, s.column, s.line, s.end_column)))
-    return kept + problems
+            span = Span(s.line, s.column, s.line, s.end_column)
+            problems.append(UnusedSuppression(path, span, tuple(unused)))
+    return kept + list(diagnostics_of(problems))

@@ -10,9 +10,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.diagnostics import SHIPPED_RULES, Diagnostic, RelatedLocation
-from wmaplint.rulepacks import paths
-from wmaplint.rulepacks.loader import VARIABLES, PackCel, PackRule
+from wmaplint.diagnostics import SHIPPED_PACKS, Diagnostic, RelatedLocation
+from wmaplint.packs import paths
+from wmaplint.packs.loader import VARIABLES, PackCel, PackRule
 from wmaplint.source import Node, find_node, to_python
 
 if TYPE_CHECKING:
@@ -135,10 +135,10 @@ def _pack_location(pack_path: str) -> tuple[str, str | None]:
     from wmaplint.resources import shipped
 
     try:
-        inside = Path(pack_path).resolve().relative_to(shipped("rules").resolve())
+        inside = Path(pack_path).resolve().relative_to(shipped("packs").resolve())
     except (ValueError, OSError, RuntimeError):
         return pack_path, None
-    return inside.as_posix(), SHIPPED_RULES
+    return inside.as_posix(), SHIPPED_PACKS
 
 
 def _assertion_at(rule: PackRule) -> RelatedLocation:

@@ -1,8 +1,8 @@
 """Read a rule pack: positioned YAML -> schema check -> JSONPath and CEL compiled and typed against the
 format.
 
-Every problem is a Diagnostic whose path is the pack file, at the line of the offending value; a rule with a
-problem is left out of the pack (the other rules still run).
+Every problem is a fact (``wmaplint.packs.problems``) whose path is the pack file, at the line of the
+offending value; a rule with a problem is left out of the pack (the other rules still run).
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.cel.budget import CostTable
-from wmaplint.diagnostics import Diagnostic, Rule, Severity, Span
-from wmaplint.rulepacks import jsonpath, paths, record
-from wmaplint.rulepacks.schema import API_VERSION, KIND, PACK_SCHEMA
+from wmaplint.diagnostics import Rule, Severity, Span
+from wmaplint.facts import Fact
+from wmaplint.packs import jsonpath, paths, record
+from wmaplint.packs.problems import BadAssert, BadGiven, DuplicateRuleId, PackInvalid
+from wmaplint.packs.schema import API_VERSION, KIND, PACK_SCHEMA
 from wmaplint.source import (
     InputError,
     MappingNode,
@@ -31,10 +33,6 @@ from wmaplint.source import (
     to_python,
 )
 
-PACK_INVALID = "WM920"
-BAD_GIVEN = "WM921"
-BAD_ASSERT = "WM922"
-DUPLICATE_ID = "WM923"
 MAX_PROBLEMS = 100  # per pack: a hopeless file should not flood the report
 VARIABLES = ("self", "root")  # of every pack expression: the selected node and the whole definition
 
@@ -123,11 +121,7 @@ class LoadedPack:
     path: str
     name: str
     rules: list[PackRule] = field(default_factory=list)
-    problems: list[Diagnostic] = field(default_factory=list)
-
-
-def _diag(rule: str, message: str, path: str, span: Span) -> Diagnostic:
-    return Diagnostic(rule=rule, severity=Severity.ERROR, message=message, path=path, span=span)
+    problems: list[Fact] = field(default_factory=list)
 
 
 def _point(node: Node | None, offset: int | None, word: str = "") -> Span:
@@ -148,10 +142,10 @@ def _word(message: str) -> str:
     return found.group(1) if found else ""
 
 
-def _schema_problems(data: Any, root: Node, path: str) -> list[Diagnostic]:
+def _schema_problems(data: Any, root: Node, path: str) -> list[Fact]:
     from jsonschema import Draft202012Validator
 
-    problems = []
+    problems: list[Fact] = []
     for error in sorted(
         Draft202012Validator(PACK_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.path))
     ):
@@ -171,14 +165,8 @@ def _schema_problems(data: Any, root: Node, path: str) -> list[Diagnostic]:
         elif error.validator == "const":
             message = f"{'.'.join(map(str, location))} must be {error.validator_value!r}"
         where = ".".join(str(p) for p in location) or "the pack"
-        problems.append(
-            _diag(
-                PACK_INVALID,
-                f"invalid rule pack: {where}: {message}",
-                path,
-                node.span if node is not None else Span.point(1, 1),
-            )
-        )
+        span = node.span if node is not None else Span.point(1, 1)
+        problems.append(PackInvalid(path, span, f"invalid rule pack: {where}: {message}"))
     return problems
 
 
@@ -208,25 +196,17 @@ def _schema_message(error: Any) -> str:
 
 def _compile_given(
     text: str, node: Node, path: str, rule_id: str
-) -> tuple[CompiledGiven | None, paths.StaticPath, Diagnostic | None]:
+) -> tuple[CompiledGiven | None, paths.StaticPath, Fact | None]:
     try:
         query = jsonpath.compile_query(text)
     except (jsonpath.QueryError, RecursionError) as exc:
         offset = exc.offset if isinstance(exc, jsonpath.QueryError) else None
         reason = str(exc) or "invalid JSONPath"
-        return (
-            None,
-            paths.StaticPath(None),
-            _diag(
-                BAD_GIVEN,
-                f"{rule_id}: given is not an RFC 9535 JSONPath: {reason}",
-                path,
-                _point(node, offset),
-            ),
-        )
+        problem = BadGiven(path, _point(node, offset), rule_id, text, reason, parsed=False)
+        return None, paths.StaticPath(None), problem
     static = paths.walk(query)
     if static.problem:
-        return None, static, _diag(BAD_GIVEN, f"{rule_id}: given {text!r}: {static.problem}", path, node.span)
+        return None, static, BadGiven(path, node.span, rule_id, text, static.problem, parsed=True)
     return CompiledGiven(text, query, node), static, None
 
 
@@ -236,7 +216,7 @@ def root_type() -> Any:
 
 def _check_cel(
     text: str, node: Node, self_types: list[Any], expect: str, what: str, path: str, rule_id: str
-) -> tuple[PackCel | None, list[Diagnostic]]:
+) -> tuple[PackCel | None, list[Fact]]:
     from wmaplint.cel import types as t
     from wmaplint.cel.checker import check_expression
 
@@ -244,17 +224,10 @@ def _check_cel(
     for self_type in self_types or [t.DYN]:
         result = check_expression(text, {"self": self_type, "root": root_type()}, expect)
         if result.problems:
-            return None, [
-                _diag(
-                    BAD_ASSERT,
-                    f"{rule_id}: {what} does not compile: {p.message}",
-                    path,
-                    _point(node, p.offset, _word(p.message)),
-                )
-                for p in result.problems
-            ]
+            return None, [BadAssert(path, _point(node, p.offset, _word(p.message)), rule_id, what, p.message)
+                          for p in result.problems]
         if result.compiled is None or result.compiled.ast is None or result.compiled.serialized is None:
-            return None, [_diag(BAD_ASSERT, f"{rule_id}: {what} could not be compiled", path, node.span)]
+            return None, [BadAssert(path, node.span, rule_id, what, None)]
         compiled = PackCel.compiled(result.compiled.serialized, result.compiled.ast, result.node_types)
     return compiled, []
 
@@ -262,7 +235,7 @@ def _check_cel(
 def _load_rule(
     index: int, raw: Mapping[str, Any], node: MappingNode, path: str,
     recorded: tuple[record.Program, record.Program | None] | None = None,
-) -> tuple[PackRule | None, list[Diagnostic]]:
+) -> tuple[PackRule | None, list[Fact]]:
     """One rule; ``recorded`` holds its programs when this pack text compiled cleanly before."""
     rule_id = raw["id"]
     given_node = node.get("given")
@@ -273,7 +246,7 @@ def _load_rule(
         if isinstance(given_node, ScalarNode)
         else (given_node.items if isinstance(given_node, SequenceNode) else [])
     )
-    problems: list[Diagnostic] = []
+    problems: list[Fact] = []
     compiled: list[CompiledGiven] = []
     self_types = []
     for text, gnode in zip(givens_raw, given_nodes, strict=False):
@@ -288,7 +261,7 @@ def _load_rule(
     assert_node = node.get("assert")
     assert assert_node is not None
     message_expression = raw.get("messageExpression")
-    cel_problems: list[Diagnostic] = []
+    cel_problems: list[Fact] = []
     assertion: PackCel | None
     message_program: PackCel | None = None
     if recorded is not None and (recorded[1] is None) == (message_expression is None):
@@ -339,21 +312,14 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     from wmaplint.rules import diagnostics_of
 
     for problem in diagnostics_of(source.problems):
-        pack.problems.append(
-            _diag(PACK_INVALID, f"rule pack is not valid YAML: {problem.message}", path, problem.span)
-        )
+        message = f"rule pack is not valid YAML: {problem.message}"
+        pack.problems.append(PackInvalid(path, problem.span, message))
     if source.problems:
         return pack
     documents = [d for d in source.documents if d.root is not None]
     if len(documents) != 1:
-        pack.problems.append(
-            _diag(
-                PACK_INVALID,
-                f"a rule pack is one YAML document, found {len(documents)}",
-                path,
-                Span.point(1, 1),
-            )
-        )
+        pack.problems.append(PackInvalid(path, Span.point(1, 1),
+                                         f"a rule pack is one YAML document, found {len(documents)}"))
         return pack
     root = documents[0].root
     assert root is not None
@@ -383,15 +349,8 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
         id_node = node.get("id")
         rule_id = raw["id"]
         if rule_id in seen:
-            pack.problems.append(
-                _diag(
-                    DUPLICATE_ID,
-                    f"rule id {rule_id} is used twice in this pack (first at "
-                    f"line {seen[rule_id].start_line})",
-                    path,
-                    id_node.span if id_node is not None else node.span,
-                )
-            )
+            span = id_node.span if id_node is not None else node.span
+            pack.problems.append(DuplicateRuleId(path, span, rule_id, first_line=seen[rule_id].start_line))
             continue
         seen[rule_id] = id_node.span if id_node is not None else node.span
         rule, problems = _load_rule(index, raw, node, path, (recorded or {}).get(rule_id))
@@ -427,7 +386,7 @@ def load_pack(path: str) -> LoadedPack:
         text = read_path(path)
     except InputError as exc:
         pack = LoadedPack(path=path, name=os.path.basename(path))
-        pack.problems.append(_diag(PACK_INVALID, f"cannot read rule pack: {exc}", path, Span.point(1, 1)))
+        pack.problems.append(PackInvalid(path, Span.point(1, 1), f"cannot read rule pack: {exc}"))
         return pack
     pack = load_pack_text(text, path)
     with _cache_lock:

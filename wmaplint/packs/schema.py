@@ -1,6 +1,6 @@
 """The rule pack format as a JSON Schema; ``schemas/rulepack.schema.json`` is written from here.
 
-``python -m wmaplint.rulepacks.schema`` rewrites the file; a test keeps it current.
+``python -m wmaplint.packs.schema`` rewrites the file; a test keeps it current.
 """
 
 from __future__ import annotations

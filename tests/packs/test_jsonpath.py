@@ -8,7 +8,8 @@ import jsonpath_rfc9535
 import pytest
 import yaml
 
-from wmaplint.rulepacks import jsonpath, shipped_pack_paths
+from wmaplint.packs import jsonpath
+from wmaplint.packs.in_use import shipped_pack_paths
 
 REPO = Path(__file__).resolve().parents[2]
 DEFINITIONS = sorted((REPO / "catalog").glob("*.yaml"))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wmaplint.rulepacks import run
+from wmaplint.packs import run
 
 REPO = Path(__file__).resolve().parents[2]
 DEFINITIONS = sorted((REPO / "catalog").glob("*.yaml"))

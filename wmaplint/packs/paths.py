@@ -1,8 +1,7 @@
 """JSONPath over the definition format: what a query can select, and the schema of each node it selects.
 
 Checking a query against ``DEFINITION_SCHEMA`` before any definition is seen is what turns a misspelled field
-in
-``given`` into a load error, and gives ``self`` its CEL type.
+in ``given`` into a load error, and gives ``self`` its CEL type.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from typing import Any
 
 from wmaplint.cel import types as t
 from wmaplint.definition.format import DEFINITION_SCHEMA
-from wmaplint.rulepacks import jsonpath as jp
+from wmaplint.packs import jsonpath as jp
 
 Schema = Mapping[str, Any]
 MAX_CANDIDATES = 256  # wildcards over wide objects: past this, the type is simply dyn

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wmaplint.checks import load_checks
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.engine import Options, lint_text
 from wmaplint.rules.examples import JOB
-
-load_checks()
 
 PACK_HEAD = """\
 apiVersion: wmaplint.dev/v1

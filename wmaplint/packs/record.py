@@ -24,7 +24,7 @@ Programs = dict[str, tuple[Program, Program | None]]  # rule id -> (assert, mess
 
 def _path(text: str) -> Path | None:
     from wmaplint.definition.format import DEFINITION_SCHEMA
-    from wmaplint.rulepacks.schema import PACK_SCHEMA
+    from wmaplint.packs.schema import PACK_SCHEMA
 
     schemas = json.dumps([PACK_SCHEMA, DEFINITION_SCHEMA])  # both built in code: one key order
     return records.record_path("packs", schemas.encode(), text.encode("utf-8", "surrogatepass"))

@@ -9,9 +9,9 @@ import pytest
 
 from wmaplint.cel.evaluate import to_cel_value
 from wmaplint.engine import lint_text
-from wmaplint.rulepacks import packs_for
-from wmaplint.rulepacks import paths as pack_paths
-from wmaplint.rulepacks.run import _evaluate, _read_part
+from wmaplint.packs import paths as pack_paths
+from wmaplint.packs.in_use import packs_for
+from wmaplint.packs.run import _evaluate, _read_part
 from wmaplint.rules.examples import job_with_children
 from wmaplint.source import load_text, to_python
 

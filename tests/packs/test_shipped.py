@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from wmaplint.engine import lint_text
-from wmaplint.rulepacks import load_pack, shipped_pack_paths
-from wmaplint.rulepacks.loader import PackCel
+from wmaplint.packs.in_use import shipped_pack_paths
+from wmaplint.packs.loader import PackCel, load_pack
 from wmaplint.rules.examples import JOB, job_with
 
 from .helpers import PackLab
@@ -48,7 +48,7 @@ def pack_rules(text: str, path: str = "job.yaml") -> list:
 
 def test_shipped_packs_load_without_problems() -> None:
     paths = shipped_pack_paths()
-    assert paths and all(Path(p).parent.name == "rules" for p in paths)
+    assert paths and all(Path(p).parent.name == "packs" for p in paths)
     for path in paths:
         pack = load_pack(path)
         assert pack.problems == [] and pack.rules

@@ -3,10 +3,9 @@
 Pack queries are almost always a chain of names, wildcards, indexes and existence filters, negated and joined
 by ``&&`` (``$.spec.structureDefinition.childComponents[?@.specDefinition && !@.scaleDefinition]``). Those
 are parsed and run here with the RFC's semantics; any other query (descendants, slices, comparisons,
-functions, escapes) is
-compiled by jsonpath-rfc9535, which is imported only then: with its regex engine it is a quarter of the
-start-up of a one-file check. Both give the same ``Query`` shape, so the static walk over the definition
-format (``rulepacks.paths``) sees one form.
+functions, escapes) is compiled by jsonpath-rfc9535, which is imported only then: with its regex engine it is
+a quarter of the start-up of a one-file check. Both give the same ``Query`` shape, so the static walk over
+the definition format (``packs.paths``) sees one form.
 """
 
 from __future__ import annotations

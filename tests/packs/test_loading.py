@@ -1,4 +1,4 @@
-"""Loading packs: every problem is a WM92x diagnostic on the pack file, at the offending value."""
+"""Loading packs: every problem is a rule pack rule's finding on the pack file, at the offending value."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from wmaplint.diagnostics import Span
-from wmaplint.rulepacks import load_pack_text
-from wmaplint.rulepacks.schema import SCHEMA_FILE, schema_json
+from wmaplint.packs.loader import load_pack_text
+from wmaplint.packs.problems import BadAssert
+from wmaplint.packs.schema import SCHEMA_FILE, schema_json
+from wmaplint.rules import diagnostics_of
 
 from .helpers import PACK_HEAD, acme_rule
 
@@ -17,7 +19,7 @@ ROOT = "$.spec.structureDefinition.rootComponent"
 
 
 def problems(text: str) -> list[tuple[str, Span, str]]:
-    return [(d.rule, d.span, d.message) for d in load_pack_text(text, "acme.yaml").problems]
+    return [(d.rule, d.span, d.message) for d in diagnostics_of(load_pack_text(text, "acme.yaml").problems)]
 
 
 def test_valid_pack_loads_its_rules() -> None:
@@ -117,7 +119,7 @@ def test_duplicate_id_in_one_pack() -> None:
 def test_a_broken_rule_does_not_hide_the_others() -> None:
     text = PACK_HEAD + acme_rule(ROOT, "has(self.nope)") + acme_rule(ROOT, "true", rule_id="ACME002")
     pack = load_pack_text(text, "acme.yaml")
-    assert [r.id for r in pack.rules] == ["ACME002"] and [p.rule for p in pack.problems] == ["WM922"]
+    assert [r.id for r in pack.rules] == ["ACME002"] and [type(p) for p in pack.problems] == [BadAssert]
 
 
 def test_not_a_mapping_and_several_documents() -> None:
@@ -143,7 +145,7 @@ def test_schema_file_is_current() -> None:
 
 
 def test_a_pack_text_that_passed_the_schema_is_not_validated_again(tmp_path, monkeypatch) -> None:
-    from wmaplint.rulepacks import loader
+    from wmaplint.packs import loader
 
     monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path))
     text = Path(shipped_pack()).read_text(encoding="utf-8")
@@ -159,6 +161,6 @@ def test_a_pack_text_that_passed_the_schema_is_not_validated_again(tmp_path, mon
 
 
 def shipped_pack():
-    from wmaplint.rulepacks import shipped_pack_paths
+    from wmaplint.packs.in_use import shipped_pack_paths
 
     return shipped_pack_paths()[0]

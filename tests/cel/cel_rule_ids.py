@@ -1,0 +1,12 @@
+"""The rule id of a CEL analysis finding: the rule that reports the fact it becomes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wmaplint.rules import REPORTERS, load
+
+
+def rule_of(finding: Any) -> str:
+    load()
+    return REPORTERS[finding.kind][0].id
