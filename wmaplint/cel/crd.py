@@ -269,8 +269,8 @@ def check_schema(
         issues.append(
             CelIssue(
                 ValidationCostExceeded,
-                "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget "
-                f"by factor of {exceed_factor(total_cost, STATIC_CRD_LIMIT)}",
+                "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds "
+                f"budget by factor of {exceed_factor(total_cost, STATIC_CRD_LIMIT)}",
                 pointer,
             )
         )
