@@ -16,27 +16,7 @@ if TYPE_CHECKING:
 
 POD_GVK = ("", "v1", "Pod")
 
-RULE = define(
-    "WM605",
-    "group-by-expression-error",
-    "error",
-    "A gang-scheduling groupByExpressions entry is not valid CEL over a Pod.",
-    why="groupByExpressions exist only in an experimental upstream revision of the gang instructions "
-    "(FORMAT.md §2.12; not in the Karta CRD), where each is evaluated as CEL over a member Pod: an "
-    "expression that names a field the Pod type does not have, or does not compile, cannot group any pod.",
-    bad="""apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: example}
-spec:
-  optimizationInstructions:
-    gangScheduling:
-      podGroups:
-      - name: job
-        members:
-        - componentName: job
-          groupByExpressions: ['self.metadata.label["app"]']
-""",
-    good="""apiVersion: run.ai/v1alpha1
+GANG_MEMBER_GROUPED = """apiVersion: run.ai/v1alpha1
 kind: Karta
 metadata: {name: example}
 spec:
@@ -47,7 +27,18 @@ spec:
         members:
         - componentName: job
           groupByExpressions: ['self.metadata.labels["app"]']
-""",
+"""
+
+RULE = define(
+    "WM605",
+    "group-by-expression-error",
+    "error",
+    "A gang-scheduling groupByExpressions entry is not valid CEL over a Pod.",
+    why="groupByExpressions exist only in an experimental upstream revision of the gang instructions "
+    "(FORMAT.md §2.12; not in the Karta CRD), where each is evaluated as CEL over a member Pod: an "
+    "expression that names a field the Pod type does not have, or does not compile, cannot group any pod.",
+    bad=GANG_MEMBER_GROUPED.replace('labels["app"]', 'label["app"]'),
+    good=GANG_MEMBER_GROUPED,
     fix="Use fields of io.k8s.api.core.v1.Pod (self and pod both name the Pod).",
     tags=("cel", "gang"),
 )
