@@ -283,12 +283,12 @@ LIBRARY_FUNCTIONS = _library_names()
 @functools.lru_cache(maxsize=8)
 def check_env(variables: tuple[str, ...] = ("self", "oldSelf")) -> Any:
     """The type-checking environment; every variable is ``dyn`` (schema typing happens over the AST)."""
-    config = cel.NewEnvConfigFromYaml(_EXTENSIONS_YAML)
-    return cel.NewEnv(
-        config=config,
-        variables={name: DY for name in variables},
-        extensions=[cel.CelExtension("kubernetes", _declarations()), ext_optional.ExtOptional(2)],
-    )
+    return _env(variables, [cel.CelExtension("kubernetes", _declarations()), ext_optional.ExtOptional(2)])
+
+
+def _env(variables: tuple[str, ...], extensions: list[Any]) -> Any:
+    return cel.NewEnv(config=cel.NewEnvConfigFromYaml(_EXTENSIONS_YAML),
+                      variables={name: DY for name in variables}, extensions=extensions)
 
 
 def _impl(name: str, fn: Callable[..., Any], arity: int, member: bool = False, ret: Any = DY) -> Any:
@@ -388,13 +388,5 @@ def _runtime_functions() -> list[Any]:
 @functools.lru_cache(maxsize=8)
 def run_env(variables: tuple[str, ...] = ("self", "oldSelf")) -> Any:
     """The evaluation environment: standard and extension libraries plus Python implementations."""
-    config = cel.NewEnvConfigFromYaml(_EXTENSIONS_YAML)
-    return cel.NewEnv(
-        config=config,
-        variables={name: DY for name in variables},
-        extensions=[
-            cel.CelExtension("kubernetes", _runtime_functions()),
-            ext_strings.ExtStrings(2),
-            ext_optional.ExtOptional(2),
-        ],
-    )
+    return _env(variables, [cel.CelExtension("kubernetes", _runtime_functions()), ext_strings.ExtStrings(2),
+                            ext_optional.ExtOptional(2)])
