@@ -123,8 +123,8 @@ def tree(
 def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[str, ...]) -> None:
     """Run definition test suites (*.test.yaml; default: the catalog's tests/ directory). Each case's
     manifest is also validated against its CRD; schema findings (WM604, WM607) count as case findings."""
-    from wmaplint.testing.report import render_results, write_junit
-    from wmaplint.testing.runner import discover_suites, run_suites, skipped_schema_sources
+    from wmaplint.suites.report import render_results, write_junit
+    from wmaplint.suites.runner import discover_suites, run_suites, skipped_schema_sources
 
     suites = discover_suites(list(paths))
     if not suites:

@@ -16,7 +16,7 @@ from wmaplint.rules.examples import JOB
 NOT_FOR_ONE_CHECK = (
     "jq", "wmaplint.resolve.jqrun", "wmaplint.resolve.tree", "wmaplint.resolve.run", "wmaplint.lsp", "pygls",
     "jsonschema", "concurrent", "multiprocessing", "jsonpath_rfc9535", "regex",
-    "wmaplint.report.sarif", "wmaplint.report.json", "wmaplint.testing", "wmaplint.fixes", "lark",
+    "wmaplint.report.sarif", "wmaplint.report.json", "wmaplint.suites", "wmaplint.fixes", "lark",
 )
 
 

@@ -13,7 +13,7 @@ def lint_example(text: str, mode: str = "tree", filename: str = "example.yaml") 
     """Diagnostics for a rule example: ``tree`` resolves a file holding definitions, manifests and pods;
     ``definition-file`` passes the text with --definition."""
     if mode == "test":
-        from wmaplint.testing.examples import lint_test_example
+        from wmaplint.suites.examples import lint_test_example
 
         return lint_test_example(text, filename)
     with tempfile.TemporaryDirectory() as tmp:

@@ -12,7 +12,7 @@ from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import catalog_dir
 from wmaplint.selection import SUITE_SUFFIX
 from wmaplint.source import read_path
-from wmaplint.testing.suite import SuiteResult, run_suite
+from wmaplint.suites.suite import SuiteResult, run_suite
 
 
 def discover_suites(paths: list[str]) -> list[Path]:

@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from wmaplint import cli_resolve
-from wmaplint.testing.examples import suite_diagnostics
-from wmaplint.testing.runner import run_suites
+from wmaplint.suites.examples import suite_diagnostics
+from wmaplint.suites.runner import run_suites
 
 FIXTURES = Path(__file__).resolve().parents[1] / "resolve" / "fixtures"
 

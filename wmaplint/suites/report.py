@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from wmaplint.diagnostics import Diagnostic
-from wmaplint.testing.suite import CaseResult, SuiteResult
+from wmaplint.suites.suite import CaseResult, SuiteResult
 
 
 def diagnostic_line(d: Diagnostic) -> str:

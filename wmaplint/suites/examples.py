@@ -9,7 +9,7 @@ from pathlib import Path
 from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Span
 from wmaplint.resolve import rules
 from wmaplint.source import find_span, load_text
-from wmaplint.testing.suite import SuiteResult, run_suite
+from wmaplint.suites.suite import SuiteResult, run_suite
 
 
 def suite_diagnostics(result: SuiteResult, text: str | None = None) -> list[Diagnostic]:
