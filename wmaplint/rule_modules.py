@@ -6,8 +6,8 @@ import importlib
 
 from wmaplint.checks import CHECK_MODULES
 
-# Rules registered outside the definition checks: YAML faults, CRD documents, suppressions, the analyses' own
-# modules, and resolution.
+# Rules registered outside the definition checks: YAML faults, CRD documents, suppressions, and the
+# analyses' own modules.
 RULE_MODULES = (
     *CHECK_MODULES,
     "wmaplint.checks.crd",
@@ -15,7 +15,6 @@ RULE_MODULES = (
     "wmaplint.jq.rules",
     "wmaplint.schema.rules",
     "wmaplint.cel.rules",
-    "wmaplint.resolve.rules",
 )
 
 

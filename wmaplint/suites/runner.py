@@ -51,6 +51,13 @@ def run_suites(
     return results
 
 
+def suite_diagnostics(result: SuiteResult) -> list[Diagnostic]:
+    """What running a suite found (a suite that cannot be run, each failing case), as diagnostics."""
+    from wmaplint.rules import diagnostics_of
+
+    return list(diagnostics_of(result.facts()))
+
+
 def skipped_schema_sources(crds: list[str] | tuple[str, ...] = ()) -> list[Diagnostic]:
     """WM902 for schema sources (a --crds typo, a broken CRD file) that validation could not use."""
     from wmaplint.resolve.validate import schema_store, skipped_sources
