@@ -6,9 +6,10 @@ from __future__ import annotations
 import statistics
 import time
 
-from wmaplint.jq.analysis import _analyze_cached, analyze
 from wmaplint.jq.parser import _parse_cached
 from wmaplint.jq.roles import ExprRole
+from wmaplint.rules import _cached_findings, load
+from wmaplint.rules import expression_findings as analyze
 
 ONE = ".spec.rayClusterSpec.workerGroupSpecs[]? | (.replicas // 1)"
 SCALE = ExprRole("replicasPath", "root", "per-instance", has_instances=False)
@@ -63,7 +64,7 @@ def milvus_expressions() -> list[tuple[str, ExprRole]]:
 
 def clear() -> None:
     _parse_cached.cache_clear()
-    _analyze_cached.cache_clear()
+    _cached_findings.cache_clear()
 
 
 def median_us(fn, repeat: int) -> float:
@@ -76,6 +77,8 @@ def median_us(fn, repeat: int) -> float:
 
 
 def main() -> None:
+    load()
+
     def cold_one() -> None:
         clear()
         analyze(ONE, SCALE)

@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from wmaplint.jq.typing import Expectation, check_expression
+from wmaplint.schema.expectations import Expectation, check_expression
 from wmaplint.schema.store import SchemaStore, forget_parsed
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+from wmaplint.config import Config
 from wmaplint.definition.model import build
+from wmaplint.diagnostics import Diagnostic
+from wmaplint.rules.context import DefinitionContext
 from wmaplint.source import load_text
-from wmaplint.status import build_model, load_knowledge
+from wmaplint.status.conjunctions import conjunctions_of
+from wmaplint.status.knowledge import load_knowledge
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -19,10 +24,19 @@ def _time(fn, repeat: int) -> float:
     return (time.perf_counter() - start) / repeat
 
 
-def main() -> None:
-    from wmaplint.checks import Context
-    from wmaplint.checks.status_semantics import status_semantics
+def status_rules(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    """The findings of the status rules alone: their checks and the analysis whose facts they report."""
+    from wmaplint import rules
+    from wmaplint.rules.status import consistency
 
+    rules.load()
+    for _, check in rules.DEFINITION_CHECKS:
+        if check.__module__.startswith("wmaplint.rules.status."):
+            yield from check(ctx)
+    yield from rules.diagnostics_of(consistency(ctx))
+
+
+def main() -> None:
     load_knowledge()
     texts = [p.read_text() for p in sorted((REPO / "catalog").glob("*.yaml"))]
     job = (REPO / "catalog" / "batch-job-v1.yaml").read_text()
@@ -35,11 +49,19 @@ def main() -> None:
     def analyse(text: str) -> int:
         source = load_text(text, "d.yaml")
         definition = build(source.documents[0].root)
-        ctx = Context("d.yaml", source, source.documents[0], definition)
-        return sum(1 for _ in status_semantics(ctx))
+        assert definition is not None
+        ctx = DefinitionContext("d.yaml", source, source.documents[0], definition, Config())
+        return sum(1 for _ in status_rules(ctx))
 
     prepared = [(load_text(t, "d.yaml"), t) for t in texts]
-    per_def = _time(lambda: [build_model(build(s.documents[0].root).root.status) for s, _ in prepared], 50)
+
+    def conjunctions() -> None:
+        for source, _ in prepared:
+            definition = build(source.documents[0].root)
+            if definition is not None and definition.root is not None and definition.root.status is not None:
+                conjunctions_of(definition.root.status)
+
+    per_def = _time(conjunctions, 50)
     print(f"status_model_catalog: {per_def / len(prepared) * 1e6:.1f} us/definition")
     print(f"status_check_catalog: {_time(lambda: [analyse(t) for t in texts], 10) / len(texts) * 1e3:.2f} "
           "ms/definition")

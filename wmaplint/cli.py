@@ -20,6 +20,7 @@ LAZY_COMMANDS = {
     "schemas": "wmaplint.schema.commands:schemas",
     "catalog": "wmaplint.cli_catalog:catalog",
     "lsp": "wmaplint.cli_lsp:lsp_command",
+    "new": "wmaplint.cli_new:new",
 }
 
 

@@ -3,8 +3,8 @@
 Keys: ``select`` and ``ignore`` (rule ids, id prefixes such as ``WM3``, or rule names), ``severity`` (rule ->
 error|warning|info|off), ``exclude`` (glob patterns, relative to the config file), ``crds`` (schema paths,
 relative to the config file), ``fail-level`` (error|warning|info), ``rule-packs`` (declarative rule files),
-``completes`` (GVKs or kinds that run to completion, for status coverage). Command-line flags override the
-file.
+``completes`` (GVKs or kinds that run to completion, for status coverage), ``pod-labels`` (pod label
+knowledge files merged over the shipped one, for ``wmaplint new``). Command-line flags override the file.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from wmaplint.diagnostics import RULES, Severity, rule_by_name_or_id
 from wmaplint.structs import dataclass, field, replace
 
 CONFIG_FILES = (".wmaplint.yaml", ".wmaplint.yml", "pyproject.toml")
-KNOWN_KEYS = {"select", "ignore", "severity", "exclude", "crds", "fail-level", "rule-packs", "completes"}
+KNOWN_KEYS = {"select", "ignore", "severity", "exclude", "crds", "fail-level", "rule-packs", "completes",
+              "pod-labels"}
 
 
 class ConfigError(Exception):
@@ -38,6 +39,7 @@ class Config:
     fail_level: Severity = Severity.WARNING
     rule_packs: tuple[str, ...] = ()
     completes: tuple[str, ...] = ()
+    pod_labels: tuple[str, ...] = ()
     source: str | None = None
 
     @property
@@ -136,6 +138,7 @@ def parse_config(data: Any, source: str) -> Config:
         fail_level=fail_level,
         rule_packs=_confined_paths(strings("rule-packs"), "rule-packs", source),
         completes=strings("completes"),
+        pod_labels=_confined_paths(strings("pod-labels"), "pod-labels", source),
         source=source,
     )
 

@@ -12,8 +12,6 @@ RULE_MODULES = (
     *CHECK_MODULES,
     "wmaplint.checks.crd",
     "wmaplint.suppress",
-    "wmaplint.jq.rules",
-    "wmaplint.schema.rules",
     "wmaplint.cel.rules",
 )
 

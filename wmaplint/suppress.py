@@ -1,4 +1,4 @@
-"""Inline suppressions: ``# wmaplint: disable=WM301[,name...] -- reason`` and ``# wmaplint:
+"""Inline suppressions: ``# wmaplint: disable=WMnnn[,name...] -- reason`` and ``# wmaplint:
 disable-file=...``.
 
 A line comment suppresses findings that start on its line; a comment alone on its line also covers the next

@@ -8,7 +8,7 @@ from typing import Any
 from wmaplint.cel import validate_object
 from wmaplint.cel.budget import OBJECT_BUDGET, CostBudget, SizeIndex, evaluation_bound
 from wmaplint.cel.checker import check_expression
-from wmaplint.cel.cost import PER_CALL_LIMIT
+from wmaplint.cel.limits import PER_CALL_LIMIT
 from wmaplint.cel.types import DYN
 
 

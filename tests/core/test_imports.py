@@ -47,7 +47,7 @@ def test_a_one_file_check_imports_only_what_checking_needs(tmp_path) -> None:
     env = {**os.environ, "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
     imported("check", str(path), cwd=tmp_path, env=env)
     modules = imported("check", str(path), cwd=tmp_path, env=env)
-    assert "wmaplint.checks.expressions" in modules and "wmaplint.report.text" in modules
+    assert "wmaplint.rules.placement" in modules and "wmaplint.report.text" in modules
     assert {p: _under(modules, p) for p in NOT_FOR_ONE_CHECK if _under(modules, p)} == {}
 
 
@@ -100,7 +100,7 @@ def test_tree_imports_the_runtime_but_not_the_checks_or_the_server(tmp_path) -> 
     path.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template: {spec: {}}\n")
     modules = imported("tree", str(path), cwd=tmp_path)
     assert "wmaplint.resolve.jqrun" in modules
-    assert _under(modules, "wmaplint.lsp") == [] and _under(modules, "wmaplint.checks.expressions") == []
+    assert _under(modules, "wmaplint.lsp") == [] and _under(modules, "wmaplint.rules.placement") == []
 
 
 def test_automatic_workers_only_for_idle_cores_and_enough_files(monkeypatch) -> None:

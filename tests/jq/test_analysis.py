@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 import pytest
 
+import wmaplint.rules.jq
 from wmaplint.diagnostics import RULES
-from wmaplint.jq import rules as R
-from wmaplint.jq.analysis import analyze, infer_result_kind
 from wmaplint.jq.parser import parse
+from wmaplint.jq.result_kinds import infer_result_kind
 from wmaplint.jq.roles import ExprRole
+from wmaplint.rules import expression_findings as analyze
 
 SCALE = ExprRole("replicasPath", "root", "per-instance", has_instances=True)
 SCALE_SINGLE = ExprRole("replicasPath", "root", "per-instance")
@@ -299,7 +303,8 @@ def test_never_raises_on_hostile_input() -> None:
 
 
 def test_every_rule_is_documented_in_range() -> None:
-    ours = [rule for rule in vars(R).values() if getattr(rule, "id", "").startswith("WM2")]
+    modules = pkgutil.iter_modules(wmaplint.rules.jq.__path__)
+    ours = [importlib.import_module(f"wmaplint.rules.jq.{m.name}").RULE for m in modules]
     assert len(ours) >= 14
     for rule in ours:
         assert 201 <= int(rule.id[2:]) <= 259 and RULES[rule.id] is rule

@@ -11,9 +11,9 @@ import pytest
 
 from wmaplint.diagnostics import RULES, Severity
 from wmaplint.jq import ast as A
-from wmaplint.jq.analysis import analyze
 from wmaplint.jq.parser import JqSyntaxError, parse
 from wmaplint.jq.roles import ExprRole
+from wmaplint.rules import expression_findings as analyze
 
 CORPUS = Path(__file__).with_name("corpus.txt")
 NEUTRAL = ExprRole(field="path", context="root", cardinality="stream")

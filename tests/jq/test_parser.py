@@ -7,9 +7,9 @@ import sys
 import pytest
 
 from wmaplint.jq import ast as A
-from wmaplint.jq.analysis import analyze
 from wmaplint.jq.parser import EXACT_DIGITS, JqSyntaxError, parse
 from wmaplint.jq.roles import ExprRole
+from wmaplint.rules import expression_findings as analyze
 
 
 def test_field_chain_keeps_each_segment_span() -> None:

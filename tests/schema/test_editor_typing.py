@@ -2,7 +2,7 @@
 
 import pytest
 
-from wmaplint.jq.typing import members_at, types_at
+from wmaplint.jq.inference.queries import members_at, types_at
 from wmaplint.schema.types import ARRAY, OBJECT
 
 

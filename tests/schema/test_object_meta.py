@@ -2,8 +2,10 @@
 whatever the CRD declares; pruned under a nested `metadata` declared as an object without properties."""
 
 import pytest
+from worded import message_of, rule_of
 
-from wmaplint.jq.typing import Expectation, check_expression, members_at, types_at
+from wmaplint.jq.inference.queries import members_at, types_at
+from wmaplint.schema.expectations import Expectation, check_expression
 from wmaplint.schema.loader import parse_bytes
 from wmaplint.schema.types import STRING
 
@@ -43,7 +45,7 @@ def test_the_root_metadata_of_every_kind_is_object_meta(store, object_meta):
 def test_a_misspelled_metadata_field_is_still_an_unknown_field(store, object_meta):
     jobset = store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")[0].type
     (finding,) = check_expression(".metadata.lables.app", Expectation(), jobset, object_meta=object_meta)
-    assert finding.rule == "WM301" and "ObjectMeta" in finding.message
+    assert rule_of(finding) == "WM301" and "ObjectMeta" in message_of(finding)
     assert finding.data["suggestions"] == ["labels"]
 
 
@@ -67,9 +69,10 @@ def test_nested_metadata_without_properties_is_pruned_by_the_api_server(store, o
     pcs = store.lookup("grove.io", "v1alpha1", "PodCliqueSet")[0].type
     text = ".spec.template.resourceClaimTemplates[]?.templateSpec.metadata.labels"
     (finding,) = check_expression(text, Expectation(), pcs, object_meta=object_meta)
-    assert finding.rule == "WM301" and finding.data == {"pruned": True}
+    assert rule_of(finding) == "WM301" and finding.data == {"pruned": True}
     assert text[finding.start : finding.end] == "labels"
-    assert "prunes every field under it" in finding.message and "does not exist" not in finding.message
+    said = message_of(finding)
+    assert "prunes every field under it" in said and "does not exist" not in said
     # a template whose metadata the CRD declares (generateEmbeddedObjectMeta) keeps its labels
     jobset = store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")[0].type
     labels = '.spec.replicatedJobs[]?.template.spec.template.metadata.labels["a"]'
@@ -123,4 +126,4 @@ def test_embedded_resources_carry_object_meta(object_meta):
     assert kind is not None and kind.type.kind == STRING
     text = ".spec.declared.spec.sizes"
     (finding,) = check_expression(text, Expectation(), wrapper, object_meta=object_meta)
-    assert finding.rule == "WM301" and "sizes" in finding.message
+    assert rule_of(finding) == "WM301" and "sizes" in message_of(finding)

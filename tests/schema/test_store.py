@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from wmaplint.diagnostics import BUNDLED_SCHEMAS
+from wmaplint.rules.environment.missing_schema import missing_schema
 from wmaplint.schema import ANY, SchemaStore, default_store
 from wmaplint.schema.loader import MAX_DEPTH, parse_bytes, parse_file
-from wmaplint.schema.rules import missing_schema
 from wmaplint.schema.store import forget_parsed
 from wmaplint.schema.types import ARRAY, INTEGER, OBJECT, STRING, UNION
 
@@ -169,14 +169,14 @@ def test_a_file_with_the_content_of_a_bundled_source_is_read_pre_parsed(tmp_path
 
 
 def test_missing_version_and_kind_give_wm901_with_the_fix(store):
-    assert missing_schema(store, "ray.io", "v1", "RayJob") is None
-    finding = missing_schema(store, "ray.io", "v2", "RayJob")
-    assert finding.rule == "WM901"
-    assert "ray.io/v2 RayJob" in finding.message and "v1" in finding.message
-    assert "--crds" in finding.message and "WMAPLINT_SCHEMA_PATH" in finding.message
-    assert "schemas add" in finding.message
-    assert finding.data["versions"] == ["v1", "v1alpha1"]
-    assert missing_schema(store, "example.com", "v1", "Widget").data["versions"] == []
+    assert store.lookup("ray.io", "v1", "RayJob")
+    assert not store.lookup("ray.io", "v2", "RayJob")
+    message, data = missing_schema(store, "ray.io", "v2", "RayJob")
+    assert "ray.io/v2 RayJob" in message and "v1" in message
+    assert "--crds" in message and "WMAPLINT_SCHEMA_PATH" in message
+    assert "schemas add" in message
+    assert data["versions"] == ["v1", "v1alpha1"]
+    assert missing_schema(store, "example.com", "v1", "Widget")[1]["versions"] == []
 
 
 @pytest.mark.parametrize("text", [

@@ -1,9 +1,11 @@
 """jq over schema types: real paths from definitions against the real CRDs, and the bugs of FORMAT.md §8."""
 
 import pytest
+from worded import message_of, rule_of, rules
 
+from wmaplint.jq.inference.interpreter import infer
 from wmaplint.jq.parser import parse
-from wmaplint.jq.typing import Expectation, check_expression, infer
+from wmaplint.schema.expectations import Expectation, check_expression
 from wmaplint.schema.types import ANY, BOOLEAN, INTEGER, STRING
 
 
@@ -17,14 +19,10 @@ def types(store):
     return get
 
 
-def rules(findings):
-    return [f.rule for f in findings]
-
-
 def test_rayjob_has_no_status_conditions(types):
     rayjob = types("ray.io", "v1", "RayJob")
     (f,) = check_expression(".status.conditions", Expectation.for_field("conditionsPath"), rayjob)
-    assert f.rule == "WM301" and (f.start, f.end) == (8, 18)
+    assert rule_of(f) == "WM301" and (f.start, f.end) == (8, 18)
     assert "jobStatus" in f.data["valid"]
 
 
@@ -32,7 +30,7 @@ def test_old_rayjob_worker_groups_path_is_wrong_and_the_fix_is_clean(types):
     rayjob = types("ray.io", "v1", "RayJob")
     text = ".spec.workerGroupSpecs[].groupName"
     (f,) = check_expression(text, Expectation.for_field("instanceIdPath"), rayjob)
-    assert f.rule == "WM301" and text[f.start:f.end] == "workerGroupSpecs"
+    assert rule_of(f) == "WM301" and text[f.start:f.end] == "workerGroupSpecs"
     assert "rayClusterSpec" in f.data["valid"]
     assert f.data["declared"]["line"] > 0
     fixed = ".spec.rayClusterSpec.workerGroupSpecs[]?.groupName"
@@ -43,7 +41,7 @@ def test_old_milvus_query_node_has_no_template(types):
     milvus = types("milvus.io", "v1beta1", "Milvus")
     text = ".spec.components.queryNode.template"
     (f,) = check_expression(text, Expectation.for_field("podTemplateSpecPath"), milvus)
-    assert f.rule == "WM301" and text[f.start:f.end] == "template"
+    assert rule_of(f) == "WM301" and text[f.start:f.end] == "template"
 
 
 def test_llminferenceservice_scaling_exists_only_in_the_newer_release(types):
@@ -113,7 +111,7 @@ def test_pod_context_paths_read_label_maps(types):
 def test_wrong_target_shapes(types):
     job = types("batch", "v1", "Job")
     (f,) = check_expression(".spec.template.spec", Expectation.for_field("podTemplateSpecPath"), job)
-    assert f.rule == "WM306"
+    assert rule_of(f) == "WM306"
     assert check_expression(".spec.template.spec", Expectation.for_field("podSpecPath"), job) == []
     one = ".spec.template.spec.containers[0]"
     assert rules(check_expression(one, Expectation.for_field("containersPath"), job)) == ["WM306"]
@@ -125,7 +123,7 @@ def test_iterating_a_scalar_is_reported_unless_optional(types):
     job = types("batch", "v1", "Job")
     text = ".spec.parallelism[]"
     (f,) = check_expression(text, Expectation(), job)
-    assert f.rule == "WM302" and text[f.start:f.end] == "[]"
+    assert rule_of(f) == "WM302" and text[f.start:f.end] == "[]"
     assert check_expression(".spec.parallelism[]?", Expectation(), job) == []
 
 
@@ -133,8 +131,8 @@ def test_optional_replicas_without_default_get_a_fix_inside_the_iteration(types)
     mpijob = types("kubeflow.org", "v2beta1", "MPIJob")
     text = ".spec.mpiReplicaSpecs.Worker.replicas"
     (f,) = check_expression(text, Expectation.for_field("replicasPath"), mpijob)
-    assert f.rule == "WM305" and f.replacement == f"{text} // 1"
-    assert "replicas not set" in f.message and "rejects" not in f.message
+    assert rule_of(f) == "WM305" and f.replacement == f"{text} // 1"
+    assert "replicas not set" in message_of(f) and "rejects" not in message_of(f)
     pcs = types("grove.io", "v1alpha1", "PodCliqueSet")
     text = ".spec.template.cliques[].spec.minAvailable"
     (f,) = check_expression(text, Expectation.for_field("replicasPath"), pcs)
@@ -149,7 +147,7 @@ def test_conditions_need_the_named_fields(types):
     assert check_expression(".status.conditions", ok, jobset) == []
     bad = Expectation.for_field("conditionsPath", type_field="kind", status_field="status")
     (f,) = check_expression(".status.conditions", bad, jobset)
-    assert f.rule == "WM306" and "'kind'" in f.message
+    assert rule_of(f) == "WM306" and "'kind'" in message_of(f)
 
 
 def test_phase_enum_is_exposed(types):
@@ -163,7 +161,7 @@ def test_suspend_values_must_fit_the_field(types):
     jobset = types("jobset.x-k8s.io", "v1alpha2", "JobSet")
     assert check_expression(".spec.suspend", Expectation.for_field("suspendPath", value="true"), jobset) == []
     (f,) = check_expression(".spec.suspend", Expectation.for_field("suspendPath", value='"yes"'), jobset)
-    assert f.rule == "WM307"
+    assert rule_of(f) == "WM307"
     assert check_expression(".spec.suspend", Expectation.for_field("suspendPath", value="null"), jobset) == []
 
 
@@ -173,7 +171,7 @@ def test_by_expression_results(types):
     assert check_expression("(.status.active // 0) > 0", exp, job) == []
     (f,) = check_expression("(.status.active // 0) > 0", Expectation.for_field("expression",
                                                                             expected_result="True"), job)
-    assert f.rule == "WM308" and f.data["valid"] == ["false", "true"]
+    assert rule_of(f) == "WM308" and f.data["valid"] == ["false", "true"]
     assert rules(check_expression('(.status.active // 0) > "0"', exp, job)) == ["WM303"]
     assert rules(check_expression(".status.active + .metadata.name", Expectation(), job)) == ["WM303"]
 
@@ -182,7 +180,7 @@ def test_conditions_must_be_booleans_unless_existence_tests(types):
     job = types("batch", "v1", "Job")
     text = "[.status.conditions[]? | select(.type)] | length"
     (f,) = check_expression(text, Expectation(), job)
-    assert f.rule == "WM304" and text[f.start:f.end] == ".type"
+    assert rule_of(f) == "WM304" and text[f.start:f.end] == ".type"
     # optional fields are the usual existence test
     assert check_expression("[.status.conditions[]? | select(.reason)] | length", Expectation(), job) == []
     assert check_expression('if .spec.suspend then "x" else "y" end', Expectation(), job) == []
@@ -204,9 +202,9 @@ def test_any_never_reports_and_language_constructs_are_typed(types):
     }
     for text, kind in cases.items():
         result = infer(parse(text), job)
-        assert result.findings == [], text
+        assert result.facts == [], text
         assert kind in result.type.kinds(), (text, result.type)
-    (f,) = infer(parse("def f: .spec; f | .paralelism"), job).findings
+    (f,) = infer(parse("def f: .spec; f | .paralelism"), job).facts
     assert f.data["suggestions"] == ["parallelism"]
 
 
@@ -222,9 +220,9 @@ def test_a_string_indexed_by_a_number_is_a_character_in_gojq(types):
     job = types("batch", "v1", "Job")
     name = ".spec.template.spec.containers[0].name"
     result = infer(parse(f"{name}[0]"), job)
-    assert result.type.kinds() == {STRING} and result.findings == []
+    assert result.type.kinds() == {STRING} and result.facts == []
     (f,) = check_expression(f'{name}["x"]', Expectation(), job)
-    assert f.rule == "WM302"
+    assert rule_of(f) == "WM302"
 
 
 def test_comparing_different_kinds_says_what_each_operator_gives(types):
@@ -232,5 +230,5 @@ def test_comparing_different_kinds_says_what_each_operator_gives(types):
     said = {}
     for op in ("==", "!=", "<"):
         (finding,) = check_expression(f'.status.active {op} "0"', Expectation(), job)
-        said[op] = finding.message
+        said[op] = message_of(finding)
     assert "always false" in said["=="] and "always true" in said["!="] and "type order" in said["<"]

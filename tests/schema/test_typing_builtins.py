@@ -5,9 +5,13 @@ same builtin is still reported.
 """
 
 import pytest
+from worded import message_of, rule_of
 
+from wmaplint.jq.inference.facts import UnguardedIteration
+from wmaplint.jq.inference.interpreter import infer
 from wmaplint.jq.parser import parse
-from wmaplint.jq.typing import Expectation, check_expression, infer
+from wmaplint.schema.expectations import Expectation, check_expression
+from wmaplint.schema.paths import TypedPath
 from wmaplint.schema.types import ARRAY, BOOLEAN, INTEGER, OBJECT, STRING, SchemaType
 
 RUNNING = Expectation.for_field("expression", expected_result="true")
@@ -31,11 +35,11 @@ def isvc(store):
 def typed(text, expectation, t):
     """The findings of the typing itself: whether an iteration is guarded is WM309's concern (tested in
     test_unguarded_iteration), and these cases iterate lists a new object does not have yet."""
-    return [f for f in check_expression(text, expectation, t) if f.rule != "WM309"]
+    return [f for f in check_expression(text, expectation, t) if not isinstance(f, UnguardedIteration)]
 
 
 def rules(text, expectation, t):
-    return [f.rule for f in typed(text, expectation, t)]
+    return [rule_of(f) for f in typed(text, expectation, t)]
 
 
 def test_job_running_expression_compares_condition_types_not_the_list(job):
@@ -69,15 +73,15 @@ def test_per_element_arguments_see_the_element_type(job, text):
 
 def test_a_wrong_field_inside_a_per_element_argument_is_still_reported(job):
     (f,) = typed('.status.conditions | any(.typ == "Complete")', RUNNING, job)
-    assert f.rule == "WM301" and f.data["suggestions"] == ["type"]
+    assert rule_of(f) == "WM301" and f.data["suggestions"] == ["type"]
     (f,) = typed('.status.conditions | map(.staus)', Expectation(), job)
-    assert f.rule == "WM301" and "status" in f.data["suggestions"]
+    assert rule_of(f) == "WM301" and "status" in f.data["suggestions"]
 
 
 def test_a_wrong_comparison_inside_any_is_still_reported(job):
     findings = check_expression("[.status.conditions[]?.type] | any(. == 3)", RUNNING, job)
-    assert [f.rule for f in findings] == ["WM303"]
-    assert "string" in findings[0].message and "integer" in findings[0].message
+    assert [rule_of(f) for f in findings] == ["WM303"]
+    assert "string" in message_of(findings[0]) and "integer" in message_of(findings[0])
 
 
 def test_min_of_a_list_with_a_guaranteed_element_is_not_optional(job):
@@ -173,7 +177,7 @@ def test_builtin_results():
             assert result.type.is_any, text
         else:
             assert result.type.kinds() == {kind}, text
-        assert result.findings == [], text
+        assert result.facts == [], text
 
 
 def test_empty_output_gives_no_shape_finding(job):
@@ -182,11 +186,9 @@ def test_empty_output_gives_no_shape_finding(job):
 
 
 def test_unknown_field_declared_location_reaches_the_check_as_related(store):
-    from wmaplint.checks.schema_paths import _declared_at
-
     (rayjob,) = store.lookup("ray.io", "v1", "RayJob")
     (f,) = check_expression(".spec.workerGroupSpecs", Expectation(), rayjob.type, source=rayjob.source)
-    (related,) = _declared_at(f, rayjob)
+    (related,) = TypedPath(None, rayjob, None, f).related
     assert (related.path, related.base) == ("crds/ray.io/rayjob_v1.yaml", "WMAPLINT_BUNDLED_SCHEMAS")
     assert (related.span.start_line, related.span.start_col) == (
         f.data["declared"]["line"], f.data["declared"]["column"])

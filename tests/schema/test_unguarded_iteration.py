@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from worded import message_of, rule_of
 
 from wmaplint.checks import load_checks
 from wmaplint.engine import lint_text
-from wmaplint.jq.typing import Expectation, check_expression, object_meta_from
 from wmaplint.rule_modules import import_rule_modules
+from wmaplint.schema.expectations import Expectation, check_expression
+from wmaplint.schema.served import object_meta_from
 
 load_checks()
 import_rule_modules()
@@ -33,7 +35,7 @@ def types(bundle_store: Any) -> Any:
     def check(gvk: tuple[str, str, str], text: str, field: str = "instanceIdPath") -> list[Any]:
         schema = bundle_store.lookup(*gvk)[0]
         found = check_expression(text, Expectation.for_field(field), schema.type, object_meta=meta)
-        return [f for f in found if f.rule == RULE]
+        return [f for f in found if rule_of(f) == RULE]
 
     return check
 
@@ -46,7 +48,7 @@ def test_rayjob_worker_groups_without_a_guard(types: Any) -> None:
     (f,) = types(RAYJOB, text)
     assert text[f.start:f.end] == "[]"
     assert f.data == {"path": WORKERS, "absent": WORKERS}
-    assert "`workerGroupSpecs`" in f.message and "cannot iterate over: null" in f.message
+    assert "`workerGroupSpecs`" in message_of(f) and "cannot iterate over: null" in message_of(f)
     assert f.replacement == f"{WORKERS}[]?.groupName"
     assert types(RAYJOB, f.replacement) == []
 
@@ -55,7 +57,7 @@ def test_a_missing_parent_is_named(types: Any) -> None:
     """The head's containers are required in its pod spec, but rayClusterSpec itself may be absent."""
     (f,) = types(RAYJOB, ".spec.rayClusterSpec.headGroupSpec.template.spec.containers[].name")
     assert f.data["absent"] == ".spec.rayClusterSpec"
-    assert "whenever `.spec.rayClusterSpec` is absent" in f.message
+    assert "whenever `.spec.rayClusterSpec` is absent" in message_of(f)
 
 
 @pytest.mark.parametrize("text", [
@@ -90,7 +92,7 @@ def test_builtins_defined_over_iteration_are_reported_without_a_fix(types: Any, 
     text = f"{WORKERS} | {builtin}"
     (f,) = types(RAYJOB, text, "expression")
     assert text[f.start:f.end] == builtin.split("(")[0]
-    assert f.replacement is None and "// []" in f.message
+    assert f.replacement is None and "// []" in message_of(f)
 
 
 def test_required_lists_and_a_spec_are_taken_as_present(types: Any) -> None:
@@ -174,12 +176,12 @@ def _sweep(schema_dict: dict[str, Any], schema_type: Any) -> tuple[int, int, lis
     reported = 0
     cases = _iterables(schema_dict)
     for text, expected in cases:
-        found = [f for f in check_expression(text, Expectation(), schema_type) if f.rule == RULE]
+        found = [f for f in check_expression(text, Expectation(), schema_type) if rule_of(f) == RULE]
         reported += bool(found)
         if bool(found) != expected:
             wrong.append(f"{text}: expected {'a finding' if expected else 'none'}")
         elif found and [f for f in check_expression(found[0].replacement, Expectation(), schema_type)
-                        if f.rule == RULE]:
+                        if rule_of(f) == RULE]:
             wrong.append(f"{text}: the fix {found[0].replacement} is reported again")
     return len(cases), reported, wrong
 

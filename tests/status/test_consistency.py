@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from wmaplint.engine import lint_text
+from wmaplint.resolve import status as resolved_status
 from wmaplint.rules.examples import custom_definition
+from wmaplint.status.consistency import EVALUATION_ORDER
 
 from .helpers import catalog_text, only, rules, status_findings, vary
 
@@ -35,6 +37,10 @@ def test_catalog_definitions_are_consistent() -> None:
     ):
         found = [d for d in status_findings(catalog_text(name)) if "WM430" <= d.rule <= "WM439"]
         assert found == [], (name, [d.message for d in found])
+
+
+def test_statuses_are_compared_in_the_order_resolution_reports_them() -> None:
+    assert EVALUATION_ORDER == tuple(key for key, _ in resolved_status.EVALUATION_ORDER)
 
 
 def test_same_condition_with_two_statuses() -> None:

@@ -9,7 +9,13 @@ import pytest
 from wmaplint.fixes import apply_edits
 from wmaplint.schema import default_store
 from wmaplint.schema.bundle import shipped_bundle
-from wmaplint.status import KnowledgeError, load_knowledge, parse_knowledge, phase_values, schema_enum
+from wmaplint.status.knowledge import (
+    KnowledgeError,
+    load_knowledge,
+    parse_knowledge,
+    phase_values,
+    schema_enum,
+)
 
 from .helpers import catalog_text, only, status_findings, vary
 
@@ -136,16 +142,15 @@ def test_bundled_phases_agree_with_crd_enums() -> None:
     knowledge = load_knowledge()
     store = default_store([])  # the bundled CRDs
     checked = 0
-    for facts in knowledge.kinds.values():
-        group, version, kind = (
-            facts.gvk.rsplit("/", 2) if facts.gvk.count("/") == 2 else ("", *facts.gvk.split("/"))
-        )
+    for controller in knowledge.kinds.values():
+        gvk = controller.gvk
+        group, version, kind = gvk.rsplit("/", 2) if gvk.count("/") == 2 else ("", *gvk.split("/"))
         for resolved in store.lookup(group, version, kind):
-            for path, phase in facts.phases.items():
+            for path, phase in controller.phases.items():
                 enum = schema_enum(resolved.type, path)
                 if enum:
                     checked += 1
-                    assert set(enum) <= set(phase.values), (facts.gvk, path)
+                    assert set(enum) <= set(phase.values), (gvk, path)
     assert checked >= 3
 
 
@@ -188,7 +193,7 @@ def test_every_framework_crd_is_described() -> None:
             props = raws[(group, version, kind)].get("properties", {})
             if "conditions" not in props.get("status", {}).get("properties", {}):
                 continue
-            if knowledge.facts(group, version, kind) is None:
+            if knowledge.controller(group, version, kind) is None:
                 missing.append(f"{group}/{version}/{kind}")
     # Karta itself and the scheduler's PodGroup are not workloads a definition targets.
     assert sorted(set(missing)) == ["run.ai/v1alpha1/Karta", "scheduling.run.ai/v2alpha2/PodGroup"]
@@ -196,20 +201,20 @@ def test_every_framework_crd_is_described() -> None:
         assert gvk in knowledge.kinds
 
 
-def test_every_fact_has_a_source() -> None:
-    for facts in load_knowledge().kinds.values():
-        assert facts.source, facts.gvk
-        for condition in facts.conditions.values():
-            assert condition.source, (facts.gvk, condition.type)
-        for phase in facts.phases.values():
-            assert phase.source and phase.values, (facts.gvk, phase.path)
-        for pair in facts.exclusive:
-            assert pair <= set(facts.conditions), (facts.gvk, pair)
+def test_everything_known_has_a_source() -> None:
+    for controller in load_knowledge().kinds.values():
+        assert controller.source, controller.gvk
+        for condition in controller.conditions.values():
+            assert condition.source, (controller.gvk, condition.type)
+        for phase in controller.phases.values():
+            assert phase.source and phase.values, (controller.gvk, phase.path)
+        for pair in controller.exclusive:
+            assert pair <= set(controller.conditions), (controller.gvk, pair)
 
 
 def test_phase_values_normalise_the_path() -> None:
-    facts = load_knowledge().facts("ray.io", "v1", "RayJob")
-    values, source = phase_values(facts, '(.status.jobDeploymentStatus // "")')
+    rayjob = load_knowledge().controller("ray.io", "v1", "RayJob")
+    values, source = phase_values(rayjob, '(.status.jobDeploymentStatus // "")')
     assert "Complete" in values and "ray.io/v1/RayJob" in source
 
 

@@ -1,16 +1,15 @@
-"""Matchers as conjunctions: phase expressions, contradictions, implication and subsumption."""
+"""Matchers as conjunctions of requirements: phase expressions, contradictions, implication, subsumption."""
 
 from __future__ import annotations
 
 from wmaplint.definition.model import build
 from wmaplint.source import load_text
-from wmaplint.status import (
-    EVALUATION_ORDER,
-    Fact,
-    build_model,
+from wmaplint.status.conjunctions import (
+    Requirement,
     conflict,
+    conjunctions_of,
     describe_object,
-    expression_fact,
+    expression_requirement,
     implies,
     subsumes,
 )
@@ -19,24 +18,25 @@ from wmaplint.status.knowledge import load_knowledge, normalise_path
 from .helpers import catalog_text
 
 
-def _model(text: str):
+def _conjunctions(text: str):
     source = load_text(text, "d.yaml")
     definition = build(source.documents[0].root)
     assert definition is not None and definition.root is not None and definition.root.status is not None
-    return build_model(definition.root.status)
+    return conjunctions_of(definition.root.status)
 
 
-def test_phase_expressions_become_phase_facts() -> None:
+def test_phase_expressions_become_phase_requirements() -> None:
     path = ".status.jobDeploymentStatus"
-    assert expression_fact('(.status.jobDeploymentStatus // "") == ""', "true", path) == Fact("phase", "", "")
-    assert expression_fact(".status.jobDeploymentStatus", "Running", path) == Fact("phase", "", "Running")
-    assert expression_fact('"Failed" == .status.jobDeploymentStatus', "false", path) == Fact(
+    phase = expression_requirement
+    assert phase('(.status.jobDeploymentStatus // "") == ""', "true", path) == Requirement("phase", "", "")
+    assert phase(".status.jobDeploymentStatus", "Running", path) == Requirement("phase", "", "Running")
+    assert phase('"Failed" == .status.jobDeploymentStatus', "false", path) == Requirement(
         "phase", "", "Failed", positive=False
     )
-    assert expression_fact('.status.jobDeploymentStatus != "Failed"', "true", path) == Fact(
+    assert phase('.status.jobDeploymentStatus != "Failed"', "true", path) == Requirement(
         "phase", "", "Failed", positive=False
     )
-    assert expression_fact(".status.jobStatus", "SUCCEEDED", path).kind == "expr"
+    assert phase(".status.jobStatus", "SUCCEEDED", path).kind == "expr"
 
 
 def test_normalise_path() -> None:
@@ -45,45 +45,44 @@ def test_normalise_path() -> None:
 
 
 def test_catalog_rayjob_model() -> None:
-    model = _model(catalog_text("ray-io-rayjob-v1.yaml"))
-    initializing = model.conjunctions["initializing"]
-    assert [c.facts for c in initializing][-1] == frozenset({Fact("phase", "", "")})
-    completed = model.conjunctions["completed"][0]
-    assert Fact("phase", "", "Complete") in completed.facts and len(completed.opaque) == 1
-    keys = [k for k, _ in model.ordered()]
-    assert keys == [k for k in EVALUATION_ORDER if k in keys] and keys.index("running") < keys.index("failed")
+    conjunctions = _conjunctions(catalog_text("ray-io-rayjob-v1.yaml"))
+    initializing = conjunctions["initializing"]
+    assert [c.requirements for c in initializing][-1] == frozenset({Requirement("phase", "", "")})
+    completed = conjunctions["completed"][0]
+    assert Requirement("phase", "", "Complete") in completed.requirements and len(completed.opaque) == 1
 
 
 def test_conflicts() -> None:
-    assert conflict({Fact("cond", "Ready", "True"), Fact("cond", "Ready", "False")})
-    assert conflict({Fact("phase", "", "A"), Fact("phase", "", "B")})
-    assert conflict({Fact("phase", "", "A"), Fact("phase", "", "A", positive=False)})
-    assert conflict({Fact("expr", "x", "1"), Fact("expr", "x", "2")})
-    assert conflict({Fact("cond", "Ready", "True"), Fact("phase", "", "A")}) is None
-    job = load_knowledge().facts("batch", "v1", "Job")
-    pair = {Fact("cond", "Complete", "True"), Fact("cond", "Failed", "True")}
+    assert conflict({Requirement("cond", "Ready", "True"), Requirement("cond", "Ready", "False")})
+    assert conflict({Requirement("phase", "", "A"), Requirement("phase", "", "B")})
+    assert conflict({Requirement("phase", "", "A"), Requirement("phase", "", "A", positive=False)})
+    assert conflict({Requirement("expr", "x", "1"), Requirement("expr", "x", "2")})
+    assert conflict({Requirement("cond", "Ready", "True"), Requirement("phase", "", "A")}) is None
+    job = load_knowledge().controller("batch", "v1", "Job")
+    pair = {Requirement("cond", "Complete", "True"), Requirement("cond", "Failed", "True")}
     assert conflict(pair) is None and "never sets" in (conflict(pair, job) or "")
 
 
 def test_implication() -> None:
-    facts = frozenset({Fact("cond", "Ready", "True"), Fact("phase", "", "Running")})
-    assert implies(facts, Fact("exists", "Ready"))
-    assert implies(facts, Fact("phase", "", "Failed", positive=False))
-    assert not implies(facts, Fact("cond", "Ready", "False"))
-    assert not implies(facts, Fact("exists", "Failed"))
+    requirements = frozenset({Requirement("cond", "Ready", "True"), Requirement("phase", "", "Running")})
+    assert implies(requirements, Requirement("exists", "Ready"))
+    assert implies(requirements, Requirement("phase", "", "Failed", positive=False))
+    assert not implies(requirements, Requirement("cond", "Ready", "False"))
+    assert not implies(requirements, Requirement("exists", "Failed"))
 
 
 def test_subsumption_on_a_real_definition() -> None:
-    model = _model(catalog_text("kubeflow-org-pytorchjob-v1.yaml"))
-    running = model.conjunctions["running"][0]
-    failed = model.conjunctions["failed"][0]
+    conjunctions = _conjunctions(catalog_text("kubeflow-org-pytorchjob-v1.yaml"))
+    running = conjunctions["running"][0]
+    failed = conjunctions["failed"][0]
     assert not subsumes(running, failed) and not subsumes(failed, running)
     assert subsumes(running, running)
 
 
 def test_describe_object() -> None:
-    facts = frozenset(
-        {Fact("cond", "Failed", "True"), Fact("cond", "Complete", "True"), Fact("phase", "", "X")}
+    requirements = frozenset(
+        {Requirement("cond", "Failed", "True"), Requirement("cond", "Complete", "True"),
+         Requirement("phase", "", "X")}
     )
-    assert describe_object(facts) == "conditions Complete=True and Failed=True; phase 'X'"
+    assert describe_object(requirements) == "conditions Complete=True and Failed=True; phase 'X'"
     assert describe_object(frozenset()) == "any object"

@@ -571,7 +571,3 @@ def describe(problem: Problem, text: str) -> str:
     col = problem.offset - (before.rfind("\n") + 1) + 1
     source_line = text.split("\n")[line - 1]
     return f"ERROR: <input>:{line}:{col}: {problem.message}\n | {source_line}\n | {'.' * (col - 1)}^"
-
-
-def _unused(_: Any) -> None:  # keeps typing imports honest for mypy in older Pythons
-    return None

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 
 from wmaplint.cel import ast as A
 from wmaplint.cel import types as t
-from wmaplint.cel.budget import ABSENT, SizeIndex
 from wmaplint.cel.cost import CostEstimator
+from wmaplint.cel.sizes import ABSENT, SizeIndex
 
 Where = tuple[SizeIndex, int]  # a path of a variable's value: its index and the path's id there
 

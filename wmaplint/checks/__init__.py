@@ -16,10 +16,6 @@ CHECKS: list[CheckFn] = []
 
 # Modules whose import registers their checks, in report order.
 CHECK_MODULES = (
-    "wmaplint.checks.status",
-    "wmaplint.checks.status_semantics",
-    "wmaplint.checks.expressions",
-    "wmaplint.checks.schema_paths",
     "wmaplint.checks.cel_rules",
     "wmaplint.rulepacks",
 )

@@ -503,6 +503,18 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(children(current)))
 
 
+# The tree listed last, and its nodes: the analyses of one expression go over them one after another.
+_listed: tuple[Node, list[Node]] | None = None
+
+
+def nodes(tree: Node) -> list[Node]:
+    """Every node of the tree in pre-order, as ``walk`` gives them (do not change the list)."""
+    global _listed
+    if _listed is None or _listed[0] is not tree:
+        _listed = (tree, list(walk(tree)))
+    return _listed[1]
+
+
 _ONE, _MANY, _PAIRS = "one", "many", "pairs"
 
 

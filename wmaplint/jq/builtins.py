@@ -41,8 +41,7 @@ _EXCESSIVE = "function '{name}' may produce excessive output and is not allowed"
 # value-making functions with one output
 _add(
     "not/0 in/1 inside/1 contains/1 has/1 isempty/1 any/0 any/1 any/2 all/0 all/1 all/2 test/1 "
-    "test/2 startswith/1 "
-    "endswith/1 isinfinite/0 isnan/0 isnormal/0 isfinite/0 toboolean/0 IN/1 IN/2",
+    "test/2 startswith/1 endswith/1 isinfinite/0 isnan/0 isnormal/0 isfinite/0 toboolean/0 IN/1 IN/2",
     result="boolean",
 )
 _add(
@@ -114,8 +113,7 @@ _add("first/0 last/0 nth/1", path=True)
 _add("last/1", outputs="0-1")
 _add(
     "select/1 arrays/0 objects/0 iterables/0 booleans/0 numbers/0 strings/0 nulls/0 values/0 "
-    "scalars/0 finites/0 "
-    "normals/0",
+    "scalars/0 finites/0 normals/0",
     outputs="0-1",
     path=True,
     result="input",
@@ -164,8 +162,7 @@ _add(
     "_plus/0 _negate/0 _add/2 _subtract/2 _multiply/2 _divide/2 _modulo/2 _alternative/2 _equal/2 "
     "_notequal/2 "
     "_greater/2 _less/2 _greatereq/2 _lesseq/2 _range/3 _min_by/1 _max_by/1 _sort_by/1 _group_by/1 "
-    "_unique_by/1 "
-    "_match/3 _captures/0 _assign/2 _modify/2 _last/1",
+    "_unique_by/1 _match/3 _captures/0 _assign/2 _modify/2 _last/1",
     availability="hidden",
 )
 

@@ -20,7 +20,6 @@ from wmaplint.lsp.uris import from_path
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, UNION, Property, SchemaType
 from wmaplint.structs import dataclass
 
-POD = ("", "v1", "Pod")
 MAX_LABEL_DEPTH = 4
 MAX_DESCRIPTION = 1500  # characters of a CRD description shown in a completion item
 # (definition, "root" | "pod") -> the schema sources to type against, first one shown
@@ -51,6 +50,7 @@ def cursor_in_expression(snapshot: Snapshot, offset: int) -> tuple[Definition, C
 
 def schemas_from_store(store: Any) -> SchemaLookup:
     """The lookup of a schema store: root kinds (one per distinct file content) or the Pod."""
+    from wmaplint.schema.paths import POD, distinct
 
     def lookup(definition: Definition, context: str) -> list[Any]:
         if store is None:
@@ -61,13 +61,7 @@ def schemas_from_store(store: Any) -> SchemaLookup:
         kind = root.kind if root is not None else None
         if kind is None or not kind.kind or not kind.version:
             return []
-        seen: set[str] = set()
-        found = []
-        for schema in store.lookup(kind.group, kind.version, kind.kind):
-            if schema.sha256 not in seen:
-                seen.add(schema.sha256)
-                found.append(schema)
-        return found
+        return distinct(store.lookup(kind.group, kind.version, kind.kind))
 
     return lookup
 
@@ -137,7 +131,8 @@ def property_markdown(prop: Property, required: bool | None, source: Any | None)
 
 def hover(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> lsp.Hover | None:
     """The CRD property of the path segment under the cursor, or None."""
-    from wmaplint.jq.typing import object_meta_from, types_at
+    from wmaplint.jq.inference.queries import types_at
+    from wmaplint.schema.served import object_meta_from
 
     found = cursor_in_expression(snapshot, offset)
     if found is None:
@@ -182,7 +177,8 @@ def _gvk(gvk: tuple[str, str, str]) -> str:
 def completions(snapshot: Snapshot, offset: int, schemas: SchemaLookup) -> list[lsp.CompletionItem] | None:
     """Fields after a `.` in a jq expression; None when the cursor is not in an expression (so the
     YAML completions apply), an empty list when it is but nothing is known."""
-    from wmaplint.jq.typing import members_at, object_meta_from
+    from wmaplint.jq.inference.queries import members_at
+    from wmaplint.schema.served import object_meta_from
 
     found = cursor_in_expression(snapshot, offset)
     if found is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from wmaplint.jq import builtins as jq_builtins
+from wmaplint.jq.lexical import argument_count
 from wmaplint.source import ScalarNode
 from wmaplint.structs import dataclass
 
@@ -67,26 +68,7 @@ def _arity(expr: str, after: int) -> int:
         i += 1
     if i >= len(expr) or expr[i] != "(":
         return 0
-    depth, count, quoted = 0, 1, False
-    while i < len(expr):
-        ch = expr[i]
-        if quoted:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return count
-        elif ch == ";" and depth == 1:
-            count += 1
-        i += 1
-    return count
+    return argument_count(expr, i)
 
 
 def builtin_markdown(name: str, arity: int) -> str | None:

@@ -1,6 +1,6 @@
 """GitHub Actions workflow commands: each finding becomes an annotation on the pull request's files.
 
-    ::error file=defs/jobset.yaml,line=12,col=27,endLine=12,endColumn=34,title=WM301 unknown-field::unknown…
+    ::error file=defs/jobset.yaml,line=12,col=27,endLine=12,endColumn=34,title=WMnnn rule-name::unknown…
 
 Conventions: ``file`` is relative to ``root`` (the repository checkout) when the file lies inside it;
 ``col``/``endColumn`` are given only for single-line spans (GitHub ignores columns across lines), in UTF-16

@@ -1,6 +1,6 @@
 """Human-readable output: one header line per finding, the source line with an underline, notes, help.
 
-    defs/jobset.yaml:12:27: error: unknown field "replicaz" [WM301 unknown-field]
+    defs/jobset.yaml:12:27: error: unknown field "replicaz" [WMnnn rule-name]
        12 |       replicasPath: .spec.replicaz
           |                           ^~~~~~~~
       note: crds/jobset.yaml:40:9: JobSet.spec is defined here

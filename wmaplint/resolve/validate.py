@@ -335,7 +335,7 @@ def validate_node(
 
 
 def skipped_sources(store: Any) -> list[Diagnostic]:
-    """WM902 for every schema source the store could not use."""
+    """The diagnostics of every schema source the store could not use."""
     return [_source_diagnostic(error) for error in store.errors]
 
 
@@ -381,12 +381,13 @@ def validate_loaded(manifests: list[Any], crds: list[str] | tuple[str, ...] = ()
 
 
 def _source_diagnostic(error: Any) -> Diagnostic:
-    """WM902 for a schema source the store skipped (a --crds typo, a broken file)."""
-    from wmaplint.schema.rules import BAD_SCHEMA_SOURCE
+    """The diagnostic of a schema source the store skipped (a --crds typo, a broken file)."""
+    from wmaplint.rules import diagnostics_of
+    from wmaplint.schema.errors import SkippedSource
 
     line = getattr(error, "line", None) or 1
     column = getattr(error, "column", None) or 1
     span = Span(line, column, line, column + 1) if getattr(error, "line", None) else Span.whole_file()
     path = getattr(error, "file", None) or "<schema sources>"
-    message = f"a schema source was skipped, manifests of its kinds are not validated: {error}"
-    return Diagnostic(BAD_SCHEMA_SOURCE.id, BAD_SCHEMA_SOURCE.severity, message, path, span)
+    (diagnostic,) = diagnostics_of([SkippedSource(path, span, str(error))])
+    return diagnostic

@@ -7,12 +7,16 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
 - ``@definition_check(RULE)``: ``fn(ctx)`` runs on every definition; ``ctx`` is a ``DefinitionContext``
   (``wmaplint.rules.context``: the typed definition, its parsed expressions, the schema types they are
   checked against) and ``fn`` yields the rule's diagnostics.
+- ``@expression_check(RULE, applies)``: ``fn(text, tree, role)`` runs on each jq expression of every
+  definition whose role (``wmaplint.jq.roles.ExprRole``) ``applies``, and yields findings on the expression
+  by itself (``wmaplint.jq.findings.JqFinding``, offsets into ``text``); they are kept by text and role, and
+  placed in the file (``wmaplint.rules.placement``).
 - ``@reports(RULE, FactType)``: ``fn(fact)`` words a fact that an analysis found (a YAML fault, a field the
   schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or the whole diagnostic,
   to add related locations), or None to say nothing, and the diagnostic takes the fact's place.
-
-An analysis whose facts rules report is run on every definition when a concern's package registers it with
-``@definition_analysis`` (``fn(ctx)`` gives the facts); the source's own facts come from the reader.
+- ``@definition_analysis``: ``fn(ctx)`` runs an analysis on every definition and returns the facts it finds,
+  for the rules that report their kinds. A concern's package registers the analyses its rules share; the
+  source's own facts come from the reader.
 
 Nothing lists the modules: ``load()`` imports every module of every folder here, and each registers its
 hook as it is imported. A rule id is spelled in its rule's module only; other code names the rule object or
@@ -24,12 +28,17 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
 
 if TYPE_CHECKING:
     from wmaplint.facts import Fact
+    from wmaplint.jq.ast import Node as JqNode
+    from wmaplint.jq.findings import JqFinding
+    from wmaplint.jq.parser import JqSyntaxError
+    from wmaplint.jq.roles import ExprRole
     from wmaplint.rules.context import DefinitionContext
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -54,6 +63,90 @@ def definition_check(rule: Rule) -> Callable[[F], F]:
         return fn
 
     return register
+
+
+class ExpressionCheck:
+    """A rule's logic on one jq expression by itself (see ``expression_check``)."""
+
+    __slots__ = ("rule", "fn", "applies", "unparsed")
+
+    def __init__(self, rule: Rule, fn: Callable[..., Iterable[JqFinding]],
+                 applies: Callable[[ExprRole], bool] | None, unparsed: bool) -> None:
+        self.rule = rule
+        self.fn = fn
+        self.applies = applies
+        self.unparsed = unparsed
+
+
+# in the order the modules were found
+EXPRESSION_CHECKS: list[ExpressionCheck] = []
+
+
+def expression_check(rule: Rule, applies: Callable[[ExprRole], bool] | None = None, *,
+                     unparsed: bool = False) -> Callable[[F], F]:
+    """Register ``fn(text, tree, role) -> findings`` as the logic of ``rule`` on each jq expression whose
+    role ``applies`` (every expression when None). ``tree`` is the expression's syntax tree; ``fn`` also gets
+    the expressions that do not parse when ``unparsed``, with the parser's ``JqSyntaxError`` as their tree."""
+
+    def register(fn: F) -> F:
+        EXPRESSION_CHECKS.append(ExpressionCheck(rule, fn, applies, unparsed))
+        return fn
+
+    return register
+
+
+def expression_findings(text: str, role: ExprRole) -> list[JqFinding]:
+    """Every expression check's findings on one jq expression used as ``role``, by position: what the rules
+    find in it wherever it stands, before they place it in a file."""
+    from wmaplint.jq.parser import try_parse
+
+    load()
+    return list(_cached_findings(_Expression(text, role, try_parse(text))))
+
+
+class _Expression:
+    """The key of an expression's findings, its text and role, carrying the parse they are found in until
+    they are (the text decides it, so it takes no part in the key)."""
+
+    __slots__ = ("text", "role", "tree", "_hash")
+
+    def __init__(self, text: str, role: ExprRole, tree: JqNode | JqSyntaxError | None) -> None:
+        self.text = text
+        self.role = role
+        self.tree = tree
+        self._hash = hash((text, role))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Expression) and other.text == self.text and other.role == self.role
+
+
+# Kept by text and role, for all the checks at once: the same catalog expressions recur in many definitions
+# and in every keystroke of an editor, and one look-up an expression is what a warm check costs.
+@lru_cache(maxsize=16384)
+def _cached_findings(key: _Expression) -> tuple[JqFinding, ...]:
+    found: list[JqFinding] = []
+    parsed = not isinstance(key.tree, Exception)
+    for check in EXPRESSION_CHECKS:
+        if (parsed or check.unparsed) and (check.applies is None or check.applies(key.role)):
+            try:
+                found.extend(check.fn(key.text, key.tree, key.role))
+            except RecursionError:  # the parser bounds tree depth; keep the promise of never raising anyway
+                pass
+    key.tree = None  # the cache keeps the key, which needs the tree no more: the parser's cache decides
+    found.sort(key=lambda f: (f.start, f.end, f.rule))
+    return tuple(found)
+
+
+def _run_expression_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    from wmaplint.rules.placement import place
+
+    for parsed in ctx.expressions:
+        tree = parsed.tree if parsed.tree is not None else parsed.error
+        for finding in _cached_findings(_Expression(parsed.text, parsed.role, tree)):
+            yield place(ctx, parsed.expr, finding)
 
 
 def reports(rule: Rule, kind: type[Fact]) -> Callable[[F], F]:
@@ -111,7 +204,9 @@ def run_definition_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
         yield from diagnostics_of(analysis(ctx))
     for _, check in DEFINITION_CHECKS:
         yield from check(ctx)
+    if EXPRESSION_CHECKS:
+        yield from _run_expression_checks(ctx)
 
 
-__all__ = ["RULES", "definition_analysis", "definition_check", "diagnostics_of", "load", "reports",
-           "run_definition_checks"]
+__all__ = ["RULES", "definition_analysis", "definition_check", "diagnostics_of", "expression_check",
+           "expression_findings", "load", "reports", "run_definition_checks"]

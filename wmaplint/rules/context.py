@@ -1,8 +1,8 @@
 """The typed check contract: what the engine hands a rule's logic for one definition.
 
-Rules neither load, parse nor print. The definition is built from its nodes, its expressions parsed and the
-schema types they are checked against looked up here, each once and only when a rule first asks, and shared
-by every rule of the definition.
+Rules neither load, parse nor print. The definition is built from its nodes, its expressions parsed, the
+schema types they are checked against and what the knowledge file says of the root's kind looked up here,
+each once and only when a rule first asks, and shared by every rule of the definition.
 """
 
 from __future__ import annotations
@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
+    from wmaplint.schema.paths import DefinitionSchemas, TypedPath
+    from wmaplint.schema.types import SchemaType
+    from wmaplint.status.knowledge import Controller
+
+_UNSET: Any = object()  # a lazily computed member not computed yet (None is a value)
 
 
 @dataclass(eq=False)
@@ -52,6 +57,10 @@ class DefinitionContext:
     cache: dict[str, Any] = field(default_factory=dict)  # of the checks that have not moved yet
     _store: Any = field(default=None, repr=False)
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
+    _root_schema_types: list[SchemaType] | None = field(default=None, repr=False)
+    _root_controller: Controller | None = field(default=_UNSET, repr=False)
+    _schemas: DefinitionSchemas | None = field(default=None, repr=False)
+    _typed_paths: list[TypedPath] | None = field(default=None, repr=False)
 
     @property
     def store(self) -> Any:
@@ -59,6 +68,27 @@ class DefinitionContext:
         if self._store is None and self.schema_store is not None:
             self._store = self.schema_store()
         return self._store
+
+    @property
+    def schemas(self) -> DefinitionSchemas | None:
+        """The schemas the definition's paths are checked against (its root kind from each distinct source,
+        the Pod, ObjectMeta; ``wmaplint.schema.paths``), or None without a store or a root kind."""
+        if self._schemas is None and self.store is not None:
+            from wmaplint.schema.paths import schemas_of
+
+            self._schemas = schemas_of(self.store, self.definition)
+        return self._schemas
+
+    @property
+    def typed_paths(self) -> list[TypedPath]:
+        """The facts of every path of the definition typed against its schemas (what the schema rules
+        report), found once for all of them."""
+        if self._typed_paths is None:
+            from wmaplint.schema.paths import typed_paths
+
+            schemas = self.schemas
+            self._typed_paths = typed_paths(self.definition, schemas) if schemas is not None else []
+        return self._typed_paths
 
     @property
     def expressions(self) -> list[ParsedExpression]:
@@ -75,6 +105,35 @@ class DefinitionContext:
                     parsed.append(ParsedExpression(expr, expr.role, tree, None))
             self._expressions = parsed
         return self._expressions
+
+    @property
+    def root_schema_types(self) -> list[SchemaType]:
+        """The schema types the store has for the root component's kind, one a source serving it (none
+        without a kind or a store, or when the lookup fails: the schema rules report broken sources)."""
+        if self._root_schema_types is None:
+            types: list[SchemaType] = []
+            root = self.definition.root
+            if root is not None and root.kind is not None:
+                try:
+                    store = self.store
+                    if store is not None:
+                        gvk = root.kind
+                        types = [r.type for r in store.lookup(gvk.group, gvk.version, gvk.kind)]
+                except Exception:  # never fails the lint: a broken source is a finding of its own
+                    types = []
+            self._root_schema_types = types
+        return self._root_schema_types
+
+    @property
+    def root_controller(self) -> Controller | None:
+        """What the knowledge file says the controller of the root component's kind writes into status (None
+        when it does not know the kind)."""
+        if self._root_controller is _UNSET:
+            from wmaplint.status.knowledge import controller_of
+
+            root = self.definition.root
+            self._root_controller = controller_of(root.kind if root is not None else None)
+        return self._root_controller
 
     def diag(
         self,

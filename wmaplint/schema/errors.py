@@ -1,13 +1,17 @@
-"""The one exception type the schema package lets out of its public API."""
+"""What can be wrong with a schema source: the one exception type the schema package lets out of its public
+API, and the fact of a source skipped while validating manifests."""
 
 from __future__ import annotations
+
+from wmaplint.facts import Fact
+from wmaplint.structs import dataclass
 
 
 class SchemaError(Exception):
     """A schema source that cannot be used as given: unreadable, broken, non-structural, too deep.
 
-    ``file``/``line``/``column`` (1-based) locate the problem when known; the engine turns these into
-    WM90x diagnostics.
+    ``file``/``line``/``column`` (1-based) locate the problem when known; the environment rules
+    (``wmaplint.rules.environment``) report them.
     """
 
     def __init__(
@@ -29,3 +33,11 @@ class SchemaError(Exception):
 
     def __reduce__(self):  # keep the extra fields through pickle (cached parse results carry errors)
         return (SchemaError, (self.message, self.file, self.line, self.column))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SkippedSource(Fact):
+    """A schema source the store skipped (``error``: why), found while validating manifests against the
+    schemas: the manifests of its kinds are not validated."""
+
+    error: str

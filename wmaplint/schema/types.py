@@ -212,6 +212,11 @@ def union(*types: SchemaType) -> SchemaType:
     return SchemaType(UNION, variants=tuple(flat))
 
 
+def variants(t: SchemaType) -> tuple[SchemaType, ...]:
+    """The types a union is one of; any other type is its own one variant."""
+    return t.variants if t.kind == UNION else (t,)
+
+
 def scalar(kind: str) -> SchemaType:
     return SchemaType(kind)
 

@@ -1,58 +1,10 @@
-"""Status mapping analysis: what controllers write (knowledge) and matchers as conjunctions (model)."""
+"""The analysis of status mappings (statusDefinition), as the status rules read it:
 
-from wmaplint.status.coverage import completes, config_names
-from wmaplint.status.knowledge import (
-    ConditionFact,
-    KindFacts,
-    Knowledge,
-    KnowledgeError,
-    PhaseFact,
-    gvk_key,
-    load_knowledge,
-    normalise_path,
-    parse_knowledge,
-    phase_values,
-    schema_enum,
-)
-from wmaplint.status.model import (
-    CONDITION_STATUSES,
-    EVALUATION_ORDER,
-    Conjunction,
-    Fact,
-    StatusModel,
-    build_model,
-    certain_overlap,
-    conflict,
-    describe_object,
-    expression_fact,
-    implies,
-    subsumes,
-)
+- ``mappings``: the statusDefinition the runtime reads, its matchers and condition entries;
+- ``coverage``: which statuses a definition can report, and whether its kind runs to completion;
+- ``knowledge``: what a kind's controller writes into status (the knowledge file, phase enums of its CRD);
+- ``conjunctions``: matchers as conjunctions of requirements, and the logic over them;
+- ``consistency``: which matchers contradict, repeat, hide or overlap each other.
 
-__all__ = [
-    "CONDITION_STATUSES",
-    "EVALUATION_ORDER",
-    "ConditionFact",
-    "Conjunction",
-    "Fact",
-    "KindFacts",
-    "Knowledge",
-    "KnowledgeError",
-    "PhaseFact",
-    "StatusModel",
-    "build_model",
-    "certain_overlap",
-    "completes",
-    "config_names",
-    "conflict",
-    "describe_object",
-    "expression_fact",
-    "gvk_key",
-    "implies",
-    "load_knowledge",
-    "normalise_path",
-    "parse_knowledge",
-    "phase_values",
-    "schema_enum",
-    "subsumes",
-]
+Evaluating a mapping on a manifest is resolution's, not this package's.
+"""

@@ -1,11 +1,32 @@
-"""Which workloads run to completion: bundled knowledge, overridden by the `completes` setting."""
+"""Which statuses a definition can report, and whether its kind runs to completion (the bundled knowledge,
+overridden by the `completes` setting)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from wmaplint.definition.model import GVK
-from wmaplint.status.knowledge import KindFacts
+from wmaplint.definition.model import GVK, Component, Definition, StatusDefinition
+from wmaplint.source import Node
+from wmaplint.status.knowledge import Controller
+from wmaplint.status.mappings import runtime_status
+
+
+def reported_statuses(status: StatusDefinition) -> frozenset[str]:
+    """The statuses that have at least one matcher."""
+    return frozenset(key for key, matchers in status.mappings.items() if matchers)
+
+
+def unreported(definition: Definition, key: str) -> tuple[Component, StatusDefinition] | None:
+    """The root and the statusDefinition the runtime reads, when none of its matchers reports ``key``."""
+    found = runtime_status(definition)
+    if found is None or key in reported_statuses(found[1]):
+        return None
+    return found
+
+
+def mappings_node(status: StatusDefinition) -> Node:
+    """Where the statuses of a definition are listed: the statusMappings key (else the statusDefinition)."""
+    return status.node.key_node("statusMappings") or status.node
 
 
 def config_names(gvk: GVK) -> set[str]:
@@ -17,13 +38,15 @@ def config_names(gvk: GVK) -> set[str]:
     return names
 
 
-def completes(gvk: GVK | None, facts: KindFacts | None, configured: Iterable[str] = ()) -> tuple[bool, str]:
+def completes(
+    gvk: GVK | None, controller: Controller | None, configured: Iterable[str] = ()
+) -> tuple[bool, str]:
     """(whether the kind runs to completion, why we think so)."""
     if gvk is None:
         return False, ""
     configured = tuple(configured)
     if config_names(gvk) & set(configured):
         return True, "listed in the `completes` setting"
-    if facts is not None and facts.completes:
-        return True, f"{facts.gvk} per schemas/conditions.yaml"
+    if controller is not None and controller.completes:
+        return True, f"{controller.gvk} per schemas/conditions.yaml"
     return False, ""

@@ -59,7 +59,7 @@ def suite_diagnostics(result: SuiteResult) -> list[Diagnostic]:
 
 
 def skipped_schema_sources(crds: list[str] | tuple[str, ...] = ()) -> list[Diagnostic]:
-    """WM902 for schema sources (a --crds typo, a broken CRD file) that validation could not use."""
+    """The diagnostics of schema sources (a --crds typo, a broken CRD file) that validation could not use."""
     from wmaplint.resolve.validate import schema_store, skipped_sources
 
     return skipped_sources(schema_store(crds))

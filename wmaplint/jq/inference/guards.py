@@ -1,10 +1,10 @@
-"""Which paths a jq expression has proven present where it iterates, and the finding when it has not.
+"""Which paths a jq expression has proven present where it iterates, for the type interpreter.
 
 gojq stops with `cannot iterate over: null` when `.[]` meets null, and so do the builtins defined over `.[]`
-(`map`, `any/1`, `all/1`, `sort_by`...). The typing walk knows where a value may be missing because the schema
-does not require a field (``Val.absent``); this module tells whether the expression guards the iteration:
-`[]?`, `try`, `// []` and the type selectors are seen by the walk itself, the conditions of `if`, `select`,
-`and` and `or` here. Paths are dotted keys from the expression's input, `[]` marking list elements
+(`map`, `any/1`, `all/1`, `sort_by`...). The interpreter knows where a value may be missing because the
+schema does not require a field (``Val.absent``); this module tells whether the expression guards the
+iteration: `[]?`, `try`, `// []` and the type selectors are seen by the walk itself, the conditions of `if`,
+`select`, `and` and `or` here. Paths are dotted keys from the expression's input, `[]` marking list elements
 (``spec.groups[].containers``); the input itself is ``""``.
 """
 
@@ -14,9 +14,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from wmaplint.jq import ast as A
-from wmaplint.jq.analysis import JqFinding
-
-UNGUARDED_ITERATION = "WM309"
 
 # the env key of the paths the conditions around the current node have tested (a frozenset)
 PRESENT = "%present"
@@ -103,33 +100,3 @@ def guarded(env: Mapping[str, Any], path: str) -> bool:
         p == path or p.startswith(path + ".") or p.startswith(path + "[]")
         for p in env.get(PRESENT, frozenset())
     )
-
-
-def finding(text: str, node: A.Node, path: str, absent: tuple[str, str]) -> JqFinding:
-    """The finding for an iteration over ``path`` that is null when the field ``absent`` (its path, and
-    "absent" or "null") is; ``[]`` gets the fix `[]?`, which iterates nothing there."""
-    where, how = absent
-    field = where.rsplit(".", 1)[-1].removesuffix("[]")
-    why = (
-        f"the schema lets `{field}` be null"
-        if how == "null"
-        else f"the schema neither requires `{field}` nor gives it a default"
-    )
-    subject = f"`.{path}` can be {how}"
-    if where != path:
-        subject = f"`.{path}` is null whenever `.{where}` is {how}"
-    if isinstance(node, A.Iterate):
-        start, end = node.seg_start, node.end
-        replacement: str | None = text[:end] + "?" + text[end:]
-        lead, remedy = "", "write `[]?` to iterate nothing there"
-    else:
-        start, end = node.start, getattr(node, "name_end", node.end)
-        replacement = None
-        lead = f"`{getattr(node, 'name', '')}` iterates its input, and "
-        remedy = "give it a default first (`// []`)"
-    message = (
-        f"{lead}{subject} ({why}): iterating it then stops gojq with `cannot iterate over: null`, so the "
-        f"runtime cannot evaluate this path for that workload; {remedy}"
-    )
-    data = {"path": "." + path, "absent": "." + where}
-    return JqFinding(UNGUARDED_ITERATION, message, start, end, None, data, replacement)

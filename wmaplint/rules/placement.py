@@ -1,14 +1,17 @@
-"""Runs the jq analyses on every expression of a definition and places their findings in the file."""
+"""Findings on a jq expression placed in the file: offsets into the expression's text become a span in the
+YAML scalar it is written in, and a corrected expression the fix that writes it there."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wmaplint.checks import Context, check, fix
-from wmaplint.definition.model import Expr
+from wmaplint.checks import fix
 from wmaplint.diagnostics import RULES, Diagnostic, Severity
 from wmaplint.source.edits import replace_scalar
+
+if TYPE_CHECKING:
+    from wmaplint.definition.model import Expr
+    from wmaplint.rules.context import DefinitionContext
 
 
 def with_margins(replacement: str, original: str) -> str:
@@ -23,8 +26,9 @@ def with_margins(replacement: str, original: str) -> str:
     return original[:start] + replacement + original[start + len(stripped):]
 
 
-def place(ctx: Context, expr: Expr, finding: Any, *, source: str | None = None) -> Diagnostic:
-    """A Diagnostic for a finding whose offsets are inside ``expr``'s text."""
+def place(ctx: DefinitionContext, expr: Expr, finding: Any, *, source: str | None = None) -> Diagnostic:
+    """A Diagnostic for a finding whose offsets are inside ``expr``'s text (a ``JqFinding``, or any object
+    with its attributes, ``related`` besides); ``source`` is added to the message in brackets."""
     rule = RULES.get(finding.rule)
     severity = finding.severity
     if severity is None:
@@ -38,12 +42,3 @@ def place(ctx: Context, expr: Expr, finding: Any, *, source: str | None = None) 
     related = tuple(getattr(finding, "related", ()) or ())
     return ctx.diag(finding.rule, expr.node.span_of(finding.start, finding.end), message, severity=severity,
                     fixes=fixes, data=getattr(finding, "data", None), related=related)
-
-
-@check
-def jq_expressions(ctx: Context) -> Iterator[Diagnostic]:
-    from wmaplint.jq.analysis import analyze
-
-    for expr in ctx.definition.expressions():
-        for finding in analyze(expr.text, expr.role):
-            yield place(ctx, expr, finding)

@@ -1,0 +1,27 @@
+"""A finding on one jq expression, placed by offsets into its text (the rules place it in the file)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from wmaplint.structs import dataclass
+
+if TYPE_CHECKING:
+    from wmaplint.diagnostics import Severity
+
+
+@dataclass(frozen=True)
+class JqFinding:
+    """One finding: ``rule`` id, ``message``, offsets ``start``..``end`` into the expression text.
+
+    ``severity``: ``None`` means the rule's default. ``data``: extra facts (``{"suggestions": [...]}``).
+    ``replacement``: a corrected whole expression, when one is known.
+    """
+
+    rule: str
+    message: str
+    start: int
+    end: int
+    severity: Severity | None = None
+    data: dict | None = None
+    replacement: str | None = None

@@ -1,0 +1,12 @@
+"""The jq type interpreter: an expression evaluated over schema types instead of values.
+
+``interpreter.infer`` walks the syntax tree with the type of its input; each step maps a type to the type of
+its outputs (the union over the output stream). What is wrong on the way is recorded as facts (``facts``)
+with offsets into the expression, for the schema rules to word. Unknown stays ``any`` and never gives a
+fact: precision where the schema is known, silence elsewhere.
+
+The walk is one class built in layers: ``walker`` (its state), ``navigation`` (fields, indexes,
+iteration), ``operators`` (literals, operators, conditions), ``calls`` (builtins and user functions) and
+``interpreter`` (the dispatch over the tree). ``guards`` tells which paths the conditions around a node
+have proven present; ``queries`` asks the walk what the editor needs at a cursor.
+"""

@@ -1,0 +1,141 @@
+"""The type interpreter: the dispatch of each node of a jq syntax tree to the layer that types it, and
+``infer``, its entry."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from wmaplint.jq import ast as A
+from wmaplint.jq.inference import guards
+from wmaplint.jq.inference.calls import Calls
+from wmaplint.jq.inference.values import ANY_VAL, TypeResult, Val, is_never, scalar_val, solid
+from wmaplint.schema.types import ANY, ARRAY, NUMBER, STRING, SchemaType, union
+
+MAX_DEPTH = 300  # the parser bounds trees at 220 levels; this only guards against surprises
+
+
+class Interpreter(Calls):
+    def eval(self, node: A.Node, inp: Val, env: dict[str, Any], depth: int = 0, quiet: bool = False) -> Val:
+        if depth > MAX_DEPTH:
+            return ANY_VAL
+        d = depth + 1
+        if isinstance(node, A.Identity):
+            return inp
+        if isinstance(node, A.Field):
+            base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
+            return self.member(base, node.name, node, quiet or node.optional)
+        if isinstance(node, A.Index):
+            base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
+            idx = self.eval(node.index, inp, env, d, quiet)
+            return self.index(base, idx, node, quiet or node.optional)
+        if isinstance(node, A.Slice):
+            base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
+            return Val(base.type, base.optional)
+        if isinstance(node, A.Iterate):
+            base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
+            if not (quiet or node.optional):
+                self.null_iteration(base, node, env)
+            return self.iterate(base, node, quiet or node.optional)
+        if isinstance(node, A.Optional):
+            return self.eval(node.term, inp, env, d, True)
+        if isinstance(node, A.Try):
+            body = self.eval(node.body, inp, env, d, True)
+            if node.catch is not None:
+                caught = self.eval(node.catch, ANY_VAL, env, d, quiet)
+                return Val(union(body.type, caught.type), body.optional)
+            return body
+        if isinstance(node, A.Pipe):
+            left = self.eval(node.left, inp, env, d, quiet)
+            if is_never(left):
+                return left
+            cond = guards.select_condition(node.left)
+            if cond is not None:  # what follows `select(c) |` sees only inputs where c holds
+                env = guards.proven(env, guards.tested_paths(cond), inp.path)
+            return self.eval(node.right, left, env, d, quiet)
+        if isinstance(node, A.Comma):
+            left = self.eval(node.left, inp, env, d, quiet)
+            right = self.eval(node.right, inp, env, d, quiet)
+            return Val(union(left.type, right.type), left.optional or right.optional)
+        if isinstance(node, A.Literal):
+            return self.literal(node.value)
+        if isinstance(node, (A.StringInterp, A.Format)):
+            if isinstance(node, A.StringInterp):
+                for part in node.parts:
+                    if isinstance(part, A.Node):
+                        self.eval(part, inp, env, d, quiet)
+            return scalar_val(STRING)
+        if isinstance(node, A.Neg):
+            self.eval(node.term, inp, env, d, quiet)
+            return scalar_val(NUMBER)
+        if isinstance(node, A.Binary):
+            return self.binary(node, inp, env, d, quiet)
+        if isinstance(node, A.ArrayCons):
+            items = solid(self.eval(node.body, inp, env, d, quiet)).type if node.body is not None else ANY
+            return Val(SchemaType(ARRAY, items=items))
+        if isinstance(node, A.ObjectCons):
+            return self.object(node, inp, env, d, quiet)
+        if isinstance(node, A.FuncCall):
+            return self.call(node, inp, env, d, quiet)
+        if isinstance(node, A.VarRef):
+            bound = env.get("$" + node.name)
+            return bound if isinstance(bound, Val) else ANY_VAL
+        if isinstance(node, A.Bind):
+            src = self.eval(node.source, inp, env, d, quiet)
+            inner = dict(env)
+            for pattern in node.patterns:
+                self.bind(pattern, src, inner)
+            return self.eval(node.body, inp, inner, d, quiet)
+        if isinstance(node, (A.Reduce, A.Foreach)):
+            src = self.eval(node.source, inp, env, d, quiet)
+            inner = dict(env)
+            self.bind(node.pattern, src, inner)
+            state = self.eval(node.init, inp, env, d, quiet)
+            updated = self.eval(node.update, state, inner, d, quiet)
+            # one more round: the state after an update feeds the next update
+            again = self.eval(node.update, Val(union(state.type, updated.type)), inner, d, quiet)
+            result = Val(union(state.type, updated.type, again.type))
+            if isinstance(node, A.Foreach) and node.extract is not None:
+                return self.eval(node.extract, result, inner, d, quiet)
+            return result
+        if isinstance(node, A.If):
+            return self.if_(node, inp, env, d, quiet)
+        if isinstance(node, A.FuncDef):
+            inner = dict(env)
+            inner[f"{node.name}/{len(node.params)}"] = (node, env)
+            inner[f"{node.name}/{len(node.params)}"] = (node, inner)  # recursive definitions see themselves
+            return self.eval(node.rest, inp, inner, d, quiet) if node.rest is not None else inp
+        if isinstance(node, A.Label):
+            return self.eval(node.body, inp, env, d, quiet)
+        if isinstance(node, A.Import):
+            rest = getattr(node, "rest", None)
+            return self.eval(rest, inp, env, d, quiet) if isinstance(rest, A.Node) else ANY_VAL
+        for child in A.children(node):  # Assign, RecurseDefault, Break...: visit for facts, yield any
+            if not isinstance(child, (A.VarPattern, A.ArrayPattern, A.ObjectPattern)):
+                self.eval(child, inp, env, d, quiet)
+        return ANY_VAL
+
+
+def bound(roots: Mapping[str, SchemaType] | None) -> dict[str, Any]:
+    """The environment of variables bound before the expression (``{"$root": type}``)."""
+    return {k if k.startswith("$") else "$" + k: Val(v) for k, v in (roots or {}).items()}
+
+
+def infer(
+    node: A.Node,
+    input_type: SchemaType,
+    *,
+    roots: Mapping[str, SchemaType] | None = None,
+    text: str = "",
+    source: str | None = None,
+    object_meta: SchemaType | None = None,
+) -> TypeResult:
+    """Evaluate ``node`` over ``input_type``.
+
+    ``roots``: variables bound before the expression (``{"$root": type}``), each a SchemaType.
+    ``text``: the expression text (for replacements); ``source``: the schema file, for "declared here" data.
+    ``object_meta``: Kubernetes' ObjectMeta, the `metadata` of embedded resources (unknown when None).
+    """
+    interp = Interpreter(text, source, object_meta)
+    result = interp.eval(node, Val(input_type, path=""), bound(roots))
+    return TypeResult(result.type, result.optional, interp.facts)

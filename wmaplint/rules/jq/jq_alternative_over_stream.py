@@ -1,0 +1,96 @@
+"""WM220 jq-alternative-over-stream: `//` applied to a whole iteration in a per-instance path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from wmaplint.diagnostics import define
+from wmaplint.jq import ast as A
+from wmaplint.jq.findings import JqFinding
+from wmaplint.jq.names import Names, resolve
+from wmaplint.jq.streams import output_leaks
+from wmaplint.jq.wording import clip
+from wmaplint.rules import expression_check
+from wmaplint.rules.examples import JOBSET, jobset_with
+
+if TYPE_CHECKING:
+    from wmaplint.jq.roles import ExprRole
+
+RULE = define(
+    "WM220",
+    "jq-alternative-over-stream",
+    "error",
+    "`//` applied to a whole iteration (`.a[].x // 1`) in a per-instance path.",
+    why="`//` drops every null or false output of the iteration and yields the default only when all are "
+    "missing, so a group without the field disappears and the instance count no longer matches the ids "
+    "(`instance ids count does not match results count`).",
+    bad=jobset_with(
+        "'.spec.replicatedJobs[]? | (.template.spec.parallelism // 1)'",
+        "'.spec.replicatedJobs[]?.template.spec.parallelism // 1'",
+    ),
+    good=JOBSET,
+    fix="Apply the default per element: `.a[]? | (.x // 1)`.",
+    tags=("jq", "cardinality"),
+)
+
+
+@expression_check(RULE, lambda role: role.cardinality in ("per-instance", "instance-ids"))
+def alternatives_over_streams(text: str, tree: A.Node, role: ExprRole) -> Iterator[JqFinding]:
+    names = resolve(tree)
+    for node in A.nodes(tree):
+        if not (isinstance(node, A.Binary) and node.op == "//"):
+            continue
+        leaks = output_leaks(node.left, names.definition_of)
+        iterations = [n for n in leaks if isinstance(n, (A.Iterate, A.RecurseDefault, A.FuncCall))]
+        if not iterations:
+            continue
+        source = text[iterations[0].start : iterations[0].end]
+        message = (
+            f"`//` applies to the whole stream of `{clip(source)}`: null or missing elements are dropped "
+            "instead of defaulted, so the output count no longer matches the instances"
+        )
+        replacement = _per_element(text, tree, node, names)
+        if replacement:
+            message += f"; write `{clip(replacement, 80)}`"
+        yield JqFinding(RULE.id, message, node.op_start, node.op_start + 2, replacement=replacement)
+
+
+def _per_element(text: str, tree: A.Node, node: A.Binary, names: Names) -> str | None:
+    """``P[].x // d`` → ``P[]? | (.x // d)`` when the left side is a chain with one iteration: the whole
+    expression with the default moved inside the iteration."""
+    chain: list[A.Node] = []
+    cur: A.Node | None = node.left
+    while isinstance(cur, (A.Field, A.Index, A.Slice, A.Iterate)):
+        chain.append(cur)
+        cur = cur.target
+    if cur is not None and not isinstance(cur, A.Identity):
+        return None
+    iterates = [n for n in chain if isinstance(n, A.Iterate)]
+    if len(iterates) != 1:
+        return None
+    it = iterates[0]
+    for n in chain:
+        if isinstance(n, A.Index):
+            bounds = [n.index]
+        elif isinstance(n, A.Slice):
+            bounds = [b for b in (n.lower, n.upper) if b is not None]
+        else:
+            bounds = []
+        if any(output_leaks(b, names.definition_of) for b in bounds):
+            return None
+    prefix = text[node.left.start : it.end].rstrip()
+    if not prefix.endswith("?"):
+        prefix += "?"
+    rest = text[it.end : node.left.end].strip()
+    if not rest or rest.startswith("?"):
+        return None
+    if not rest.startswith("."):
+        rest = "." + rest
+    right = text[node.right.start : node.right.end]
+    if isinstance(node.right, (A.Pipe, A.Comma, A.Bind, A.Label, A.FuncDef)):
+        right = f"({right})"
+    fixed = f"{prefix} | ({rest} // {right})"
+    if node is tree:
+        return fixed
+    return text[: node.start] + f"({fixed})" + text[node.end :]

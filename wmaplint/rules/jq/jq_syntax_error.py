@@ -1,0 +1,46 @@
+"""WM201 jq-syntax-error: a jq expression does not parse in the gojq dialect the runtime uses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from wmaplint.diagnostics import define
+from wmaplint.jq import ast as A
+from wmaplint.jq.findings import JqFinding
+from wmaplint.jq.parser import JqSyntaxError, line_col
+from wmaplint.rules import expression_check
+from wmaplint.rules.examples import JOB, job_with
+
+if TYPE_CHECKING:
+    from wmaplint.jq.roles import ExprRole
+
+RULE = define(
+    "WM201",
+    "jq-syntax-error",
+    "error",
+    "A jq expression does not parse in the gojq dialect the runtime uses.",
+    why="The runtime parses every expression with gojq; an expression that does not parse makes the upstream "
+    "validator reject the whole definition, with `failed to parse JQ expression '...' at '<field>': "
+    "unexpected token ...`, which names the field but not the position (gojq keeps the byte offset in the "
+    "error value, not in its text: GOJQ.md §5.1).",
+    bad=job_with("'(.status.active // 0) > 0'", "'(.status.active // 0 > 0'"),
+    good=JOB,
+    fix="Correct the expression at the reported position (unbalanced brackets, `?//` written "
+    "without a space, single-quoted strings and `&&` are common causes).",
+    tags=("jq",),
+)
+
+
+@expression_check(RULE, unparsed=True)
+def syntax_error(text: str, tree: A.Node | JqSyntaxError, role: ExprRole) -> Iterator[JqFinding]:
+    if isinstance(tree, JqSyntaxError):
+        line, col = line_col(text, tree.start)
+        yield JqFinding(RULE.id, f"{tree.message} (at {line}:{col})", tree.start, tree.end)
+        return
+    last = tree
+    while isinstance(last, (A.FuncDef, A.Import)) and last.rest is not None:
+        last = last.rest
+    if isinstance(last, A.FuncDef):
+        yield JqFinding(RULE.id, "the expression has only definitions and no query (gojq: missing query)", 0,
+                        len(text))

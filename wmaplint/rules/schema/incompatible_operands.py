@@ -1,0 +1,57 @@
+"""WM303 incompatible-operands: values of kinds that cannot be compared or combined meet in an operator."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.jq.inference.facts import (
+    ComparisonOfKinds,
+    UncombinableOperands,
+    ValueOutsideEnum,
+    with_article,
+)
+from wmaplint.rules import definition_check
+from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules.examples import JOB, job_with
+from wmaplint.rules.schema import typed_path_diagnostics
+
+RULE = define(
+    "WM303", "incompatible-operands", "warning",
+    "Two values of types that cannot be compared or combined meet in an operator.",
+    why="Values of different kinds never compare by value in jq: between an integer and a string `==` is "
+    "always false, `!=` always true, and `<` or `>` follow the order of kinds (every number sorts before "
+    "every string); adding them is an error. A status expression or replica formula built that way never "
+    "does what it says.",
+    bad=job_with("'(.status.active // 0) > 0'", "'(.status.active // 0) > \"0\"'"),
+    good=JOB,
+    fix="Compare values of the same type (convert with tonumber or tostring if needed).",
+)
+
+
+FACTS = (ComparisonOfKinds, ValueOutsideEnum, UncombinableOperands)
+
+
+@definition_check(RULE)
+def incompatible_operands(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    return typed_path_diagnostics(ctx, RULE, message, FACTS)
+
+
+def message(fact: ComparisonOfKinds | ValueOutsideEnum | UncombinableOperands) -> str:
+    if isinstance(fact, ComparisonOfKinds):
+        return (f"comparing {with_article(fact.left)} with {with_article(fact.right)}: `{fact.op}` is "
+                f"{_type_order_outcome(fact.op)}")
+    if isinstance(fact, ValueOutsideEnum):
+        allowed = ", ".join(map(str, fact.allowed))
+        return f"{fact.value!r} is not one of the values the schema allows ({allowed})"
+    return f"`{fact.op}` cannot combine {with_article(fact.left)} and {with_article(fact.right)}"
+
+
+def _type_order_outcome(op: str) -> str:
+    """What comparing values of two different kinds gives: jq orders kinds (null < false < true < numbers <
+    strings < arrays < objects) before values."""
+    if op == "==":
+        return "always false"
+    if op == "!=":
+        return "always true"
+    return "decided by type order, not value"

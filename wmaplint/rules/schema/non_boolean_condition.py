@@ -1,0 +1,34 @@
+"""WM304 non-boolean-condition: a condition (select, if, and/or/not) gets a value that is never a boolean."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.jq.inference.facts import NonBooleanCondition, with_article
+from wmaplint.rules import definition_check
+from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules.examples import JOB, job_with
+from wmaplint.rules.schema import typed_path_diagnostics
+
+RULE = define(
+    "WM304", "non-boolean-condition", "warning",
+    "A condition (select, if, and/or/not) receives a value that is never a boolean.",
+    why="jq treats every value except false and null as true, so a condition on a string or number is always "
+    "true: a select that filters nothing, a status that always matches.",
+    bad=job_with("'(.status.active // 0) > 0'", "'[.status.conditions[] | select(.type)] | length > 0'"),
+    good=JOB,
+    fix="Compare the value explicitly (for example `select(.type == \"Ready\")`).",
+)
+
+
+FACTS = (NonBooleanCondition,)
+
+
+@definition_check(RULE)
+def non_boolean_conditions(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    return typed_path_diagnostics(ctx, RULE, message, FACTS)
+
+
+def message(fact: NonBooleanCondition) -> str:
+    return f"condition is {with_article(fact.kind)}, never a boolean: it is always true"

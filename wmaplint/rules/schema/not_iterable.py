@@ -1,0 +1,39 @@
+"""WM302 not-iterable: a jq path iterates or indexes a value that is not a list or an object."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.jq.inference.facts import FieldOfNonObject, IndexOfScalar, IterationOfNonContainer, with_article
+from wmaplint.rules import definition_check
+from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules.examples import JOB, job_with
+from wmaplint.rules.schema import typed_path_diagnostics
+
+RULE = define(
+    "WM302", "not-iterable", "error",
+    "A jq path iterates or indexes a value that is not a list or an object.",
+    why="`.[]` and `.name` on a string or number, and `.[n]` on a number, are runtime errors in gojq "
+    "(`cannot iterate over: ...`, `expected an object but got: ...`, GOJQ.md §5.3; gojq indexes a string by "
+    "character): the runtime gets the error instead of a value, and the workload cannot be resolved.",
+    bad=job_with("'.spec.parallelism // 1'", "'.spec.parallelism[] // 1'"),
+    good=JOB,
+    fix="Remove the iteration or point the path at the list it was meant to walk.",
+)
+
+
+FACTS = (FieldOfNonObject, IndexOfScalar, IterationOfNonContainer)
+
+
+@definition_check(RULE)
+def not_iterable(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    return typed_path_diagnostics(ctx, RULE, message, FACTS)
+
+
+def message(fact: FieldOfNonObject | IndexOfScalar | IterationOfNonContainer) -> str:
+    if isinstance(fact, FieldOfNonObject):
+        return f"cannot read field {fact.name!r} of {with_article(' or '.join(fact.kinds))}"
+    if isinstance(fact, IndexOfScalar):
+        return f"cannot index {with_article(fact.kind)}"
+    return f"cannot iterate over {with_article(' or '.join(fact.kinds))}"

@@ -1,0 +1,60 @@
+"""WM309 unguarded-optional-iteration: a path iterates a list or map the schema lets be absent, unguarded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.jq.inference.facts import UnguardedIteration
+from wmaplint.rules import definition_check
+from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules.examples import JOBSET, jobset_with
+from wmaplint.rules.schema import typed_path_diagnostics
+
+RULE = define(
+    "WM309", "unguarded-optional-iteration", "warning",
+    "A path on the workload object iterates a list or map that the schema lets be absent, with no guard.",
+    why="gojq stops with `cannot iterate over: null` when `[]` meets a missing field, and so do `map`, "
+    "`any`, `all`, `sort_by` and the other builtins it defines over `[]` (GOJQ.md §5.3, gojq's builtin.jq). "
+    "FORMAT.md §8 has the real case: `.spec.rayClusterSpec.workerGroupSpecs[]` on a RayJob that runs on an "
+    "existing cluster (`clusterSelector`, no `rayClusterSpec`). The runtime returns that error instead of a "
+    "value, and building the workload tree stops at it (upstream `pkg/resource/accessor.go`, "
+    "`pkg/tree/builder.go`): `kli get` and `kli describe` cannot resolve the workload, and KAI cannot size "
+    "its pod group from a scale or instance-id path that fails. Reported only where the schema proves the "
+    "value can be missing: a field on the path that is neither required nor defaulted, or is nullable, and "
+    "no `[]?`, `try`, `?`, `// []`, type selector (`arrays`...) or `if`, `select`, `and`, `or` condition "
+    "reading the path around the iteration. A `spec` (the object's own or a pod template's) is taken as "
+    "present: the OpenAPI marks it optional, but an object without one runs nothing. Pod selector and gang "
+    "paths are not checked by this rule.",
+    bad=jobset_with("'.spec.replicatedJobs[]?.name'", "'.spec.replicatedJobs[].name'"),
+    good=JOBSET,
+    fix="Iterate with `[]?` (the quick fix): a missing list then yields nothing, as an empty one does (Go "
+    "clients leave empty lists out of objects), and `[]?` is a path expression, so spec paths stay writable. "
+    "Before `map(f)` and the like, default the input: `(.items // []) | map(f)`.",
+)
+
+
+FACTS = (UnguardedIteration,)
+
+
+@definition_check(RULE)
+def unguarded_iterations(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    # the paths on the workload object only: pod selectors and gang paths run on pods, not this rule's concern
+    return typed_path_diagnostics(ctx, RULE, message, FACTS, contexts=("root",))
+
+
+def message(fact: UnguardedIteration) -> str:
+    field = fact.absent.rsplit(".", 1)[-1].removesuffix("[]")
+    if fact.how == "null":
+        why = f"the schema lets `{field}` be null"
+    else:
+        why = f"the schema neither requires `{field}` nor gives it a default"
+    subject = f"`.{fact.path}` can be {fact.how}"
+    if fact.absent != fact.path:
+        subject = f"`.{fact.path}` is null whenever `.{fact.absent}` is {fact.how}"
+    if fact.builtin is None:
+        lead, remedy = "", "write `[]?` to iterate nothing there"
+    else:
+        lead, remedy = f"`{fact.builtin}` iterates its input, and ", "give it a default first (`// []`)"
+    return (f"{lead}{subject} ({why}): iterating it then stops gojq with `cannot iterate over: null`, so the "
+            f"runtime cannot evaluate this path for that workload; {remedy}")

@@ -1,0 +1,47 @@
+"""WM301 unknown-schema-field: a jq path reads a field that the target schema does not declare."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.jq.inference.facts import PrunedField, UnknownField
+from wmaplint.rules import definition_check
+from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules.examples import JOB, job_with
+from wmaplint.rules.schema import typed_path_diagnostics
+
+RULE = define(
+    "WM301", "unknown-schema-field", "error",
+    "A jq path reads a field that the target schema does not declare.",
+    why="A misspelled or misplaced field is valid jq and yields null at runtime, so the scheduler or "
+    "dashboard silently sees no pod template, no replicas or no status. Upstream accepts it; only the CRD "
+    "can tell. The object's own `metadata`, and that of embedded resources, is checked against Kubernetes' "
+    "ObjectMeta, which the API server serves whatever the CRD declares. Under a nested `metadata` that the "
+    "CRD declares as an object without properties, the API server prunes every field when the object is "
+    "written, so reading one is reported too.",
+    bad=job_with("{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: .spec.templat}"),
+    good=JOB,
+    fix="Use the field name the CRD declares (the message lists the closest ones).",
+)
+
+
+FACTS = (UnknownField, PrunedField)
+
+
+@definition_check(RULE)
+def unknown_fields(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    return typed_path_diagnostics(ctx, RULE, message, FACTS)
+
+
+def message(fact: UnknownField | PrunedField) -> str:
+    if isinstance(fact, PrunedField):
+        return (f"field {fact.name!r} never reaches the cluster: the schema declares this `metadata` as an "
+                "object without properties, and the API server prunes every field under it when the object "
+                "is written, so the path yields null (controller-gen writes template metadata this way "
+                "unless its generateEmbeddedObjectMeta option is on)")
+    where = f" of {fact.parent}" if fact.parent else ""
+    hint = f"; did you mean {' or '.join(repr(s) for s in fact.suggestions)}?" if fact.suggestions else ""
+    if fact.deeper:
+        hint = f"; it exists deeper, at {' and '.join(repr(p) for p in fact.deeper)} below this object"
+    return f"field {fact.name!r} does not exist in the schema{where}{hint}"

@@ -1,0 +1,37 @@
+"""WM308 unreachable-expected-result: a byExpression's expected result can never equal what it yields."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.rules import definition_check
+from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules.examples import JOB, job_with
+from wmaplint.rules.schema import typed_path_diagnostics
+from wmaplint.schema.expectations import UnreachableExpectedResult
+
+RULE = define(
+    "WM308", "unreachable-expected-result", "warning",
+    "A byExpression's expected result can never equal what the expression yields.",
+    why="The runtime compares `(<expression>) | tostring` with expectedResult; when the expression yields a "
+    "boolean and the expected result is \"True\", or a string whose enum excludes the expected value, the "
+    "status never matches.",
+    bad=job_with('expectedResult: "true"', 'expectedResult: "True"'),
+    good=JOB,
+    fix="Write the expected result as the expression's value prints (`true`, `false`, a number, an enum "
+    "value).",
+)
+
+
+FACTS = (UnreachableExpectedResult,)
+
+
+@definition_check(RULE)
+def unreachable_expected_results(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    return typed_path_diagnostics(ctx, RULE, message, FACTS)
+
+
+def message(fact: UnreachableExpectedResult) -> str:
+    return (f"expectedResult {fact.expected!r} can never match: the expression yields "
+            f"{', '.join(fact.possible)}")

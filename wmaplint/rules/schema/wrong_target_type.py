@@ -1,0 +1,43 @@
+"""WM306 wrong-target-type: a definition path reaches a value of the wrong shape for its field."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.jq.inference.facts import with_article
+from wmaplint.rules import definition_check
+from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules.examples import JOB, job_with
+from wmaplint.rules.schema import typed_path_diagnostics
+from wmaplint.schema.expectations import ConditionsNotAList, ConditionsWithoutFields, WrongShape
+
+RULE = define(
+    "WM306", "wrong-target-type", "error",
+    "A definition path reaches a value of the wrong shape for its field.",
+    why="Each definition field expects a specific Kubernetes type (a PodTemplateSpec, a PodSpec, a list of "
+    "containers, an integer...), and the runtime converts every output to it through JSON (upstream "
+    "`safeConvertSlice`): a value of another type fails the conversion, and the component with it, while an "
+    "object of the wrong kind converts without a word into an empty or partial one (a PodSpec read as a "
+    "PodTemplateSpec has no containers).",
+    bad=job_with("{podTemplateSpecPath: .spec.template}", "{podTemplateSpecPath: .spec.template.spec}"),
+    good=JOB,
+    fix="Point the path at a value of the expected type.",
+)
+
+
+FACTS = (WrongShape, ConditionsNotAList, ConditionsWithoutFields)
+
+
+@definition_check(RULE)
+def wrong_target_types(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    return typed_path_diagnostics(ctx, RULE, message, FACTS)
+
+
+def message(fact: WrongShape | ConditionsNotAList | ConditionsWithoutFields) -> str:
+    if isinstance(fact, WrongShape):
+        return f"{fact.field} must reach {fact.needed}, but this reaches {with_article(fact.found)}"
+    if isinstance(fact, ConditionsNotAList):
+        return f"the conditions path must reach a list of conditions, not a {fact.found}"
+    named = ", ".join(repr(m) for m in fact.missing)
+    return f"the conditions do not have the field(s) {named} named by the conditions definition"

@@ -1,0 +1,57 @@
+"""WM420 unknown-condition-type: a matcher tests a condition type the workload's controller never sets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from wmaplint.checks import fix
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.rules import definition_check
+from wmaplint.rules.examples import JOB, job_with
+from wmaplint.source.edits import replace_scalar
+from wmaplint.status.knowledge import closest
+from wmaplint.status.mappings import condition_entries, condition_type, runtime_status
+
+if TYPE_CHECKING:
+    from wmaplint.rules.context import DefinitionContext
+
+RULE = define(
+    "WM420",
+    "unknown-condition-type",
+    "warning",
+    "A matcher tests a condition type the workload's controller never sets.",
+    why="Condition types are compared exactly; a type the controller never writes (a typo, another "
+    "framework's name) means the matcher never matches. Known types come from schemas/conditions.yaml.",
+    bad=job_with('[{type: Failed, status: "True"}]', '[{type: Failure, status: "True"}]'),
+    good=JOB,
+    fix="Use a condition type the controller sets (see the message's suggestion).",
+)
+
+
+@definition_check(RULE)
+def unknown_condition_types(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    found = runtime_status(ctx.definition)
+    controller = ctx.root_controller
+    if found is None or controller is None:
+        return
+    known = list(controller.conditions)
+    for key, entry in condition_entries(found[1]):
+        type_node = condition_type(entry)
+        if type_node is None or type_node.value in controller.conditions:
+            continue
+        ctype = type_node.value
+        suggestion = closest(ctype, known)
+        if not controller.exhaustive and suggestion is None:
+            continue  # the list is not the whole set: only a near-miss is likely a mistake
+        if known:
+            message = (f"condition type {ctype!r} under {key!r} is never set by {controller.gvk} "
+                       f"({controller.source}); its types are {', '.join(known)}")
+        else:
+            message = (f"condition type {ctype!r} under {key!r} never exists: {controller.gvk} has no "
+                       f"conditions ({controller.source})")
+        if suggestion:
+            message += f"; did you mean {suggestion!r}?"
+        yield ctx.diag(RULE, type_node, message,
+                       fixes=fix(f"replace with {suggestion}", replace_scalar(type_node, suggestion))
+                       if suggestion else [])
