@@ -259,7 +259,6 @@ class DefinitionIndex:
     explicit: dict[GVK, list[DefinitionEntry]] = field(default_factory=dict)
     catalog: dict[GVK, list[DefinitionEntry]] = field(default_factory=dict)
     problems: list[Diagnostic] = field(default_factory=list)
-    sources: dict[str, str] = field(default_factory=dict)  # the text of each catalog file read
 
     def add(self, documents: Iterable[LoadedDocument]) -> int:
         """Index the definitions among ``documents`` (given explicitly); how many there were."""
@@ -280,7 +279,6 @@ class DefinitionIndex:
             except (InputError, OSError):
                 continue
             self.problems.extend(loaded.problems)
-            self.sources[loaded.path] = loaded.text
             self._index(entries, self.catalog)
 
     def lookup(self, gvk: GVK) -> list[DefinitionEntry]:

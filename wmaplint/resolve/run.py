@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from wmaplint.diagnostics import Diagnostic, RelatedLocation, Report, Severity, Span
+from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
 from wmaplint.facts import Fact
 from wmaplint.resolve.facts import (
     AmbiguousDefinition,
@@ -24,7 +24,6 @@ from wmaplint.resolve.loading import (
     DefinitionEntry,
     DefinitionIndex,
     LoadedDocument,
-    LoadedFile,
     is_definition,
     load_file,
     manifest_gvk,
@@ -49,17 +48,10 @@ class TreeRun:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     manifests: int = 0
-    files: int = 0  # input files read (manifests, definitions, pods, objects named)
-    sources: dict[str, str] = field(default_factory=dict)  # the text of each file read, for reporters
 
     @property
     def has_errors(self) -> bool:
         return any(d.severity >= Severity.ERROR for d in self.diagnostics)
-
-    def report(self) -> Report:
-        """The run's diagnostics as reporters take them."""
-        ordered = sorted(self.diagnostics, key=Diagnostic.sort_key)
-        return Report(diagnostics=ordered, sources=self.sources, files_checked=self.files)
 
 
 def diagnostics(facts: Iterable[Fact]) -> list[Diagnostic]:
@@ -95,7 +87,7 @@ def resolve_documents(
     references: References | None = None,
 ) -> TreeRun:
     runtime = runtime or default_runtime()
-    run = TreeRun(diagnostics=list(index.problems), sources=dict(index.sources))
+    run = TreeRun(diagnostics=list(index.problems))
     facts: list[Fact] = []
     chosen: list[tuple[Workload, DefinitionEntry, LoadedDocument]] = []
     for manifest in manifests:
@@ -166,11 +158,9 @@ def resolve_files(
     sources); see wmaplint.resolve.validate."""
     index = DefinitionIndex()
     problems: list[Diagnostic] = []
-    read: list[LoadedFile] = []
 
     def load(path: str, text: str | None = None, budget: Budget | None = None) -> list[LoadedDocument]:
         loaded = load_file(path, text, budget)
-        read.append(loaded)
         problems.extend(loaded.problems)
         return loaded.documents
 
@@ -208,8 +198,6 @@ def resolve_files(
     with no_cyclic_gc():
         run = resolve_documents(manifests, index, pods, runtime, references)
     run.diagnostics[:0] = problems
-    run.files = len(read)
-    run.sources.update((loaded.path, loaded.text) for loaded in read)
     if referenced and not manifests:
         run.notes.extend(
             f"{d.path}: {d.value.get('kind')} {(d.value.get('metadata') or {}).get('name')} is not a "

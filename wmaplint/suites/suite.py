@@ -70,7 +70,6 @@ class SuiteResult:
     cases: list[CaseResult] = field(default_factory=list)
     error: str | None = None
     updated: bool = False
-    text: str | None = None  # the suite as read, for reporters
 
     @property
     def passed(self) -> bool:
@@ -220,7 +219,6 @@ def run_suite(
     result = SuiteResult(path=str(path))
     try:
         loaded = read_suite_document(path)
-        result.text = loaded.file.source.text
         suite = loaded.value
         found = _definition(suite["definition"], loaded)
     except SuiteError as exc:
