@@ -7,12 +7,14 @@ wmaplint.resolve.loading.DefinitionIndex.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wmaplint.resolve.loading import catalog_dir, definition_gvk, is_definition, load_file, show_gvk
-from wmaplint.resolve.tree import component_entries, get
+from wmaplint.resolve.loading import catalog_dir, catalog_file, show_gvk
 from wmaplint.source import InputError
 from wmaplint.structs import dataclass, field
+
+if TYPE_CHECKING:
+    from wmaplint.definition.model import Component
 
 # the runtime's evaluation order of the status mapping keys (FORMAT.md §2.5)
 STATUS_ORDER = (
@@ -82,55 +84,44 @@ def _summary(text: str) -> str:
     return words[: end + 1] if end >= 0 else words
 
 
-def _component(comp: dict[str, Any]) -> CatalogComponent:
-    kind = comp.get("kind")
-    shown = ""
-    if isinstance(kind, dict) and isinstance(kind.get("kind"), str):
-        group, version = kind.get("group") or "", kind.get("version") or ""
-        shown = show_gvk((str(group), str(version), kind["kind"]))
-    owner = comp.get("ownerRef")
+def _component(comp: Component) -> CatalogComponent:
+    kind = comp.kind
     return CatalogComponent(
-        name=str(comp.get("name", "")),
-        kind=shown,
-        owner=owner if isinstance(owner, str) else None,
-        pod_bearing=isinstance(comp.get("specDefinition"), dict),
-        multi_instance=bool(comp.get("instanceIdPath")),
+        name=comp.name or "",
+        kind=show_gvk((kind.group, kind.version, kind.kind)) if kind is not None and kind.kind else "",
+        owner=comp.owner_ref,
+        pod_bearing=comp.spec_node is not None,
+        multi_instance=comp.instance_id_path is not None,
     )
 
 
 def read_entry(path: Path) -> CatalogEntry | None:
     """The catalog entry of one definition file, or None when it holds no definition with a root kind."""
     try:
-        documents, _ = load_file(str(path))
-    except InputError:
+        loaded, definitions = catalog_file(path)
+    except (InputError, OSError):
         return None
-    for loaded in documents:
-        gvk = definition_gvk(loaded.value) if is_definition(loaded.value) else None
-        if gvk is None:
-            continue
-        definition = loaded.value
-        entries = component_entries(definition)
-        root = entries[0][1] if entries else {}
-        mappings = get(root, "statusDefinition", "statusMappings")
-        mappings = mappings if isinstance(mappings, dict) else {}
-        gang = get(definition, "spec", "optimizationInstructions", "gangScheduling")
-        groups = get(gang, "podGroups") if isinstance(get(gang, "podGroups"), list) else []
-        gangs = [str(g.get("name")) for g in groups if isinstance(g, dict)]
-        if isinstance(get(gang, "podGroup", "name"), str):
-            gangs.append(get(gang, "podGroup", "name"))
-        return CatalogEntry(
-            name=str(get(definition, "metadata", "name") or path.stem),
-            path=path,
-            group=gvk[0],
-            version=gvk[1],
-            kind=gvk[2],
-            summary=_summary(loaded.file.source.text),
-            components=[_component(comp) for _, comp, _ in entries],
-            status_keys=[key for key in STATUS_ORDER if mappings.get(key)],
-            suspend=isinstance(root.get("suspendDefinition"), dict),
-            gangs=gangs,
-        )
-    return None
+    if not definitions:
+        return None
+    found = definitions[0]
+    definition = found.definition
+    root = definition.root
+    mappings = root.status.mappings if root is not None and root.status is not None else {}
+    gangs = [str(group.name) for group in definition.pod_groups]
+    if definition.pod_group is not None and definition.pod_group.name is not None:
+        gangs.append(definition.pod_group.name)
+    return CatalogEntry(
+        name=definition.name or path.stem,
+        path=path,
+        group=found.gvk[0],
+        version=found.gvk[1],
+        kind=found.gvk[2],
+        summary=_summary(loaded.text),
+        components=[_component(comp) for comp in definition.components],
+        status_keys=[key for key in STATUS_ORDER if mappings.get(key)],
+        suspend=root is not None and root.suspend_node is not None,
+        gangs=gangs,
+    )
 
 
 def list_catalog(directory: Path | None = None) -> list[CatalogEntry]:

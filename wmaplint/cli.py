@@ -283,9 +283,9 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 def _load_rules() -> None:
     """Import every module that registers rules, so listings and suppressions know them all."""
-    from wmaplint.rule_modules import import_rule_modules
+    from wmaplint import rules
 
-    import_rule_modules()
+    rules.load()
 
 
 @main.command()

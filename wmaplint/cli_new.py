@@ -75,8 +75,8 @@ def new(crd: str | None, kind: str | None, version: str | None, manifest: str | 
 def _show_tree(text: str, name: str, output: str | None, manifest: str, crds: tuple[str, ...]) -> int:
     """Resolve ``manifest`` with the draft as `wmaplint tree --definition` does and print the tree: on
     standard output when the draft went to a file, else on standard error beside it."""
-    from wmaplint.cli_resolve import _diagnostic_line
-    from wmaplint.resolve.render import render_text
+    from wmaplint.report.lines import render_lines
+    from wmaplint.report.workloads import render_text
     from wmaplint.resolve.run import resolve_files
     from wmaplint.source import InputError
 
@@ -102,6 +102,5 @@ def _show_tree(text: str, name: str, output: str | None, manifest: str, crds: tu
         reason = "; ".join(run.notes) if run.notes else f"{manifest} holds no object of the drafted kind"
         _fail(f"nothing was resolved with the draft ({reason})")
     click.echo(render_text(drafted), nl=False, err=to_stderr)
-    for diagnostic in sorted(run.diagnostics, key=lambda d: d.sort_key()):
-        click.echo(_diagnostic_line(diagnostic), err=True)
+    click.echo(render_lines(run.diagnostics), err=True, nl=False)
     return EXIT_FINDINGS if run.has_errors else EXIT_OK

@@ -1,4 +1,5 @@
-"""`wmaplint tree` and `wmaplint test`: click commands only (the work is in wmaplint.resolve, .testing)."""
+"""`wmaplint tree` and `wmaplint test`: click commands only (the work is in wmaplint.resolve and
+wmaplint.suites; the output is made in wmaplint.report)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,12 @@ import sys
 
 import click
 
-from wmaplint.diagnostics import Diagnostic
-
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def _fail(message: str) -> None:
     click.echo(f"wmaplint: {message}", err=True)
     sys.exit(EXIT_USAGE)
-
-
-def _diagnostic_line(d: Diagnostic) -> str:
-    return f"{d.path}:{d.span.start_line}:{d.span.start_col}: {d.severity.label} {d.rule} {d.message}"
 
 
 @click.command("tree")
@@ -58,7 +53,8 @@ def tree(
 ) -> None:
     """Resolve workload MANIFESTS (YAML or JSON, multi-document, `-` for stdin) into workload trees:
     components, instances, replicas, pods, GPUs, status and gangs."""
-    from wmaplint.resolve.render import render_dot, render_json, render_text
+    from wmaplint.report.lines import diagnostic_brief, render_lines
+    from wmaplint.report.workloads import render_dot, render_json, render_text
     from wmaplint.resolve.run import resolve_files
     from wmaplint.source import InputError
 
@@ -70,36 +66,15 @@ def tree(
     except RecursionError:
         _fail("input nesting is too deep to read")
         return
-    diagnostics = sorted(run.diagnostics, key=lambda d: d.sort_key())
     if output_format == "json":
-        click.echo(
-            render_json(
-                run.workloads,
-                {
-                    "diagnostics": [
-                        {
-                            "rule": d.rule,
-                            "severity": d.severity.label,
-                            "message": d.message,
-                            "path": d.path,
-                            "line": d.span.start_line,
-                            "column": d.span.start_col,
-                        }
-                        for d in diagnostics
-                    ]
-                },
-            ),
-            nl=False,
-        )
+        diagnostics = sorted(run.diagnostics, key=lambda d: d.sort_key())
+        click.echo(render_json(run.workloads, {"diagnostics": [diagnostic_brief(d) for d in diagnostics]}),
+                   nl=False)
         click.echo()
-    elif output_format == "dot":
-        click.echo(render_dot(run.workloads), nl=False)
-        for d in diagnostics:
-            click.echo(_diagnostic_line(d), err=True)
     else:
-        click.echo(render_text(run.workloads), nl=False)
-        for d in diagnostics:
-            click.echo(_diagnostic_line(d), err=True)
+        shown = render_dot(run.workloads) if output_format == "dot" else render_text(run.workloads)
+        click.echo(shown, nl=False)
+        click.echo(render_lines(run.diagnostics), err=True, nl=False)
     if not run.workloads:
         reason = "; ".join(run.notes) if run.notes else "no workload manifest found"
         if not run.has_errors:
@@ -124,17 +99,19 @@ def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[st
     """Run definition test suites (*.test.yaml; default: the catalog's tests/ directory). Each case's
     manifest is also validated against its CRD; schema findings (manifest-schema-violation,
     crd-rule-violation) count as case findings."""
-    from wmaplint.testing.report import render_results, write_junit
-    from wmaplint.testing.runner import discover_suites, run_suites, skipped_schema_sources
+    from wmaplint.report.lines import render_lines
+    from wmaplint.suites.report import render_results, write_junit
+    from wmaplint.suites.runner import discover_suites, run_suites, skipped_schema_sources, suite_diagnostics
 
     suites = discover_suites(list(paths))
     if not suites:
         _fail("no test suites found (*.test.yaml)")
     results = run_suites(suites, update=update, crds=crds)
     click.echo(render_results(results), nl=False)
+    found = [d for result in results for d in suite_diagnostics(result)]
     if any(r.cases for r in results):
-        for d in skipped_schema_sources(crds):
-            click.echo(_diagnostic_line(d), err=True)
+        found.extend(skipped_schema_sources(crds))
+    click.echo(render_lines(found), err=True, nl=False)
     if junit:
         try:
             write_junit(results, junit)

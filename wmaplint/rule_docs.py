@@ -124,7 +124,7 @@ def rules_document() -> str:
 
 
 if __name__ == "__main__":
-    from wmaplint.rule_modules import import_rule_modules
+    from wmaplint import rules
 
-    import_rule_modules()
+    rules.load()
     print(rules_document(), end="")

@@ -1,19 +1,51 @@
-"""Runners for rule examples that `check` alone cannot show (resolution, test suites, schema sources)."""
+"""Runners for rule examples that `check` alone cannot show (resolution, test suites, schema sources).
+
+Each writes the example to a file of its own and runs on it what a user would: ``tree`` resolves a file that
+holds definitions, manifests and pods; ``definition-file`` passes the file with --definition; ``test`` runs
+the file as a definition test suite.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 
+from wmaplint.diagnostics import Diagnostic
 from wmaplint.rules.examples import JOB
+
+
+@contextmanager
+def _written(text: str, filename: str) -> Iterator[str]:
+    """The path of a temporary file holding ``text``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, filename)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        yield path
+
+
+def example_diagnostics(text: str, mode: str = "tree", filename: str = "example.yaml") -> list[Diagnostic]:
+    """The diagnostics of a resolution example (modes ``tree``, ``definition-file`` and ``test``)."""
+    with _written(text, filename) as path:
+        if mode == "test":
+            from pathlib import Path
+
+            from wmaplint.suites.runner import suite_diagnostics
+            from wmaplint.suites.suite import run_suite
+
+            return suite_diagnostics(run_suite(Path(path)))
+        from wmaplint.resolve.run import resolve_files
+
+        if mode == "definition-file":
+            return resolve_files([], [path], use_catalog=False).diagnostics
+        return resolve_files([path], use_catalog=False).diagnostics
 
 
 def _resolution(mode: str) -> Callable[[str, str], Iterable[str]]:
     def run(text: str, filename: str) -> Iterable[str]:
-        from wmaplint.resolve.examples import lint_example
-
-        return [d.rule for d in lint_example(text, mode, filename)]
+        return [d.rule for d in example_diagnostics(text, mode, filename)]
 
     return run
 
@@ -23,10 +55,7 @@ def _schema_source(text: str, filename: str) -> Iterable[str]:
     from wmaplint.config import Overrides
     from wmaplint.engine import Options, lint_text
 
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, filename)
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    with _written(text, filename) as path:
         options = Options(overrides=Overrides(extra_crds=(path,)))
         return [d.rule for d in lint_text(JOB, "job.yaml", options)]
 

@@ -5,9 +5,9 @@ from typing import Any
 import pytest
 import yaml
 
-from wmaplint.rule_modules import import_rule_modules
+from wmaplint import rules
 
-import_rule_modules()
+rules.load()
 
 
 @pytest.fixture(scope="session")

@@ -7,13 +7,13 @@ import json
 import jsonschema
 import yaml
 
+from wmaplint import rules
 from wmaplint.definition.format import SCHEMA_FILE, schema_json
 from wmaplint.rule_docs import rules_document
-from wmaplint.rule_modules import import_rule_modules
 
 
 def test_rules_md_is_current(repo) -> None:
-    import_rule_modules()
+    rules.load()
     assert (repo / "docs" / "rules.md").read_text(encoding="utf-8") == rules_document(), (
         "docs/rules.md is stale: run `python -m wmaplint.rule_docs > docs/rules.md`"
     )

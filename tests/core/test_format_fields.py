@@ -183,11 +183,12 @@ def test_the_typing_analysis_reads_each_fields_shape_from_the_model() -> None:
 
 
 def test_the_fragments_and_scale_fields_are_what_resolution_reads() -> None:
-    from wmaplint.resolve.tree import FRAGMENT_FIELDS as RESOLVED_FRAGMENTS
-    from wmaplint.resolve.tree import SCALE_FIELDS as RESOLVED_SCALES
+    from wmaplint.resolve.templates import FRAGMENT_PLACES
+    from wmaplint.resolve.tree import SCALE_ATTRIBUTES
 
-    assert FRAGMENT_FIELDS == RESOLVED_FRAGMENTS
-    assert SCALE_FIELDS == tuple(key for key, _ in RESOLVED_SCALES)
+    assert tuple(key for key, _, _ in FRAGMENT_PLACES) == FRAGMENT_FIELDS
+    assert tuple(SCALE_ATTRIBUTES) == SCALE_FIELDS
+    assert SCALE_ATTRIBUTES["minReplicasPath"] == "min_replicas"
     pod_fields = dict(fragment_pod_fields())
     assert list(pod_fields) == list(FRAGMENT_FIELDS)
     assert pod_fields["labelsPath"] == "metadata.labels"

@@ -6,11 +6,11 @@ import importlib
 
 import pytest
 
+from wmaplint import rules
 from wmaplint.diagnostics import RULES
 from wmaplint.engine import lint_text
-from wmaplint.rule_modules import import_rule_modules
 
-import_rule_modules()
+rules.load()
 
 ALL_RULES = sorted(RULES)
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.resolve.typed import findings, resolve
+from wmaplint.report.workloads import render_json, render_text
 from wmaplint.resolve.assumptions import load_assumptions
-from wmaplint.resolve.render import render_json, render_text
-from wmaplint.resolve.tree import resolve_workload
 
 CATALOG = Path(__file__).resolve().parents[2] / "catalog"
 
@@ -58,8 +58,8 @@ def test_every_assumption_names_its_source_and_evaluates_on_the_catalog_examples
     ],
 )
 def test_the_milvus_topology_and_its_stated_assumption_agree(runtime, components, topology, says) -> None:
-    workload = resolve_workload(_definition("milvus-io-milvus-v1beta1"), _milvus(components), runtime=runtime)
-    assert workload.findings == []
+    workload = resolve(_definition("milvus-io-milvus-v1beta1"), _milvus(components), runtime=runtime)
+    assert findings(workload) == []
     [assumption] = workload.assumptions
     assert says in assumption
     replicas = {name: node.instances[0].effective_replicas for name, node in workload.components.items()}
@@ -75,7 +75,7 @@ def test_the_milvus_topology_and_its_stated_assumption_agree(runtime, components
 
 def test_standalone_milvus_assumes_nothing(runtime) -> None:
     milvus = _definition("milvus-io-milvus-v1beta1")
-    workload = resolve_workload(milvus, _milvus({}, "standalone"), runtime=runtime)
+    workload = resolve(milvus, _milvus({}, "standalone"), runtime=runtime)
     assert workload.assumptions == [] and workload.total_pods == 1
 
 
@@ -100,7 +100,7 @@ def _rayjob(**spec) -> dict:
     ],
 )
 def test_the_rayjob_submitter_pod_is_counted_or_its_absence_explained(runtime, spec, submitters, says):
-    workload = resolve_workload(_definition("ray-io-rayjob-v1"), _rayjob(**spec), runtime=runtime)
+    workload = resolve(_definition("ray-io-rayjob-v1"), _rayjob(**spec), runtime=runtime)
     [assumption] = workload.assumptions
     assert says in assumption
     assert workload.components["submitter"].pods == submitters
@@ -108,10 +108,10 @@ def test_the_rayjob_submitter_pod_is_counted_or_its_absence_explained(runtime, s
 
 
 def test_assumptions_are_printed_and_in_json(runtime) -> None:
-    workload = resolve_workload(_definition("ray-io-rayjob-v1"), _rayjob(), runtime=runtime)
+    workload = resolve(_definition("ray-io-rayjob-v1"), _rayjob(), runtime=runtime)
     assert "  assumption: submissionMode not set (K8sJobMode, the default)" in render_text([workload])
     assert '"assumptions": [\n        "submissionMode not set' in render_json([workload])
 
 
 def test_kinds_without_assumptions_have_none(runtime, jobset_definition, jobset_manifest) -> None:
-    assert resolve_workload(jobset_definition, jobset_manifest, runtime=runtime).assumptions == []
+    assert resolve(jobset_definition, jobset_manifest, runtime=runtime).assumptions == []

@@ -1,6 +1,7 @@
-from wmaplint.resolve import rules
+from tests.resolve.typed import findings, resolve, typed
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
-from wmaplint.resolve.tree import resolve_workload
+from wmaplint.rules.resolution.pod_selector_not_single_value import RULE as SELECTOR_NOT_SINGLE
+from wmaplint.rules.resolution.pod_unattributed import RULE as POD_UNATTRIBUTED
 
 PYTORCH = {
     "spec": {
@@ -55,7 +56,7 @@ def pod(name, **labels):
 
 
 def test_type_selectors_value_and_match_labels(runtime):
-    workload = resolve_workload(PYTORCH, MANIFEST, runtime=runtime)
+    workload = resolve(PYTORCH, MANIFEST, runtime=runtime)
     pods = [
         pod("m-0", **{"training.kubeflow.org/replica-type": "master"}),
         pod(
@@ -64,23 +65,23 @@ def test_type_selectors_value_and_match_labels(runtime):
         ),
         pod("other", app="x"),
     ]
-    result = attribute_pods(PYTORCH, workload, pods, runtime)
+    result = attribute_pods(typed(PYTORCH), workload, pods, runtime)
     assert [(a.component, a.replica) for a in result] == [("master", None), ("worker", "1"), (None, None)]
-    assert [f.rule for f in workload.findings] == [rules.POD_UNATTRIBUTED]
+    assert [f.rule for f in findings(workload)] == [POD_UNATTRIBUTED.id]
 
 
 def test_single_spec_component_takes_every_pod(jobset_definition, jobset_manifest, runtime):
-    workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
+    workload = resolve(jobset_definition, jobset_manifest, runtime=runtime)
     labelled = pod(
         "llm-train-workers-1-0",
         **{"jobset.sigs.k8s.io/jobset-name": "llm-train", "jobset.sigs.k8s.io/replicatedjob-name": "workers"},
     )
-    [a] = attribute_pods(jobset_definition, workload, [labelled], runtime)
+    [a] = attribute_pods(typed(jobset_definition), workload, [labelled], runtime)
     assert (a.component, a.instance) == ("replicatedjob", "workers")
     stray = pod("stray")
-    [b] = attribute_pods(jobset_definition, workload, [stray], runtime)
+    [b] = attribute_pods(typed(jobset_definition), workload, [stray], runtime)
     assert b.component == "replicatedjob" and b.instance is None
-    assert rules.SELECTOR_NOT_SINGLE in {f.rule for f in workload.findings}
+    assert SELECTOR_NOT_SINGLE.id in {f.rule for f in findings(workload)}
 
 
 def test_pod_lists_and_multi_documents():

@@ -10,9 +10,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from tests.resolve.typed import resolve
 from wmaplint import cli_resolve
 from wmaplint.resolve.references import References
-from wmaplint.resolve.tree import resolve_workload
 
 CATALOG = Path(__file__).resolve().parents[2] / "catalog"
 EXAMPLES = CATALOG / "examples" / "trainer-kubeflow-org-trainjob-v1alpha1"
@@ -59,7 +59,7 @@ def _refs(*objects: dict) -> References:
 
 def test_the_runtime_gives_the_real_pods_and_gpus(runtime) -> None:
     job = _trainjob({"name": "torch"})
-    workload = resolve_workload(DEFINITION, job, runtime=runtime, references=_refs(_runtime()))
+    workload = resolve(DEFINITION, job, runtime=runtime, references=_refs(_runtime()))
     assert (workload.total_pods, workload.total_resources["nvidia.com/gpu"]) == (3, 6)
     [note] = workload.notes
     assert "from ClusterTrainingRuntime torch (runtimes.yaml), replicated job node: 3 node(s)" in note
@@ -70,7 +70,7 @@ def test_the_runtime_gives_the_real_pods_and_gpus(runtime) -> None:
 def test_the_trainjob_overrides_nodes_image_and_resources(runtime) -> None:
     resources = {"limits": {"nvidia.com/gpu": 8}}
     job = _trainjob({"name": "torch"}, numNodes=2, image="mine", resourcesPerNode=resources)
-    workload = resolve_workload(DEFINITION, job, runtime=runtime, references=_refs(_runtime()))
+    workload = resolve(DEFINITION, job, runtime=runtime, references=_refs(_runtime()))
     assert (workload.total_pods, workload.total_resources["nvidia.com/gpu"]) == (2, 16)
     [container] = workload.components["node"].instances[0].template.spec["containers"]
     assert container["image"] == "mine"
@@ -80,15 +80,15 @@ def test_the_trainjob_overrides_nodes_image_and_resources(runtime) -> None:
 def test_a_training_runtime_is_found_only_in_the_trainjobs_namespace(runtime) -> None:
     ref = {"name": "torch", "kind": "TrainingRuntime", "apiGroup": "trainer.kubeflow.org"}
     elsewhere = _refs(_runtime("TrainingRuntime", namespace="other"))
-    workload = resolve_workload(DEFINITION, _trainjob(ref), runtime=runtime, references=elsewhere)
+    workload = resolve(DEFINITION, _trainjob(ref), runtime=runtime, references=elsewhere)
     assert workload.total_pods == 1
     assert "TrainingRuntime torch, which is not in the input (pass it with --with FILE)" in workload.notes[0]
     here = _refs(_runtime("TrainingRuntime", namespace="team"))
-    assert resolve_workload(DEFINITION, _trainjob(ref), runtime=runtime, references=here).total_pods == 3
+    assert resolve(DEFINITION, _trainjob(ref), runtime=runtime, references=here).total_pods == 3
 
 
 def test_a_missing_runtime_is_named(runtime) -> None:
-    workload = resolve_workload(DEFINITION, _trainjob({"name": "flux"}), runtime=runtime)
+    workload = resolve(DEFINITION, _trainjob({"name": "flux"}), runtime=runtime)
     [note] = workload.notes
     assert note.startswith("the pods of node come from ClusterTrainingRuntime flux, which is not in the")
     assert "numNodes the runtime sets is not known (1 assumed)" in note
@@ -99,7 +99,7 @@ def test_a_runtime_without_a_trainer_job_says_so(runtime) -> None:
     broken["spec"]["template"]["spec"]["replicatedJobs"][0]["name"] = "other"
     broken["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["metadata"] = {}
     job = _trainjob({"name": "torch"})
-    workload = resolve_workload(DEFINITION, job, runtime=runtime, references=_refs(broken))
+    workload = resolve(DEFINITION, job, runtime=runtime, references=_refs(broken))
     assert "has no trainer replicated job (node): pods not resolved" in workload.notes[0]
     assert workload.total_pods == 1
 
@@ -143,4 +143,4 @@ def test_a_runtime_alone_is_not_a_workload(cli) -> None:
 )
 def test_odd_trainjobs_never_raise(runtime, spec) -> None:
     job = {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {}, "spec": spec}
-    resolve_workload(DEFINITION, job, runtime=runtime, references=_refs(_runtime()))
+    resolve(DEFINITION, job, runtime=runtime, references=_refs(_runtime()))

@@ -9,7 +9,7 @@ Hand counts (pods per replicatedJob = replicas (default 1) x parallelism (defaul
 import pytest
 import yaml
 
-from wmaplint.resolve.tree import resolve_workload
+from tests.resolve.typed import findings, resolve
 
 
 @pytest.mark.parametrize(
@@ -22,8 +22,8 @@ from wmaplint.resolve.tree import resolve_workload
 )
 def test_jobset_samples(shared, jobset_definition, runtime, sample, pods, instances, extra):
     manifest = yaml.safe_load((shared / "samples" / "jobset.x-k8s.io" / sample).read_text())
-    workload = resolve_workload(jobset_definition, manifest, runtime=runtime)
-    assert workload.findings == []
+    workload = resolve(jobset_definition, manifest, runtime=runtime)
+    assert findings(workload) == []
     assert workload.total_pods == pods
     assert workload.total_resources.get("nvidia.com/gpu", 0) == 0
     assert {i.id: i.pods for i in workload.components["replicatedjob"].instances} == instances

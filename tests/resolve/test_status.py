@@ -1,9 +1,14 @@
-from wmaplint.resolve.status import evaluate_status
-from wmaplint.resolve.tree import Evaluator
+from tests.resolve.typed import typed
+from wmaplint.resolve.evaluate import Evaluator
+from wmaplint.resolve.status_match import evaluate_status
 
 
 def status(definition, obj, runtime):
-    return evaluate_status(definition, ("statusDefinition",), Evaluator(runtime, obj, []))
+    """The status ``definition`` (a root's statusDefinition) gives on ``obj``."""
+    kind = {"group": "g", "version": "v1", "kind": "K"}
+    root = {"name": "root", "kind": kind, "statusDefinition": definition}
+    karta = typed({"spec": {"structureDefinition": {"rootComponent": root}}})
+    return evaluate_status(karta.root.status, Evaluator(runtime, obj, [], ""))
 
 
 CONDITIONS = {"path": ".status.conditions"}

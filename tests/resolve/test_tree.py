@@ -2,14 +2,17 @@ import copy
 
 import pytest
 
-from wmaplint.resolve import rules
-from wmaplint.resolve.tree import resolve_workload
+from tests.resolve.typed import findings, resolve, span_at, typed
+from wmaplint.rules.resolution.fragment_misaligned import RULE as FRAGMENT_MISALIGNED
+from wmaplint.rules.resolution.instance_count_mismatch import RULE as INSTANCE_COUNT_MISMATCH
+from wmaplint.rules.resolution.jq_runtime_error import RULE as JQ_RUNTIME_ERROR
+from wmaplint.rules.resolution.replicas_not_a_number import RULE as REPLICAS_NOT_A_NUMBER
 
 
 def test_worked_example_is_one_workload_of_three_pods_and_twelve_gpus(
     jobset_definition, jobset_manifest, runtime
 ):
-    workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
+    workload = resolve(jobset_definition, jobset_manifest, runtime=runtime)
     assert (workload.kind, workload.name, workload.namespace) == ("JobSet", "llm-train", "team-a")
     assert workload.total_pods == 3
     assert workload.total_resources["nvidia.com/gpu"] == 12
@@ -19,7 +22,7 @@ def test_worked_example_is_one_workload_of_three_pods_and_twelve_gpus(
         ("workers", 2, 2),
     ]
     assert workload.root.instances[0].children == [job]
-    assert workload.findings == []
+    assert findings(workload) == []
 
 
 def test_zip_mismatch_names_the_expression(jobset_definition, jobset_manifest, runtime):
@@ -28,16 +31,12 @@ def test_zip_mismatch_names_the_expression(jobset_definition, jobset_manifest, r
     child["scaleDefinition"]["replicasPath"] = ".spec.replicatedJobs[].replicas // 1"
     manifest = copy.deepcopy(jobset_manifest)
     del manifest["spec"]["replicatedJobs"][0]["replicas"]
-    workload = resolve_workload(jobset_definition, manifest, runtime=runtime)
-    [finding] = workload.findings
-    assert finding.rule == rules.INSTANCE_COUNT_MISMATCH
-    assert finding.definition_path == (
-        "spec",
-        "structureDefinition",
-        "childComponents",
-        0,
-        "scaleDefinition",
-        "replicasPath",
+    definition = typed(jobset_definition)
+    workload = resolve(definition, manifest, runtime=runtime)
+    [finding] = findings(workload)
+    assert finding.rule == INSTANCE_COUNT_MISMATCH.id
+    assert finding.span == span_at(
+        definition, "spec", "structureDefinition", "childComponents", 0, "scaleDefinition", "replicasPath"
     )
     assert "instance ids count (2) does not match results count (1)" in finding.message
 
@@ -45,12 +44,12 @@ def test_zip_mismatch_names_the_expression(jobset_definition, jobset_manifest, r
 def test_replicas_as_numeric_strings_and_not_numbers(jobset_definition, jobset_manifest, runtime):
     child = jobset_definition["spec"]["structureDefinition"]["childComponents"][0]
     child["scaleDefinition"] = {"replicasPath": ".spec.replicatedJobs[] | (.replicas // 1 | tostring)"}
-    workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
-    assert workload.total_pods == 3 and workload.findings == []
+    workload = resolve(jobset_definition, jobset_manifest, runtime=runtime)
+    assert workload.total_pods == 3 and findings(workload) == []
     child["scaleDefinition"] = {"replicasPath": ".spec.replicatedJobs[] | .name"}
-    workload = resolve_workload(jobset_definition, jobset_manifest, runtime=runtime)
-    assert {f.rule for f in workload.findings} == {rules.REPLICAS_NOT_A_NUMBER}
-    assert 'replicas value "leader" at index 0 is not a number' in workload.findings[0].message
+    workload = resolve(jobset_definition, jobset_manifest, runtime=runtime)
+    assert {f.rule for f in findings(workload)} == {REPLICAS_NOT_A_NUMBER.id}
+    assert 'replicas value "leader" at index 0 is not a number' in findings(workload)[0].message
 
 
 def test_min_replicas_when_replicas_is_absent(runtime):
@@ -58,7 +57,7 @@ def test_min_replicas_when_replicas_is_absent(runtime):
         {"podTemplateSpecPath": ".spec.template"},
         {"minReplicasPath": ".spec.min", "maxReplicasPath": ".spec.max"},
     )
-    workload = resolve_workload(
+    workload = resolve(
         definition, {"kind": "Thing", "spec": {"min": 3, "max": 9, "template": _pod(1)}}, runtime=runtime
     )
     assert workload.total_pods == 3 and workload.total_resources["nvidia.com/gpu"] == 3
@@ -66,7 +65,7 @@ def test_min_replicas_when_replicas_is_absent(runtime):
 
 def test_pod_spec_path_with_metadata_path(runtime):
     definition = _single({"podSpecPath": ".spec.pod", "metadataPath": ".spec.meta"}, {"replicasPath": '"2"'})
-    workload = resolve_workload(
+    workload = resolve(
         definition, {"spec": {"pod": _pod(2)["spec"], "meta": {"labels": {"a": "b"}}}}, runtime=runtime
     )
     inst = workload.root.instances[0]
@@ -104,12 +103,12 @@ def test_fragments_merge_by_index_and_misalignment_is_reported(runtime):
             ]
         }
     }
-    workload = resolve_workload(definition, manifest, runtime=runtime)
+    workload = resolve(definition, manifest, runtime=runtime)
     a, b = workload.root.instances
     # containerPath gave one output: it lands on instance a (index 0) -- the runtime's silent shift
     assert a.template.resources["nvidia.com/gpu"] == 8
     assert b.template.resources["nvidia.com/gpu"] == 2
-    assert rules.FRAGMENT_MISALIGNED in {f.rule for f in workload.findings}
+    assert FRAGMENT_MISALIGNED.id in {f.rule for f in findings(workload)}
 
 
 def test_child_subtrees_multiply_by_parent_replicas(runtime):
@@ -141,17 +140,19 @@ def test_child_subtrees_multiply_by_parent_replicas(runtime):
         }
     }
     manifest = {"spec": {"replicas": 3, "size": 4, "leader": _pod(0), "worker": _pod(8)}}
-    workload = resolve_workload(definition, manifest, runtime=runtime)
+    workload = resolve(definition, manifest, runtime=runtime)
     assert workload.total_pods == 3 * (1 + 3)
     assert workload.total_resources["nvidia.com/gpu"] == 3 * 3 * 8
 
 
 def test_runtime_error_is_a_finding_with_the_expression_path(runtime):
     definition = _single({"podTemplateSpecPath": ".spec.template.x.y"}, {})
-    workload = resolve_workload(definition, {"spec": {"template": {"x": 5}}}, runtime=runtime)
-    [finding] = workload.findings
-    assert finding.rule == rules.JQ_RUNTIME_ERROR
-    assert finding.definition_path[-2:] == ("specDefinition", "podTemplateSpecPath")
+    definition = typed(definition)
+    workload = resolve(definition, {"spec": {"template": {"x": 5}}}, runtime=runtime)
+    [finding] = findings(workload)
+    assert finding.rule == JQ_RUNTIME_ERROR.id
+    root = ("spec", "structureDefinition", "rootComponent")
+    assert finding.span == span_at(definition, *root, "specDefinition", "podTemplateSpecPath")
 
 
 def test_hostile_inputs_do_not_raise(runtime):
@@ -160,12 +161,12 @@ def test_hostile_inputs_do_not_raise(runtime):
         deep = {"a": deep}
     for definition, manifest in [
         ({}, {}),
-        ("x", None),
+        ({}, None),  # a definition that is not a mapping never reaches resolution: it is no Definition
         (_single({"podTemplateSpecPath": "."}, {}), deep),
         (_single({"podTemplateSpecPath": ".spec[]"}, {}), {"spec": list(range(100_000))}),
         ({"spec": {"structureDefinition": {"rootComponent": [], "childComponents": 5}}}, {}),
     ]:
-        workload = resolve_workload(definition, manifest, runtime=runtime)
+        workload = resolve(definition, manifest, runtime=runtime)
         assert workload is not None
 
 
@@ -175,7 +176,7 @@ def test_ownership_cycle_does_not_hang(runtime):
         {"name": "a", "ownerRef": "b"},
         {"name": "b", "ownerRef": "a"},
     ]
-    workload = resolve_workload(definition, {"spec": {"template": _pod(1)}}, runtime=runtime)
+    workload = resolve(definition, {"spec": {"template": _pod(1)}}, runtime=runtime)
     assert workload.total_pods == 1
 
 
@@ -228,13 +229,13 @@ def _single(spec: dict, scale: dict, instance_id: str | None = None) -> dict:
 )
 def test_replica_counts_are_finite_non_negative_integers(runtime, expression, pods, message):
     definition = _single({"podTemplateSpecPath": ".spec.template"}, {"replicasPath": expression})
-    workload = resolve_workload(definition, {"kind": "Thing", "spec": {"template": _pod(1)}}, runtime=runtime)
+    workload = resolve(definition, {"kind": "Thing", "spec": {"template": _pod(1)}}, runtime=runtime)
     assert workload.total_pods == pods
     if message is None:
-        assert workload.findings == []
+        assert findings(workload) == []
     else:
-        assert [f.rule for f in workload.findings] == [rules.REPLICAS_NOT_A_NUMBER]
-        assert message in workload.findings[0].message
+        assert [f.rule for f in findings(workload)] == [REPLICAS_NOT_A_NUMBER.id]
+        assert message in findings(workload)[0].message
 
 
 def test_fragments_that_are_all_null_still_give_the_instance_its_pods(runtime):
@@ -253,8 +254,8 @@ def test_fragments_that_are_all_null_still_give_the_instance_its_pods(runtime):
     }
     manifest = {"apiVersion": "example.com/v1", "kind": "Service", "metadata": {"name": "s"},
                 "spec": {"proxy": {"replicas": 2}}}
-    workload = resolve_workload(definition, manifest, runtime=runtime)
-    assert workload.total_pods == 2 and workload.findings == []
+    workload = resolve(definition, manifest, runtime=runtime)
+    assert workload.total_pods == 2 and findings(workload) == []
 
 
 GPU = "nvidia.com/gpu"
@@ -282,7 +283,7 @@ def _services(fragments: dict) -> dict:
 
 
 def test_gpus_in_the_frameworks_own_words_count_and_are_marked_unseen(runtime):
-    from wmaplint.resolve.render import platform_gpus, render_text, unseen_note
+    from wmaplint.report.workloads import platform_gpus, render_text, unseen_note
 
     definition = _services(
         {"containerPath": ".spec.services[].main", "resourcesPath": ".spec.services[].resources"}
@@ -294,8 +295,8 @@ def test_gpus_in_the_frameworks_own_words_count_and_are_marked_unseen(runtime):
         "seen": {"resources": {"limits": {"gpu": "8"}}, "main": {"resources": {"limits": {GPU: 2}}}},
     }
     manifest = {"kind": "Graph", "metadata": {"name": "g"}, "spec": {"services": services}}
-    workload = resolve_workload(definition, manifest, runtime=runtime)
-    assert workload.findings == []
+    workload = resolve(definition, manifest, runtime=runtime)
+    assert findings(workload) == []
     assert workload.total_resources == {"nvidia.com/gpu": 4, "google.com/tpu": 4}
     assert workload.total_unseen == {"nvidia.com/gpu": 2, "google.com/tpu": 4}
     assert platform_gpus(workload) == 2
@@ -312,25 +313,25 @@ def test_a_resources_fragment_without_containers_keeps_its_kubernetes_part(runti
     definition = _services({"resourcesPath": ".spec.services[].resources"})
     services = {"a": {"resources": {"limits": {"gpu": "1", "cpu": "2", "memory": "1Gi"}}}}
     manifest = {"kind": "Graph", "metadata": {"name": "g"}, "spec": {"services": services}}
-    workload = resolve_workload(definition, manifest, runtime=runtime)
-    assert workload.findings == []  # gpu/gpuType/custom are not read as (invalid) Kubernetes quantities
+    workload = resolve(definition, manifest, runtime=runtime)
+    assert findings(workload) == []  # gpu/gpuType/custom are not read as (invalid) Kubernetes quantities
     assert workload.total_resources == {"nvidia.com/gpu": 1, "cpu": 2, "memory": 2**30}
 
 
 def test_other_accelerators_are_totalled_by_name(runtime):
-    from wmaplint.resolve.render import render_text, totals
+    from wmaplint.report.workloads import render_text, totals
 
     definition = _single({"podTemplateSpecPath": ".spec.template"}, {"replicasPath": "8"})
     template = {"spec": {"containers": [{"name": "m", "resources": {"limits": {"google.com/tpu": 4}}}]}}
     manifest = {"kind": "Thing", "spec": {"template": template}}
-    workload = resolve_workload(definition, manifest, runtime=runtime)
+    workload = resolve(definition, manifest, runtime=runtime)
     assert totals(workload)["accelerators"] == {"google.com/tpu": 32}
     assert "8 pods, 0 GPUs, 32 google.com/tpu" in render_text([workload])
 
 
 def test_absurd_replica_products_stay_printable(runtime):
     """Nested components each at the int32 maximum: totals far beyond 10^24 print approximately."""
-    from wmaplint.resolve.render import render_json, render_text
+    from wmaplint.report.workloads import render_json, render_text
 
     children = [
         {
@@ -355,8 +356,8 @@ def test_absurd_replica_products_stay_printable(runtime):
     limits = {"nvidia.com/gpu": largest, "memory": largest, "cpu": largest}
     template = {"spec": {"containers": [{"name": "m", "resources": {"limits": limits}}]}}
     manifest = {"kind": "Thing", "spec": {"template": template}}
-    workload = resolve_workload(definition, manifest, runtime=runtime)
-    assert workload.findings == []
+    workload = resolve(definition, manifest, runtime=runtime)
+    assert findings(workload) == []
     text = render_text([workload])
     assert "Thing (unnamed): 1 workload, ~" in text and "GPUs" in text
     render_json([workload])

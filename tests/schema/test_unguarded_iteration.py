@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from worded import message_of, rule_of
 
+from wmaplint import rules
 from wmaplint.engine import lint_text
-from wmaplint.rule_modules import import_rule_modules
 from wmaplint.schema.expectations import Expectation, check_expression
 from wmaplint.schema.served import object_meta_from
 
-import_rule_modules()
+rules.load()
 
 RULE = "WM309"
 WORKERS = ".spec.rayClusterSpec.workerGroupSpecs"

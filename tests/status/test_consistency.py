@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.engine import lint_text
-from wmaplint.resolve import status as resolved_status
+from wmaplint.resolve import status_match
 from wmaplint.rules.examples import custom_definition
 from wmaplint.status.consistency import EVALUATION_ORDER
 
@@ -40,7 +40,7 @@ def test_catalog_definitions_are_consistent() -> None:
 
 
 def test_statuses_are_compared_in_the_order_resolution_reports_them() -> None:
-    assert EVALUATION_ORDER == tuple(key for key, _ in resolved_status.EVALUATION_ORDER)
+    assert EVALUATION_ORDER == tuple(key for key, _ in status_match.EVALUATION_ORDER)
 
 
 def test_same_condition_with_two_statuses() -> None:

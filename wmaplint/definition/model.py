@@ -9,6 +9,7 @@ field is (its evaluation context, cardinality, writability) is read from the tab
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from wmaplint.definition.fields import (
@@ -22,7 +23,7 @@ from wmaplint.definition.fields import (
     format_field,
 )
 from wmaplint.jq.roles import ExprRole
-from wmaplint.source.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from wmaplint.source.nodes import MappingNode, Node, ScalarNode, SequenceNode, to_python
 from wmaplint.structs import dataclass, field
 
 DEFINITION_KINDS = {KARTA[1]: KARTA[0], LEGACY[1]: LEGACY[0]}
@@ -97,14 +98,29 @@ class GVK:
 
 
 @dataclass(eq=False)
+class ConditionMatcher:
+    """A condition a matcher requires: its type and, where given, status and reason, each as the text the
+    runtime compares (a value that is not a string as its YAML value's text; None when absent or null)."""
+
+    node: MappingNode
+    type: str | None
+    status: str | None
+    reason: str | None
+
+
+@dataclass(eq=False)
 class Matcher:
     node: MappingNode
     pointer: Pointer
     by_phase: ScalarNode | None = None
+    by_phase_node: Node | None = None  # present even when not a string
     by_conditions: list[MappingNode] = field(default_factory=list)
     by_conditions_node: Node | None = None
+    conditions: list[ConditionMatcher] = field(default_factory=list)  # of the entries of byConditions
+    by_expression_node: Node | None = None  # present even when not a mapping
     expression: Expr | None = None
     expected_result: ScalarNode | None = None
+    expected_result_node: Node | None = None  # present even when not a string
 
 
 @dataclass(eq=False)
@@ -117,6 +133,11 @@ class StatusDefinition:
     conditions_node: MappingNode | None = None
     mappings: dict[str, list[Matcher]] = field(default_factory=dict)
     mapping_keys: dict[str, ScalarNode] = field(default_factory=dict)
+    # the keys the conditions' entries are read by: the format's default where the key is absent, None where
+    # it is set to anything but a string (the runtime then never reads that field)
+    type_field: str | None = None
+    status_field: str | None = None
+    reason_field: str | None = None
 
 
 @dataclass(eq=False)
@@ -138,6 +159,14 @@ class Component:
     type_selector_node: MappingNode | None = None
     instance_selector_node: MappingNode | None = None
     replica_selector_node: MappingNode | None = None
+    # the pod selector's expressions, componentTypeSelector's value (present even when not a string) and its
+    # matchLabels, each value as the text a pod label is compared with (a value that is not a string as JSON)
+    type_selector_path: Expr | None = None
+    type_selector_value_node: Node | None = None
+    match_labels: dict[str, str] | None = None
+    instance_selector_path: Expr | None = None
+    replica_selector_path: Expr | None = None
+    fragments_node: MappingNode | None = None  # specDefinition.fragmentedPodSpecDefinition
     expressions: list[Expr] = field(default_factory=list)
     # the jq paths by field key: of the pod template or pod spec, of the fragments, of the replica counts
     spec_paths: dict[str, Expr] = field(default_factory=dict)
@@ -161,10 +190,34 @@ class Component:
 
 @dataclass(eq=False)
 class GangMember:
+    """A member of a podGroups group, or a sub-group of podGroup: the component it names."""
+
     node: MappingNode
     pointer: Pointer
     component: str | None
     component_node: ScalarNode | None
+    group_by_key_paths: list[str] = field(default_factory=list)  # every string entry, as written
+    filters: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class PodGroup:
+    """A group of gangScheduling.podGroups (the alpha grouping)."""
+
+    node: MappingNode
+    pointer: Pointer
+    name: str | None
+    members: list[GangMember] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class PodGroupV2:
+    """gangScheduling.podGroup: one group, its sub-groups being ``Definition.subgroup_refs``."""
+
+    node: MappingNode
+    pointer: Pointer
+    name: str | None
+    topology_node: MappingNode | None = None
 
 
 @dataclass(eq=False)
@@ -178,6 +231,9 @@ class Definition:
     gang_members: list[GangMember] = field(default_factory=list)
     subgroup_refs: list[GangMember] = field(default_factory=list)
     gang_expressions: list[Expr] = field(default_factory=list)
+    structure_node: MappingNode | None = None  # spec.structureDefinition
+    pod_groups: list[PodGroup] = field(default_factory=list)
+    pod_group: PodGroupV2 | None = None
 
     @property
     def legacy(self) -> bool:
@@ -211,6 +267,11 @@ def _str(node: Node | None) -> ScalarNode | None:
     return node if isinstance(node, ScalarNode) and isinstance(node.value, str) else None
 
 
+def _strings(node: Node | None) -> list[str]:
+    """The string entries of a list, as written."""
+    return [item.value for item in _seq(node) if isinstance(item, ScalarNode) and isinstance(item.value, str)]
+
+
 def recognise(root: Node | None) -> tuple[str, str | None] | None:
     """(kind, apiVersion) when a document is a definition, else None."""
     m = _map(root)
@@ -234,7 +295,7 @@ def build(root: Node | None) -> Definition | None:
     structure = _map((_map(root.get("spec")) or MappingNode(root.span, 0, 0, [])).get("structureDefinition"))
     base: Pointer = ("spec", "structureDefinition")
     definition = Definition(document_node=root, kind=kind, api_version=api, name=name.value if name else None,
-                            root=None)
+                            root=None, structure_node=structure)
     if structure is not None:
         root_node = _map(structure.get("rootComponent"))
         if root_node is not None:
@@ -290,6 +351,7 @@ def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
     spec_ptr = (*pointer, "specDefinition")
     c.spec_paths = _paths(c, c.spec_node, "SpecDefinition", SPEC_PATH_FIELDS, spec_ptr)
     fragments = _map(c.spec_node.get("fragmentedPodSpecDefinition")) if c.spec_node else None
+    c.fragments_node = fragments
     c.fragment_paths = _paths(c, fragments, "FragmentedPodSpecDefinition", FRAGMENT_FIELDS,
                               (*spec_ptr, "fragmentedPodSpecDefinition"))
 
@@ -314,15 +376,44 @@ def _component(node: MappingNode, pointer: Pointer, is_root: bool) -> Component:
         c.type_selector_node = _map(sel.get("componentTypeSelector"))
         c.instance_selector_node = _map(sel.get("componentInstanceSelector"))
         c.replica_selector_node = _map(sel.get("replicaSelector"))
-        value = _str(c.type_selector_node.get("value")) if c.type_selector_node else None
-        _expr(c, c.type_selector_node, format_field("ComponentTypeSelector", "keyPath"),
-              (*sel_ptr, "componentTypeSelector"), selector_value=value.value if value else None)
-        _expr(c, c.instance_selector_node, format_field("ComponentInstanceSelector", "idPath"),
-              (*sel_ptr, "componentInstanceSelector"))
-        _expr(c, c.replica_selector_node, format_field("ReplicaSelector", "keyPath"),
-              (*sel_ptr, "replicaSelector"))
+        types = c.type_selector_node
+        if types is not None and types.key_node("value") is not None:
+            c.type_selector_value_node = types.get("value")
+        value = _str(c.type_selector_value_node)
+        c.type_selector_path = _expr(c, types, format_field("ComponentTypeSelector", "keyPath"),
+                                     (*sel_ptr, "componentTypeSelector"),
+                                     selector_value=value.value if value else None)
+        labels = _map(types.get("matchLabels")) if types else None
+        if labels is not None:
+            c.match_labels = {str(k.value): _as_text(v) for k, v in labels.pairs}
+        c.instance_selector_path = _expr(c, c.instance_selector_node,
+                                         format_field("ComponentInstanceSelector", "idPath"),
+                                         (*sel_ptr, "componentInstanceSelector"))
+        replica_key = format_field("ReplicaSelector", "keyPath")
+        c.replica_selector_path = _expr(c, c.replica_selector_node, replica_key,
+                                        (*sel_ptr, "replicaSelector"))
     c.expressions.sort(key=lambda e: e.node.start)
     return c
+
+
+def _as_text(node: Node | None) -> str:
+    """A value as text: a string as it is, anything else as JSON (keys sorted)."""
+    value = to_python(node)
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+def _scalar_text(node: Node | None) -> str | None:
+    """A scalar's value as text, None when it is absent or null (a mapping or list as its text too)."""
+    value = to_python(node)
+    return None if value is None else str(value)
+
+
+def _field_name(holder: MappingNode, key: str) -> str | None:
+    """The key a conditionsDefinition names for a condition's field: the default where it is absent."""
+    if holder.key_node(key) is None:
+        return format_field("ConditionsDefinition", key).default
+    found = _str(holder.get(key))
+    return found.value if found else None
 
 
 def _status(c: Component, node: MappingNode, pointer: Pointer) -> StatusDefinition:
@@ -333,6 +424,10 @@ def _status(c: Component, node: MappingNode, pointer: Pointer) -> StatusDefiniti
     s.conditions_node = _map(node.get("conditionsDefinition"))
     s.conditions_path = _expr(c, s.conditions_node, format_field("ConditionsDefinition", "path"),
                               (*pointer, "conditionsDefinition"))
+    if s.conditions_node is not None:
+        s.type_field = _field_name(s.conditions_node, "typeFieldName")
+        s.status_field = _field_name(s.conditions_node, "statusFieldName")
+        s.reason_field = _field_name(s.conditions_node, "reasonFieldName")
     mappings = _map(node.get("statusMappings"))
     if mappings is None:
         return s
@@ -347,12 +442,22 @@ def _status(c: Component, node: MappingNode, pointer: Pointer) -> StatusDefiniti
                 continue
             mp: Pointer = (*pointer, "statusMappings", key, i)
             matcher = Matcher(node=m, pointer=mp, by_phase=_str(m.get("byPhase")))
+            if m.key_node("byPhase") is not None:
+                matcher.by_phase_node = m.get("byPhase")
             matcher.by_conditions_node = m.get("byConditions")
             matcher.by_conditions = [x for x in _seq(matcher.by_conditions_node)
                                      if isinstance(x, MappingNode)]
-            by_expr = _map(m.get("byExpression"))
+            matcher.conditions = [
+                ConditionMatcher(x, _scalar_text(x.get("type")), _scalar_text(x.get("status")),
+                                 _scalar_text(x.get("reason")))
+                for x in matcher.by_conditions
+            ]
+            if m.key_node("byExpression") is not None:
+                matcher.by_expression_node = m.get("byExpression")
+            by_expr = _map(matcher.by_expression_node)
             if by_expr is not None:
                 matcher.expected_result = _str(by_expr.get("expectedResult"))
+                matcher.expected_result_node = by_expr.get("expectedResult")
                 matcher.expression = _expr(
                     c, by_expr, expression, (*mp, "byExpression"),
                     expected_result=matcher.expected_result.value if matcher.expected_result else None,
@@ -374,13 +479,20 @@ def _gang(definition: Definition, root: MappingNode) -> None:
         g = _map(group)
         if g is None:
             continue
+        group_name = _str(g.get("name"))
+        alpha_group = PodGroup(g, (*gptr, "podGroups", gi), group_name.value if group_name else None)
+        definition.pod_groups.append(alpha_group)
         for mi, member in enumerate(_seq(g.get("members"))):
             m = _map(member)
             if m is None:
                 continue
             mptr: Pointer = (*gptr, "podGroups", gi, "members", mi)
             name = _str(m.get("componentName"))
-            definition.gang_members.append(GangMember(m, mptr, name.value if name else None, name))
+            gang_member = GangMember(m, mptr, name.value if name else None, name,
+                                     group_by_key_paths=_strings(m.get("groupByKeyPaths")),
+                                     filters=_strings(m.get("filters")))
+            definition.gang_members.append(gang_member)
+            alpha_group.members.append(gang_member)
             for of in member_paths:
                 for pi, item in enumerate(_seq(m.get(of.key))):
                     text = _str(item)
@@ -390,6 +502,10 @@ def _gang(definition: Definition, root: MappingNode) -> None:
                         Expr(text=text.value, node=text, pointer=(*mptr, of.key, pi), format_field=of))
     pod_group = _map(gang.get("podGroup"))
     if pod_group is not None:
+        group_name = _str(pod_group.get("name"))
+        topology = _map(pod_group.get("topology"))
+        definition.pod_group = PodGroupV2(pod_group, (*gptr, "podGroup"),
+                                          group_name.value if group_name else None, topology)
         for si, sub in enumerate(_seq(pod_group.get("subGroups"))):
             s = _map(sub)
             if s is None:

@@ -74,11 +74,11 @@ class Worker:
     def __init__(self) -> None:
         from lsprotocol.converters import get_converter
 
+        from wmaplint import rules
         from wmaplint.engine import Options
         from wmaplint.lsp import features
-        from wmaplint.rule_modules import import_rule_modules
 
-        import_rule_modules()
+        rules.load()
         self.options = Options()
         self.converter = get_converter()
         self.features = features

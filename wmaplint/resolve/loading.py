@@ -1,13 +1,20 @@
-"""Read manifests, pods and definitions from files or stdin; index definitions by root GVK."""
+"""Read manifests, pods and definitions from files or stdin; index definitions by root GVK.
+
+Definitions are read with the positioned loader into the typed model (``wmaplint.definition.model``); the
+files of the shipped catalog, which every run reads, are read once per process while they stay unchanged.
+"""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wmaplint.diagnostics import Diagnostic, Severity, Span
+from wmaplint.diagnostics import Diagnostic, Span
+from wmaplint.facts import Fact
+from wmaplint.resolve.facts import DocumentTooLarge, TooManyDocuments, TooManyNodes
 from wmaplint.resources import shipped
 from wmaplint.source import (
     Document,
@@ -23,10 +30,13 @@ from wmaplint.source import (
 )
 from wmaplint.structs import dataclass, field
 
+if TYPE_CHECKING:
+    from wmaplint.definition.model import Definition
+
 DEFINITION_KINDS = {("run.ai/v1alpha1", "Karta"), ("optimization.nvidia.com/v1alpha1", "ResourceInterface")}
 GVK = tuple[str, str, str]
 
-# Limits of the inputs `tree` and `test` resolve (rule WM718): beyond them the input is reported, not read.
+# Limits of the inputs `tree` and `test` resolve: beyond them the input is reported, not read.
 MAX_DOCUMENT_BYTES = 1 << 20
 MAX_DOCUMENT_NODES = 30_000
 MAX_DOCUMENTS = 5_000
@@ -51,18 +61,27 @@ class LoadedDocument:
 
 
 @dataclass(slots=True)
+class LoadedFile:
+    """What reading one file gave: its documents as plain values (with their nodes), the findings of
+    reading it (YAML faults, documents over the resolution limits) and its text as read."""
+
+    path: str  # as reported: "<stdin>" for "-"
+    text: str
+    documents: list[LoadedDocument] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class DefinitionEntry:
+    """A definition document: its root kind, the document, and the definition as the typed model."""
+
     gvk: GVK
     loaded: LoadedDocument
+    definition: Definition
 
     @property
     def name(self) -> str:
-        metadata = self.loaded.value.get("metadata") if isinstance(self.loaded.value, dict) else None
-        return (
-            str(metadata.get("name"))
-            if isinstance(metadata, dict) and metadata.get("name")
-            else self.loaded.path
-        )
+        return self.definition.name or self.loaded.path
 
 
 def read_source(path: str) -> str:
@@ -74,28 +93,28 @@ def read_source(path: str) -> str:
 
 @dataclass
 class Budget:
-    """How many more manifest documents a run resolves (MAX_DOCUMENTS across all its files)."""
+    """How many more manifest documents a run resolves (MAX_DOCUMENTS across all its files), and how many
+    were refused for the limits."""
 
     documents: int = field(default_factory=lambda: MAX_DOCUMENTS)
     exhausted: bool = False
+    refused: int = 0
 
 
-def _limit_diagnostic(path: str, line: int, message: str) -> Diagnostic:
-    from wmaplint.resolve.rules import INPUT_LIMIT
-
-    return Diagnostic(INPUT_LIMIT, Severity.ERROR, message, path, Span(line, 1, line, 4))
+def _at_line(line: int) -> Span:
+    return Span(line, 1, line, 4)
 
 
-def _screen(text: str, path: str, budget: Budget) -> tuple[str, list[Diagnostic]]:
+def _screen(text: str, path: str, budget: Budget) -> tuple[str, list[Fact]]:
     """The text with every document over MAX_DOCUMENT_BYTES blanked (its lines kept, so positions stay) and
-    cut after the documents the budget allows, before any YAML is parsed; a WM718 finding for each."""
+    cut after the documents the budget allows, before any YAML is parsed; a fact for each."""
     starts = [m.start() for m in _DOCUMENT_START.finditer(text)]
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
     if len(text) <= MAX_DOCUMENT_BYTES and len(starts) <= budget.documents:
         budget.documents -= len(starts)
         return text, []
-    problems: list[Diagnostic] = []
+    problems: list[Fact] = []
     parts: list[str] = []
     line = 1
     for index, start in enumerate(starts):
@@ -104,16 +123,14 @@ def _screen(text: str, path: str, budget: Budget) -> tuple[str, list[Diagnostic]
         if budget.documents <= 0:
             if not budget.exhausted:
                 budget.exhausted = True
-                problems.append(_limit_diagnostic(
-                    path, line, f"more than {MAX_DOCUMENTS} manifest documents; this one and the rest are "
-                    "not resolved"))
+                budget.refused += 1
+                problems.append(TooManyDocuments(path, _at_line(line), MAX_DOCUMENTS))
             break
         budget.documents -= 1
-        if len(chunk.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
-            size = len(chunk.encode("utf-8", "surrogatepass")) / (1 << 20)
-            problems.append(_limit_diagnostic(
-                path, line, f"manifest document of {size:.1f} MiB is larger than the "
-                f"{MAX_DOCUMENT_BYTES >> 20} MiB wmaplint resolves; not resolved"))
+        size = len(chunk.encode("utf-8", "surrogatepass"))
+        if size > MAX_DOCUMENT_BYTES:
+            budget.refused += 1
+            problems.append(DocumentTooLarge(path, _at_line(line), size, MAX_DOCUMENT_BYTES))
             chunk = ("---" if chunk.startswith("---") else "") + "\n" * chunk.count("\n")
         parts.append(chunk)
         line += chunk.count("\n")
@@ -138,36 +155,33 @@ def _too_many_nodes(root: object) -> bool:
     return False
 
 
-def load_file(
-    path: str, text: str | None = None, budget: Budget | None = None
-) -> tuple[list[LoadedDocument], list[Diagnostic]]:
-    """Documents of a YAML/JSON file as plain values; YAML faults come back as diagnostics. With a budget,
-    the file holds manifests: documents past the resolution limits are reported (WM718) and left out."""
+def load_file(path: str, text: str | None = None, budget: Budget | None = None) -> LoadedFile:
+    """The documents of a YAML/JSON file as plain values; YAML faults come back as diagnostics. With a
+    budget, the file holds manifests: documents past the resolution limits are reported and left out."""
     if text is None:
         text = read_source(path)
     shown = "<stdin>" if path == "-" else path
-    limited: list[Diagnostic] = []
+    read = text
+    found: list[Fact] = []
     if budget is not None:
-        text, limited = _screen(text, shown, budget)
+        text, found = _screen(text, shown, budget)
     source = load_text(text, shown)
-    from wmaplint.rules import diagnostics_of
-
-    problems = [*diagnostics_of(source.problems), *limited]
     loaded: list[LoadedDocument] = []
     for document in source.documents:
         if document.root is None:
             continue
         if budget is not None and _too_many_nodes(document.root):
-            line = document.root.span.start_line
-            message = f"manifest document has more than {MAX_DOCUMENT_NODES} YAML nodes; not resolved"
-            problems.append(_limit_diagnostic(shown, line, message))
+            budget.refused += 1
+            found.append(TooManyNodes(shown, _at_line(document.root.span.start_line), MAX_DOCUMENT_NODES))
             continue
         try:
             value = to_python(document.root)
         except RecursionError:
             raise InputError(path, "nesting too deep to read") from None
         loaded.append(LoadedDocument(source, document, value))
-    return loaded, problems
+    from wmaplint.rules import diagnostics_of
+
+    return LoadedFile(shown, read, loaded, list(diagnostics_of([*source.problems, *found])))
 
 
 def _text(value: Any) -> str | None:
@@ -182,21 +196,44 @@ def is_definition(value: Any) -> bool:
     return api_version is not None and kind is not None and (api_version, kind) in DEFINITION_KINDS
 
 
-def definition_gvk(value: Any) -> GVK | None:
-    kind = (
-        value.get("spec", {}).get("structureDefinition", {}).get("rootComponent", {}).get("kind")
-        if isinstance(value, dict)
-        and isinstance(value.get("spec"), dict)
-        and isinstance(value["spec"].get("structureDefinition"), dict)
-        and isinstance(value["spec"]["structureDefinition"].get("rootComponent"), dict)
-        else None
-    )
-    if not isinstance(kind, dict) or not isinstance(kind.get("kind"), str):
+def definition_gvk(definition: Definition) -> GVK | None:
+    """The root kind a definition describes, None when it names none a manifest could have."""
+    kind = definition.root.kind if definition.root is not None else None
+    if kind is None or not kind.kind:
         return None
-    group, version = kind.get("group") or "", kind.get("version") or ""
-    if not isinstance(group, str) or not isinstance(version, str):
-        return None  # a list or mapping here names no GVK a manifest could have
-    return (group, version, kind["kind"])
+    return (kind.group, kind.version, kind.kind)
+
+
+def definitions_of(documents: Iterable[LoadedDocument]) -> list[DefinitionEntry]:
+    """The definition documents with a root kind, as the typed model."""
+    from wmaplint.definition.model import build
+
+    entries: list[DefinitionEntry] = []
+    for loaded in documents:
+        if not is_definition(loaded.value):
+            continue
+        definition = build(loaded.document.root)
+        gvk = definition_gvk(definition) if definition is not None else None
+        if definition is not None and gvk is not None:
+            entries.append(DefinitionEntry(gvk, loaded, definition))
+    return entries
+
+
+# path -> (modification time, size, the file, its definitions): the catalog's files, read once per process
+_CATALOG: dict[str, tuple[int, int, LoadedFile, list[DefinitionEntry]]] = {}
+
+
+def catalog_file(path: Path) -> tuple[LoadedFile, list[DefinitionEntry]]:
+    """A definition file of the catalog with its definitions, read again only when it changed."""
+    key = str(path)
+    stat = os.stat(key)
+    cached = _CATALOG.get(key)
+    if cached is not None and cached[:2] == (stat.st_mtime_ns, stat.st_size):
+        return cached[2], cached[3]
+    loaded = load_file(key)
+    entries = definitions_of(loaded.documents)
+    _CATALOG[key] = (stat.st_mtime_ns, stat.st_size, loaded, entries)
+    return loaded, entries
 
 
 def manifest_gvk(value: Any) -> GVK | None:
@@ -223,18 +260,14 @@ class DefinitionIndex:
     catalog: dict[GVK, list[DefinitionEntry]] = field(default_factory=dict)
     problems: list[Diagnostic] = field(default_factory=list)
 
-    def add(self, documents: Iterable[LoadedDocument], *, from_catalog: bool = False) -> int:
-        added = 0
-        target = self.catalog if from_catalog else self.explicit
-        for loaded in documents:
-            if not is_definition(loaded.value):
-                continue
-            gvk = definition_gvk(loaded.value)
-            if gvk is None:
-                continue
-            target.setdefault(gvk, []).append(DefinitionEntry(gvk, loaded))
-            added += 1
-        return added
+    def add(self, documents: Iterable[LoadedDocument]) -> int:
+        """Index the definitions among ``documents`` (given explicitly); how many there were."""
+        return self._index(definitions_of(documents), self.explicit)
+
+    def _index(self, entries: list[DefinitionEntry], target: dict[GVK, list[DefinitionEntry]]) -> int:
+        for entry in entries:
+            target.setdefault(entry.gvk, []).append(entry)
+        return len(entries)
 
     def add_catalog(self, directory: Path | None = None) -> None:
         directory = directory or catalog_dir()
@@ -242,11 +275,11 @@ class DefinitionIndex:
             return
         for path in sorted(directory.glob("*.yaml")):
             try:
-                documents, problems = load_file(str(path))
-            except InputError:
+                loaded, entries = catalog_file(path)
+            except (InputError, OSError):
                 continue
-            self.problems.extend(problems)
-            self.add(documents, from_catalog=True)
+            self.problems.extend(loaded.problems)
+            self._index(entries, self.catalog)
 
     def lookup(self, gvk: GVK) -> list[DefinitionEntry]:
         return self.explicit.get(gvk) or self.catalog.get(gvk) or []

@@ -1,23 +1,16 @@
-"""The resolved workload: components, instances, pod templates, totals, status, gangs and findings."""
+"""The resolved workload: components, instances, pod templates, totals, status, gangs and what was found."""
 
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.structs import dataclass, field
 
-Pointer = tuple[str | int, ...]
-
-
-@dataclass(slots=True)
-class Finding:
-    """A problem met while resolving; ``definition_path`` points at the expression in the definition."""
-
-    rule: str
-    message: str
-    definition_path: Pointer = ()
-    manifest_path: Pointer = ()
+if TYPE_CHECKING:
+    from wmaplint.definition.model import GVK, Component
+    from wmaplint.diagnostics import Diagnostic
+    from wmaplint.facts import Fact
 
 
 @dataclass(slots=True)
@@ -54,17 +47,31 @@ class Instance:
 
 @dataclass(slots=True)
 class ComponentNode:
+    """A component of the definition (``component``) as resolved on one manifest."""
+
+    component: Component
     name: str
-    kind: dict[str, str] | None
-    owner: str | None
     index: int  # -1 for the root, else the position in childComponents
-    has_spec: bool
-    multi_instance: bool
     instances: list[Instance] = field(default_factory=list)
     pods: int = 0
     resources: dict[str, Decimal] = field(default_factory=dict)
     unseen: dict[str, Decimal] = field(default_factory=dict)
-    pointer: Pointer = ()
+
+    @property
+    def kind(self) -> GVK | None:
+        return self.component.kind
+
+    @property
+    def owner(self) -> str | None:
+        return self.component.owner_ref
+
+    @property
+    def has_spec(self) -> bool:
+        return self.component.spec_node is not None
+
+    @property
+    def multi_instance(self) -> bool:
+        return self.component.instance_id_path is not None
 
 
 @dataclass(slots=True)
@@ -76,7 +83,9 @@ class StatusResult:
 
 
 @dataclass(slots=True)
-class GangMember:
+class GangPart:
+    """A member (podGroups) or sub-group (podGroup) of a gang, with its min-available on the manifest."""
+
     component: str
     group_by_key_paths: list[str]
     filters: list[str]
@@ -87,7 +96,7 @@ class GangMember:
 class Gang:
     name: str
     api: str  # "podGroups" (alpha) or "podGroup" (v2)
-    members: list[GangMember]
+    members: list[GangPart]
     min_available: int | None
     topology: dict[str, Any] | None = None
     note: str = ""
@@ -112,9 +121,11 @@ class Workload:
     definition_name: str
     root: ComponentNode | None
     components: dict[str, ComponentNode]
+    definition_path: str = ""  # the file the definition was read from: where its facts stand
     status: StatusResult | None = None
     gangs: list[Gang] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)  # what resolving found (wmaplint.resolve.facts)
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # the facts as a run reports them
     pods: list[PodAttribution] = field(default_factory=list)
     # what the tree assumes about the operator where the manifest leaves it open
     # (wmaplint.resolve.assumptions)

@@ -12,12 +12,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from wmaplint.resolve import rules
+from wmaplint.resolve.evaluate import Evaluator
+from wmaplint.resolve.facts import PodClaimedTwice, PodInstanceUnknown, PodUnattributed, SelectorNotSingle
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
-from wmaplint.resolve.model import Finding, PodAttribution, Pointer, Workload
-from wmaplint.resolve.tree import Evaluator, component_entries, get
+from wmaplint.resolve.model import PodAttribution, Workload
+from wmaplint.resolve.tree import resolved_components
+from wmaplint.resolve.values import get
+from wmaplint.source import to_python
+
+if TYPE_CHECKING:
+    from wmaplint.definition.model import Component, Definition, Expr
+    from wmaplint.facts import Fact
 
 
 def pod_name(pod: Any) -> str:
@@ -32,86 +39,81 @@ def _selector_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
-class _Component:
-    def __init__(self, pointer: Pointer, definition: dict[str, Any]):
-        self.pointer = pointer
-        self.name = str(definition.get("name", ""))
-        self.owner = definition.get("ownerRef") if isinstance(definition.get("ownerRef"), str) else None
-        self.has_spec = isinstance(definition.get("specDefinition"), dict)
-        selector: dict[str, Any] = (
-            definition["podSelector"] if isinstance(definition.get("podSelector"), dict) else {}
-        )
-        self.type_selector = selector.get("componentTypeSelector")
-        self.id_path = get(selector, "componentInstanceSelector", "idPath")
-        self.replica_path = get(selector, "replicaSelector", "keyPath")
-        self.children: list[_Component] = []
-        self.parent: _Component | None = None
+class _Selecting:
+    """A component as pod attribution sees it: its selectors, and its parent and children by ownerRef."""
+
+    def __init__(self, component: Component):
+        self.component = component
+        self.name = component.name or ""
+        self.children: list[_Selecting] = []
+        self.parent: _Selecting | None = None
+
+
+def _instance_selector(component: Component) -> Expr | None:
+    return component.instance_selector_path
+
+
+def _replica_selector(component: Component) -> Expr | None:
+    return component.replica_selector_path
 
 
 class PodMatcher:
-    def __init__(self, definition: Mapping[str, Any], runtime: JqRuntime | None = None):
+    def __init__(self, definition: Definition, runtime: JqRuntime | None = None, path: str = ""):
         self.runtime = runtime or default_runtime()
-        self.components = [_Component(pointer, comp) for pointer, comp, _ in component_entries(definition)]
+        self.path = path
+        self.components = [_Selecting(c) for c in resolved_components(definition)]
         by_name = {c.name: c for c in self.components}
         for comp in self.components[1:]:
-            parent = by_name.get(comp.owner or "")
+            parent = by_name.get(comp.component.owner_ref or "")
             if parent is not None and parent is not comp:
                 comp.parent = parent
                 parent.children.append(comp)
-        self.with_spec = [c for c in self.components if c.has_spec]
+        self.with_spec = [c for c in self.components if c.component.spec_node is not None]
         self.leaves = [c for c in self.components if not c.children]
 
-    def _type_matches(self, comp: _Component, ev: Evaluator, pod: Any) -> bool:
-        selector = comp.type_selector
-        if not isinstance(selector, Mapping):
+    def _type_matches(self, comp: _Selecting, ev: Evaluator, pod: Any) -> bool:
+        component = comp.component
+        if component.type_selector_node is None:
             return False
-        where = (*comp.pointer, "podSelector", "componentTypeSelector")
-        key_path = selector.get("keyPath")
-        if isinstance(key_path, str) and key_path.strip():
-            if "value" in selector:
-                program = f"({key_path}) == {json.dumps(selector['value'])}"
-                result = ev.run(program, (*where, "keyPath"), f"componentTypeSelector of {comp.name}")
+        key_path = component.type_selector_path
+        what = f"componentTypeSelector of {comp.name}"
+        if key_path is not None:
+            if component.type_selector_value_node is not None:
+                value = json.dumps(to_python(component.type_selector_value_node))
+                result = ev.run(key_path, what, f"({key_path.text}) == {value}")
                 if result is None or not any(v is True for v in result.outputs):
                     return False
             else:
-                result = ev.run(key_path, (*where, "keyPath"), f"componentTypeSelector of {comp.name}")
+                result = ev.run(key_path, what)
                 if result is None or not any(v is not None for v in result.outputs):
                     return False
-        labels = selector.get("matchLabels")
-        if isinstance(labels, Mapping):
+        labels = component.match_labels
+        if labels is not None:
             pod_labels = get(pod, "metadata", "labels")
             pod_labels = pod_labels if isinstance(pod_labels, Mapping) else {}
-            if any(pod_labels.get(k) != _selector_text(v) for k, v in labels.items()):
+            if any(pod_labels.get(k) != v for k, v in labels.items()):
                 return False
-        return isinstance(key_path, str) or isinstance(labels, Mapping)
+        return key_path is not None or labels is not None
 
-    def _single(
-        self, comp: _Component, attribute: str, field: Pointer, ev: Evaluator, pod: Any
-    ) -> str | None:
+    def _single(self, comp: _Selecting, selector: Any, ev: Evaluator, pod: Any) -> str | None:
         """The one non-empty value a pod gives for an instance or replica selector of comp or an ancestor."""
-        node: _Component | None = comp
-        while node is not None and not isinstance(getattr(node, attribute), str):
+        node: _Selecting | None = comp
+        while node is not None and selector(node.component) is None:
             node = node.parent
         if node is None:
             return None
-        where = (*node.pointer, "podSelector", *field)
-        result = ev.run(getattr(node, attribute), where, f"{field[0]} of {node.name}")
+        expr = selector(node.component)
+        field = ".".join(str(step) for step in expr.pointer[-2:])  # "componentInstanceSelector.idPath"
+        result = ev.run(expr, f"{expr.pointer[-2]} of {node.name}")
         values = [v for v in (result.outputs if result else ()) if v not in (None, "")]
         if len(values) != 1:
-            ev.findings.append(
-                Finding(
-                    rules.SELECTOR_NOT_SINGLE,
-                    f"{'.'.join(map(str, field))} of {node.name} gives {len(values)} non-empty value(s) "
-                    f"on pod "
-                    f"{pod_name(pod)}; exactly one is needed",
-                    where,
-                )
-            )
+            ev.facts.append(SelectorNotSingle(self.path, expr.node.span, field, node.name, len(values),
+                                              pod_name(pod)))
             return None
         return _selector_text(values[0])
 
-    def attribute(self, pod: Any, findings: list[Finding]) -> PodAttribution:
-        ev = Evaluator(self.runtime, pod, findings)
+    def attribute(self, pod: Any, facts: list[Fact]) -> PodAttribution:
+        ev = Evaluator(self.runtime, pod, facts, self.path)
         name = pod_name(pod)
         if len(self.with_spec) == 1:
             claimed = [self.with_spec[0]]
@@ -123,53 +125,40 @@ class PodMatcher:
         return PodAttribution(
             pod=name,
             component=comp.name,
-            instance=self._single(comp, "id_path", ("componentInstanceSelector", "idPath"), ev, pod),
-            replica=self._single(comp, "replica_path", ("replicaSelector", "keyPath"), ev, pod),
+            instance=self._single(comp, _instance_selector, ev, pod),
+            replica=self._single(comp, _replica_selector, ev, pod),
             claimed_by=[c.name for c in claimed],
         )
 
 
 def attribute_pods(
-    definition: Mapping[str, Any], workload: Workload, pods: list[Any], runtime: JqRuntime | None = None
+    definition: Definition, workload: Workload, pods: list[Any], runtime: JqRuntime | None = None
 ) -> list[PodAttribution]:
-    """Attribute every pod; unclaimed and doubly claimed pods become findings on the workload."""
-    matcher = PodMatcher(definition, runtime)
+    """Attribute every pod; unclaimed and doubly claimed pods become facts of the workload."""
+    path = workload.definition_path
+    matcher = PodMatcher(definition, runtime, path)
+    structure = definition.structure_node or definition.document_node
     attributions: list[PodAttribution] = []
     for pod in pods:
-        result = matcher.attribute(pod, workload.findings)
+        result = matcher.attribute(pod, workload.facts)
         attributions.append(result)
         if result.component is None:
-            workload.findings.append(
-                Finding(
-                    rules.POD_UNATTRIBUTED,
-                    f"pod {result.pod} is claimed by no component of {workload.kind} {workload.name}",
-                    ("spec", "structureDefinition"),
-                )
-            )
+            unclaimed = PodUnattributed(path, structure.span, result.pod, workload.kind, workload.name)
+            workload.facts.append(unclaimed)
         elif len(result.claimed_by) > 1:
-            workload.findings.append(
-                Finding(
-                    rules.POD_CLAIMED_TWICE,
-                    f"pod {result.pod} matches the componentTypeSelector of {', '.join(result.claimed_by)}; "
-                    f"KAI takes {result.claimed_by[0]}, and kli describe lists it under each",
-                    ("spec", "structureDefinition"),
-                )
-            )
+            workload.facts.append(PodClaimedTwice(path, structure.span, result.pod, tuple(result.claimed_by)))
         elif result.instance is not None:
             node = workload.components.get(result.component)
+            id_path = node.component.instance_selector_path if node is not None else None
             if (
                 node is not None
                 and node.multi_instance
                 and result.instance not in {i.id for i in node.instances}
             ):
-                workload.findings.append(
-                    Finding(
-                        rules.POD_UNATTRIBUTED,
-                        f"pod {result.pod} names instance {result.instance!r} of {node.name}, "
-                        "which the manifest "
-                        f"does not have ({', '.join(i.id for i in node.instances) or 'no instances'})",
-                        (*node.pointer, "podSelector", "componentInstanceSelector", "idPath"),
-                    )
+                where = id_path.node if id_path is not None else node.component.node
+                known = tuple(i.id for i in node.instances)
+                workload.facts.append(
+                    PodInstanceUnknown(path, where.span, result.pod, result.instance, node.name, known)
                 )
     workload.pods = attributions
     return attributions

@@ -15,7 +15,8 @@ import copy
 from typing import Any
 
 from wmaplint.resolve.model import ComponentNode
-from wmaplint.resolve.tree import get, pod_template
+from wmaplint.resolve.templates import pod_template
+from wmaplint.resolve.values import get
 from wmaplint.structs import dataclass, field
 
 TRAINER_GROUP = "trainer.kubeflow.org"

@@ -1,11 +1,23 @@
-"""Resolve manifest files with definitions: the shared engine of `wmaplint tree` and `wmaplint test`."""
+"""Resolve manifest files with definitions: the shared engine of `wmaplint tree` and `wmaplint test`.
+
+What resolving finds is recorded as facts (``wmaplint.resolve.facts``); a run hands them to the rules that
+report them (``wmaplint.rules.diagnostics_of``) and returns the diagnostics with the workloads.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Severity, Span
-from wmaplint.resolve import rules
+from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
+from wmaplint.facts import Fact
+from wmaplint.resolve.facts import (
+    AmbiguousDefinition,
+    NoDefinition,
+    NoDefinitionInFile,
+    PodInstanceUnknown,
+    PodUnattributed,
+)
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import (
     Budget,
@@ -17,13 +29,17 @@ from wmaplint.resolve.loading import (
     manifest_gvk,
     show_gvk,
 )
-from wmaplint.resolve.model import Finding, Workload
+from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
 from wmaplint.resolve.references import References, is_built_in_non_workload, is_referenced_object
 from wmaplint.resolve.tree import resolve_workload
-from wmaplint.source import find_span
+from wmaplint.source import MappingNode
 from wmaplint.source.nodes import no_cyclic_gc
 from wmaplint.structs import dataclass, field
+
+# the pod-unattributed facts, which a workload that is not the run's last drops: the pods it claims none of
+# go on to the next workload
+_UNCLAIMED = (PodUnattributed, PodInstanceUnknown)
 
 
 @dataclass
@@ -38,44 +54,29 @@ class TreeRun:
         return any(d.severity >= Severity.ERROR for d in self.diagnostics)
 
 
-def _span(loaded: LoadedDocument, pointer: tuple[str | int, ...]) -> Span:
-    while True:
-        span = find_span(loaded.document, pointer)
-        if span is not None or not pointer:
-            return span or Span.whole_file()
-        pointer = pointer[:-1]
+def diagnostics(facts: Iterable[Fact]) -> list[Diagnostic]:
+    """Facts as the diagnostics of the rules that report them."""
+    from wmaplint.rules import diagnostics_of
+
+    return list(diagnostics_of(facts))
 
 
-def finding_diagnostic(
-    finding: Finding, definition: LoadedDocument, manifest: LoadedDocument | None
-) -> Diagnostic:
-    rule = RULES.get(finding.rule)
-    related: tuple[RelatedLocation, ...] = ()
-    if manifest is not None:
-        related = (
-            RelatedLocation(manifest.path, _span(manifest, finding.manifest_path), "manifest evaluated"),
-        )
-    return Diagnostic(
-        rule=finding.rule,
-        severity=rule.severity if rule else Severity.ERROR,
-        message=finding.message,
-        path=definition.path,
-        span=_span(definition, finding.definition_path),
-        related=related,
-    )
+def workload_diagnostics(workload: Workload, manifest: LoadedDocument | None = None) -> list[Diagnostic]:
+    """What resolving ``workload`` found, as diagnostics; each relates the manifest it was evaluated on."""
+    found = diagnostics(workload.facts)
+    if manifest is not None and manifest.document.root is not None:
+        evaluated = RelatedLocation(manifest.path, manifest.document.root.span, "manifest evaluated")
+        for diagnostic in found:
+            diagnostic.related = (*diagnostic.related, evaluated)
+    return found
 
 
-def _manifest_diag(
-    rule_id: str, message: str, manifest: LoadedDocument, related: tuple[RelatedLocation, ...] = ()
-) -> Diagnostic:
-    return Diagnostic(
-        rule=rule_id,
-        severity=RULES[rule_id].severity,
-        message=message,
-        path=manifest.path,
-        span=_span(manifest, ("kind",)),
-        related=related,
-    )
+def _at_kind(manifest: LoadedDocument) -> Span:
+    """Where a finding about a manifest's kind stands: its kind value, else the document."""
+    root = manifest.document.root
+    kind = root.get("kind") if isinstance(root, MappingNode) else None
+    node = kind if kind is not None else root
+    return node.span if node is not None else Span.whole_file()
 
 
 def resolve_documents(
@@ -87,6 +88,7 @@ def resolve_documents(
 ) -> TreeRun:
     runtime = runtime or default_runtime()
     run = TreeRun(diagnostics=list(index.problems))
+    facts: list[Fact] = []
     chosen: list[tuple[Workload, DefinitionEntry, LoadedDocument]] = []
     for manifest in manifests:
         gvk = manifest_gvk(manifest.value)
@@ -101,47 +103,40 @@ def resolve_documents(
             run.notes.append(f"{manifest.path}: {show_gvk(gvk)} runs no pods; passed by")
             continue
         if not candidates:
-            message = f"no definition for {show_gvk(gvk)}; pass one with --definition FILE"
-            run.diagnostics.append(_manifest_diag(rules.NO_DEFINITION, message, manifest))
-            run.notes.append(f"{manifest.path}: {message}")
+            facts.append(NoDefinition(manifest.path, _at_kind(manifest), show_gvk(gvk)))
+            run.notes.append(f"{manifest.path}: no definition for {show_gvk(gvk)}")
             continue
         if len(candidates) > 1:
             related = tuple(
-                RelatedLocation(c.loaded.path, _span(c.loaded, ()), f"definition {c.name}")
+                RelatedLocation(c.loaded.path, c.definition.document_node.span, f"definition {c.name}")
                 for c in candidates
             )
-            run.diagnostics.append(
-                _manifest_diag(
-                    rules.AMBIGUOUS_DEFINITION,
-                    f"{len(candidates)} definitions describe {show_gvk(gvk)} "
-                    f"({', '.join(c.name for c in candidates)}); "
-                    "keep one",
-                    manifest,
-                    related,
-                )
-            )
+            names = tuple(c.name for c in candidates)
+            where = _at_kind(manifest)
+            facts.append(AmbiguousDefinition(manifest.path, where, show_gvk(gvk), names, related))
             continue
         entry = candidates[0]
-        workload = resolve_workload(
-            entry.loaded.value, manifest.value, runtime=runtime, references=references
-        )
+        workload = resolve_workload(entry.definition, manifest.value, path=entry.loaded.path, runtime=runtime,
+                                    references=references)
         chosen.append((workload, entry, manifest))
     if pods and chosen:
         # each pod goes to the first workload whose definition claims it
         remaining = list(pods)
         for position, (workload, entry, _) in enumerate(chosen):
             last = position == len(chosen) - 1
-            attributions = attribute_pods(entry.loaded.value, workload, remaining, runtime)
+            attributions = attribute_pods(entry.definition, workload, remaining, runtime)
             if not last:
                 kept = [a for a in attributions if a.component is not None]
                 workload.pods = kept
                 remaining = [
                     pod for pod, a in zip(remaining, attributions, strict=True) if a.component is None
                 ]
-                workload.findings = [f for f in workload.findings if f.rule != rules.POD_UNATTRIBUTED]
-    for workload, entry, manifest in chosen:
+                workload.facts = [f for f in workload.facts if not isinstance(f, _UNCLAIMED)]
+    run.diagnostics.extend(diagnostics(facts))
+    for workload, _, manifest in chosen:
         run.workloads.append(workload)
-        run.diagnostics.extend(finding_diagnostic(f, entry.loaded, manifest) for f in workload.findings)
+        workload.diagnostics = workload_diagnostics(workload, manifest)
+        run.diagnostics.extend(workload.diagnostics)
     return run
 
 
@@ -163,19 +158,17 @@ def resolve_files(
     sources); see wmaplint.resolve.validate."""
     index = DefinitionIndex()
     problems: list[Diagnostic] = []
+
+    def load(path: str, text: str | None = None, budget: Budget | None = None) -> list[LoadedDocument]:
+        loaded = load_file(path, text, budget)
+        problems.extend(loaded.problems)
+        return loaded.documents
+
+    empty: list[Fact] = []
     for path in definition_paths:
-        documents, found = load_file(path)
-        problems.extend(found)
-        if not index.add(documents):
-            problems.append(
-                Diagnostic(
-                    rules.INVALID_DEFINITION_INPUT,
-                    Severity.ERROR,
-                    f"{path}: no Karta or ResourceInterface document with a root kind",
-                    path,
-                    Span.whole_file(),
-                )
-            )
+        if not index.add(load(path)):
+            empty.append(NoDefinitionInFile(path, Span.whole_file()))
+    problems.extend(diagnostics(empty))
     manifests: list[LoadedDocument] = []
     pods: list[Any] = []
     # objects workloads name (a TrainJob's runtime): from --with files, and found among the manifests
@@ -183,12 +176,9 @@ def resolve_files(
     referenced: list[LoadedDocument] = []
     budget = Budget()
     for path in with_paths:
-        documents, found = load_file(path, budget=budget)
-        problems.extend(found)
-        referenced.extend(d for d in documents if references.add(d.value, d.path))
+        referenced.extend(d for d in load(path, budget=budget) if references.add(d.value, d.path))
     for path in manifest_paths:
-        documents, found = load_file(path, stdin_text if path == "-" else None, budget)
-        problems.extend(found)
+        documents = load(path, stdin_text if path == "-" else None, budget)
         index.add(documents)
         pods.extend(pods_from_documents([d.value for d in documents]))
         referenced.extend(d for d in documents if references.add(d.value, d.path))
@@ -200,9 +190,7 @@ def resolve_files(
             and not (isinstance(d.value, dict) and (d.value.get("kind") in ("Pod", "PodList")))
         )
     if pods_path is not None:
-        documents, found = load_file(pods_path, budget=Budget())
-        problems.extend(found)
-        pods.extend(pods_from_documents([d.value for d in documents]))
+        pods.extend(pods_from_documents([d.value for d in load(pods_path, budget=Budget())]))
     if use_catalog:
         index.add_catalog()
     # Resolution allocates many small acyclic objects per document; the cyclic collector would rescan every
@@ -216,8 +204,8 @@ def resolve_files(
             "workload: give it with --with beside the workloads that name it"
             for d in referenced
         )
-    if any(d.rule == rules.INPUT_LIMIT for d in problems):
-        run.notes.append(f"manifests over the resolution limits were left out ({rules.INPUT_LIMIT})")
+    if budget.refused:
+        run.notes.append("manifests over the resolution limits were left out")
     if validate:
         from wmaplint.resolve.validate import validate_loaded
 

@@ -279,3 +279,124 @@ rules:
 def pack_with(old: str, new: str) -> str:
     """The rule pack example with one piece of text replaced (the replaced text must be present)."""
     return _replace(PACK, old, new)
+
+
+# -- resolution: a definition followed by manifests (and pods), the examples of mode ``tree`` --------------
+
+# The JobSet definition without its scale path (``jobset_tree`` adds one), then the manifest it resolves.
+JOBSET_TREE_HEAD = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: jobset-x-k8s-io-jobset-v1alpha2}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: jobset
+      kind: {group: jobset.x-k8s.io, version: v1alpha2, kind: JobSet}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions}
+        statusMappings:
+          completed: [{byConditions: [{type: Completed, status: "True"}]}]
+    childComponents:
+    - name: replicatedjob
+      kind: {group: batch, version: v1, kind: Job}
+      ownerRef: jobset
+      instanceIdPath: .spec.replicatedJobs[].name
+      specDefinition: {podTemplateSpecPath: '.spec.replicatedJobs[].template.spec.template'}
+"""
+JOBSET_MANIFEST = """\
+---
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: train}
+spec:
+  replicatedJobs:
+  - name: leader
+    template: {spec: {template: {spec: {containers: [{name: main, image: trainer}]}}}}
+  - name: workers
+    replicas: 2
+    template: {spec: {parallelism: 1, template: {spec: {containers: [{name: main, image: trainer}]}}}}
+"""
+JOBSET_SCALE = ".spec.replicatedJobs[] | (.replicas // 1) * (.template.spec.parallelism // 1)"
+
+
+def jobset_tree(scale: str = JOBSET_SCALE, manifest: str = JOBSET_MANIFEST) -> str:
+    """The JobSet definition with ``scale`` as the replicated jobs' replicasPath, then ``manifest``."""
+    return JOBSET_TREE_HEAD + f"      scaleDefinition: {{replicasPath: '{scale}'}}\n" + manifest
+
+
+# Pod selectors of the replicated jobs, and a pod of the workers job they claim.
+JOBSET_SELECTOR = """\
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["jobset.sigs.k8s.io/jobset-name"]'}
+        componentInstanceSelector: {idPath: '.metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]'}
+"""
+JOBSET_POD = """\
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: train-workers-0-0
+  labels: {jobset.sigs.k8s.io/jobset-name: train, jobset.sigs.k8s.io/replicatedjob-name: workers}
+spec: {containers: [{name: main, image: trainer}]}
+"""
+
+
+def jobset_tree_with_pods(selector: str = JOBSET_SELECTOR, pod: str = JOBSET_POD) -> str:
+    """The scaled JobSet definition with pod selectors, the manifest, and a pod."""
+    return (JOBSET_TREE_HEAD + f"      scaleDefinition: {{replicasPath: '{JOBSET_SCALE}'}}\n" + selector
+            + JOBSET_MANIFEST + pod)
+
+
+# One podGroups gang of the JobSet whose member is the component named where %s stands.
+JOBSET_GANG = """\
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+      - name: job
+        members:
+        - {componentName: %s, groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/jobset-name"]']}
+"""
+
+
+def jobset_tree_with_gang(member: str, scale: str = JOBSET_SCALE) -> str:
+    """The JobSet definition with a gang of ``member``, then the manifest."""
+    return jobset_tree(scale, "") + JOBSET_GANG % member + JOBSET_MANIFEST
+
+
+# -- definition test suites: the examples of mode ``test`` ------------------------------------------------
+
+_SUITE = """\
+definition:
+  apiVersion: run.ai/v1alpha1
+  kind: Karta
+  metadata: {name: batch-job-v1}
+  spec:
+    structureDefinition:
+      rootComponent:
+        name: job
+        kind: {group: batch, version: v1, kind: Job}
+        specDefinition: {podTemplateSpecPath: .spec.template}
+        scaleDefinition: {replicasPath: '.spec.parallelism // 1'}
+        statusDefinition:
+          conditionsDefinition: {path: .status.conditions}
+          statusMappings:
+            completed: [{byConditions: [{type: Complete, status: "True"}]}]
+cases:
+- name: two pods with one GPU each
+  manifest:
+    apiVersion: batch/v1
+    kind: Job
+    metadata: {name: pi}
+    spec:
+      parallelism: 2
+      template: {spec: {containers: [{name: pi, image: perl, resources: {limits: {nvidia.com/gpu: 1}}}]}}
+  expect:
+    totals: {pods: %d, gpus: 2}
+    status: Undefined
+"""
+
+
+def suite(pods: int = 2) -> str:
+    """A suite of one case that passes when it expects ``pods`` 2."""
+    return _SUITE % pods

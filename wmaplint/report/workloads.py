@@ -8,6 +8,7 @@ from typing import Any
 
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
 from wmaplint.resolve.resources import GPU, format_count, format_number, format_quantity, is_accelerator
+from wmaplint.source import to_python
 
 MAX_TEXT_LINES = 2000  # child subtrees repeat under every parent instance; keep output bounded
 
@@ -122,7 +123,7 @@ def _instance_json(inst: Instance) -> dict[str, Any]:
 def _component_json(node: ComponentNode) -> dict[str, Any]:
     return {
         "name": node.name,
-        "kind": node.kind,
+        "kind": to_python(node.kind.node) if node.kind else None,
         "owner": node.owner,
         "hasSpec": node.has_spec,
         "pods": node.pods,
@@ -178,8 +179,9 @@ def workload_json(workload: Workload) -> dict[str, Any]:
             for p in workload.pods
         ],
         "findings": [
-            {"rule": f.rule, "message": f.message, "definitionPath": list(f.definition_path)}
-            for f in workload.findings
+            {"rule": d.rule, "message": d.message, "path": d.path, "line": d.span.start_line,
+             "column": d.span.start_col}
+            for d in workload.diagnostics
         ],
     }
 
@@ -193,7 +195,7 @@ def render_json(workloads: list[Workload], extra: dict[str, Any] | None = None) 
 
 # -- text -------------------------------------------------------------------------------------------------
 def _kind(node: ComponentNode) -> str:
-    return f" [{node.kind.get('kind')}]" if node.kind and node.kind.get("kind") else ""
+    return f" [{node.kind.kind}]" if node.kind and node.kind.kind else ""
 
 
 def _instance_line(node: ComponentNode, inst: Instance) -> str:
@@ -273,8 +275,8 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
             if pod.replica is not None:
                 target += f" replica {pod.replica}"
             lines.append(f"  pod {pod.pod} -> {target}")
-        for finding in workload.findings:
-            lines.append(f"  {finding.rule}: {finding.message}")
+        for diagnostic in workload.diagnostics:
+            lines.append(f"  {diagnostic.rule}: {diagnostic.message}")
     for note in notes or []:
         lines.append(note)
     return "\n".join(lines) + ("\n" if lines else "")

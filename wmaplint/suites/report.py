@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from wmaplint.diagnostics import Diagnostic
-from wmaplint.testing.suite import CaseResult, SuiteResult
-
-
-def diagnostic_line(d: Diagnostic) -> str:
-    return f"{d.path}:{d.span.start_line}:{d.span.start_col}: {d.severity.label} {d.rule} {d.message}"
+from wmaplint.report.lines import diagnostic_line
+from wmaplint.suites.suite import CaseResult, SuiteResult
 
 
 def _notes(suite: SuiteResult) -> list[str]:

@@ -6,7 +6,7 @@ import click
 from click.testing import CliRunner
 
 from wmaplint import cli_resolve
-from wmaplint.testing.runner import discover_suites, run_suites
+from wmaplint.suites.runner import discover_suites, run_suites
 
 FIXTURES = Path(__file__).resolve().parents[1] / "resolve" / "fixtures"
 

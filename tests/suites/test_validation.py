@@ -9,8 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from wmaplint import cli_resolve
-from wmaplint.testing.examples import suite_diagnostics
-from wmaplint.testing.runner import run_suites
+from wmaplint.suites.runner import run_suites, suite_diagnostics
 
 FIXTURES = Path(__file__).resolve().parents[1] / "resolve" / "fixtures"
 
@@ -133,7 +132,7 @@ def test_junit_carries_the_finding(suite_dir):
 
 def test_failing_case_diagnostic_relates_the_schema_finding(suite_dir):
     path = write_inline(suite_dir)
-    [diagnostic] = suite_diagnostics(run_suites([path])[0], path.read_text())
+    [diagnostic] = suite_diagnostics(run_suites([path])[0])
     assert diagnostic.rule == "WM720"
     [related] = diagnostic.related
     assert related.path == str(path) and related.span.start_line == 12 and "WM607" in related.message

@@ -12,7 +12,7 @@ from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import catalog_dir
 from wmaplint.selection import SUITE_SUFFIX
 from wmaplint.source import read_path
-from wmaplint.testing.suite import SuiteResult, run_suite
+from wmaplint.suites.suite import SuiteResult, run_suite
 
 
 def discover_suites(paths: list[str]) -> list[Path]:
@@ -49,6 +49,13 @@ def run_suites(
             result.updated = True
         results.append(result)
     return results
+
+
+def suite_diagnostics(result: SuiteResult) -> list[Diagnostic]:
+    """What running a suite found (a suite that cannot be run, each failing case), as diagnostics."""
+    from wmaplint.rules import diagnostics_of
+
+    return list(diagnostics_of(result.facts()))
 
 
 def skipped_schema_sources(crds: list[str] | tuple[str, ...] = ()) -> list[Diagnostic]:

@@ -29,17 +29,21 @@ from pathlib import Path
 from typing import Any
 
 from wmaplint.confinement import outside_reason
-from wmaplint.diagnostics import Diagnostic
+from wmaplint.definition.model import Definition, build, recognise
+from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span
+from wmaplint.facts import Fact
+from wmaplint.report.workloads import platform_gpus, totals
 from wmaplint.resolve.jqrun import JqRuntime
 from wmaplint.resolve.loading import Budget, LoadedDocument, load_file
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
 from wmaplint.resolve.references import References
-from wmaplint.resolve.render import platform_gpus, totals
 from wmaplint.resolve.resources import GPU
+from wmaplint.resolve.run import workload_diagnostics
 from wmaplint.resolve.tree import resolve_workload
-from wmaplint.source import InputError, Node, find_node
+from wmaplint.source import InputError, Node, SequenceNode, find_node, find_span
 from wmaplint.structs import dataclass, field
+from wmaplint.suites.facts import CaseFailed, SuiteInvalid
 
 EXPECT_KEYS = ("totals", "status", "matches", "instances", "gangs", "pods", "findings")
 
@@ -58,6 +62,7 @@ class CaseResult:
     error: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)  # schema findings of the manifest
     notes: list[str] = field(default_factory=list)  # e.g. no schema source serves the manifest's kind
+    span: Span | None = None  # where the case stands in its suite
 
 
 @dataclass
@@ -71,6 +76,22 @@ class SuiteResult:
     def passed(self) -> bool:
         return self.error is None and all(c.passed for c in self.cases)
 
+    def facts(self) -> list[Fact]:
+        """The suite that cannot be run, or each case that fails, as a fact at its place in the suite."""
+        if self.error is not None:
+            return [SuiteInvalid(self.path, Span.whole_file(), self.error)]
+        return [
+            CaseFailed(
+                self.path,
+                case.span or Span.whole_file(),
+                case.name,
+                case.error or "; ".join(case.differences),
+                tuple(RelatedLocation(d.path, d.span, f"{d.rule} {d.message}") for d in case.diagnostics),
+            )
+            for case in self.cases
+            if not case.passed
+        ]
+
 
 def _load_single(ref: Any, base: Path, what: str) -> list[LoadedDocument]:
     if isinstance(ref, dict) and set(ref) == {"file"}:
@@ -81,12 +102,12 @@ def _load_single(ref: Any, base: Path, what: str) -> list[LoadedDocument]:
         if outside is not None:
             raise SuiteError(f"{what}: {ref!r} {outside}; a suite names files inside its repository only")
         try:
-            documents, problems = load_file(str(target), budget=Budget())
+            loaded = load_file(str(target), budget=Budget())
         except InputError as exc:
             raise SuiteError(f"{what}: {exc}") from None
-        if problems:
-            raise SuiteError(f"{what}: {target}: {problems[0].message}")
-        return documents
+        if loaded.problems:
+            raise SuiteError(f"{what}: {target}: {loaded.problems[0].message}")
+        return loaded.documents
     raise SuiteError(f"{what} must be a file path or an inline mapping")
 
 
@@ -116,7 +137,7 @@ def actual_results(workload: Workload) -> dict[str, Any]:
             for name, node in workload.components.items()
         },
         "gangs": {g.name: g.min_available for g in workload.gangs},
-        "findings": sorted({f.rule for f in workload.findings}),
+        "findings": sorted({d.rule for d in workload_diagnostics(workload)}),
     }
     if workload.pods:
         data["pods"] = {
@@ -171,9 +192,10 @@ def read_suite(path: Path) -> dict[str, Any]:
 def read_suite_document(path: Path) -> LoadedDocument:
     """The suite as a positioned document (for findings inside inline manifests) with its plain value."""
     try:
-        documents, problems = load_file(str(path))
+        loaded = load_file(str(path))
     except InputError as exc:
         raise SuiteError(str(exc)) from None
+    documents, problems = loaded.documents, loaded.problems
     if problems:
         raise SuiteError(f"{problems[0].message} (line {problems[0].span.start_line})")
     if len(documents) != 1 or not isinstance(documents[0].value, dict):
@@ -199,15 +221,11 @@ def run_suite(
     try:
         loaded = read_suite_document(path)
         suite = loaded.value
-        definitions = _value(suite["definition"], path.parent, "definition")
+        found = _definition(suite["definition"], loaded)
     except SuiteError as exc:
         result.error = str(exc)
         return result
-    definition = next(
-        (d for d in definitions if isinstance(d, dict) and d.get("kind") in ("Karta", "ResourceInterface")),
-        None,
-    )
-    if definition is None:
+    if found is None:
         result.error = "definition: no Karta or ResourceInterface document"
         return result
     store = None
@@ -216,8 +234,28 @@ def run_suite(
 
         store = schema_store(crds)
     for index, case in enumerate(suite["cases"]):
-        result.cases.append(_run_case(index, case, definition, loaded, runtime, store))
+        outcome = _run_case(index, case, found, loaded, runtime, store)
+        outcome.span = find_span(loaded.document, ("cases", index))
+        result.cases.append(outcome)
     return result
+
+
+def _definition(ref: Any, suite: LoadedDocument) -> tuple[Definition, str] | None:
+    """The suite's definition as the typed model, with the file it is written in: inline in the suite, or
+    the first definition document of the file it names."""
+    written = find_node(suite.document.root, ("definition",))
+    path = suite.path
+    if isinstance(ref, dict) and set(ref) != {"file"}:
+        nodes = [written]
+    elif isinstance(ref, list):
+        nodes = list(written.items) if isinstance(written, SequenceNode) else []
+    else:
+        documents = _load_single(ref, Path(suite.path).parent, "definition")
+        nodes = [d.document.root for d in documents]
+        path = documents[0].path if documents else suite.path
+    root = next((n for n in nodes if recognise(n) is not None), None)
+    definition = build(root) if root is not None else None
+    return (definition, path) if definition is not None else None
 
 
 @dataclass
@@ -246,7 +284,7 @@ def _tidy(path: str) -> str:
 def _run_case(
     index: int,
     case: Any,
-    definition: dict[str, Any],
+    found: tuple[Definition, str],
     suite: LoadedDocument,
     runtime: JqRuntime | None,
     store: Any = None,
@@ -277,7 +315,9 @@ def _run_case(
             name, index, False, error=f"manifest must hold one document, found {len(manifests)}"
         )
     manifest = manifests[0]
-    workload = resolve_workload(definition, manifest.value, runtime=runtime, references=references)
+    definition, definition_path = found
+    workload = resolve_workload(definition, manifest.value, path=definition_path, runtime=runtime,
+                                references=references)
     if pods:
         attribute_pods(definition, workload, pods, runtime)
     actual = actual_results(workload)

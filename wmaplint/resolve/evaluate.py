@@ -1,0 +1,48 @@
+"""Evaluate a definition's expressions on one document (a manifest, or a pod), recording each failure."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from wmaplint.resolve.facts import BuiltinNotAllowed, EvaluationFailed, LimitExceeded
+from wmaplint.resolve.jqrun import JqInput, JqResult, JqRuntime
+
+if TYPE_CHECKING:
+    from wmaplint.definition.model import Expr
+    from wmaplint.facts import Fact
+
+
+class Evaluator:
+    """Runs expressions on one document; a failure becomes a fact at the expression, in file ``path``."""
+
+    def __init__(self, runtime: JqRuntime, data: Any, facts: list[Fact], path: str) -> None:
+        self.runtime = runtime
+        self.input = JqInput(data)
+        self.facts = facts
+        self.path = path
+        self._prefetched: dict[str, JqResult] = {}
+
+    def prefetch(self, programs: list[str]) -> None:
+        """Evaluate the programs that will be asked for in one pass over the input
+        (``JqRuntime.evaluate_many``)."""
+        self._prefetched.update(self.runtime.evaluate_many(programs, self.input))
+
+    def run(self, expr: Expr, what: str, program: str | None = None) -> JqResult | None:
+        """Outputs of ``expr`` (or of ``program``, which is built from it), or None and a fact when it fails.
+        ``what`` names its place for the message ("replicasPath of worker")."""
+        program = expr.text if program is None else program
+        result = self._prefetched.get(program)
+        if result is None:
+            result = self.runtime.evaluate(program, self.input)
+        if result.ok:
+            return result
+        refused = self.runtime.compile_error(program)
+        kind: type[EvaluationFailed | BuiltinNotAllowed | LimitExceeded]
+        if result.limited:
+            kind = LimitExceeded
+        elif refused is not None and "not available in the workload runtime" in refused:
+            kind = BuiltinNotAllowed
+        else:
+            kind = EvaluationFailed
+        self.facts.append(kind(self.path, expr.node.span, what, program, str(result.error)))
+        return None

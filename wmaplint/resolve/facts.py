@@ -1,0 +1,241 @@
+"""What resolving manifests with a definition finds: each kind of finding, with what its rule words.
+
+A fact about the definition stands at the expression or field it is about, in the definition's file; a fact
+about the input (no definition for a kind, a document over the limits) stands in the manifest's file. The
+resolution rules (``wmaplint.rules.resolution``) report them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wmaplint.diagnostics import RelatedLocation
+from wmaplint.facts import Fact
+from wmaplint.structs import dataclass
+
+# -- evaluating an expression ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ExpressionFailed(Fact):
+    """An expression (``program``: its text as run) fails on a document. ``what`` names its place as a reader
+    does ("replicasPath of worker", "status expression"); ``error`` is the runtime's message."""
+
+    what: str
+    program: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EvaluationFailed(ExpressionFailed):
+    """The runtime raises an error while evaluating the expression."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BuiltinNotAllowed(ExpressionFailed):
+    """The expression calls a builtin the workload runtime does not offer."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LimitExceeded(ExpressionFailed):
+    """The evaluation passes the runtime's output or time bound."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NoRootComponent(Fact):
+    """The definition has no rootComponent to resolve a manifest with."""
+
+
+# -- instances and their pods ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OutputCountMismatch(Fact):
+    """A spec or scale path (``field``) of ``component`` gives ``outputs`` outputs for ``instances``
+    instances."""
+
+    field: str
+    component: str
+    outputs: int
+    instances: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FragmentCountMismatch(Fact):
+    """The fragments of ``component`` give ``pods`` pod definitions; ``ids`` is how many instance ids its
+    instanceIdPath gives, None for a component without one (which has exactly one)."""
+
+    component: str
+    pods: int
+    ids: int | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FragmentMisaligned(Fact):
+    """Fragment ``field`` of ``component`` gives ``outputs`` outputs where other fragments give ``width``."""
+
+    field: str
+    component: str
+    outputs: int
+    width: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NotACount(Fact):
+    """Scale path ``field`` of ``component`` gives ``value`` for instance ``index``, which the runtime does
+    not read as a replica count. ``reason``: ``infinite`` or ``nan`` (such numbers), ``range`` (a number or
+    numeric string that is negative, fractional or beyond int32), ``type`` (not a number at all)."""
+
+    field: str
+    component: str
+    value: Any
+    index: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class InvalidInstanceId(Fact):
+    """instanceIdPath of ``component`` gives ``value`` at ``index``: null, empty or not a scalar."""
+
+    component: str
+    value: Any
+    index: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SpecNotObject(Fact):
+    """The pod definition of ``component``'s instance ``index`` is ``value``, not an object."""
+
+    component: str
+    index: int
+    value: Any
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class InvalidQuantity(Fact):
+    """A pod of ``component`` (its instance ``instance``, by id or index) asks for an amount that is not a
+    quantity: ``problem`` says which and why."""
+
+    component: str
+    instance: str
+    problem: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class InvalidReferencedQuantity(Fact):
+    """The object ``component`` names (a TrainJob's runtime) asks for an amount that is not a quantity."""
+
+    component: str
+    problem: str
+
+
+# -- pods ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PodUnattributed(Fact):
+    """No component of workload ``kind`` ``name`` claims ``pod``."""
+
+    pod: str
+    kind: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PodInstanceUnknown(Fact):
+    """``pod`` names instance ``instance`` of ``component``, which has only the ids ``known``."""
+
+    pod: str
+    instance: str
+    component: str
+    known: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PodClaimedTwice(Fact):
+    """The type selectors of several leaf components (``claimed_by``, in the runtime's order) claim
+    ``pod``."""
+
+    pod: str
+    claimed_by: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SelectorNotSingle(Fact):
+    """Selector ``selector`` ("componentInstanceSelector.idPath") of ``component`` gives ``count`` non-empty
+    values on ``pod``."""
+
+    selector: str
+    component: str
+    count: int
+    pod: str
+
+
+# -- gangs -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GangMemberUnknown(Fact):
+    """A pod group member or sub-group names ``component``, which the definition does not have."""
+
+    component: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GangScaleZero(Fact):
+    """The subtree scale of gang member ``component`` is 0 on the manifest."""
+
+    component: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PodGroupEmpty(Fact):
+    """The members of podGroups group ``group`` add up to a min-available of 0 on the manifest."""
+
+    group: str
+
+
+# -- the input -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NoDefinition(Fact):
+    """No definition describes the manifest's kind (``gvk`` as shown: "example.com/v1 Widget")."""
+
+    gvk: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class AmbiguousDefinition(Fact):
+    """Definitions ``names`` all describe ``gvk``; ``related`` points at each."""
+
+    gvk: str
+    names: tuple[str, ...]
+    related: tuple[RelatedLocation, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class NoDefinitionInFile(Fact):
+    """A file given as a definition holds no Karta or ResourceInterface document with a root kind."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TooManyDocuments(Fact):
+    """The run's manifests pass ``limit`` documents here; this one and the rest are not resolved."""
+
+    limit: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DocumentTooLarge(Fact):
+    """A manifest document of ``size`` bytes is over the ``limit`` bytes resolution reads."""
+
+    size: int
+    limit: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TooManyNodes(Fact):
+    """A manifest document holds more than ``limit`` YAML nodes."""
+
+    limit: int

@@ -1,0 +1,35 @@
+"""WM712 pod-unattributed: a pod of the workload is claimed by no component."""
+
+from __future__ import annotations
+
+from wmaplint.diagnostics import define
+from wmaplint.resolve.facts import PodInstanceUnknown, PodUnattributed
+from wmaplint.rules import reports
+from wmaplint.rules.examples import JOBSET_POD, jobset_tree_with_pods
+
+RULE = define(
+    "WM712",
+    "pod-unattributed",
+    "warning",
+    "A pod of the workload is claimed by no component.",
+    why="The platform cannot show, count or gang-schedule pods that no component selector claims.",
+    bad=jobset_tree_with_pods(
+        pod=JOBSET_POD.replace("replicatedjob-name: workers", "replicatedjob-name: evaluators")
+    ),
+    good=jobset_tree_with_pods(),
+    fix="Make the componentTypeSelector and instance idPath read labels that the pods carry.",
+    example_mode="tree",
+)
+
+
+@reports(RULE, PodUnattributed)
+def unclaimed(fact: PodUnattributed) -> str:
+    return f"pod {fact.pod} is claimed by no component of {fact.kind} {fact.name}"
+
+
+@reports(RULE, PodInstanceUnknown)
+def unknown_instance(fact: PodInstanceUnknown) -> str:
+    return (
+        f"pod {fact.pod} names instance {fact.instance!r} of {fact.component}, which the manifest does not "
+        f"have ({', '.join(fact.known) or 'no instances'})"
+    )

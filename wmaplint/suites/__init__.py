@@ -1,0 +1,1 @@
+"""`wmaplint test`: definition test suites, run offline (docs/testing.md)."""
