@@ -100,7 +100,7 @@ def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[st
     manifest is also validated against its CRD; schema findings (manifest-schema-violation,
     crd-rule-violation) count as case findings."""
     from wmaplint.report.lines import render_lines
-    from wmaplint.suites.report import render_results, write_junit
+    from wmaplint.report.suites import render_results, write_junit
     from wmaplint.suites.runner import discover_suites, run_suites, skipped_schema_sources, suite_diagnostics
 
     suites = discover_suites(list(paths))

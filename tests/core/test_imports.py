@@ -18,7 +18,7 @@ NOT_FOR_ONE_CHECK = (
     "jq", "wmaplint.resolve.jqrun", "wmaplint.resolve.tree", "wmaplint.resolve.run", "wmaplint.lsp", "pygls",
     "jsonschema", "concurrent", "multiprocessing", "jsonpath_rfc9535", "regex",
     "wmaplint.report.sarif", "wmaplint.report.json", "wmaplint.suites.suite", "wmaplint.suites.runner",
-    "wmaplint.suites.report", "wmaplint.fixes", "lark",
+    "wmaplint.report.suites", "wmaplint.fixes", "lark",
 )
 
 

@@ -1,4 +1,4 @@
-"""Text and JUnit XML reports of definition test runs."""
+"""Text and JUnit XML reports of definition test runs (`wmaplint test`)."""
 
 from __future__ import annotations
 
