@@ -15,6 +15,16 @@ def _fail(message: str) -> None:
     sys.exit(EXIT_USAGE)
 
 
+# the option of both commands that validate manifests
+_CRDS = click.option(
+    "--crds",
+    "crds",
+    multiple=True,
+    metavar="PATH",
+    help="CRD file or directory to validate manifests against (before WMAPLINT_SCHEMA_PATH); repeatable.",
+)
+
+
 @click.command("tree")
 @click.argument("manifests", nargs=-1, required=True)
 @click.option(
@@ -33,13 +43,7 @@ def _fail(message: str) -> None:
     help="Objects the workloads name, such as a TrainJob's (Cluster)TrainingRuntime; repeatable. Such "
     "objects among the manifests are used the same way.",
 )
-@click.option(
-    "--crds",
-    "crds",
-    multiple=True,
-    metavar="PATH",
-    help="CRD file or directory to validate manifests against (before WMAPLINT_SCHEMA_PATH); repeatable.",
-)
+@_CRDS
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json", "dot"]), default="text", show_default=True
 )
@@ -88,13 +92,7 @@ def tree(
 @click.argument("paths", nargs=-1)
 @click.option("--update", is_flag=True, help="Write the current results into the suites as expectations.")
 @click.option("--junit", "junit", metavar="FILE", help="Also write a JUnit XML report.")
-@click.option(
-    "--crds",
-    "crds",
-    multiple=True,
-    metavar="PATH",
-    help="CRD file or directory to validate manifests against (before WMAPLINT_SCHEMA_PATH); repeatable.",
-)
+@_CRDS
 def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[str, ...]) -> None:
     """Run definition test suites (*.test.yaml; default: the catalog's tests/ directory). Each case's
     manifest is also validated against its CRD; schema findings (manifest-schema-violation,

@@ -186,13 +186,7 @@ def _declarations() -> list[Any]:
         fn("masked", [_ov("cidr_masked", CIDR, [CIDR], True)]),
         fn("prefixLength", [_ov("cidr_prefix_length", INT, [CIDR], True)]),
     ]
-    for pred in (
-        "isUnspecified",
-        "isLoopback",
-        "isLinkLocalMulticast",
-        "isLinkLocalUnicast",
-        "isGlobalUnicast",
-    ):
+    for pred in lib.IP_PREDICATES:
         decls.append(fn(pred, [_ov(f"ip_{pred}", B, [IP], True)]))
     # kubernetes.format
     optional_format = T.AbstractType("optional_type", [NAMED_FORMAT])
@@ -367,13 +361,7 @@ def _runtime_functions() -> list[Any]:
         _impl("masked", lib.cidr_masked, 1, True),
         _impl("prefixLength", lib.cidr_prefix_length, 1, True, INT),
     ]
-    for pred in (
-        "isUnspecified",
-        "isLoopback",
-        "isLinkLocalMulticast",
-        "isLinkLocalUnicast",
-        "isGlobalUnicast",
-    ):
+    for pred in lib.IP_PREDICATES:
         decls.append(_impl(pred, lib.ip_predicate(pred), 1, True, B))
     for name in lib.FORMAT_NAMES:
         decls.append(

@@ -328,6 +328,11 @@ def ip_family(v: Any) -> int:
     return _ip(v).version
 
 
+IP_PREDICATES = (
+    "isUnspecified", "isLoopback", "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast",
+)
+
+
 def ip_predicate(name: str) -> Any:
     def check(v: Any) -> bool:
         addr = _ip(v)
