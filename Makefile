@@ -53,7 +53,7 @@ fuzz: install
 
 lint: install
 	$(BIN)/ruff check wmaplint tests benchmarks
-	$(BIN)/mypy wmaplint
+	$(BIN)/mypy wmaplint benchmarks
 
 # The schema bundle shipped in the package, rebuilt from the pinned sources of schemas/lock.yaml (sha256-verified):
 # downloaded, or taken from a local copy with `make schemas FROM=../shared` (no network then).

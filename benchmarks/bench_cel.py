@@ -14,7 +14,7 @@ def main() -> None:
     if not (SHARED / "crds").is_dir():
         print("skipped: needs ../shared beside the repository")
         return
-    docs = []
+    docs: list[dict] = []
     for path in sorted((SHARED / "crds").rglob("*.yaml")):
         with path.open() as handle:
             docs.extend(d for d in yaml.load_all(handle, Loader=yaml.CSafeLoader) if isinstance(d, dict))

@@ -59,7 +59,7 @@ MULOP: "*" | "/" | "%"
 
 
 def catalog_expressions() -> list[str]:
-    out = []
+    out: list[str] = []
     for path in sorted((REPO / "catalog").glob("*.yaml")):
         for doc in load_text(path.read_text(encoding="utf-8"), str(path)).documents:
             definition = build(doc.root)

@@ -12,14 +12,19 @@ from pathlib import Path
 
 import yaml
 
+from wmaplint.definition.model import build
 from wmaplint.resolve.jqrun import JqRuntime
 from wmaplint.resolve.tree import resolve_workload
+from wmaplint.source import load_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "resolve" / "fixtures"
 
 
 def main() -> None:
-    definition = yaml.safe_load((FIXTURES / "jobset.karta.yaml").read_text())
+    path = FIXTURES / "jobset.karta.yaml"
+    [document] = load_text(path.read_text(), str(path)).documents
+    definition = build(document.root)
+    assert definition is not None
     manifest = yaml.safe_load((FIXTURES / "jobset-leader-workers.yaml").read_text())
     manifests = []
     for i in range(200):
@@ -29,7 +34,7 @@ def main() -> None:
         manifests.append(m)
     runtime = JqRuntime()
     workload = resolve_workload(definition, manifests[0], runtime=runtime)  # warm-up: compile once
-    assert workload.total_pods == 2 and not workload.findings
+    assert workload.total_pods == 2 and not workload.facts
     rounds = 0
     start = time.perf_counter()
     while time.perf_counter() - start < 2.0:

@@ -27,7 +27,9 @@ def documents() -> dict[str, str]:
 
 def main() -> None:
     for name, text in documents().items():
-        node = yaml.compose(text, Loader=yaml.CSafeLoader).value[0][1]
+        root = yaml.compose(text, Loader=yaml.CSafeLoader)
+        assert root is not None
+        node = root.value[0][1]
         began = time.perf_counter()
         value, _ = decode_with_offsets(text, node.start_mark.index, node.end_mark.index, node.style)
         elapsed = time.perf_counter() - began

@@ -34,7 +34,9 @@ _FIELDS = {
 
 def _components(store: SchemaStore) -> list[str]:
     (milvus,) = store.lookup("milvus.io", "v1beta1", "Milvus")
-    comps = milvus.type.member("spec").member("components")
+    spec = milvus.type.member("spec")
+    comps = spec.member("components") if spec is not None else None
+    assert comps is not None
     return sorted(n for n, p in comps.properties.items()
                   if p.type.kind == "object" and "replicas" in p.type.properties)
 

@@ -49,7 +49,7 @@ def main() -> None:
             if not isinstance(doc, dict):
                 continue
             text = json.dumps(doc, sort_keys=True, default=str)
-            for expression in by_kind.get((doc.get("apiVersion"), doc.get("kind")), ()):
+            for expression in by_kind.get((str(doc.get("apiVersion")), str(doc.get("kind"))), ()):
                 program = programs.get(expression)
                 if program is None:
                     try:
