@@ -140,6 +140,8 @@ class Rule:
     tags: tuple[str, ...] = ()
     example_mode: str = "check"
     example_filename: str = "example.yaml"
+    # under --strict its warnings are errors: the rules that say a check could not run (no schema)
+    strict_error: bool = False
 
 
 RULES: dict[str, Rule] = {}
@@ -168,6 +170,7 @@ def define(
     tags: Iterable[str] = (),
     example_mode: str = "check",
     example_filename: str = "example.yaml",
+    strict_error: bool = False,
 ) -> Rule:
     """Register a rule; the call site reads like the rule's documentation."""
     return register(
@@ -183,6 +186,7 @@ def define(
             tags=tuple(tags),
             example_mode=example_mode,
             example_filename=example_filename,
+            strict_error=strict_error,
         )
     )
 

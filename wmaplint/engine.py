@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from wmaplint.config import Config, ConfigError, Overrides, find_config, load_config_file
-from wmaplint.diagnostics import Diagnostic, Report, Severity
+from wmaplint.diagnostics import RULES, Diagnostic, Report, Severity
 from wmaplint.selection import Skip, head_text, is_suite, kind_test, vendored, walk
 from wmaplint.source import InputError, SourceFile, load_text, read_path
 from wmaplint.structs import dataclass, field
@@ -101,11 +101,16 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
         if not config.enabled(d.rule):
             continue
         d.severity = config.severity_of(d.rule, d.severity)
-        if options.strict and d.rule.startswith("WM90") and d.severity == Severity.WARNING:
+        if options.strict and d.severity == Severity.WARNING and _strict_error(d.rule):
             d.severity = Severity.ERROR
         result.append(d)
     result.sort(key=Diagnostic.sort_key)
     return result
+
+
+def _strict_error(rule_id: str) -> bool:
+    rule = RULES.get(rule_id)
+    return rule is not None and rule.strict_error
 
 
 def _checked_kind(root: Any) -> str | None:

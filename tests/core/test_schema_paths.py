@@ -64,6 +64,23 @@ def test_missing_schema_is_a_warning_naming_the_gvk_and_an_error_when_strict() -
     assert d.severity.label == "error"
 
 
+def test_strict_turns_only_the_could_not_check_warnings_into_errors() -> None:
+    from wmaplint import rules
+    from wmaplint.diagnostics import RULES, Severity
+
+    rules.load()
+    seen = {}
+    for rule in RULES.values():
+        if rule.severity != Severity.WARNING or rule.example_mode != "check":
+            continue
+        strict = lint_text(rule.bad, rule.example_filename, Options(strict=True))
+        found = [d for d in strict if d.rule == rule.id]
+        assert found, rule.id
+        seen[rule.id] = {d.severity for d in found} == {Severity.ERROR}
+    assert {rule_id for rule_id, escalated in seen.items() if escalated} == {"WM901", "WM903"}
+    assert len(seen) > 10
+
+
 def test_a_kind_of_the_bundle_is_checked_with_no_schema_source_at_all() -> None:
     text = LLMISVC.replace(".spec.template}", ".spec.templat}")
     found = [d for d in findings(text, "WM301") if "'templat'" in d.message]

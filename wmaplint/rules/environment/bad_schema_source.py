@@ -23,6 +23,7 @@ RULE = define(
     fix="Fix or remove the schema source; the message names the file and line.",
     example_mode="schema-source",
     tags=("schema",),
+    strict_error=True,
 )
 
 

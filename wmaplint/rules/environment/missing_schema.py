@@ -22,6 +22,7 @@ RULE = define(
     fix="Point --crds or WMAPLINT_SCHEMA_PATH at the CRD, or run `wmaplint schemas add <crd.yaml>` "
     "(`kubectl get crd NAME -o yaml | wmaplint schemas add -`) or `wmaplint schemas pull`.",
     tags=("schema",),
+    strict_error=True,
 )
 
 

@@ -40,6 +40,7 @@ RULE = define(
     good=_with_child("Pod"),
     fix="Correct the group, version or kind, or provide the CRD with --crds.",
     tags=("schema",),
+    strict_error=True,
 )
 
 
