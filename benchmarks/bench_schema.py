@@ -12,8 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from wmaplint.schema.expectations import Expectation, check_expression
 from wmaplint.schema.store import SchemaStore, forget_parsed
+from wmaplint.typecheck.expectations import Expectation, check_expression
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 LARGEST = SHARED / "crds/serving.kserve.io/llminferenceservice_v1alpha2.yaml"

@@ -171,7 +171,7 @@ def test_the_typed_paths_of_a_component() -> None:
 
 
 def test_the_typing_analysis_reads_each_fields_shape_from_the_model() -> None:
-    from wmaplint.schema.expectations import Expectation, expectation_key
+    from wmaplint.typecheck.expectations import Expectation, expectation_key
 
     assert set(SHAPES.values()) <= {"pod-template-spec", "pod-spec", "object-meta", "string-map",
                                     "resource-requirements", "containers", "container", "string", "affinity",

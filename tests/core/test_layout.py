@@ -14,8 +14,8 @@ from wmaplint.diagnostics import RULES
 PACKAGE = Path(wmaplint.__file__).parent
 RULE_ID = re.compile(r"\bWM\d{3}\b")
 # the packages that find things, below the rules that report them
-ANALYSES = {"source", "definition", "jq", "schema", "status", "cel", "resolve", "packs", "suites", "facts",
-            "diagnostics"}
+ANALYSES = {"source", "definition", "jq", "schema", "typecheck", "status", "cel", "resolve", "packs",
+            "suites", "facts", "diagnostics"}
 
 
 def _modules() -> dict[str, Path]:

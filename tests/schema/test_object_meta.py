@@ -5,9 +5,9 @@ import pytest
 from worded import message_of, rule_of
 
 from wmaplint.jq.inference.queries import members_at, types_at
-from wmaplint.schema.expectations import Expectation, check_expression
 from wmaplint.schema.loader import parse_bytes
 from wmaplint.schema.types import STRING
+from wmaplint.typecheck.expectations import Expectation, check_expression
 
 METADATA_PATHS = (
     ".metadata.name",

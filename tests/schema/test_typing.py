@@ -5,8 +5,8 @@ from worded import message_of, rule_of, rules
 
 from wmaplint.jq.inference.interpreter import infer
 from wmaplint.jq.parser import parse
-from wmaplint.schema.expectations import Expectation, check_expression
 from wmaplint.schema.types import ANY, BOOLEAN, INTEGER, STRING
+from wmaplint.typecheck.expectations import Expectation, check_expression
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,9 @@ from worded import message_of, rule_of
 from wmaplint.jq.inference.facts import UnguardedIteration
 from wmaplint.jq.inference.interpreter import infer
 from wmaplint.jq.parser import parse
-from wmaplint.schema.expectations import Expectation, check_expression
-from wmaplint.schema.paths import TypedPath
 from wmaplint.schema.types import ARRAY, BOOLEAN, INTEGER, OBJECT, STRING, SchemaType
+from wmaplint.typecheck.expectations import Expectation, check_expression
+from wmaplint.typecheck.paths import TypedPath
 
 RUNNING = Expectation.for_field("expression", expected_result="true")
 REPLICAS = Expectation.for_field("replicasPath")

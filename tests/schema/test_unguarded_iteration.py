@@ -17,8 +17,8 @@ from worded import message_of, rule_of
 
 from wmaplint import rules
 from wmaplint.engine import lint_text
-from wmaplint.schema.expectations import Expectation, check_expression
 from wmaplint.schema.served import object_meta_from
+from wmaplint.typecheck.expectations import Expectation, check_expression
 
 rules.load()
 

@@ -50,7 +50,7 @@ def cursor_in_expression(snapshot: Snapshot, offset: int) -> tuple[Definition, C
 
 def schemas_from_store(store: Any) -> SchemaLookup:
     """The lookup of a schema store: root kinds (one per distinct file content) or the Pod."""
-    from wmaplint.schema.paths import POD, distinct
+    from wmaplint.typecheck.paths import POD, distinct
 
     def lookup(definition: Definition, context: str) -> list[Any]:
         if store is None:

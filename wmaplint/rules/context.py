@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
-    from wmaplint.schema.paths import DefinitionSchemas, TypedPath
     from wmaplint.schema.types import SchemaType
     from wmaplint.status.knowledge import Controller
+    from wmaplint.typecheck.paths import DefinitionSchemas, TypedPath
 
 _UNSET: Any = object()  # a lazily computed member not computed yet (None is a value)
 
@@ -90,9 +90,9 @@ class DefinitionContext(_Shared):
     @property
     def schemas(self) -> DefinitionSchemas | None:
         """The schemas the definition's paths are checked against (its root kind from each distinct source,
-        the Pod, ObjectMeta; ``wmaplint.schema.paths``), or None without a store or a root kind."""
+        the Pod, ObjectMeta; ``wmaplint.typecheck.paths``), or None without a store or a root kind."""
         if self._schemas is None and self.store is not None:
-            from wmaplint.schema.paths import schemas_of
+            from wmaplint.typecheck.paths import schemas_of
 
             self._schemas = schemas_of(self.store, self.definition)
         return self._schemas
@@ -102,7 +102,7 @@ class DefinitionContext(_Shared):
         """The facts of every path of the definition typed against its schemas (what the schema rules
         report), found once for all of them."""
         if self._typed_paths is None:
-            from wmaplint.schema.paths import typed_paths
+            from wmaplint.typecheck.paths import typed_paths
 
             schemas = self.schemas
             self._typed_paths = typed_paths(self.definition, schemas) if schemas is not None else []

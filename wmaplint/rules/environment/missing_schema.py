@@ -10,7 +10,7 @@ from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.schema.loader import format_gvk
-from wmaplint.schema.paths import POD
+from wmaplint.typecheck.paths import POD
 
 RULE = define(
     "WM901", "missing-schema", "warning",

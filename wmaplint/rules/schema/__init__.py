@@ -2,7 +2,7 @@
 (WM3xx).
 
 Every path of the definition is typed once against its schemas (``DefinitionContext.typed_paths``,
-``wmaplint.schema.paths``); each rule words the facts of its kinds, and ``typed_path_diagnostics`` places
+``wmaplint.typecheck.paths``); each rule words the facts of its kinds, and ``typed_path_diagnostics`` places
 them in the file.
 """
 

@@ -9,7 +9,7 @@ from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import MPIJOB, mpijob_with
 from wmaplint.rules.schema import typed_path_diagnostics
-from wmaplint.schema.expectations import ReplicasWithoutDefault
+from wmaplint.typecheck.expectations import ReplicasWithoutDefault
 
 RULE = define(
     "WM305", "optional-without-default", "warning",

@@ -10,7 +10,7 @@ from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import job_with
 from wmaplint.rules.schema import typed_path_diagnostics
-from wmaplint.schema.expectations import SuspendValueOfWrongType, SuspendValueOutsideEnum
+from wmaplint.typecheck.expectations import SuspendValueOfWrongType, SuspendValueOutsideEnum
 
 RULE = define(
     "WM307", "suspend-value-type", "error",

@@ -9,7 +9,7 @@ from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.rules.schema import typed_path_diagnostics
-from wmaplint.schema.expectations import UnreachableExpectedResult
+from wmaplint.typecheck.expectations import UnreachableExpectedResult
 
 RULE = define(
     "WM308", "unreachable-expected-result", "warning",

@@ -10,7 +10,7 @@ from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.rules.schema import typed_path_diagnostics
-from wmaplint.schema.expectations import ConditionsNotAList, ConditionsWithoutFields, WrongShape
+from wmaplint.typecheck.expectations import ConditionsNotAList, ConditionsWithoutFields, WrongShape
 
 RULE = define(
     "WM306", "wrong-target-type", "error",

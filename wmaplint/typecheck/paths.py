@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import RelatedLocation, Span
-from wmaplint.schema.expectations import check_expression, expectation_of
 from wmaplint.schema.served import object_meta_from
 from wmaplint.structs import dataclass
+from wmaplint.typecheck.expectations import check_expression, expectation_of
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition, Expr
