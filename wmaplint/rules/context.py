@@ -75,7 +75,6 @@ class DefinitionContext(_Shared):
     _store: Any = field(default=None, repr=False)
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
     _shared: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False)
-    _root_schema_types: list[SchemaType] | None = field(default=None, repr=False)
     _root_controller: Controller | None = field(default=_UNSET, repr=False)
     _schemas: DefinitionSchemas | None = field(default=None, repr=False)
     _typed_paths: list[TypedPath] | None = field(default=None, repr=False)
@@ -126,21 +125,10 @@ class DefinitionContext(_Shared):
 
     @property
     def root_schema_types(self) -> list[SchemaType]:
-        """The schema types the store has for the root component's kind, one a source serving it (none
-        without a kind or a store, or when the lookup fails: the schema rules report broken sources)."""
-        if self._root_schema_types is None:
-            types: list[SchemaType] = []
-            root = self.definition.root
-            if root is not None and root.kind is not None:
-                try:
-                    store = self.store
-                    if store is not None:
-                        gvk = root.kind
-                        types = [r.type for r in store.lookup(gvk.group, gvk.version, gvk.kind)]
-                except Exception:  # never fails the lint: a broken source is a finding of its own
-                    types = []
-            self._root_schema_types = types
-        return self._root_schema_types
+        """The schema types of the root component's kind, one a distinct source serving it (none without a
+        kind or a store)."""
+        schemas = self.schemas
+        return [schema.type for schema in schemas.roots] if schemas is not None else []
 
     @property
     def root_controller(self) -> Controller | None:
