@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from decimal import Decimal
 from typing import Any
 
@@ -141,6 +142,8 @@ def workload_json(workload: Workload) -> dict[str, Any]:
         "name": workload.name,
         "namespace": workload.namespace,
         "definition": workload.definition_name,
+        "definitionApiVersion": workload.definition_api_version,
+        "definitionFile": workload.definition_path,
         "status": None
         if status is None
         else {
@@ -219,6 +222,33 @@ def _instance_line(node: ComponentNode, inst: Instance) -> str:
     return text
 
 
+def shown_path(path: str) -> str:
+    """A file as the reports name it: relative to the working directory when below it, a file of the shipped
+    catalog by its name in the catalog, any other file as given."""
+    if not path or path == "<stdin>":
+        return path
+    absolute = os.path.abspath(path)
+    below = os.path.relpath(absolute)
+    if not below.startswith(os.pardir + os.sep) and below != os.pardir:
+        return below
+    from wmaplint.resolve.loading import catalog_dir
+
+    catalog = str(catalog_dir())
+    if os.path.dirname(absolute) == catalog:
+        return f"the shipped catalog's {os.path.basename(absolute)}"
+    return path
+
+
+def definition_source(workload: Workload) -> str:
+    """Which version of the kind the definition is written for (and the manifest's, when they differ), and
+    its file: drafts reuse the catalog's names, so the name alone does not say which definition ran."""
+    written = workload.definition_api_version or "?"
+    text = written
+    if workload.api_version and written != workload.api_version:
+        text += f", for a {workload.api_version} manifest"
+    return f"{text}; file {shown_path(workload.definition_path)}"
+
+
 def render_text(workloads: list[Workload], notes: list[str] | None = None) -> str:
     lines: list[str] = []
     for workload in workloads:
@@ -232,7 +262,7 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
             + (f", cpu {t['cpu']}" if t["cpu"] else "")
             + (f", memory {format_quantity('memory', memory, readable=True)}" if memory else "")
         )
-        lines.append(f"  definition: {workload.definition_name or '(unnamed)'}")
+        lines.append(f"  definition: {workload.definition_name or '(unnamed)'} ({definition_source(workload)})")
         note = unseen_note(workload)
         if note:
             lines.append(f"  note: {note}")

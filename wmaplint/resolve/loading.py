@@ -282,4 +282,31 @@ class DefinitionIndex:
             self._index(entries, self.catalog)
 
     def lookup(self, gvk: GVK) -> list[DefinitionEntry]:
-        return self.explicit.get(gvk) or self.catalog.get(gvk) or []
+        """The definitions for a manifest of ``gvk``, as the runtime finds them: group and kind decide, the
+        explicit definitions before the catalog's. Within each, the exact version wins; else the definitions
+        of the other version first in Kubernetes' version priority (``version_priority``)."""
+        for tier in (self.explicit, self.catalog):
+            exact = tier.get(gvk)
+            if exact:
+                return exact
+            group, version, kind = gvk
+            others = sorted((v for g, v, k in tier if (g, k) == (group, kind) and v != version),
+                            key=version_priority)
+            if others:
+                return tier[(group, others[0], kind)]
+        return []
+
+
+_KUBE_VERSION = re.compile(r"^v([1-9][0-9]*)(?:(alpha|beta)([1-9][0-9]*))?$")
+
+
+def version_priority(version: str) -> tuple[int, int, int, str]:
+    """A sort key in the API server's order of versions (apimachinery's CompareKubeAwareVersionStrings,
+    k8s.io/apimachinery/pkg/version/helpers.go): GA before beta before alpha, higher numbers first, then
+    versions not of that form in lexical order."""
+    match = _KUBE_VERSION.match(version)
+    if match is None:
+        return (3, 0, 0, version)
+    major, level, minor = match.groups()
+    rank = {None: 0, "beta": 1, "alpha": 2}[level]
+    return (rank, -int(major), -int(minor or 0), "")

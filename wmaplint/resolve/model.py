@@ -122,6 +122,7 @@ class Workload:
     root: ComponentNode | None
     components: dict[str, ComponentNode]
     definition_path: str = ""  # the file the definition was read from: where its facts stand
+    definition_api_version: str = ""  # the root kind's group/version the definition is written for
     status: StatusResult | None = None
     gangs: list[Gang] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)  # what resolving found (wmaplint.resolve.facts)

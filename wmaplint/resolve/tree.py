@@ -248,6 +248,13 @@ def _total(node: ComponentNode) -> None:
     node.unseen = summed(inst.unseen for inst in node.instances)
 
 
+def _api_version(definition: Definition) -> str:
+    kind = definition.root.kind if definition.root is not None else None
+    if kind is None:
+        return ""
+    return f"{kind.group}/{kind.version}" if kind.group else str(kind.version or "")
+
+
 def resolve_workload(
     definition: Definition,
     obj: dict[str, Any],
@@ -281,6 +288,7 @@ def resolve_workload(
         root=root,
         components=builder.built,
         definition_path=path,
+        definition_api_version=_api_version(definition),
         facts=builder.facts,
         notes=builder.notes,
     )
