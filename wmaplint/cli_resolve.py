@@ -56,7 +56,8 @@ def tree(
     output_format: str,
 ) -> None:
     """Resolve workload MANIFESTS (YAML or JSON, multi-document, `-` for stdin) into workload trees:
-    components, instances, replicas, pods, GPUs, status and gangs."""
+    components, instances, replicas, pods, GPUs, status and gangs. A Pod no controller owns is a workload
+    of the Pod definition; Pods a controller owns are attributed to the workloads."""
     from wmaplint.report.lines import diagnostic_brief, render_lines
     from wmaplint.report.workloads import render_dot, render_json, render_text
     from wmaplint.resolve.run import resolve_files

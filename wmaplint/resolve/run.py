@@ -30,12 +30,12 @@ from wmaplint.resolve.loading import (
     show_gvk,
 )
 from wmaplint.resolve.model import Workload
-from wmaplint.resolve.pods import attribute_pods, pods_from_documents
+from wmaplint.resolve.pods import attribute_pods, controller_owned, pods_from_documents
 from wmaplint.resolve.references import References, is_built_in_non_workload, is_referenced_object
 from wmaplint.resolve.tree import resolve_workload
-from wmaplint.source import MappingNode
+from wmaplint.source import MappingNode, SequenceNode
 from wmaplint.source.nodes import no_cyclic_gc
-from wmaplint.structs import dataclass, field
+from wmaplint.structs import dataclass, field, replace
 
 # the pod-unattributed facts, which a workload that is not the run's last drops: the pods it claims none of
 # go on to the next workload
@@ -140,6 +140,45 @@ def resolve_documents(
     return run
 
 
+def _is_pod_list(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("kind") in ("Pod", "PodList")
+
+
+def split_pods(documents: list[LoadedDocument]) -> tuple[list[LoadedDocument], list[Any]]:
+    """The workload manifests among ``documents`` and the pods to attribute to them. A Pod that no controller
+    owns (alone or an item of a PodList) is a workload of the Pod definition, as the runtime lists it; a Pod
+    a controller owns is a pod of the workload that claims it. Definitions and the objects workloads name
+    are neither."""
+    workloads: list[LoadedDocument] = []
+    owned: list[Any] = []
+    for loaded in documents:
+        value = loaded.value
+        if is_definition(value) or is_referenced_object(value):
+            continue
+        if not _is_pod_list(value):
+            workloads.append(loaded)
+            continue
+        for pod, node in _pods_with_nodes(loaded):
+            if controller_owned(pod):
+                owned.append(pod)
+            else:
+                root = node if node is not None else loaded.document.root
+                workloads.append(replace(loaded, document=replace(loaded.document, root=root), value=pod))
+    return workloads, owned
+
+
+def _pods_with_nodes(loaded: LoadedDocument) -> list[tuple[Any, Any]]:
+    """The Pods of a Pod or PodList document, each with its node in the file (for positions)."""
+    if loaded.value.get("kind") == "Pod":
+        return [(loaded.value, loaded.document.root)]
+    items = loaded.document.root.get("items") if isinstance(loaded.document.root, MappingNode) else None
+    nodes = items.items if isinstance(items, SequenceNode) else []
+    return [
+        (pod, node)
+        for pod, node in zip(pods_from_documents([loaded.value]), nodes, strict=False)
+    ]
+
+
 def resolve_files(
     manifest_paths: list[str],
     definition_paths: list[str] | tuple[str, ...] = (),
@@ -180,15 +219,10 @@ def resolve_files(
     for path in manifest_paths:
         documents = load(path, stdin_text if path == "-" else None, budget)
         index.add(documents)
-        pods.extend(pods_from_documents([d.value for d in documents]))
+        workloads, owned = split_pods(documents)
+        pods.extend(owned)
         referenced.extend(d for d in documents if references.add(d.value, d.path))
-        manifests.extend(
-            d
-            for d in documents
-            if not is_definition(d.value)
-            and not is_referenced_object(d.value)
-            and not (isinstance(d.value, dict) and (d.value.get("kind") in ("Pod", "PodList")))
-        )
+        manifests.extend(workloads)
     if pods_path is not None:
         pods.extend(pods_from_documents([d.value for d in load(pods_path, budget=Budget())]))
     if use_catalog:

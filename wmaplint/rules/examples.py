@@ -338,6 +338,7 @@ kind: Pod
 metadata:
   name: train-workers-0-0
   labels: {jobset.sigs.k8s.io/jobset-name: train, jobset.sigs.k8s.io/replicatedjob-name: workers}
+  ownerReferences: [{apiVersion: batch/v1, kind: Job, name: train-workers-0, uid: u1, controller: true}]
 spec: {containers: [{name: main, image: trainer}]}
 """
 
