@@ -101,11 +101,11 @@ def test_pods_given_with_the_pods_option_are_never_workloads(cli, tmp_path):
         ([], False),
         ([{"kind": "Job", "name": "j", "controller": False}], False),
         ([{"kind": "Job", "name": "j"}], False),
-        ([{"kind": "Job", "name": "j", "controller": "true"}], False),  # not a boolean: the API server refuses
+        ([{"kind": "Job", "name": "j", "controller": "true"}], False),  # the API server refuses a string
         ([{"kind": "ConfigMap", "name": "c"}, {"kind": "Job", "name": "j", "controller": True}], True),
     ],
 )
 def test_controller_owned_is_an_owner_reference_with_controller_true(references, owned):
-    pod = {"kind": "Pod", "metadata": {"name": "p"} | ({"ownerReferences": references} if references is not None
-                                                      else {})}
+    metadata = {"name": "p"} if references is None else {"name": "p", "ownerReferences": references}
+    pod = {"kind": "Pod", "metadata": metadata}
     assert controller_owned(pod) is owned

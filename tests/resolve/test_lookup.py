@@ -31,8 +31,8 @@ def test_a_manifest_of_another_version_resolves_to_the_definition_of_its_group_a
     assert "no definition for" not in result.output
     definition = next(line for line in result.output.splitlines() if line.startswith("  definition:"))
     assert definition == (
-        "  definition: jobset-x-k8s-io-jobset-v1alpha2 (jobset.x-k8s.io/v1alpha2, for a jobset.x-k8s.io/v1beta1 "
-        "manifest; file catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml)"
+        "  definition: jobset-x-k8s-io-jobset-v1alpha2 (jobset.x-k8s.io/v1alpha2, for a "
+        "jobset.x-k8s.io/v1beta1 manifest; file catalog/jobset-x-k8s-io-jobset-v1alpha2.yaml)"
     )
 
 

@@ -262,7 +262,8 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
             + (f", cpu {t['cpu']}" if t["cpu"] else "")
             + (f", memory {format_quantity('memory', memory, readable=True)}" if memory else "")
         )
-        lines.append(f"  definition: {workload.definition_name or '(unnamed)'} ({definition_source(workload)})")
+        name = workload.definition_name or "(unnamed)"
+        lines.append(f"  definition: {name} ({definition_source(workload)})")
         note = unseen_note(workload)
         if note:
             lines.append(f"  note: {note}")

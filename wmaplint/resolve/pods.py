@@ -165,9 +165,9 @@ def attribute_pods(
 
 
 def controller_owned(pod: Any) -> bool:
-    """Whether a controller owns the pod: an ownerReferences entry with ``controller: true`` (k8s.io/apimachinery
-    pkg/apis/meta/v1 OwnerReference.Controller; metav1.GetControllerOf reads the same). A Pod without one is a
-    workload of its own, of the Pod definition."""
+    """Whether a controller owns the pod: an ownerReferences entry with ``controller: true``
+    (k8s.io/apimachinery pkg/apis/meta/v1 OwnerReference.Controller; metav1.GetControllerOf reads the same).
+    A Pod without one is a workload of its own, of the Pod definition."""
     references = get(get(pod, "metadata"), "ownerReferences")
     return isinstance(references, list) and any(
         isinstance(r, Mapping) and r.get("controller") is True for r in references
