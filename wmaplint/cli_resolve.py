@@ -32,7 +32,8 @@ _CRDS = click.option(
     "definitions",
     multiple=True,
     metavar="FILE",
-    help="Definition (Karta) file to use; repeatable. Without it the shipped catalog is used.",
+    help="Definition (Karta) file to use; repeatable. It must describe the group and kind of one of the "
+    "manifests; the shipped catalog serves the kinds no such file describes.",
 )
 @click.option("--pods", "pods", metavar="FILE", help="A PodList or Pod documents to attribute to components.")
 @click.option(
@@ -55,7 +56,8 @@ def tree(
     crds: tuple[str, ...],
     output_format: str,
 ) -> None:
-    """Resolve workload MANIFESTS (YAML or JSON, multi-document, `-` for stdin) into workload trees:
+    """Resolve workload MANIFESTS (files or directories, YAML or JSON, multi-document, `-` for stdin) into
+    workload trees:
     components, instances, replicas, pods, GPUs, status and gangs. A Pod no controller owns is a workload
     of the Pod definition; Pods a controller owns are attributed to the workloads."""
     from wmaplint.report.lines import diagnostic_brief, render_lines
@@ -64,7 +66,8 @@ def tree(
     from wmaplint.source import InputError
 
     try:
-        run = resolve_files(list(manifests), list(definitions), pods, with_paths=with_files, crds=list(crds))
+        run = resolve_files(list(manifests), list(definitions), pods, with_paths=with_files, crds=list(crds),
+                            definitions_must_fit=True)
     except InputError as exc:
         _fail(str(exc))
         return
@@ -82,10 +85,14 @@ def tree(
         click.echo(render_lines(run.diagnostics), err=True, nl=False)
     if not run.workloads:
         reason = "; ".join(run.notes) if run.notes else "no workload manifest found"
-        if not run.has_errors:
+        if run.has_errors:
+            # The findings printed above say why, with positions: that is exit 1, not a usage error.
+            click.echo(f"wmaplint: nothing could be resolved ({reason})", err=True)
+        elif run.unresolved:
             _fail(f"nothing could be resolved ({reason})")
-        # The findings printed above say why, with positions: that is exit 1, not a usage error.
-        click.echo(f"wmaplint: nothing could be resolved ({reason})", err=True)
+        else:
+            # files with no workload in them (a training runtime, config) are an empty result, as for kubectl
+            click.echo(f"wmaplint: no workload to resolve ({reason})", err=True)
     sys.exit(EXIT_FINDINGS if run.has_errors else EXIT_OK)
 
 
@@ -95,22 +102,24 @@ def tree(
 @click.option("--junit", "junit", metavar="FILE", help="Also write a JUnit XML report.")
 @_CRDS
 def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[str, ...]) -> None:
-    """Run definition test suites (*.test.yaml; default: the catalog's tests/ directory). Each case's
+    """Run definition test suites (*.test.yaml; default: catalog/tests/ of the working directory). Each case's
     manifest is also validated against its CRD; schema findings (manifest-schema-violation,
     crd-rule-violation) count as case findings."""
     from wmaplint.report.lines import render_lines
     from wmaplint.report.suites import render_results, write_junit
-    from wmaplint.suites.runner import discover_suites, run_suites, skipped_schema_sources, suite_diagnostics
+    from wmaplint.suites.runner import DEFAULT_SUITES, discover_suites, run_suites, skipped_schema_sources
 
     suites = discover_suites(list(paths))
+    if not suites and not paths:
+        _fail(f"no test suites found: the default is {DEFAULT_SUITES}/ of the working directory, which has none; "
+              "name suite files, recordings or directories")
     if not suites:
         _fail("no test suites found (*.test.yaml)")
     results = run_suites(suites, update=update, crds=crds)
+    # each failure is in the report once; the schema sources validation could not use are said beside it
     click.echo(render_results(results), nl=False)
-    found = [d for result in results for d in suite_diagnostics(result)]
     if any(r.cases for r in results):
-        found.extend(skipped_schema_sources(crds))
-    click.echo(render_lines(found), err=True, nl=False)
+        click.echo(render_lines(skipped_schema_sources(crds)), err=True, nl=False)
     if junit:
         try:
             write_junit(results, junit)

@@ -264,6 +264,10 @@ class DefinitionIndex:
         """Index the definitions among ``documents`` (given explicitly); how many there were."""
         return self._index(definitions_of(documents), self.explicit)
 
+    def add_entries(self, entries: list[DefinitionEntry]) -> int:
+        """Index definitions given explicitly, already read; how many there were."""
+        return self._index(entries, self.explicit)
+
     def _index(self, entries: list[DefinitionEntry], target: dict[GVK, list[DefinitionEntry]]) -> int:
         for entry in entries:
             target.setdefault(entry.gvk, []).append(entry)

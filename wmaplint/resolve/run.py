@@ -6,6 +6,7 @@ report them (``wmaplint.rules.diagnostics_of``) and returns the diagnostics with
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -24,6 +25,7 @@ from wmaplint.resolve.loading import (
     DefinitionEntry,
     DefinitionIndex,
     LoadedDocument,
+    definitions_of,
     is_definition,
     load_file,
     manifest_gvk,
@@ -33,7 +35,7 @@ from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, controller_owned, pods_from_documents
 from wmaplint.resolve.references import References, is_built_in_non_workload, is_referenced_object
 from wmaplint.resolve.tree import resolve_workload
-from wmaplint.source import MappingNode, SequenceNode
+from wmaplint.source import InputError, MappingNode, SequenceNode
 from wmaplint.source.nodes import no_cyclic_gc
 from wmaplint.structs import dataclass, field, replace
 
@@ -48,6 +50,7 @@ class TreeRun:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     manifests: int = 0
+    unresolved: int = 0  # manifests of a kind no definition describes
 
     @property
     def has_errors(self) -> bool:
@@ -103,6 +106,7 @@ def resolve_documents(
             run.notes.append(f"{manifest.path}: {show_gvk(gvk)} runs no pods; passed by")
             continue
         if not candidates:
+            run.unresolved += 1
             facts.append(NoDefinition(manifest.path, _at_kind(manifest), show_gvk(gvk)))
             run.notes.append(f"{manifest.path}: no definition for {show_gvk(gvk)}")
             continue
@@ -179,6 +183,48 @@ def _pods_with_nodes(loaded: LoadedDocument) -> list[tuple[Any, Any]]:
     ]
 
 
+def manifest_files(paths: list[str]) -> list[str]:
+    """The files of ``paths``: a directory is walked as `check` walks it (hidden and vendored directories
+    left out, YAML and JSON files only, definition test suites passed by), as `kubectl apply -f DIR` reads
+    every manifest file of a directory; a named file is read as named."""
+    from wmaplint.selection import head_text, is_suite, walk
+
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        walked, _ = walk(path, lambda _: False)
+        files.extend(f for f in walked if not is_suite(f, head_text(f) or ""))
+    return files
+
+
+def _fits(entries: list[DefinitionEntry], manifests: list[LoadedDocument]) -> bool:
+    kinds = {(gvk[0], gvk[2]) for gvk in (manifest_gvk(m.value) for m in manifests) if gvk is not None}
+    return any((e.gvk[0], e.gvk[2]) in kinds for e in entries)
+
+
+def _misfit(path: str, entries: list[DefinitionEntry], manifests: list[LoadedDocument]) -> str:
+    described = ", ".join(sorted({f"{e.gvk[0]} {e.gvk[2]}".strip() for e in entries}))
+    kinds = sorted({show_gvk(gvk) for gvk in (manifest_gvk(m.value) for m in manifests) if gvk is not None})
+    return (
+        f"--definition {path} describes {described}, which no manifest is (the manifests are "
+        f"{', '.join(kinds)})"
+    )
+
+
+class DefinitionMisfit(InputError):
+    """A definition given for the run whose kind no manifest has: it would silently go unused while the
+    manifests resolve with other definitions."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(path, message)
+        self.args = (message,)
+
+    def __str__(self) -> str:
+        return self.reason
+
+
 def resolve_files(
     manifest_paths: list[str],
     definition_paths: list[str] | tuple[str, ...] = (),
@@ -190,11 +236,14 @@ def resolve_files(
     stdin_text: str | None = None,
     crds: list[str] | tuple[str, ...] = (),
     validate: bool = True,
+    definitions_must_fit: bool = False,
 ) -> TreeRun:
     """Resolve every manifest document in the files. Definitions and Pods found among the manifests are
     used as if passed with --definition / --pods. Raises wmaplint.source.InputError for unreadable files.
     With ``validate``, manifests are also checked against their schemas (``crds`` first, then the default
-    sources); see wmaplint.resolve.validate."""
+    sources); see wmaplint.resolve.validate. Directories among ``manifest_paths`` are walked
+    (``manifest_files``). With ``definitions_must_fit``, a definition file whose group and kind no manifest
+    has raises DefinitionMisfit."""
     index = DefinitionIndex()
     problems: list[Diagnostic] = []
 
@@ -204,9 +253,12 @@ def resolve_files(
         return loaded.documents
 
     empty: list[Fact] = []
+    given: list[tuple[str, list[DefinitionEntry]]] = []
     for path in definition_paths:
-        if not index.add(load(path)):
+        entries = definitions_of(load(path))
+        if not index.add_entries(entries):
             empty.append(NoDefinitionInFile(path, Span.whole_file()))
+        given.append((path, entries))
     problems.extend(diagnostics(empty))
     manifests: list[LoadedDocument] = []
     pods: list[Any] = []
@@ -216,13 +268,18 @@ def resolve_files(
     budget = Budget()
     for path in with_paths:
         referenced.extend(d for d in load(path, budget=budget) if references.add(d.value, d.path))
-    for path in manifest_paths:
+    for path in manifest_files(manifest_paths):
         documents = load(path, stdin_text if path == "-" else None, budget)
         index.add(documents)
         workloads, owned = split_pods(documents)
         pods.extend(owned)
         referenced.extend(d for d in documents if references.add(d.value, d.path))
         manifests.extend(workloads)
+    workload_manifests = [m for m in manifests if not is_built_in_non_workload(m.value)]
+    if definitions_must_fit and workload_manifests:
+        for path, entries in given:
+            if entries and not _fits(entries, workload_manifests):
+                raise DefinitionMisfit(path, _misfit(path, entries, workload_manifests))
     if pods_path is not None:
         pods.extend(pods_from_documents([d.value for d in load(pods_path, budget=Budget())]))
     if use_catalog:

@@ -9,16 +9,22 @@ from pathlib import Path
 
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
-from wmaplint.resolve.loading import catalog_dir
 from wmaplint.selection import SUITE_SUFFIX
 from wmaplint.source import read_path
 from wmaplint.suites.suite import SuiteResult, run_suite
 
 
+# The suites `wmaplint test` runs without a path: the working directory's, never the installed package's.
+DEFAULT_SUITES = os.path.join("catalog", "tests")
+
+
 def discover_suites(paths: list[str]) -> list[Path]:
-    """Suite files among paths (files, or directories searched recursively); default: catalog/tests."""
+    """Suite files among paths (files, or directories searched recursively); default: DEFAULT_SUITES of the
+    working directory, when it is there."""
     if not paths:
-        paths = [str(catalog_dir() / "tests")]
+        if not os.path.isdir(DEFAULT_SUITES):
+            return []
+        paths = [DEFAULT_SUITES]
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)

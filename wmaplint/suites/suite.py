@@ -276,6 +276,17 @@ def _manifests(ref: Any, suite: LoadedDocument, index: int, what: str) -> list[_
     return [_Manifest(_tidy(d.path), d.document.root, d.value) for d in _load_single(ref, base, what)]
 
 
+def kind_misfit(definition: Definition, manifest: Any) -> str | None:
+    """Why the definition does not describe the manifest (another group or kind), or None when it does; any
+    version of the group and kind fits, as the runtime finds definitions."""
+    from wmaplint.resolve.loading import definition_gvk, manifest_gvk, show_gvk
+
+    described, given = definition_gvk(definition), manifest_gvk(manifest)
+    if described is None or given is None or (described[0], described[2]) == (given[0], given[2]):
+        return None
+    return f"the manifest is {show_gvk(given)}, the definition describes {show_gvk(described)}"
+
+
 def _tidy(path: str) -> str:
     """catalog/tests/../examples/x.yaml -> catalog/examples/x.yaml, for readable finding locations."""
     return os.path.normpath(path) if path != "-" else path
@@ -316,6 +327,9 @@ def _run_case(
         )
     manifest = manifests[0]
     definition, definition_path = found
+    misfit = kind_misfit(definition, manifest.value)
+    if misfit is not None:
+        return CaseResult(name, index, False, error=f"{misfit} ({_tidy(definition_path)})")
     workload = resolve_workload(definition, manifest.value, path=definition_path, runtime=runtime,
                                 references=references)
     if pods:
