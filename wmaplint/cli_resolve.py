@@ -100,22 +100,50 @@ def tree(
 @click.argument("paths", nargs=-1)
 @click.option("--update", is_flag=True, help="Write the current results into the suites as expectations.")
 @click.option("--junit", "junit", metavar="FILE", help="Also write a JUnit XML report.")
+@click.option(
+    "--definition",
+    "definitions",
+    multiple=True,
+    metavar="FILE",
+    help="Definition file to replay recordings with (those without their own `definition:`), found by the "
+    "recorded object's group and kind before the shipped catalog; repeatable.",
+)
 @_CRDS
-def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[str, ...]) -> None:
-    """Run definition test suites (*.test.yaml; default: catalog/tests/ of the working directory). Each case's
-    manifest is also validated against its CRD; schema findings (manifest-schema-violation,
-    crd-rule-violation) count as case findings."""
+def test(
+    paths: tuple[str, ...],
+    update: bool,
+    junit: str | None,
+    definitions: tuple[str, ...],
+    crds: tuple[str, ...],
+) -> None:
+    """Run definition test suites (*.test.yaml) and recordings of workload states (YAML with `events:`; each
+    STATE event passes when its recorded state is among the statuses the definition matches); default:
+    catalog/tests/ of the working directory. Each suite case's manifest is also validated against its CRD;
+    schema findings (manifest-schema-violation, crd-rule-violation) count as case findings."""
     from wmaplint.report.lines import render_lines
     from wmaplint.report.suites import render_results, write_junit
-    from wmaplint.suites.runner import DEFAULT_SUITES, discover_suites, run_suites, skipped_schema_sources
+    from wmaplint.suites.runner import (
+        DEFAULT_SUITES,
+        discover_suites,
+        recording_index,
+        run_suites,
+        skipped_schema_sources,
+    )
+    from wmaplint.suites.suite import SuiteError
 
+    try:
+        index = recording_index(definitions)
+    except SuiteError as exc:
+        _fail(f"--definition {exc}")
+        return
     suites = discover_suites(list(paths))
     if not suites and not paths:
-        _fail(f"no test suites found: the default is {DEFAULT_SUITES}/ of the working directory, which has none; "
-              "name suite files, recordings or directories")
+        _fail(f"no test suites found: the default is {DEFAULT_SUITES}/ of the working directory, which has "
+              "none; name suite files, recordings or directories")
     if not suites:
         _fail("no test suites found (*.test.yaml)")
-    results = run_suites(suites, update=update, crds=crds)
+    used: set[str] = set()
+    results = run_suites(suites, update=update, crds=crds, index=index, used=used)
     # each failure is in the report once; the schema sources validation could not use are said beside it
     click.echo(render_results(results), nl=False)
     if any(r.cases for r in results):
@@ -125,6 +153,11 @@ def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[st
             write_junit(results, junit)
         except OSError as exc:
             _fail(f"{junit}: cannot write JUnit report ({exc.strerror or exc})")
+    unused = [path for path in definitions if path not in used]
+    if unused:
+        # a definition given for the run that no recorded object is of: never a silent fallback to another
+        _fail(f"--definition {unused[0]} describes no kind of the recordings run (they used "
+              f"{', '.join(sorted(used)) or 'none of the files given'})")
     if any(r.error for r in results) and not any(r.cases for r in results):
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if any(not r.passed for r in results) else EXIT_OK)

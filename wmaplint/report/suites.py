@@ -64,6 +64,14 @@ def junit_xml(results: list[SuiteResult]) -> str:
                 failures += 1
                 failure = ET.SubElement(case, "failure", message=f"{len(result.differences)} difference(s)")
                 failure.text = "\n".join(_case_detail(result))
+            elif suite.recording:  # what decided, so a passing replay can be read too
+                output = ET.SubElement(case, "system-out")
+                output.text = "\n".join([
+                    f"matches: {', '.join(result.actual.get('matches') or ['Undefined'])}",
+                    f"decided by: {result.actual.get('decided')}",
+                    f"definition: {result.actual.get('definition')}",
+                    *(diagnostic_line(d) for d in result.diagnostics),
+                ])
             elif result.diagnostics:  # expected schema findings: still worth reading in CI
                 output = ET.SubElement(case, "system-out")
                 output.text = "\n".join(diagnostic_line(d) for d in result.diagnostics)

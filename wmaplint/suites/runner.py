@@ -9,18 +9,23 @@ from pathlib import Path
 
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
+from wmaplint.resolve.loading import DefinitionIndex, load_file
 from wmaplint.selection import SUITE_SUFFIX
-from wmaplint.source import read_path
-from wmaplint.suites.suite import SuiteResult, run_suite
-
+from wmaplint.source import InputError, read_path
+from wmaplint.suites.suite import SuiteError, SuiteResult, run_suite
 
 # The suites `wmaplint test` runs without a path: the working directory's, never the installed package's.
 DEFAULT_SUITES = os.path.join("catalog", "tests")
 
 
 def discover_suites(paths: list[str]) -> list[Path]:
-    """Suite files among paths (files, or directories searched recursively); default: DEFAULT_SUITES of the
-    working directory, when it is there."""
+    """Suite files and recordings among paths (files, or directories walked as `check` walks them, hidden and
+    vendored directories left out); default: DEFAULT_SUITES of the working directory, when it is there. In a
+    directory, a file is a suite by its name (``*.test.yaml``) and a recording by its text
+    (``recording.is_recording``); other files are passed by."""
+    from wmaplint.selection import head_text, walk
+    from wmaplint.suites.recording import is_recording
+
     if not paths:
         if not os.path.isdir(DEFAULT_SUITES):
             return []
@@ -29,10 +34,37 @@ def discover_suites(paths: list[str]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob(f"*{SUITE_SUFFIX}") if p.is_file()))
+            files, _ = walk(str(path), lambda _: False)
+            found.extend(
+                Path(f) for f in files if f.endswith(SUITE_SUFFIX) or is_recording(head_text(f) or "")
+            )
         else:
             found.append(path)  # a missing file is reported by run_suite as a suite error
     return found
+
+
+def _is_recording(path: Path) -> bool:
+    from wmaplint.selection import head_text
+    from wmaplint.suites.recording import is_recording
+
+    return not str(path).endswith(SUITE_SUFFIX) and is_recording(head_text(str(path)) or "")
+
+
+def recording_index(definitions: list[str] | tuple[str, ...] = ()) -> DefinitionIndex:
+    """The definitions recordings without their own are replayed with: the files given, then the catalog.
+    Raises SuiteError when a file cannot be read or holds no definition."""
+    index = DefinitionIndex()
+    for path in definitions:
+        try:
+            loaded = load_file(path)
+        except InputError as exc:
+            raise SuiteError(str(exc)) from None
+        if loaded.problems:
+            raise SuiteError(f"{path}: {loaded.problems[0].message}")
+        if not index.add(loaded.documents):
+            raise SuiteError(f"{path}: no Karta or ResourceInterface document with a root kind")
+    index.add_catalog()
+    return index
 
 
 def run_suites(
@@ -42,12 +74,26 @@ def run_suites(
     runtime: JqRuntime | None = None,
     crds: list[str] | tuple[str, ...] = (),
     validate: bool = True,
+    index: DefinitionIndex | None = None,
+    used: set[str] | None = None,
 ) -> list[SuiteResult]:
-    """Run the suites; ``crds`` (files or directories) come before WMAPLINT_SCHEMA_PATH and the user cache
-    when manifests are validated."""
+    """Run the suites and recordings; ``crds`` (files or directories) come before WMAPLINT_SCHEMA_PATH and
+    the user cache when manifests are validated. Recordings without their own definition are replayed with
+    ``index`` (default: the catalog); the definition files they used are added to ``used``. Recordings are
+    never updated: what was recorded is the expectation."""
     runtime = runtime or default_runtime()
     results = []
     for path in paths:
+        if _is_recording(path):
+            from wmaplint.suites.recording import run_recording
+
+            if index is None:
+                index = recording_index()
+            replayed, files = run_recording(path, index, runtime)
+            if used is not None:
+                used.update(files)
+            results.append(replayed)
+            continue
         result = run_suite(path, runtime, crds=crds, validate=validate)
         if update and result.error is None and any(not c.passed and c.error is None for c in result.cases):
             update_suite(path, result)

@@ -71,6 +71,7 @@ class SuiteResult:
     cases: list[CaseResult] = field(default_factory=list)
     error: str | None = None
     updated: bool = False
+    recording: bool = False  # a recording of workload states (wmaplint.suites.recording), not a *.test.yaml
 
     @property
     def passed(self) -> bool:
