@@ -46,8 +46,8 @@ def recorded_objects(*directories: Path) -> list[tuple[str, int, Any]]:
             if not isinstance(data, dict) or not isinstance(data.get("events"), list):
                 continue
             for index, event in enumerate(data["events"]):
-                if isinstance(event, dict) and event.get("kind") == "STATE" and isinstance(event.get("object"),
-                                                                                             dict):
+                state = isinstance(event, dict) and event.get("kind") == "STATE"
+                if state and isinstance(event.get("object"), dict):
                     found.append((str(path.relative_to(directory)), index, event["object"]))
     return found
 

@@ -29,9 +29,11 @@ def cli():
 
 def test_a_directory_is_walked_as_check_walks_it(cli, tmp_path):
     shutil.copytree(EXAMPLES / "core-pod-v1", tmp_path / "pods")
-    shutil.copy(EXAMPLES / "jobset-x-k8s-io-jobset-v1alpha2" / "leader-workers-gpu.yaml", tmp_path / "js.yaml")
+    jobset = EXAMPLES / "jobset-x-k8s-io-jobset-v1alpha2" / "leader-workers-gpu.yaml"
+    shutil.copy(jobset, tmp_path / "js.yaml")
     (tmp_path / "node_modules").mkdir()
-    (tmp_path / "node_modules" / "x.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: vendored}\n")
+    vendored = "apiVersion: v1\nkind: Pod\nmetadata: {name: vendored}\n"
+    (tmp_path / "node_modules" / "x.yaml").write_text(vendored)
     (tmp_path / ".hidden").mkdir()
     (tmp_path / ".hidden" / "y.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: hidden}\n")
     (tmp_path / "notes.txt").write_text("not yaml")
