@@ -25,18 +25,18 @@ def _definition(tmp_path: Path, replicas: str) -> Path:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "code"),
     [
-        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
-        "apiVersion: example.com/v1\nkind: Gadget\n",
-        "",
-        "[1, 2]\n",
-        "kind: [Job]\napiVersion: {a: b}\n",
+        ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", 0),  # no workload: an empty result
+        ("apiVersion: example.com/v1\nkind: Gadget\n", 2),
+        ("", 0),
+        ("[1, 2]\n", 2),
+        ("kind: [Job]\napiVersion: {a: b}\n", 2),
     ],
     ids=["configmap", "unknown-kind", "empty", "list", "odd-kind"],
 )
-def test_manifests_without_a_definition(tmp_path, text: str) -> None:
-    run = assert_clean(wmaplint("tree", _write(tmp_path / "m.yaml", text)), 2)
+def test_manifests_without_a_definition(tmp_path, text: str, code: int) -> None:
+    run = assert_clean(wmaplint("tree", _write(tmp_path / "m.yaml", text)), code)
     assert run.stdout == "" or "nothing" not in run.stdout
 
 

@@ -50,7 +50,7 @@ class TreeRun:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     manifests: int = 0
-    unresolved: int = 0  # manifests of a kind no definition describes
+    unresolved: int = 0  # documents that are no object, or of a kind no definition describes
 
     @property
     def has_errors(self) -> bool:
@@ -96,6 +96,7 @@ def resolve_documents(
     for manifest in manifests:
         gvk = manifest_gvk(manifest.value)
         if gvk is None:
+            run.unresolved += 1  # not an object at all: bad input, not an input without a workload
             run.notes.append(
                 f"{manifest.path}: document {manifest.document.index + 1} has no apiVersion/kind; skipped"
             )
