@@ -58,9 +58,8 @@ def test_two_phases_in_one_matcher() -> None:
     # byPhase Complete together with an expression that pins the same phase to Failed.
     text = vary(
         RAYJOB,
-        '                expression: .status.jobStatus // ""\n                expectedResult: SUCCEEDED',
-        '                expression: .status.jobDeploymentStatus == "Failed"\n'
-        '                expectedResult: "true"',
+        'byExpression: {expression: .status.jobStatus // "", expectedResult: SUCCEEDED}',
+        'byExpression: {expression: .status.jobDeploymentStatus == "Failed", expectedResult: "true"}',
     )
     [d] = only(status_findings(text), "WM430")
     assert "completed[0]" in d.message and "'Complete' and 'Failed'" in d.message
