@@ -89,6 +89,8 @@ def inconsistencies(path: str, status: StatusDefinition, controller: Controller 
         for conj in conjunctions:
             if conj.empty or conj.never:
                 continue  # the structure of the matcher says so already
+            if controller is not None and _needs_a_type_never_set(conj, controller):
+                continue  # it matches no object; WM420 says so once, on the type
             why = conflict(conj.requirements)
             if why is not None:
                 found.append(ContradictoryMatcher(path, content_span(conj.matcher.node), conj, why, False))
@@ -104,6 +106,11 @@ def inconsistencies(path: str, status: StatusDefinition, controller: Controller 
     found.extend(hidden)
     found.extend(_overlaps(path, usable, controller, {(id(h.earlier), id(h.matcher)) for h in hidden}))
     return found
+
+
+def _needs_a_type_never_set(conj: Conjunction, controller: Controller) -> bool:
+    return any(r.kind in ("cond", "exists", "reason") and r.positive and controller.never_sets(r.key)
+               for r in conj.requirements)
 
 
 def _redundant(path: str, usable: dict[str, list[Conjunction]]) -> list[RedundantMatcher]:
