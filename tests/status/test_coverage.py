@@ -117,3 +117,11 @@ def test_failed_is_not_required_of_kinds_whose_controller_has_no_failure_state(r
     text = (repo / "catalog" / "apps-statefulset-v1.yaml").read_text(encoding="utf-8")
     assert "failed:" not in text
     assert "WM411" not in {d.rule for d in lint_text(text, "apps-statefulset-v1.yaml")}
+
+
+def test_suspended_advice_covers_a_status_that_lags_the_switch() -> None:
+    # Recorded RayCluster resumes read Undefined while the state still says suspended: the advice must not
+    # be "map the suspended phase" alone.
+    from wmaplint.rules.status.status_suspended_unmapped import RULE
+
+    assert ".spec.suspend == true" in RULE.fix and "RayCluster" in RULE.fix
