@@ -193,11 +193,12 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
                 _fail(str(exc))
         report = lint_paths(paths, options, stdin_text=stdin_text, stdin_name=stdin_filename)
         if fix:
-            from wmaplint.fixes import apply_fixes
+            from wmaplint.fixes import fix_to_fixed_point
 
-            outcome = apply_fixes(report, follow_symlinks=follow_symlinks)
+            report, outcome = fix_to_fixed_point(
+                report, lambda: lint_paths(paths, options, stdin_text=stdin_text, stdin_name=stdin_filename),
+                follow_symlinks=follow_symlinks)
             if outcome.fixed:
-                report = lint_paths(paths, options, stdin_text=stdin_text, stdin_name=stdin_filename)
                 click.echo(f"fixed {outcome.fixed} finding(s)", err=True)
             report.errors.extend(outcome.errors)
         level = options.config_for(paths[0] if paths[0] != "-" else stdin_filename).fail_level

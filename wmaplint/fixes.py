@@ -1,4 +1,5 @@
-"""Apply the first fix of each finding to its file, and write the file back whole or not at all.
+"""Apply the first fix of each finding to its file, and write the file back whole or not at all; repeat,
+checking again in between, until no fix is left (``fix_to_fixed_point``).
 
 A file is replaced through a temporary file in its own directory (synced to disk before the rename), with the
 file's mode, owner, byte order mark and line ends kept; a file that changed since it was read, a read-only
@@ -13,12 +14,17 @@ import os
 import stat
 import tempfile
 from collections import defaultdict
+from collections.abc import Callable
 
 from wmaplint.diagnostics import Report, TextEdit
 from wmaplint.source.lines import LineIndex
 from wmaplint.structs import dataclass, field
 
 BOM = b"\xef\xbb\xbf"
+# A fix can leave a finding that another fix resolves (a path moved into place, then its iteration guarded),
+# and of two fixes on one span only the first is applied: a run repeats until nothing changes. Fixes that undo
+# each other would never settle, so the rounds are bounded.
+MAX_FIX_ROUNDS = 8
 TEMP_PREFIX = ".wmaplint-fix-"
 TEMP_SUFFIX = ".tmp"
 
@@ -87,6 +93,23 @@ def apply_fixes(report: Report, *, follow_symlinks: bool = False) -> FixOutcome:
             continue
         outcome.fixed += applied
     return outcome
+
+
+def fix_to_fixed_point(
+    report: Report, check_again: Callable[[], Report], *, follow_symlinks: bool = False,
+    rounds: int = MAX_FIX_ROUNDS,
+) -> tuple[Report, FixOutcome]:
+    """Apply fixes and check again until no fix changes a file, at most ``rounds`` times; the report of the
+    last check and what was done in all rounds."""
+    total = FixOutcome()
+    for _ in range(rounds):
+        outcome = apply_fixes(report, follow_symlinks=follow_symlinks)
+        total.errors.extend(e for e in outcome.errors if e not in total.errors)
+        if not outcome.fixed:
+            break
+        total.fixed += outcome.fixed
+        report = check_again()
+    return report, total
 
 
 def write_fixed(path: str, text: str, was: str, *, follow_symlinks: bool = False) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from wmaplint import fixes
+from wmaplint.diagnostics import Diagnostic, Fix, Report, Severity, Span, TextEdit
 from wmaplint.fixes import FixError, sweep_temporary_files, write_fixed
 from wmaplint.rules.examples import JOB, job_with
 
@@ -189,3 +190,40 @@ def test_the_sweep_spares_temporary_files_of_live_runs(tmp_path: Path) -> None:
     other.write_text("")
     assert sweep_temporary_files(str(tmp_path)) == []
     assert live.exists() and mine.exists() and other.exists()
+
+
+def test_one_run_reaches_the_fixed_point(tmp_path: Path) -> None:
+    # In the README's broken RayJob the first fixes leave findings of their own: instanceIdPath, moved under
+    # .spec.rayClusterSpec, then iterates an optional list, and replicasPath's stream default waits for the
+    # iteration guard of the same span. One run applies them all.
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "rayjob-broken.yaml"
+    path = tmp_path / "rayjob.yaml"
+    shutil.copy(example, path)
+    first = wmaplint("--fix", path.name, cwd=tmp_path)
+    assert "fixed 6 finding(s)" in first.stderr
+    text = path.read_text()
+    assert "instanceIdPath: .spec.rayClusterSpec.workerGroupSpecs[]?.groupName" in text
+    assert "replicasPath: .spec.rayClusterSpec.workerGroupSpecs[]? | (.replicas // 1)" in text
+    second = wmaplint("--fix", path.name, cwd=tmp_path)
+    assert "fixed" not in second.stderr and path.read_text() == text
+
+
+def test_fixes_that_undo_each_other_stop_after_a_bounded_number_of_rounds(tmp_path: Path) -> None:
+    path = tmp_path / "flip.yaml"
+    path.write_text("a\n")
+    checks = []
+
+    def report() -> Report:
+        text = path.read_text()
+        other = "b" if text.startswith("a") else "a"
+        edit = TextEdit(Span(1, 1, 1, 2), other)
+        diag = Diagnostic("WM112", Severity.WARNING, "flip", str(path), Span(1, 1, 1, 2),
+                          fixes=(Fix("flip", (edit,)),))
+        return Report(diagnostics=[diag], sources={str(path): text})
+
+    def check_again() -> Report:
+        checks.append(1)
+        return report()
+
+    _, outcome = fixes.fix_to_fixed_point(report(), check_again)
+    assert len(checks) == fixes.MAX_FIX_ROUNDS and outcome.fixed == fixes.MAX_FIX_ROUNDS

@@ -58,9 +58,8 @@ def test_two_phases_in_one_matcher() -> None:
     # byPhase Complete together with an expression that pins the same phase to Failed.
     text = vary(
         RAYJOB,
-        '                expression: .status.jobStatus // ""\n                expectedResult: SUCCEEDED',
-        '                expression: .status.jobDeploymentStatus == "Failed"\n'
-        '                expectedResult: "true"',
+        'byExpression: {expression: .status.jobStatus // "", expectedResult: SUCCEEDED}',
+        'byExpression: {expression: .status.jobDeploymentStatus == "Failed", expectedResult: "true"}',
     )
     [d] = only(status_findings(text), "WM430")
     assert "completed[0]" in d.message and "'Complete' and 'Failed'" in d.message
@@ -188,6 +187,32 @@ def test_many_matchers_stay_bounded() -> None:
         for i in range(2000)
     )
     text = vary(JOB, '            - byConditions: [{type: FailureTarget, status: "True"}]\n', entries)
+    # a kind without knowledge: types T0... would otherwise be never-set types, matching nothing (WM420)
+    text = vary(text, "{group: batch, version: v1, kind: Job}", "{group: example.com, version: v1, kind: R}")
     found = status_findings(text)
     assert 0 < len(only(found, "WM432")) <= 256
     assert rules(found).count("WM430") == 0
+
+
+BLOCK_OVERLAP = custom_definition("""\
+          running:
+            - byConditions: [{type: Started, status: "True"}]
+          completed:
+            - byConditions: [{type: Complete, status: "True"}]
+          failed:
+            - byConditions: [{type: Failed, status: "True"}]
+""")
+
+
+def test_a_finding_on_a_one_line_matcher_stays_on_that_line() -> None:
+    # A block mapping's own span ends where the next token starts, on the next line: the annotation (and
+    # GitHub's) would cover the next matcher too.
+    lines = BLOCK_OVERLAP.splitlines()
+    findings = only(status_findings(BLOCK_OVERLAP), "WM431")
+    assert findings
+    for d in findings:
+        for span in [d.span, *(r.span for r in d.related)]:
+            assert span.start_line == span.end_line, d.message
+            text = lines[span.start_line - 1]
+            assert text[span.start_col - 1:span.end_col - 1].startswith("byConditions: [")
+            assert text[span.start_col - 1:span.end_col - 1].endswith('"True"}]')

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wmaplint.engine import Options
+from wmaplint.rules.examples import JOB as EXAMPLE_JOB
 from wmaplint.rules.examples import custom_definition
 
 from .helpers import catalog_text, only, rules, status_findings, vary
@@ -67,6 +68,24 @@ def test_initializing_missing_is_info() -> None:
     text = text.split("          initializing:")[0]
     found = only(status_findings(text), "WM414")
     assert len(found) == 1 and found[0].severity.label == "info"
+    assert "kubeflow.org/v1/PyTorchJob reports a start (condition Created)" in found[0].message
+
+
+def test_initializing_missing_names_the_starting_phase() -> None:
+    text = vary(catalog_text("core-pod-v1.yaml"), "          initializing:", "          x-initializing:")
+    [d] = only(status_findings(text), "WM414")
+    assert "v1/Pod reports a start (.status.phase 'Pending')" in d.message
+    assert "objects whose controller has not written any status yet stay Undefined" in d.message
+
+
+def test_no_initializing_is_needed_where_the_controller_writes_no_start() -> None:
+    # A RayCluster's state is empty until ready, an InferenceService's Ready is Unknown: recorded Undefined
+    # (../shared/recordings), so asking for an initializing matcher would make them report something else.
+    for name in ("ray-io-raycluster-v1.yaml", "serving-kserve-io-inferenceservice-v1beta1.yaml"):
+        text = catalog_text(name)
+        assert "initializing:" not in text
+        assert only(status_findings(text), "WM414") == [], name
+    assert only(status_findings(EXAMPLE_JOB), "WM414") == []  # a Job writes no starting phase or condition
 
 
 CUSTOM = custom_definition("""\
@@ -98,3 +117,11 @@ def test_failed_is_not_required_of_kinds_whose_controller_has_no_failure_state(r
     text = (repo / "catalog" / "apps-statefulset-v1.yaml").read_text(encoding="utf-8")
     assert "failed:" not in text
     assert "WM411" not in {d.rule for d in lint_text(text, "apps-statefulset-v1.yaml")}
+
+
+def test_suspended_advice_covers_a_status_that_lags_the_switch() -> None:
+    # Recorded RayCluster resumes read Undefined while the state still says suspended: the advice must not
+    # be "map the suspended phase" alone.
+    from wmaplint.rules.status.status_suspended_unmapped import RULE
+
+    assert ".spec.suspend == true" in RULE.fix and "RayCluster" in RULE.fix

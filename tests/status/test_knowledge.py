@@ -225,3 +225,42 @@ def test_broken_knowledge_is_a_documented_error(tmp_path: Path) -> None:
     bad.write_text("kinds: [unclosed\n")
     with pytest.raises(KnowledgeError):
         load_knowledge(str(bad))
+
+
+UNKNOWN_TYPE_OVERLAP = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: batch-job-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: batch, version: v1, kind: Job}
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          running:
+            - byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "true"}
+          completed:
+            - byConditions: [{type: Complete, status: "True"}]
+          failed:
+            - byConditions: [{type: Failed, status: "True"}]
+            - byConditions: [{type: Failure, status: "True"}]
+"""
+
+
+def test_a_type_that_never_exists_is_one_finding_with_the_near_miss_as_fix() -> None:
+    # failed[1] needs a Failure condition, which a Job never has: it matches no object, so it overlaps
+    # nothing (no WM431 about Complete=True and Failure=True); WM420 says it, and offers Failed.
+    findings = [d for d in status_findings(UNKNOWN_TYPE_OVERLAP) if d.rule != "WM414"]
+    assert [d.rule for d in findings] == ["WM420"]
+    [d] = findings
+    assert "'Failure'" in d.message and "did you mean 'Failed'?" in d.message
+    fixed = apply_edits(UNKNOWN_TYPE_OVERLAP, list(d.fixes[0].edits))
+    assert fixed == vary(UNKNOWN_TYPE_OVERLAP, "{type: Failure, ", "{type: Failed, ")
+
+
+def test_a_known_type_still_overlaps() -> None:
+    text = vary(UNKNOWN_TYPE_OVERLAP, "{type: Failure, ", "{type: Suspended, ")
+    assert [d.rule for d in status_findings(text) if d.rule != "WM414"] == ["WM431"]

@@ -47,7 +47,12 @@ def test_normalise_path() -> None:
 def test_catalog_rayjob_model() -> None:
     conjunctions = _conjunctions(catalog_text("ray-io-rayjob-v1.yaml"))
     initializing = conjunctions["initializing"]
-    assert [c.requirements for c in initializing][-1] == frozenset({Requirement("phase", "", "")})
+    assert initializing[0].requirements == frozenset({Requirement("phase", "", "Initializing")})
+    # an object the controller has not written (phase "") reads Undefined: no matcher asks for it
+    assert all(Requirement("phase", "", "") not in c.requirements for c in initializing)
+    pending = initializing[-1].requirements
+    assert Requirement("phase", "", "Running") in pending
+    assert Requirement("expr", '.status.jobStatus // ""', "PENDING") in pending
     completed = conjunctions["completed"][0]
     assert Requirement("phase", "", "Complete") in completed.requirements and len(completed.opaque) == 1
 

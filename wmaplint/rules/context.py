@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Severity, Span
-from wmaplint.source import Document, Node, SourceFile
+from wmaplint.source import Document, Node, SourceFile, content_span
 from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
@@ -160,7 +160,7 @@ class DefinitionContext(_Shared):
         elif isinstance(where, Span):
             span = where
         else:
-            span = where.span
+            span = content_span(where)  # a block mapping's own span runs into the next line
         return Diagnostic(
             rule=rule.id,
             severity=severity if severity is not None else rule.severity,
@@ -173,7 +173,7 @@ class DefinitionContext(_Shared):
         )
 
     def here(self, node: Node, message: str) -> RelatedLocation:
-        return RelatedLocation(self.path, node.span, message)
+        return RelatedLocation(self.path, content_span(node), message)
 
 
 @dataclass(eq=False)

@@ -163,13 +163,6 @@ JOB_SUSPENDABLE = job_with(
     "      statusDefinition:",
 )
 
-JOB_WITH_INITIALIZING = job_with(
-    "          completed:",
-    "          initializing: "
-    "[{byExpression: {expression: '(.status.ready // 0) == 0', expectedResult: \"true\"}}]\n"
-    "          completed:",
-)
-
 PYTORCHJOB = """\
 apiVersion: run.ai/v1alpha1
 kind: Karta

@@ -137,6 +137,26 @@ def _fill(stack: list[tuple[Node, Any]]) -> None:
                 out.append(value)
 
 
+def content_span(node: Node) -> Span:
+    """The span of a node's own text: a block mapping or sequence ends where the next token starts (the start
+    of a later line, or the next key), so it is cut back to the end of its last item. A finding on a matcher
+    written on one line then marks that line only; a flow collection keeps its closing bracket."""
+    chain = [node]
+    while True:  # iterative: safe for deep trees
+        last = chain[-1]
+        if isinstance(last, MappingNode) and last.pairs:
+            chain.append(last.pairs[-1][1])
+        elif isinstance(last, SequenceNode) and last.items:
+            chain.append(last.items[-1])
+        else:
+            break
+    end = chain[-1].span
+    for outer in reversed(chain[:-1]):
+        if end.end_line >= outer.span.end_line:
+            end = outer.span  # closes on its last item's line: its own end (a bracket) is part of its text
+    return Span(node.span.start_line, node.span.start_col, end.end_line, end.end_col)
+
+
 def find_node(node: Node | None, pointer: tuple[str | int, ...]) -> Node | None:
     """The node at a key path (strings index mappings, integers index sequences)."""
     for part in pointer:

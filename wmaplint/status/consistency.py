@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from wmaplint.definition.model import StatusDefinition
 from wmaplint.facts import Fact
+from wmaplint.source import content_span
 from wmaplint.status.conjunctions import (
     Conjunction,
     Requirement,
@@ -88,13 +89,15 @@ def inconsistencies(path: str, status: StatusDefinition, controller: Controller 
         for conj in conjunctions:
             if conj.empty or conj.never:
                 continue  # the structure of the matcher says so already
+            if controller is not None and _needs_a_type_never_set(conj, controller):
+                continue  # it matches no object; WM420 says so once, on the type
             why = conflict(conj.requirements)
             if why is not None:
-                found.append(ContradictoryMatcher(path, conj.matcher.node.span, conj, why, False))
+                found.append(ContradictoryMatcher(path, content_span(conj.matcher.node), conj, why, False))
                 continue
             why = conflict(conj.requirements, controller)
             if why is not None:
-                found.append(ContradictoryMatcher(path, conj.matcher.node.span, conj, why, True))
+                found.append(ContradictoryMatcher(path, content_span(conj.matcher.node), conj, why, True))
                 continue
             if len(usable.setdefault(key, [])) < MAX_COMPARED:
                 usable[key].append(conj)
@@ -103,6 +106,11 @@ def inconsistencies(path: str, status: StatusDefinition, controller: Controller 
     found.extend(hidden)
     found.extend(_overlaps(path, usable, controller, {(id(h.earlier), id(h.matcher)) for h in hidden}))
     return found
+
+
+def _needs_a_type_never_set(conj: Conjunction, controller: Controller) -> bool:
+    return any(r.kind in ("cond", "exists", "reason") and r.positive and controller.never_sets(r.key)
+               for r in conj.requirements)
 
 
 def _redundant(path: str, usable: dict[str, list[Conjunction]]) -> list[RedundantMatcher]:
@@ -114,7 +122,7 @@ def _redundant(path: str, usable: dict[str, list[Conjunction]]) -> list[Redundan
                     continue
                 if subsumes(specific, general) and j < i:
                     continue  # duplicates: only the later one is redundant
-                found.append(RedundantMatcher(path, specific.matcher.node.span, specific, general))
+                found.append(RedundantMatcher(path, content_span(specific.matcher.node), specific, general))
                 break
     return found
 
@@ -131,7 +139,8 @@ def _hidden(path: str, usable: dict[str, list[Conjunction]]) -> list[HiddenByOrd
                 if general is None:
                     continue
                 example = describe_object(specific.requirements)
-                found.append(HiddenByOrder(path, specific.matcher.node.span, specific, general, example))
+                where = content_span(specific.matcher.node)
+                found.append(HiddenByOrder(path, where, specific, general, example))
                 break
     return found
 
@@ -147,7 +156,7 @@ def _overlaps(
         pair = _first_overlap(usable.get(first, []), usable.get(second, []), controller, hidden)
         if pair is not None:
             a, b, witness = pair
-            found.append(TerminalOverlap(path, b.matcher.node.span, a, b, describe_object(witness)))
+            found.append(TerminalOverlap(path, content_span(b.matcher.node), a, b, describe_object(witness)))
     return found
 
 

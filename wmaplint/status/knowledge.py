@@ -71,6 +71,14 @@ class Controller:
     def never_true_together(self, a: str, b: str) -> bool:
         return frozenset((a, b)) in self.exclusive
 
+    def never_sets(self, ctype: str) -> bool:
+        """Whether a condition of type ``ctype`` never exists on this kind: it is not among the types of an
+        exhaustive list, or it is a near-miss of a known type (likely a misspelling) when the list is not
+        the whole set."""
+        if ctype in self.conditions:
+            return False
+        return self.exhaustive or closest(ctype, self.conditions) is not None
+
 
 @dataclass(frozen=True)
 class Knowledge:

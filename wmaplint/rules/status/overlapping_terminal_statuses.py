@@ -5,6 +5,7 @@ from __future__ import annotations
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, define
 from wmaplint.rules import reports
 from wmaplint.rules.examples import CUSTOM
+from wmaplint.source import content_span
 from wmaplint.status.consistency import TerminalOverlap
 
 RULE = define(
@@ -34,5 +35,5 @@ def diagnostic(fact: TerminalOverlap) -> Diagnostic:
         f"and {b.key} at once, yet it is reported as both ({a.key.capitalize()},{b.key.capitalize()}), and a "
         f"consumer that keeps one status keeps {a.key}, evaluated first",
     )
-    found.related = (RelatedLocation(fact.path, a.matcher.node.span, f"{a.label} also matches"),)
+    found.related = (RelatedLocation(fact.path, content_span(a.matcher.node), f"{a.label} also matches"),)
     return found

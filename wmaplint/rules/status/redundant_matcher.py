@@ -5,6 +5,7 @@ from __future__ import annotations
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, define
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
+from wmaplint.source import content_span
 from wmaplint.status.consistency import RedundantMatcher
 
 RULE = define(
@@ -29,5 +30,5 @@ def diagnostic(fact: RedundantMatcher) -> Diagnostic:
     matcher, general = fact.matcher, fact.general
     found = fact.diagnostic(RULE, f"matcher {matcher.label} is redundant: every object it matches is already "
                                   f"matched by {general.label}")
-    found.related = (RelatedLocation(fact.path, general.matcher.node.span, general.label),)
+    found.related = (RelatedLocation(fact.path, content_span(general.matcher.node), general.label),)
     return found

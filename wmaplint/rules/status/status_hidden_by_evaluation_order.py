@@ -5,6 +5,7 @@ from __future__ import annotations
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, define
 from wmaplint.rules import reports
 from wmaplint.rules.examples import PYTORCHJOB
+from wmaplint.source import content_span
 from wmaplint.status.consistency import HiddenByOrder
 
 RULE = define(
@@ -43,6 +44,6 @@ def diagnostic(fact: HiddenByOrder) -> Diagnostic:
         f"evaluated before {later}: such objects are reported {first},{later}, never {matcher.key} alone, "
         f"and a consumer that keeps one status keeps {earlier.key}",
     )
-    where = earlier.matcher.node.span
+    where = content_span(earlier.matcher.node)
     found.related = (RelatedLocation(fact.path, where, f"{earlier.label} matches them first"),)
     return found

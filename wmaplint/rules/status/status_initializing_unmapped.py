@@ -1,36 +1,85 @@
-"""WM414 status-initializing-unmapped: no matcher reports initializing."""
+"""WM414 status-initializing-unmapped: the controller reports a start that no matcher maps to initializing.
+
+Only a start the controller writes counts: a phase value or a condition type named for it. A workload whose
+controller has not written any status yet reads Undefined by design (upstream keeps such states Undefined,
+its issues #361/#362, and its recordings of real clusters show them so), and some controllers have no
+starting state at all (a RayCluster's state stays empty until it is ready; an InferenceService's Ready is
+Unknown, recorded Undefined): for those there is nothing to map and nothing to report.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
-from wmaplint.rules.examples import JOB, JOB_WITH_INITIALIZING
+from wmaplint.rules.examples import POD
 from wmaplint.status.coverage import mappings_node, unreported
+from wmaplint.status.knowledge import Controller, normalise_path, phase_values
 
 if TYPE_CHECKING:
     from wmaplint.rules.context import DefinitionContext
+
+# Names of a start, as controllers spell their phases and condition types (compared without case).
+STARTING = re.compile(
+    r"(pending|initiali[sz]ing|starting|creating|created|deploying|scheduling|queued|inqueue|waiting|"
+    r"waitfor.*|inprogress|progressing)",
+    re.IGNORECASE,
+)
 
 RULE = define(
     "WM414",
     "status-initializing-unmapped",
     "info",
-    "The status mappings never report initializing.",
-    why="Between creation and running (image pulls, scheduling, gang waits) the workload reads Undefined "
-    "unless another matcher matches it; an initializing matcher lets platforms show progress and detect "
-    "stuck starts.",
-    bad=JOB,
-    good=JOB_WITH_INITIALIZING,
-    fix="Add an initializing matcher, e.g. created but not yet ready.",
+    "The controller reports a start (a phase or condition) that no matcher maps to initializing.",
+    why="A controller that writes a starting phase (Pending, Initializing, ...) or condition (Created, "
+    "Progressing, ...) lets a platform show progress and notice a stuck start; without an initializing "
+    "matcher for it such a workload reads Undefined, like one whose status is unknown. A workload whose "
+    "controller has not written any status yet reads Undefined by design (upstream keeps such states "
+    "Undefined, its issues #361/#362, and its recordings of real clusters show them so), and a controller "
+    "without a starting state leaves nothing to map: neither is reported. Starting phases and conditions "
+    "come from schemas/conditions.yaml and the CRD's phase enum.",
+    bad=POD.replace("          initializing: [{byPhase: Pending}]\n", ""),
+    good=POD,
+    fix="Map initializing from the phase value or condition the message names (e.g. byPhase: Pending); "
+    "do not match missing status fields, which stay Undefined.",
 )
+
+
+def starting_signals(
+    ctx: DefinitionContext, controller: Controller | None, phase_path: str | None
+) -> list[str]:
+    """The starting phase values and condition types the controller writes, in words (``.status.phase
+    'Pending'``, ``condition Created``)."""
+    found = []
+    paths = dict.fromkeys(controller.phases if controller else ())
+    if phase_path is not None:
+        paths.setdefault(normalise_path(phase_path))
+    for path in paths:
+        values, _ = phase_values(controller, path, ctx.root_schema_types)
+        starts = [v for v in values if v and STARTING.fullmatch(v)]
+        if starts:
+            found.append(f"{path} {' or '.join(repr(v) for v in starts)}")
+    if controller is not None:
+        found.extend(f"condition {ctype}" for ctype in controller.conditions if STARTING.fullmatch(ctype))
+    return found
 
 
 @definition_check(RULE)
 def initializing_unmapped(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     found = unreported(ctx.definition, "initializing")
-    if found is not None:
-        yield ctx.diag(RULE, mappings_node(found[1]),
-                       "no matcher reports initializing: between creation and running the workload reads "
-                       "Undefined, so stuck starts cannot be told from unknown states")
+    if found is None:
+        return
+    status = found[1]
+    controller = ctx.root_controller
+    signals = starting_signals(ctx, controller, status.phase_path.text if status.phase_path else None)
+    if not signals:
+        return  # no start the controller writes: Undefined until it reports more is what it shows
+    setter = controller.gvk if controller else "the workload's controller"
+    starts = "; ".join(signals)
+    yield ctx.diag(RULE, mappings_node(status),
+                   f"no matcher reports initializing, though {setter} reports a start ({starts}): such a "
+                   "workload reads Undefined; map initializing from it (objects whose controller has not "
+                   "written any status yet stay Undefined, as upstream keeps them)")

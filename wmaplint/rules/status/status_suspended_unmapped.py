@@ -25,7 +25,10 @@ RULE = define(
         "          failed:",
         '          suspended: [{byConditions: [{type: Suspended, status: "True"}]}]\n          failed:',
     ),
-    fix="Add a suspended matcher (e.g. a Suspended condition or phase).",
+    fix="Add a suspended matcher: the controller's Suspended condition or phase where it follows the switch "
+    "(a Job's Suspended condition), else the switch itself (`.spec.suspend == true`: a RayCluster's state "
+    "stays `suspended` after a resume until it is ready again, and a cluster created suspended has no "
+    "status at all).",
 )
 
 
