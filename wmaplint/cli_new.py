@@ -82,7 +82,7 @@ def _show_tree(text: str, name: str, output: str | None, manifest: str, crds: tu
 
     to_stderr = output is None
     with tempfile.TemporaryDirectory(prefix="wmaplint-new-") as scratch:
-        definition = output if output is not None else str(Path(scratch) / f"{name}.yaml")
+        definition = output if output is not None else str(Path(scratch) / "draft.yaml")
         if output is None:
             Path(definition).write_text(text, encoding="utf-8")
         try:

@@ -10,6 +10,7 @@ import hashlib
 
 from wmaplint.diagnostics import BUNDLED_SCHEMAS
 from wmaplint.schema.loader import GVK, format_gvk
+from wmaplint.schema.names import gvk_name_problem
 from wmaplint.schema.store import SchemaStore, default_store
 from wmaplint.schema.types import ANY_KIND, SchemaType
 from wmaplint.source.reading import InputError, read_bytes
@@ -67,7 +68,11 @@ def _choose(gvks: list[GVK], kind: str | None, version: str | None, where: str) 
     if len(versions) > 1:
         raise DraftError(f"{where} serves {kinds[0][1]} in versions {', '.join(versions)}: pick one with "
                          "--version")
-    return next(g for g in matches if g[1] == versions[0])
+    chosen = next(g for g in matches if g[1] == versions[0])
+    problem = gvk_name_problem(*chosen)  # the draft's name, and the file it may be written to, come from it
+    if problem is not None:
+        raise DraftError(f"{where}: {problem}")
+    return chosen
 
 
 def _usable(t: SchemaType | None, gvk: GVK, where: str) -> SchemaType:

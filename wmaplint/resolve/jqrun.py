@@ -99,17 +99,30 @@ _NAN_MARK = "\u0000wmaplint:nan"
 _NAN_GUARD = f"if type == \"number\" and isnan then {json.dumps(_NAN_MARK)} else . end"
 
 
+# The runtime embeds gojq with no environment, no input file and no debug stream, and so does every program
+# run here, whatever the expression's shape: the refusal scan (``refusal``) is the first guard, this prelude
+# the structural one. It rebinds what reads the host before the expression, on the expression's first line
+# (line numbers in messages stay the author's); definitions and bindings that come first are in scope for all
+# that follows, however the expression nests or closes parentheses.
+_NO_HOST = (
+    "def env: {}; def input_filename: null; def debug: .; def debug(m): .; def stderr: .; "
+    "def get_search_list: []; def get_prog_origin: null; def get_jq_origin: null; "
+    'def modulemeta: error("modulemeta is not available"); def input: error("No more inputs"); '
+    'def inputs: empty; def halt: empty; def halt_error: error("halt_error is not available"); '
+    'def halt_error($code): error("halt_error is not available"); {} as $ENV | '
+)
+
+
 def guarded(expression: str) -> str:
-    """The program run for an expression: its outputs with NaN marked (the newline ends a comment)."""
-    return f"({expression}\n) | {_NAN_GUARD}"
+    """The program run for an expression: with no host environment (``_NO_HOST``), its outputs with NaN
+    marked (the newline ends a comment)."""
+    return f"{_NO_HOST}({expression}\n) | {_NAN_GUARD}"
 
 
 def _restore_nan(values: Any) -> tuple[Any, ...]:
     return tuple(math.nan if v == _NAN_MARK else v for v in values)
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_COMMENT = re.compile(r"#[^\n]*")
 # A name not preceded by `.` (a field: `.env`) and not followed by `:` (an object key: `{env: 1}`).
 _TOKEN = re.compile(
     r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)?(?!\w)(?!\s*:(?!:))|\.\.(?!\.)"
@@ -195,9 +208,55 @@ def normalize(value: Any) -> Any:
 
 
 def scan_names(expression: str) -> set[str]:
-    """Identifiers (not fields or object keys), `$variables` and `..`; strings and comments removed."""
-    stripped = _COMMENT.sub(" ", _STRING.sub('""', expression))
-    return set(_TOKEN.findall(stripped))
+    """Identifiers (not fields or object keys), `$variables` and `..`; the text of strings and comments
+    removed, the code of string interpolations (``"\\(env)"``) kept."""
+    return set(_TOKEN.findall(code_text(expression)))
+
+
+def code_text(expression: str) -> str:
+    """The expression with each string literal's text blanked and each comment dropped; what an interpolation
+    ``\\( ... )`` holds stays, as code (interpolations nest: strings inside them are strings again)."""
+    out: list[str] = []
+    # one frame per open string interpolation: the parenthesis depth inside it
+    frames: list[int] = []
+    in_string = False
+    i, n = 0, len(expression)
+    while i < n:
+        c = expression[i]
+        if in_string:
+            if c == "\\" and i + 1 < n:
+                if expression[i + 1] == "(":
+                    frames.append(0)
+                    in_string = False
+                    out.append(" (")
+                i += 2
+                continue
+            if c == '"':
+                in_string = False
+                out.append('""')
+            i += 1
+            continue
+        if c == '"':
+            in_string = True
+        elif c == "#":
+            end = expression.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif c == "(" and frames:
+            frames[-1] += 1
+            out.append(c)
+        elif c == ")" and frames:
+            if frames[-1] == 0:
+                frames.pop()
+                in_string = True
+                out.append(") ")
+            else:
+                frames[-1] -= 1
+                out.append(c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def refusal(expression: str) -> str | None:
@@ -474,7 +533,7 @@ class _Worker:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+            env=_worker_environment(),
         )
         self._buffer = b""
 
@@ -523,6 +582,13 @@ class _Worker:
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
                 stream.close()
+
+
+def _worker_environment() -> dict[str, str]:
+    """What the worker is started with: nothing of this process's environment but what finds Python's own
+    packages (the programs it runs see no environment at all, see ``_NO_HOST``)."""
+    keep = {name: os.environ[name] for name in ("PYTHONPATH", "PYTHONHOME") if name in os.environ}
+    return {**keep, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "LC_ALL": "C.UTF-8"}
 
 
 def _growth(expression: str) -> float:

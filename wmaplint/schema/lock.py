@@ -20,6 +20,7 @@ from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.resources import shipped
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, format_gvk, parse_bytes
+from wmaplint.schema.names import gvk_name_problem
 from wmaplint.schema.store import SchemaStore
 from wmaplint.source.reading import InputError, read_bytes, read_path
 from wmaplint.structs import dataclass
@@ -200,6 +201,10 @@ def add(
         first = parsed.errors[0] if parsed.errors else None
         raise SchemaError(first.message if first else "no schema found", origin,
                           first.line if first else None)
+    for gvk in gvks:  # the copy is named from its first kind and serves them all
+        problem = gvk_name_problem(*gvk)
+        if problem is not None:
+            raise SchemaError(f"{problem}; nothing was added", origin)
     group, _, kind = gvks[0]
     suffix = ".json" if parsed.format == "openapi" else ".yaml"
     name = f"{group or 'core'}_{kind.lower()}_{_sha256(data)[:12]}{suffix}"
