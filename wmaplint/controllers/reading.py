@@ -150,17 +150,27 @@ def navigations(text: str) -> list[tuple[str, int, int]]:
     return found
 
 
-_ALT = re.compile(r"^\(?(?P<path>[^()|,]+?)\)?(?:\s*//\s*(?P<default>-?\d+))?$")
+_ALT = re.compile(r"^\(?\s*(?P<path>[^()|,/\s]+)\s*(?://\s*-?\d+)?\s*\)?(?:\s*//\s*-?\d+)?$")
 _PER_ENTRY = re.compile(r"^(?P<each>[^|()]+\[\]\??)\s*\|\s*\(?\s*(?P<field>\.[A-Za-z_][A-Za-z0-9_.]*)\s*(?://\s*-?\d+)?\s*\)?$")
 
 
+_GUARDED = re.compile(r"^if\s.+?\sthen\s+-?\d+\s+else\s+(?P<count>.+?)\s+end$", re.S)
+
+
 def counted_field(text: str) -> tuple[str, int, int] | None:
-    """The field a replicas path yields as its count: the whole path (with a default), or the field of each
-    entry (``.a[]? | (.f // 1)``), as ``.spec.a[].f`` with its offsets; None for anything else."""
+    """The field a replicas path yields as its count: the whole path (with a default), the field of each
+    entry (``.a[]? | (.f // 1)``), or the count of a guarded path (``if .a == null then 0 else (.a.f // 1)
+    end``), as ``.spec.a[].f`` with its offsets; None for anything else."""
     from wmaplint.controllers.paths import field_path
 
     stripped = text.strip()
     lead = len(text) - len(text.lstrip())
+    guarded = _GUARDED.match(stripped)
+    if guarded:
+        inner = counted_field(guarded.group("count"))
+        if inner is None:
+            return None
+        return inner[0], lead + guarded.start("count") + inner[1], lead + guarded.start("count") + inner[2]
     m = _PER_ENTRY.match(stripped)
     if m:
         path = field_path(m.group("each") + m.group("field"))

@@ -35,3 +35,13 @@ def is_field_of_item(node: A.Node, name: str) -> bool:
     """``.name`` of the current item (``.type`` inside ``select``/``any`` over conditions)."""
     return isinstance(node, A.Field) and node.name == name and (node.target is None
                                                                   or isinstance(node.target, A.Identity))
+
+
+def compares_type(tree: A.Node, comparison: Comparison, name: str) -> bool:
+    """Whether ``comparison`` compares a condition's type: ``.type == "X"``, or ``. == "X"`` after the
+    conditions were mapped to their types (``[.status.conditions[] | .type] | any(. == "X")``)."""
+    if is_field_of_item(comparison.other, name):
+        return True
+    if not isinstance(comparison.other, A.Identity):
+        return False
+    return any(is_field_of_item(n, name) and n.end <= comparison.other.start for n in A.walk(tree))

@@ -23,8 +23,10 @@ def written(labels: dict[str, LabelFact], limit: int = 8) -> str:
 
 
 def a(word: str) -> str:
-    """``word`` with its indefinite article (``an MPIJob``, ``a Job``)."""
-    return f"an {word}" if word[:1].upper() in "AEIOU" else f"a {word}"
+    """``word`` with its indefinite article (``an MPIJob``, ``a Job``): an initialism whose first letter is
+    said with a vowel (M, N, L...) takes "an" too."""
+    vowel = word[:1].upper() in "AEIOU" or (word[:2].isupper() and word[:1] in "FHLMNRSX")
+    return f"an {word}" if vowel else f"a {word}"
 
 
 def source_of(model: KindModel, fact_source: str = "") -> str:

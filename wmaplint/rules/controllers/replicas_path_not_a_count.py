@@ -49,7 +49,7 @@ def _type_at(t: SchemaType, path: str) -> SchemaType | None:
 def replicas_path_not_a_count(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     model = ctx.root_model
     counts = ", ".join(f.path for f in model.replica_count_fields()) if model is not None else ""
-    instead = f"; the replica counts of a {model.kind} are {counts}" if model is not None and counts else ""
+    instead = f"; the replica counts of {a(model.kind)} are {counts}" if model is not None and counts else ""
     schemas = ctx.schemas
     for component in ctx.definition.components:
         for name, expr in component.scale_paths.items():

@@ -73,6 +73,11 @@ def _within(path: tuple[str, ...], root: tuple[str, ...]) -> bool:
     return path[: len(root)] == root
 
 
+def _inside(path: tuple[str, ...], root: tuple[str, ...]) -> bool:
+    """A field inside ``root`` (a guard such as `.spec.transformer == null` reads none)."""
+    return len(path) > len(root) and _within(path, root)
+
+
 @definition_check(RULE)
 def sibling_template_path(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     components = [c for c in ctx.definition.children if c.name]
@@ -100,10 +105,10 @@ def sibling_template_path(ctx: DefinitionContext) -> Iterator[Diagnostic]:
                     and (r := roots[s.name]) is not None and not _within(own, r) and not _within(r, own)]
         for name, expr in component.scale_paths.items():
             reads = [(segments(c) or (), s, e) for c, s, e in navigations(expr.text)]
-            if any(_within(path, own) for path, _, _ in reads):
+            if any(_inside(path, own) for path, _, _ in reads):
                 continue
             for sibling, root in siblings:
-                hit = next(((s, e) for path, s, e in reads if _within(path, root)), None)
+                hit = next(((s, e) for path, s, e in reads if _inside(path, root)), None)
                 if hit is None:
                     continue
                 yield ctx.diag(RULE, expr.node.span_of(*hit),

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.examples import job_with
-from wmaplint.status.compared import is_field_of_item, string_comparisons
+from wmaplint.status.compared import compares_type, string_comparisons
 from wmaplint.status.knowledge import closest
 from wmaplint.status.mappings import matchers, runtime_status
 
@@ -56,7 +56,7 @@ def expression_unknown_condition_type(ctx: DefinitionContext) -> Iterator[Diagno
         if expr is None or tree is None or conditions.rstrip("[]?") not in re.sub(r"\s+", "", expr.text):
             continue
         for compared in string_comparisons(tree, expr.text):
-            if not is_field_of_item(compared.other, type_field) or compared.value in controller.conditions:
+            if not compares_type(tree, compared, type_field) or compared.value in controller.conditions:
                 continue
             suggestion = closest(compared.value, known)
             message = (f"{key!r} compares the condition type with {compared.value!r}, which "
