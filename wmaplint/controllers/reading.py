@@ -36,10 +36,16 @@ class LabelRead:
     where: str  # type selector, instance selector, replica selector, gang key
 
 
-def label_reads(expr: Expr, where: str) -> Iterator[LabelRead]:
-    for m in _LABEL.finditer(expr.text):
+def label_keys(text: str) -> Iterator[tuple[str, int, int]]:
+    """The label keys a jq text reads, each with its offsets in the text."""
+    for m in _LABEL.finditer(text):
         name = next(g for g in ("a", "b", "c") if m.group(g) is not None)
-        yield LabelRead(expr, m.group(name), m.start(name), m.end(name), where)
+        yield m.group(name), m.start(name), m.end(name)
+
+
+def label_reads(expr: Expr, where: str) -> Iterator[LabelRead]:
+    for key, start, end in label_keys(expr.text):
+        yield LabelRead(expr, key, start, end, where)
 
 
 def root_model(definition: Definition, model_of: object) -> KindModel | None:
