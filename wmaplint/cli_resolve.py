@@ -110,11 +110,15 @@ def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[st
     if any(r.cases for r in results):
         found.extend(skipped_schema_sources(crds))
     click.echo(render_lines(found), err=True, nl=False)
+    for result in results:
+        if result.not_updated:
+            click.echo(f"wmaplint: {result.not_updated}", err=True)
     if junit:
         try:
             write_junit(results, junit)
         except OSError as exc:
             _fail(f"{junit}: cannot write JUnit report ({exc.strerror or exc})")
-    if any(r.error for r in results) and not any(r.cases for r in results):
+    unusable = any(r.error for r in results) and not any(r.cases for r in results)
+    if unusable or any(r.not_updated for r in results):
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if any(not r.passed for r in results) else EXIT_OK)

@@ -71,6 +71,7 @@ class SuiteResult:
     cases: list[CaseResult] = field(default_factory=list)
     error: str | None = None
     updated: bool = False
+    not_updated: str | None = None  # why --update could not write the suite: one line
 
     @property
     def passed(self) -> bool:
