@@ -209,7 +209,7 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
     from wmaplint.report import render
 
     if verbose:
-        _explain_selection(report, paths)
+        _explain_selection(report, paths, config_file)
     for line in report.errors:
         click.echo(f"wmaplint: {line}", err=True)
     root = None
@@ -233,7 +233,16 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
     sys.exit(exit_code(report, level))
 
 
-def _explain_selection(report: Any, paths: tuple[str, ...]) -> None:
+def _explain_selection(report: Any, paths: tuple[str, ...], config_file: str | None) -> None:
+    from wmaplint.config import describe_discovery
+
+    if config_file:
+        click.echo(f"wmaplint: configured by {config_file} (--config)", err=True)
+    else:
+        folders = [os.getcwd() if p == "-" else p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))
+                   for p in paths]
+        for line in dict.fromkeys(describe_discovery(folder) for folder in folders):
+            click.echo(f"wmaplint: {line}", err=True)
     for path, reason in report.skipped:
         click.echo(f"wmaplint: skipped {path}: {reason}", err=True)
     if report.files_checked == 0 and not report.errors:
@@ -294,11 +303,13 @@ def _refuse_inputs(targets: list[tuple[str, Any]], inputs: list[str]) -> None:
 
 
 def _write_output(target: Any, text: str) -> None:
-    """Write one ``--output`` in its place (``wmaplint.writes``): a file whole or not at all, a device or pipe
-    written into."""
-    from wmaplint.writes import WriteError, write_target
+    """Write one ``--output`` (a target of `_output_targets`, or a file name) in its place
+    (``wmaplint.writes``): a file whole or not at all, a device or pipe written into, a link not followed."""
+    from wmaplint.writes import WriteError, output_target, write_target
 
     try:
+        if isinstance(target, str):
+            target = output_target(target, shown=f"--output {target}", follow_symlinks=False)
         write_target(target, text.encode("utf-8"))
     except WriteError as exc:
         _fail(str(exc))
