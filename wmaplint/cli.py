@@ -140,7 +140,8 @@ def common_schema_options(fn: Any) -> Any:
 @click.option("--color/--no-color", default=None, help="Colour the text output (default: when a terminal).")
 @click.option("--fix", is_flag=True, help="Apply safe fixes in place (atomic writes, comments kept).")
 @click.option("--follow-symlinks", is_flag=True,
-              help="With --fix, write through symbolic links to their targets (default: leave links alone).")
+              help="With --fix and --output, write through symbolic links to their targets (default: leave "
+              "links alone).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr which files were skipped and why.")
 @click.option("--output", "outputs", multiple=True, metavar="FORMAT=FILE",
               help="Also write the findings in FORMAT (text, json, sarif, github) to FILE; repeatable. One "
@@ -164,6 +165,8 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
     if not paths:
         _fail("no paths given (try `wmaplint check catalog/` or `wmaplint check -`)")
     files = _output_files(outputs)
+    named = [*paths, *crds, *(f for f in (config_file, diff_file) if f)]
+    targets = _output_targets(files, named, follow_symlinks)
     changes = None
     if diff_file is not None:
         from wmaplint.changes import DiffError, read_diff
@@ -207,7 +210,7 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
     from wmaplint.report import render
 
     if verbose:
-        _explain_selection(report, paths)
+        _explain_selection(report, paths, config_file)
     for line in report.errors:
         click.echo(f"wmaplint: {line}", err=True)
     root = None
@@ -215,8 +218,9 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
         from wmaplint.report.common import repository_root
 
         root = repository_root()
-    for file_format, file in files:
-        _write_output(file, render(report, file_format, root=root, tool_version=__version__))
+    _refuse_inputs(targets, [*report.sources, *(path for path, _ in report.skipped)])
+    for file_format, target in targets:
+        _write_output(target, render(report, file_format, root=root, tool_version=__version__))
     if changes is not None:
         from wmaplint.changes import on_changed_lines
 
@@ -230,7 +234,16 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
     sys.exit(exit_code(report, level))
 
 
-def _explain_selection(report: Any, paths: tuple[str, ...]) -> None:
+def _explain_selection(report: Any, paths: tuple[str, ...], config_file: str | None) -> None:
+    from wmaplint.config import describe_discovery
+
+    if config_file:
+        click.echo(f"wmaplint: configured by {config_file} (--config)", err=True)
+    else:
+        folders = [os.getcwd() if p == "-" else p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))
+                   for p in paths]
+        for line in dict.fromkeys(describe_discovery(folder) for folder in folders):
+            click.echo(f"wmaplint: {line}", err=True)
     for path, reason in report.skipped:
         click.echo(f"wmaplint: skipped {path}: {reason}", err=True)
     if report.files_checked == 0 and not report.errors:
@@ -257,25 +270,50 @@ def _output_files(outputs: tuple[str, ...]) -> list[tuple[str, str]]:
     return files
 
 
-def _write_output(file: str, text: str) -> None:
-    """Write one ``--output`` file whole or not at all: a temporary file beside it, then renamed over it."""
-    import tempfile
+def _output_targets(files: list[tuple[str, str]], inputs: list[str], follow_symlinks: bool
+                    ) -> list[tuple[str, Any]]:
+    """Where each ``--output`` goes, decided before anything is checked or written: a link not followed, a
+    directory, a pipe no one reads, or a file that is an input of this run is one line and exit 2."""
+    from wmaplint.writes import WriteError, output_target
 
-    target = Path(file)
+    targets = []
+    for file_format, file in files:
+        try:
+            target = output_target(file, shown=f"--output {file_format}={file}",
+                                   follow_symlinks=follow_symlinks)
+        except WriteError as exc:
+            _fail(str(exc))
+        targets.append((file_format, target))
+    _refuse_inputs(targets, [p for p in inputs if p != "-"])
+    return targets
+
+
+def _refuse_inputs(targets: list[tuple[str, Any]], inputs: list[str]) -> None:
+    """An input of the run is never an output: compared by resolved name and by device and inode."""
+    from wmaplint.writes import identity
+
+    if not any(target.path is not None for _, target in targets):
+        return
+    names = {os.path.realpath(p) for p in inputs}
+    identities = {identity(p) for p in inputs} - {None}
+    for _, target in targets:
+        if target.path is None:
+            continue
+        if os.path.realpath(target.path) in names or target.identity in identities:
+            _fail(f"{target.shown}: {target.name} is an input of this run; nothing written")
+
+
+def _write_output(target: Any, text: str) -> None:
+    """Write one ``--output`` (a target of `_output_targets`, or a file name) in its place
+    (``wmaplint.writes``): a file whole or not at all, a device or pipe written into, a link not followed."""
+    from wmaplint.writes import WriteError, output_target, write_target
+
     try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    except OSError as exc:
-        _fail(f"--output {file}: cannot write ({exc.strerror or exc})")
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would have created it
-        os.replace(temporary, target)
-    except OSError as exc:
-        Path(temporary).unlink(missing_ok=True)
-        _fail(f"--output {file}: cannot write ({exc.strerror or exc})")
+        if isinstance(target, str):
+            target = output_target(target, shown=f"--output {target}", follow_symlinks=False)
+        write_target(target, text.encode("utf-8"))
+    except WriteError as exc:
+        _fail(str(exc))
 
 
 def _split(values: tuple[str, ...]) -> list[str]:

@@ -148,6 +148,9 @@ def test(
     click.echo(render_results(results), nl=False)
     if any(r.cases for r in results):
         click.echo(render_lines(skipped_schema_sources(crds)), err=True, nl=False)
+    for result in results:
+        if result.not_updated:
+            click.echo(f"wmaplint: {result.not_updated}", err=True)
     if junit:
         try:
             write_junit(results, junit)
@@ -158,6 +161,7 @@ def test(
         # a definition given for the run that no recorded object is of: never a silent fallback to another
         _fail(f"--definition {unused[0]} describes no kind of the recordings run (they used "
               f"{', '.join(sorted(used)) or 'none of the files given'})")
-    if any(r.error for r in results) and not any(r.cases for r in results):
+    unusable = any(r.error for r in results) and not any(r.cases for r in results)
+    if unusable or any(r.not_updated for r in results):
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if any(not r.passed for r in results) else EXIT_OK)

@@ -1,4 +1,5 @@
-"""Settings from ``[tool.wmaplint]`` in pyproject.toml or ``.wmaplint.yaml``, found from a file upwards.
+"""Settings from ``[tool.wmaplint]`` in pyproject.toml or ``.wmaplint.yaml``, found from a file upwards within
+its repository (`discovery_bound`).
 
 Keys: ``select`` and ``ignore`` (rule ids, id prefixes such as ``WM3``, or rule names), ``severity`` (rule ->
 error|warning|info|off), ``exclude`` (glob patterns, relative to the config file), ``crds`` (schema paths,
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import fnmatch
+import os
 import re
 import sys
 from functools import lru_cache
@@ -200,10 +202,16 @@ def load_config_file(path: str | Path) -> Config:
     return parse_config(doc, str(p))
 
 
+def find_config(directory: str, named: str | None = None) -> Config:
+    """The nearest configuration at or above a directory, within the discovery bound (`discovery_bound`);
+    pyproject.toml counts only with [tool.wmaplint]. ``named``: the directory the user named that holds it."""
+    return _find_config(directory, os.getcwd(), named)
+
+
 @lru_cache(maxsize=256)
-def find_config(directory: str) -> Config:
-    """The nearest configuration at or above a directory (pyproject.toml counts only with [tool.wmaplint])."""
+def _find_config(directory: str, cwd: str, named: str | None) -> Config:
     d = Path(directory).resolve()
+    bound, _ = discovery_bound(d, cwd, named)
     for folder in (d, *d.parents):
         for name in CONFIG_FILES:
             candidate = folder / name
@@ -218,7 +226,47 @@ def find_config(directory: str) -> Config:
                 continue
             _refuse_outside_link(candidate)
             return load_config_file(candidate)
+        if folder == bound:
+            break
     return Config()
+
+
+def discovery_bound(directory: str | Path, cwd: str | None = None, named: str | None = None
+                    ) -> tuple[Path, str]:
+    """The last folder configuration discovery from ``directory`` looks in, and what it is.
+
+    The repository root (the nearest folder at or above with ``.git``, a folder or a file): a folder above it
+    belongs to someone else (git's ``safe.directory`` lesson). Outside any repository, the working directory
+    when the directory is inside it, else the directory named on the command line that holds it, else the
+    directory itself: a run never reads settings from a folder above both the files it checks and the place
+    it was started or told to look."""
+    d = Path(directory).resolve()
+    for folder in (d, *d.parents):
+        try:
+            if os.path.lexists(folder / ".git"):
+                return folder, "repository root"
+        except (OSError, ValueError):
+            break
+    here = Path(cwd if cwd is not None else os.getcwd()).resolve()
+    if d == here or here in d.parents:
+        return here, "working directory"
+    top = Path(named).resolve() if named is not None else None
+    if top is not None and (d == top or top in d.parents):
+        return top, "directory named"
+    return d, "folder of the file"
+
+
+def describe_discovery(directory: str | Path) -> str:
+    """What configured files in ``directory`` (a directory named on the command line, or a named file's
+    folder), for `check -v`: the file, or where the search looked."""
+    config = find_config(str(directory), str(directory))
+    if config.source is not None:
+        return f"configured by {config.source}"
+    d = Path(directory).resolve()
+    bound, what = discovery_bound(d, named=str(directory))
+    where = f"only, the {what}" if d == bound else f"and up to the {what} {bound}"
+    return f"no configuration file; looked in {d} {where}" + ("" if what == "repository root" else
+                                                             " (no repository)")
 
 
 def _refuse_outside_link(found: Path) -> None:

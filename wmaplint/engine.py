@@ -34,14 +34,20 @@ class Options:
     strict: bool = False
     jobs: int = 1  # 0: chosen by auto_jobs (the command line's default)
 
+    named: tuple[str, ...] = ()  # the directories named on the command line (bound discovery outside a repo)
+
     def config_for(self, path: str) -> Config:
         if self.config_file:
             base = _load_explicit(self.config_file)
         else:
             from_stdin = path in ("<stdin>", STDIN)
             directory = os.getcwd() if from_stdin else os.path.dirname(os.path.abspath(path))
-            base = find_config(directory)
+            base = find_config(directory, self._named_above(directory))
         return self.overrides.apply(base)
+
+    def _named_above(self, directory: str) -> str | None:
+        holding = [d for d in self.named if directory == d or directory.startswith(d.rstrip(os.sep) + os.sep)]
+        return min(holding, key=len) if holding else None
 
     def schema_store(self, config: Config) -> Any:
         """The schema store for a configuration's sources, shared by every run in this process."""
@@ -206,6 +212,8 @@ def lint_paths(paths: Iterable[str], options: Options | None = None, *, stdin_te
     """Lint files and directories; unreadable inputs become ``report.errors`` lines, files that are not the
     tool's to read ``report.skipped`` entries."""
     options = options or Options()
+    paths = list(paths)
+    options.named = tuple(os.path.abspath(p) for p in paths if p != STDIN and os.path.isdir(p))
     report = Report()
     files, errors, skipped = collect_files(paths, options)
     report.errors.extend(errors)

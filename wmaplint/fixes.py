@@ -1,35 +1,33 @@
 """Apply the first fix of each finding to its file, and write the file back whole or not at all; repeat,
 checking again in between, until no fix is left (``fix_to_fixed_point``).
 
-A file is replaced through a temporary file in its own directory (synced to disk before the rename), with the
-file's mode, owner, byte order mark and line ends kept; a file that changed since it was read, a read-only
-file, a file with other hard links and, unless asked, a symbolic link are left alone with one line saying
-why. A run killed mid-write leaves a temporary file named ``.wmaplint-fix-<pid>-*.tmp``: the next ``--fix``
-in that directory removes those whose process is gone, and walks never read them (they are hidden).
+A file is replaced by the one writer of every file wmaplint writes (``wmaplint.writes``: a temporary file in
+its own directory, synced to disk before the rename), with the file's mode, owner, byte order mark and line
+ends kept; a file that changed since it was read, a read-only file, a file with other hard links and, unless
+asked, a symbolic link are left alone with one line saying why.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from collections import defaultdict
 from collections.abc import Callable
 
 from wmaplint.diagnostics import Report, TextEdit
 from wmaplint.source.lines import LineIndex
 from wmaplint.structs import dataclass, field
+from wmaplint.writes import TEMP_PREFIX, TEMP_SUFFIX, WriteError, replace_file, sweep_temporary_files
 
 BOM = b"\xef\xbb\xbf"
 # A fix can leave a finding that another fix resolves (a path moved into place, then its iteration guarded),
 # and of two fixes on one span only the first is applied: a run repeats until nothing changes. Fixes that undo
 # each other would never settle, so the rounds are bounded.
 MAX_FIX_ROUNDS = 8
-TEMP_PREFIX = ".wmaplint-fix-"
-TEMP_SUFFIX = ".tmp"
+__all__ = ["TEMP_PREFIX", "TEMP_SUFFIX", "FixError", "apply_fixes", "sweep_temporary_files", "write_fixed"]
 
 
-class FixError(Exception):
+class FixError(WriteError):
     """A file that cannot be fixed: one line."""
 
 
@@ -136,87 +134,7 @@ def write_fixed(path: str, text: str, was: str, *, follow_symlinks: bool = False
     bom = current.startswith(BOM)
     if current[len(BOM) if bom else 0:] != was.encode("utf-8"):
         raise FixError(f"{path}: changed since it was checked; not fixed")
-    directory = os.path.dirname(target) or "."
-    sweep_temporary_files(directory)
-    _replace(target, (BOM if bom else b"") + text.encode("utf-8"), info, path)
-
-
-def _replace(target: str, data: bytes, info: os.stat_result, shown: str) -> None:
-    directory = os.path.dirname(target) or "."
     try:
-        fd, temporary = tempfile.mkstemp(dir=directory, prefix=f"{TEMP_PREFIX}{os.getpid()}-",
-                                         suffix=TEMP_SUFFIX)
-    except OSError as exc:
-        raise FixError(f"{shown}: cannot write beside it ({exc.strerror or exc}); not fixed") from None
-    try:
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                if (info.st_uid, info.st_gid) != _owner(handle.fileno()):
-                    os.fchown(handle.fileno(), info.st_uid, info.st_gid)
-                # after chown, which clears the set-id bits
-                os.fchmod(handle.fileno(), stat.S_IMODE(info.st_mode))
-                os.fsync(handle.fileno())
-        except PermissionError:
-            raise FixError(f"{shown}: its owner could not be kept; not fixed") from None
-        os.replace(temporary, target)
-    except BaseException as exc:
-        _remove(temporary)
-        if isinstance(exc, OSError):
-            raise FixError(f"{shown}: cannot replace it ({exc.strerror or exc}); not fixed") from None
-        raise
-    _sync_directory(directory)
-
-
-def _owner(fd: int) -> tuple[int, int]:
-    info = os.fstat(fd)
-    return info.st_uid, info.st_gid
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
-def _sync_directory(directory: str) -> None:
-    """Make the rename itself durable (best effort: not every file system lets a directory be synced)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def sweep_temporary_files(directory: str) -> list[str]:
-    """Remove the temporary files of fix runs that died before renaming them; returns their names."""
-    try:
-        names = os.listdir(directory)
-    except OSError:
-        return []
-    removed = []
-    for name in names:
-        if not (name.startswith(TEMP_PREFIX) and name.endswith(TEMP_SUFFIX)):
-            continue
-        pid = name[len(TEMP_PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
-            _remove(os.path.join(directory, name))
-            removed.append(name)
-    return removed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists, owned by someone else
-    return True
+        replace_file(target, (BOM if bom else b"") + text.encode("utf-8"), shown=path, refusal="not fixed")
+    except WriteError as exc:
+        raise FixError(str(exc)) from None

@@ -68,7 +68,8 @@ def test_select_ignore_and_fail_level(tmp_path) -> None:
     assert run("check", str(tmp_path / "job.yaml"), "--select", "WM5").exit_code == 0
 
 
-def test_config_file_is_found_upwards(tmp_path) -> None:
+def test_config_file_is_found_upwards_within_the_repository(tmp_path) -> None:
+    (tmp_path / ".git").mkdir()
     (tmp_path / "pyproject.toml").write_text('[tool.wmaplint]\nseverity = {WM112 = "info"}\nfail-level = '
                                              '"warning"\n')
     (tmp_path / "defs").mkdir()

@@ -165,15 +165,15 @@ def test_a_run_killed_mid_write_leaves_the_file_whole_and_the_next_fix_sweeps_it
     proc = subprocess.Popen([sys.executable, "-c", _REWRITER, str(big), "a: 1\n", "b: 2\n"])
     try:
         deadline = time.monotonic() + 60
-        while not any(p.name.startswith(".wmaplint-fix-") for p in tmp_path.iterdir()):
+        while not any(p.name.startswith(".wmaplint-write-") for p in tmp_path.iterdir()):
             assert time.monotonic() < deadline and proc.poll() is None, "no temporary file seen"
         proc.send_signal(signal.SIGKILL)
     finally:
         proc.kill()
         proc.wait()
     assert big.read_text() in ("a: 1\n" * 400_000, "b: 2\n" * 400_000)  # whole, old or new
-    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".wmaplint-fix-")]
-    assert left and all(name.startswith(f".wmaplint-fix-{proc.pid}-") for name in left)
+    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".wmaplint-write-")]
+    assert left and all(name.startswith(f".wmaplint-write-{proc.pid}-") for name in left)
 
     (tmp_path / "job.yaml").write_text(BROKEN)
     run = wmaplint("--fix", ".", cwd=tmp_path)
@@ -182,11 +182,11 @@ def test_a_run_killed_mid_write_leaves_the_file_whole_and_the_next_fix_sweeps_it
 
 
 def test_the_sweep_spares_temporary_files_of_live_runs(tmp_path: Path) -> None:
-    live = tmp_path / f".wmaplint-fix-{os.getppid()}-x.tmp"
+    live = tmp_path / f".wmaplint-write-{os.getppid()}-x.tmp"
     live.write_text("")
-    mine = tmp_path / f".wmaplint-fix-{os.getpid()}-y.tmp"
+    mine = tmp_path / f".wmaplint-write-{os.getpid()}-y.tmp"
     mine.write_text("")
-    other = tmp_path / ".wmaplint-fix-notapid.tmp"
+    other = tmp_path / ".wmaplint-write-notapid.tmp"
     other.write_text("")
     assert sweep_temporary_files(str(tmp_path)) == []
     assert live.exists() and mine.exists() and other.exists()

@@ -1,13 +1,15 @@
 """JSON-RPC 2.0 in LSP base-protocol frames (``Content-Length`` headers): bounded reads, classified messages.
 
 Standard library only: the server answers ``initialize`` before anything heavy is imported. A frame that
-cannot be read is skipped (the reader resynchronises at the next header block) and answered with an error
-where JSON-RPC allows one; nothing here raises for what a client sends.
+cannot be read is skipped (the reader resynchronises at the next header, even one that a lying Content-Length
+put inside a body or after leftover bytes) and answered with an error where JSON-RPC allows one; nothing here
+raises for what a client sends.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator
 from typing import IO, Any
@@ -50,14 +52,59 @@ class Rejected:
     message: str
 
 
+# A header that starts a frame, where a body should be: a Content-Length line is never valid JSON, so a body
+# holding one was declared too long, and the next frame starts there.
+_EMBEDDED_HEADER = re.compile(rb"content-length[ \t]*:[ \t]*\d{1,12}\r?\n", re.IGNORECASE)
+_HEADER_START = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
+_HEADER_NAME = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an RFC 9110 token
+_HEADER_HEAD = b"content-length:"
+_HEADER_TAIL = re.compile(rb"[ \t]*\d{0,12}\r?")
+
+
+class _Input:
+    """The editor's stream with bytes pushed back: what resynchronisation read too far is read again."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.pending = b""
+        self._read1 = getattr(stream, "read1", None)
+
+    def readline(self, limit: int) -> bytes:
+        if not self.pending:
+            return self.stream.readline(limit)
+        end = self.pending.find(b"\n", 0, limit)
+        if end >= 0 or len(self.pending) >= limit:
+            cut = end + 1 if end >= 0 else limit
+            line, self.pending = self.pending[:cut], self.pending[cut:]
+            return line
+        line, self.pending = self.pending, b""
+        return line + self.stream.readline(limit - len(line))
+
+    def read_some(self, most: int) -> bytes:
+        """At least one byte (none at the end of the stream), at most ``most``, without waiting for more
+        than the stream has ready."""
+        if self.pending:
+            part, self.pending = self.pending[:most], self.pending[most:]
+            return part
+        return self._read1(most) if self._read1 is not None else self.stream.read(most)
+
+    def unread(self, data: bytes) -> None:
+        self.pending = data + self.pending
+
+
 def read_frames(stream: IO[bytes]) -> Iterator[bytes | Rejected]:
-    """Message bodies until the end of the stream; frames that cannot be read come out as `Rejected`."""
+    """Message bodies until the end of the stream; frames that cannot be read come out as `Rejected`.
+
+    A frame whose Content-Length lies costs that frame only: bytes before a header are skipped (a body longer
+    than declared leaves its tail there), and a body declared longer than it is ends where the next header
+    starts (`_EMBEDDED_HEADER`)."""
+    source = _Input(stream)
     while True:
         length: int | None = None
         problem: str | None = None
         seen = 0
         while True:
-            line = stream.readline(MAX_HEADER_BYTES + 1)
+            line = source.readline(MAX_HEADER_BYTES + 1)
             if not line:
                 return
             seen += len(line)
@@ -71,9 +118,15 @@ def read_frames(stream: IO[bytes]) -> Iterator[bytes | Rejected]:
                     continue  # stray blank line between frames
                 break
             name, colon, value = line.partition(b":")
+            if name.strip().lower() != b"content-length":
+                start = _HEADER_START.search(line)
+                if start is not None and start.start() > 0:  # a header glued to leftovers of a body
+                    name, colon, value = line[start.start():].partition(b":")
+                elif not (colon and _HEADER_NAME.fullmatch(name.strip())):
+                    continue  # not a header: skipped (a block of nothing else is answered below)
             if name.strip().lower() == b"content-length":
                 try:
-                    length = int(value.strip()) if colon and len(value.strip()) <= 12 else -1
+                    length = int(value.strip()) if len(value.strip()) <= 12 else -1
                 except ValueError:
                     length = -1
                 if length < 0:
@@ -85,33 +138,52 @@ def read_frames(stream: IO[bytes]) -> Iterator[bytes | Rejected]:
             continue
         assert length is not None
         if length > MAX_CONTENT_BYTES:
-            if not _skip(stream, length):
+            if not _skip(source, length):
                 return
             yield Rejected(None, INVALID_REQUEST, f"message of {length} bytes is over the "
                            f"{MAX_CONTENT_BYTES // (1024 * 1024)} MB limit")
             continue
-        body = _read_exactly(stream, length)
+        body = _read_body(source, length)
         if body is None:
             return
         yield body
 
 
-def _read_exactly(stream: IO[bytes], length: int) -> bytes | None:
-    parts = []
-    left = length
-    while left > 0:
-        part = stream.read(min(left, _CHUNK))
+def _read_body(source: _Input, length: int) -> bytes | None:
+    """``length`` bytes, or fewer when the next frame's header turns up inside them (pushed back)."""
+    data = bytearray()
+    while len(data) < length:
+        part = source.read_some(min(length - len(data), _CHUNK))
         if not part:
-            return None
-        parts.append(part)
-        left -= len(part)
-    return b"".join(parts)
+            return bytes(data) if data else None
+        scan_from = max(0, len(data) - 64)
+        data += part
+        embedded = _EMBEDDED_HEADER.search(data, scan_from)
+        if embedded is not None:
+            source.unread(bytes(data[embedded.start():]))
+            return bytes(data[:embedded.start()])
+    # A body declared a little too long ends in the first bytes of the next header ("...}Content-Le"): give
+    # them back, so the next frame is read whole.
+    end = data.rfind(b"}") + 1
+    if 0 < end < len(data) and _header_prefix(bytes(data[end:])):
+        source.unread(bytes(data[end:]))
+        del data[end:]
+    return bytes(data)
 
 
-def _skip(stream: IO[bytes], length: int) -> bool:
+def _header_prefix(tail: bytes) -> bool:
+    """Whether ``tail`` is the start of a Content-Length header line."""
+    lowered = tail.lower()
+    if _HEADER_HEAD.startswith(lowered):
+        return True
+    rest = lowered[len(_HEADER_HEAD):]
+    return lowered.startswith(_HEADER_HEAD) and _HEADER_TAIL.fullmatch(rest) is not None
+
+
+def _skip(source: _Input, length: int) -> bool:
     left = length
     while left > 0:
-        part = stream.read(min(left, _CHUNK))
+        part = source.read_some(min(left, _CHUNK))
         if not part:
             return False
         left -= len(part)

@@ -30,8 +30,9 @@ CAPABILITIES: dict[str, Any] = {
 }
 
 
-def initialize(frames: Iterator[bytes | rpc.Rejected], output: rpc.Output) -> bool:
-    """Answer messages until ``initialize`` is answered (True) or the editor leaves first (False)."""
+def initialize(frames: Iterator[bytes | rpc.Rejected], output: rpc.Output) -> int | bool:
+    """Answer messages until ``initialize`` is answered (the client's process id to watch, or True when it
+    gave none) or the editor leaves first (False)."""
     for item in frames:
         message = rpc.parse(item) if isinstance(item, bytes) else item
         if isinstance(message, rpc.Rejected):
@@ -40,7 +41,9 @@ def initialize(frames: Iterator[bytes | rpc.Rejected], output: rpc.Output) -> bo
             continue
         elif message.is_request and message.method == "initialize":
             info = {"name": "wmaplint", "version": __version__}
-            return output.send(rpc.response(message.id, {"capabilities": CAPABILITIES, "serverInfo": info}))
+            if not output.send(rpc.response(message.id, {"capabilities": CAPABILITIES, "serverInfo": info})):
+                return False
+            return _client_process(message.params) or True
         elif message.is_request:
             output.send(rpc.error(message.id, rpc.SERVER_NOT_INITIALIZED, "initialize first"))
         elif message.method == "exit":
@@ -53,7 +56,8 @@ def run(stdin: IO[bytes], stdout: IO[bytes], debounce: float = DEBOUNCE_SECONDS,
     """Serve one editor on a pair of streams; the exit code (0 after shutdown and exit)."""
     frames = rpc.read_frames(stdin)
     output = rpc.Output(stdout)
-    if not initialize(frames, output):
+    started = initialize(frames, output)
+    if not started:
         return 1
     import asyncio
     import logging
@@ -62,7 +66,30 @@ def run(stdin: IO[bytes], stdout: IO[bytes], debounce: float = DEBOUNCE_SECONDS,
 
     logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
     session = Session(output, debounce, lint_timeout)
-    return asyncio.run(session.serve(frames))
+    client = started if started is not True else None
+    # Not asyncio.run: its teardown waits for every task still running, and the process ends right after
+    # this returns (exit_now), its worker with it; a session that ended must not wait on anything.
+    loop = asyncio.new_event_loop()
+    return loop.run_until_complete(session.serve(frames, client_process=client))
+
+
+def _client_process(params: object) -> int | None:
+    """The ``processId`` of initialize, when it names a process this server can see (a client in another
+    pid namespace names one it cannot: no watch then)."""
+    pid = params.get("processId") if isinstance(params, dict) else None
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0 or pid == os.getpid():
+        return None
+    return pid if process_alive(pid) else None
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # exists (another user's), or beyond what this system numbers: nothing to watch
+    return True
 
 
 def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087,
@@ -71,6 +98,10 @@ def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087,
     if tcp:
         import socket
 
+        if not _loopback(host):
+            sys.stderr.write(f"wmaplint: lsp: listening on {host}:{port}, reachable from other hosts; the "
+                             "server trusts whoever connects first (default: 127.0.0.1)\n")
+            sys.stderr.flush()
         with socket.create_server((host, port)) as listener:
             connection, _ = listener.accept()
         with connection, connection.makefile("rb") as reader, connection.makefile("wb") as writer:
@@ -79,6 +110,17 @@ def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087,
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to the log, not to the editor
     sys.stdout = sys.stderr
     return run(sys.stdin.buffer, stdout, lint_timeout=lint_timeout)
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name: whatever it resolves to, it is not known to be this machine only
 
 
 def exit_now(code: int) -> None:

@@ -11,6 +11,7 @@ keeps much memory after a document closes is replaced, so memory returns.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 from collections.abc import Callable, Iterator
@@ -30,6 +31,8 @@ WORKER_MEMORY_LIMIT = 1536 * 1024 * 1024  # a lint that needs more is stopped
 # session (the whole catalog linted, its schemas loaded) adds about half of it.
 RECYCLE_GROWTH = 128 * 1024 * 1024
 MAX_UNHANDLED = 64  # messages read ahead of handling; the reader waits beyond that
+CLIENT_POLL_SECONDS = 1.0  # how often the client's process is looked for
+STOP_SECONDS = 3.0  # the worker's polite end after the session, before it is killed
 
 log = logging.getLogger("wmaplint.lsp")
 
@@ -98,7 +101,9 @@ class Session:
             if msg_id in self.requests:
                 self.send(rpc.error(msg_id, rpc.INVALID_REQUEST, f"request id {msg_id!r} is already in use"))
                 return
-            self.requests[msg_id] = self.spawn(self.answer(msg_id, method, message.params))
+            task = self.spawn(self.answer(msg_id, method, message.params))
+            self.requests[msg_id] = task
+            task.add_done_callback(functools.partial(self._settled, msg_id))
         else:
             self.send(rpc.error(msg_id, rpc.METHOD_NOT_FOUND, f"unsupported method {method!r}"))
 
@@ -247,10 +252,14 @@ class Session:
             self.send(rpc.error(msg_id, failed.code, str(failed)))
         except WorkerStopped as stopped:
             self.send(rpc.error(msg_id, rpc.REQUEST_FAILED, f"the request was stopped ({stopped.reason})"))
-        except asyncio.CancelledError:
+
+    def _settled(self, msg_id: rpc.Id, task: asyncio.Task[None]) -> None:
+        """A request's task is done: forget it, and answer it if it was cancelled. A task cancelled before it
+        first ran never enters its own code, so the answer cannot come from inside it."""
+        if self.requests.get(msg_id) is task:
+            del self.requests[msg_id]
+        if task.cancelled() and not self.finished.is_set():
             self.send(rpc.error(msg_id, rpc.REQUEST_CANCELLED, "cancelled"))
-        finally:
-            self.requests.pop(msg_id, None)
 
     # -- lifecycle --------------------------------------------------------------------------------
 
@@ -264,9 +273,13 @@ class Session:
         self.exit_code = code
         self.finished.set()
 
-    async def serve(self, frames: Iterator[bytes | rpc.Rejected]) -> int:
+    async def serve(self, frames: Iterator[bytes | rpc.Rejected], client_process: int | None = None) -> int:
+        """Serve until exit, the end of the input, or the end of the client's process (``client_process``,
+        the processId of initialize: polled); then stop the worker, in bounded time."""
         loop = asyncio.get_running_loop()
         self.spawn(self.supervisor.warm())
+        if client_process is not None:
+            self.spawn(self.watch_client(client_process))
         room = threading.BoundedSemaphore(MAX_UNHANDLED)
 
         def handle(item: bytes | rpc.Rejected) -> None:
@@ -287,8 +300,20 @@ class Session:
         await self.finished.wait()
         for task in list(self.tasks):
             task.cancel()
-        await self.supervisor.close()
+        try:
+            await asyncio.wait_for(self.supervisor.close(), STOP_SECONDS)
+        except asyncio.TimeoutError:
+            pass
+        self.supervisor.kill_all()
         return self.exit_code
+
+    async def watch_client(self, pid: int) -> None:
+        from wmaplint.lsp.server import process_alive
+
+        while process_alive(pid):
+            await asyncio.sleep(CLIENT_POLL_SECONDS)
+        log.warning("wmaplint lsp: the client process %d is gone; exiting", pid)
+        self.finish(0 if self.state == "shutdown" else 1)
 
 
 def is_ours(document: TextDocument) -> bool:

@@ -67,6 +67,7 @@ class Supervisor:
         self._process: _Process | None = None
         self._turn = asyncio.Lock()
         self._ids = itertools.count(1)
+        self._started: list[asyncio.subprocess.Process] = []
 
     async def warm(self) -> None:
         """Start the worker ahead of the first job (it imports the engine meanwhile)."""
@@ -131,6 +132,16 @@ class Supervisor:
         if self._process is not None:
             await self._stop(self._process)
 
+    def kill_all(self) -> None:
+        """Kill every worker this supervisor started that may still run (the session is over)."""
+        for proc in self._started:
+            if proc.returncode is None:
+                try:
+                    proc.kill()
+                except ProcessLookupError:
+                    pass
+        self._started.clear()
+
     async def _ensure(self) -> _Process:
         if self._process is not None and self._process.proc.returncode is None:
             return self._process
@@ -142,6 +153,7 @@ class Supervisor:
         except OSError as exc:
             raise WorkerStopped("crashed", f"cannot start the lint worker: {exc}") from None
         self.starts += 1
+        self._started = [p for p in self._started if p.returncode is None] + [proc]
         self.rss = self.ready_rss = None
         process = _Process(proc)
         self._process = process

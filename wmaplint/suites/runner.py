@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from pathlib import Path
 
 from wmaplint.diagnostics import Diagnostic
@@ -96,9 +95,15 @@ def run_suites(
             continue
         result = run_suite(path, runtime, crds=crds, validate=validate)
         if update and result.error is None and any(not c.passed and c.error is None for c in result.cases):
-            update_suite(path, result)
-            result = run_suite(path, runtime, crds=crds, validate=validate)
-            result.updated = True
+            from wmaplint.writes import WriteError
+
+            try:
+                update_suite(path, result)
+            except WriteError as exc:
+                result.not_updated = str(exc)
+            else:
+                result = run_suite(path, runtime, crds=crds, validate=validate)
+                result.updated = True
         results.append(result)
     return results
 
@@ -118,9 +123,15 @@ def skipped_schema_sources(crds: list[str] | tuple[str, ...] = ()) -> list[Diagn
 
 
 def update_suite(path: Path, result: SuiteResult) -> None:
-    """Rewrite each case's `expect` with its actual results, keeping comments and layout elsewhere."""
+    """Rewrite each case's `expect` with its actual results, keeping comments and layout elsewhere. Written as
+    --fix writes (``wmaplint.writes``): whole or not at all, mode and owner kept, a symbolic link left alone;
+    WriteError says why not."""
     from ruamel.yaml import YAML
 
+    from wmaplint.writes import WriteError, replace_file
+
+    if os.path.islink(path):
+        raise WriteError(f"{path}: is a symbolic link; not updated (update the file it points to)")
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 110
@@ -130,13 +141,4 @@ def update_suite(path: Path, result: SuiteResult) -> None:
             data["cases"][case.index]["expect"] = case.actual
     buffer = io.StringIO()
     yaml.dump(data, buffer)
-    # write atomically: a crash never leaves half a suite
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".wmaplint-", suffix=".yaml")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(buffer.getvalue())
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    replace_file(str(path), buffer.getvalue().encode("utf-8"), shown=str(path), refusal="not updated")

@@ -72,6 +72,7 @@ class SuiteResult:
     error: str | None = None
     updated: bool = False
     recording: bool = False  # a recording of workload states (wmaplint.suites.recording), not a *.test.yaml
+    not_updated: str | None = None  # why --update could not write the suite: one line
 
     @property
     def passed(self) -> bool:

@@ -1,0 +1,198 @@
+"""`--output FORMAT=FILE` and `test --update` write in their place: a device or pipe is written into, a link
+is refused unless --follow-symlinks (the system's names of open descriptors, /dev/stdout and /dev/fd/N, are
+written into), an input of the same run is never an output, and a regular file is replaced as --fix replaces
+one (a temporary file beside it, synced, renamed, its mode kept).
+
+These tests never name the system's /dev/null or /dev/stdout: a regression run as root would replace them
+(the reproducer did). They make device nodes of their own, and use /dev/fd/1, which nothing can replace."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from wmaplint.rules.examples import JOB, job_with
+
+from .helpers import assert_clean, wmaplint
+
+FINDING = job_with("specDefinition:", "specDefiniton:")
+
+
+def _definitions(tmp_path):
+    (tmp_path / "def.yaml").write_text(FINDING)
+    return tmp_path / "def.yaml"
+
+
+def test_a_definition_of_the_run_is_never_an_output(tmp_path) -> None:
+    definition = _definitions(tmp_path)
+    run = assert_clean(wmaplint("check", "--output", "sarif=def.yaml", "def.yaml", cwd=tmp_path), 2)
+    assert run.error_lines == ["wmaplint: --output sarif=def.yaml: def.yaml is an input of this run; "
+                               "nothing written"]
+    assert definition.read_text() == FINDING
+
+
+def test_an_input_is_recognised_through_another_name(tmp_path) -> None:
+    definition = _definitions(tmp_path)
+    os.link(definition, tmp_path / "same.yaml")  # one file, two names: found by device and inode
+    run = assert_clean(wmaplint("check", "--output", "json=same.yaml", "def.yaml", cwd=tmp_path), 2)
+    assert "same.yaml is an input of this run" in run.stderr
+    (tmp_path / "sub").mkdir()
+    run = assert_clean(wmaplint("check", "--output", "json=sub/../def.yaml", ".", cwd=tmp_path), 2)
+    assert "is an input of this run" in run.stderr
+    assert definition.read_text() == FINDING
+
+
+def test_a_file_read_by_the_walk_is_never_an_output(tmp_path) -> None:
+    (tmp_path / "defs").mkdir()
+    (tmp_path / "defs" / "job.yaml").write_text(FINDING)
+    run = assert_clean(wmaplint("check", "--output", "sarif=defs/job.yaml", "defs", cwd=tmp_path), 2)
+    assert "defs/job.yaml is an input of this run" in run.stderr
+    assert (tmp_path / "defs" / "job.yaml").read_text() == FINDING
+
+
+def test_a_device_is_written_into_not_replaced(tmp_path) -> None:
+    _definitions(tmp_path)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    try:
+        run = assert_clean(wmaplint("check", "--output", f"json={fifo}", "def.yaml", cwd=tmp_path), 1)
+        out, _ = reader.communicate(timeout=30)
+    finally:
+        reader.kill()
+    assert json.loads(out)["diagnostics"][0]["rule"] == "WM112"
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert run.error_lines == []
+
+
+def test_a_pipe_without_a_reader_is_one_line(tmp_path) -> None:
+    _definitions(tmp_path)
+    os.mkfifo(tmp_path / "pipe")
+    run = assert_clean(wmaplint("check", "--output", "json=pipe", "def.yaml", cwd=tmp_path, timeout=30), 2)
+    assert run.error_lines == ["wmaplint: --output json=pipe: no process reads this pipe; nothing written"]
+
+
+def test_an_open_descriptor_is_written_into(tmp_path) -> None:
+    _definitions(tmp_path)
+    run = assert_clean(wmaplint("check", "--format", "json", "--output", "sarif=/dev/fd/1", "def.yaml",
+                                cwd=tmp_path), 1)
+    assert '"$schema"' in run.stdout and '"diagnostics"' in run.stdout
+    run = assert_clean(wmaplint("check", "--output", "sarif=/dev/fd/9", "def.yaml", cwd=tmp_path), 2)
+    assert run.error_lines == [
+        "wmaplint: --output sarif=/dev/fd/9: descriptor 9 is not open; nothing written"]
+
+
+def test_a_link_is_refused_unless_followed(tmp_path) -> None:
+    _definitions(tmp_path)
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("keep me\n")
+    os.symlink(elsewhere, tmp_path / "report.sarif")
+    run = assert_clean(wmaplint("check", "--output", "sarif=report.sarif", "def.yaml", cwd=tmp_path), 2)
+    assert run.error_lines == ["wmaplint: --output sarif=report.sarif: is a symbolic link; nothing written "
+                               "(--follow-symlinks writes to its target)"]
+    assert elsewhere.read_text() == "keep me\n" and os.path.islink(tmp_path / "report.sarif")
+    run = assert_clean(wmaplint("check", "--follow-symlinks", "--output", "sarif=report.sarif", "def.yaml",
+                                cwd=tmp_path), 1)
+    assert os.path.islink(tmp_path / "report.sarif")
+    assert json.loads(elsewhere.read_text())["version"] == "2.1.0"
+
+
+def test_a_link_to_an_input_is_an_input(tmp_path) -> None:
+    definition = _definitions(tmp_path)
+    os.symlink(definition, tmp_path / "out.json")
+    run = assert_clean(wmaplint("check", "--follow-symlinks", "--output", "json=out.json", "def.yaml",
+                                cwd=tmp_path), 2)
+    assert "out.json is an input of this run" in run.stderr
+    assert definition.read_text() == FINDING
+
+
+def test_a_regular_file_keeps_its_mode_and_leaves_no_temporary_file(tmp_path) -> None:
+    _definitions(tmp_path)
+    report = tmp_path / "report.json"
+    report.write_text("old\n")
+    report.chmod(0o640)
+    assert_clean(wmaplint("check", "--output", "json=report.json", "def.yaml", cwd=tmp_path), 1)
+    assert stat.S_IMODE(report.stat().st_mode) == 0o640
+    assert json.loads(report.read_text())["diagnostics"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["def.yaml", "report.json"]
+
+
+def test_a_directory_is_one_line(tmp_path) -> None:
+    _definitions(tmp_path)
+    (tmp_path / "out").mkdir()
+    run = assert_clean(wmaplint("check", "--output", "json=out", "def.yaml", cwd=tmp_path), 2)
+    assert run.error_lines == ["wmaplint: --output json=out: is a directory; nothing written"]
+
+
+def test_nothing_is_written_when_one_output_is_refused(tmp_path) -> None:
+    _definitions(tmp_path)
+    run = assert_clean(wmaplint("check", "--output", "json=a.json", "--output", "sarif=def.yaml", "def.yaml",
+                                cwd=tmp_path), 2)
+    assert "def.yaml is an input of this run" in run.stderr
+    assert not (tmp_path / "a.json").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="replacing a device needs root")
+def test_as_root_a_device_node_stays_a_device(tmp_path) -> None:
+    _definitions(tmp_path)
+    device = tmp_path / "null"
+    os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    assert_clean(wmaplint("check", "--output", f"sarif={device}", "def.yaml", cwd=tmp_path), 1)
+    assert stat.S_ISCHR(os.lstat(device).st_mode)
+
+
+# -- test --update ----------------------------------------------------------------------------------------
+
+SUITE = """\
+definition: def.yaml
+cases:
+- name: one job
+  manifest:
+    apiVersion: batch/v1
+    kind: Job
+    metadata: {name: train, namespace: default}
+    spec:
+      parallelism: 2
+      template:
+        spec:
+          containers: [{name: main, image: busybox}]
+  expect:
+    totals: {pods: 99, gpus: 0}
+"""
+
+
+def _suite(tmp_path):
+    (tmp_path / "def.yaml").write_text(JOB)
+    suite = tmp_path / "job.test.yaml"
+    suite.write_text(SUITE)
+    return suite
+
+
+def _update(tmp_path, *paths: str):
+    return subprocess.run([sys.executable, "-m", "wmaplint", "test", "--update", *paths], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "NO_COLOR": "1"})
+
+
+def test_update_keeps_the_suites_mode(tmp_path) -> None:
+    suite = _suite(tmp_path)
+    suite.chmod(0o644)
+    run = _update(tmp_path, "job.test.yaml")
+    assert "Traceback" not in run.stderr, run.stderr
+    assert suite.read_text() != SUITE, run.stdout + run.stderr
+    assert stat.S_IMODE(suite.stat().st_mode) == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["def.yaml", "job.test.yaml"]
+
+
+def test_update_leaves_a_linked_suite_alone(tmp_path) -> None:
+    suite = _suite(tmp_path)
+    os.symlink(suite.name, tmp_path / "link.test.yaml")
+    run = _update(tmp_path, "link.test.yaml")
+    assert "wmaplint: link.test.yaml: is a symbolic link; not updated" in run.stderr, run.stderr
+    assert run.returncode == 2
+    assert os.path.islink(tmp_path / "link.test.yaml") and suite.read_text() == SUITE
+
