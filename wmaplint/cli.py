@@ -142,6 +142,9 @@ def common_schema_options(fn: Any) -> Any:
 @click.option("--follow-symlinks", is_flag=True,
               help="With --fix, write through symbolic links to their targets (default: leave links alone).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr which files were skipped and why.")
+@click.option("--force-exclude", is_flag=True,
+              help="Skip named files in vendored directories or matched by `exclude`, as directory walks do "
+              "(for hooks that pass every changed file); without it a named file is checked.")
 @click.option("--output", "outputs", multiple=True, metavar="FORMAT=FILE",
               help="Also write the findings in FORMAT (text, json, sarif, github) to FILE; repeatable. One "
               "check feeds every output: --format github --output sarif=wmaplint.sarif.")
@@ -151,7 +154,7 @@ def common_schema_options(fn: Any) -> Any:
 def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: bool, config_file: str | None,
           fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], fail_level: str | None, jobs: int,
           stdin_filename: str, color: bool | None, fix: bool, follow_symlinks: bool, verbose: bool,
-          outputs: tuple[str, ...], diff_file: str | None) -> None:
+          force_exclude: bool, outputs: tuple[str, ...], diff_file: str | None) -> None:
     """Check definitions (files or directories; '-' reads stdin).
 
     Positions in every output are 1-based lines and columns in UTF-16 code units; SARIF and GitHub
@@ -180,7 +183,8 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
             fail_level=Severity.parse(fail_level) if fail_level else None,
             extra_crds=crds,
         )
-        options = Options(overrides=overrides, config_file=config_file, strict=strict, jobs=jobs)
+        options = Options(overrides=overrides, config_file=config_file, strict=strict, jobs=jobs,
+                          force_exclude=force_exclude)
         if config_file:
             options.config_for(config_file)
         stdin_text = None

@@ -33,6 +33,9 @@ class Options:
     config_file: str | None = None
     strict: bool = False
     jobs: int = 1  # 0: chosen by auto_jobs (the command line's default)
+    # Named files in vendored directories or matched by `exclude` are skipped too, as walks skip them (for
+    # hooks that name every changed file); without it a file the user names is checked.
+    force_exclude: bool = False
 
     def config_for(self, path: str) -> Config:
         if self.config_file:
@@ -181,10 +184,10 @@ def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], li
                 left_out.append(Skip(raw, "no YAML or JSON files in this directory"))
             files.extend(found)
             skipped.extend(left_out)
-        elif vendored(raw):
-            skipped.append(Skip(raw, "in a vendored or installed third-party directory"))
-        elif excluded(raw):
-            skipped.append(Skip(raw, "excluded by the configuration"))
+        elif options.force_exclude and vendored(raw):
+            skipped.append(Skip(raw, "in a vendored or installed third-party directory (--force-exclude)"))
+        elif options.force_exclude and excluded(raw):
+            skipped.append(Skip(raw, "excluded by the configuration (--force-exclude)"))
         else:
             files.append(raw)
     return files, errors, skipped

@@ -20,8 +20,9 @@ YAML_SUFFIXES = (".yaml", ".yml", ".json")
 SUITE_SUFFIX = ".test.yaml"
 
 # Directories a walk never enters: installed or vendored third-party code and caches. Hidden directories
-# (.git, .github, .venv, ...) are left out of walks as well. A file named on the command line is left out
-# when it lies in one of these below the working directory (pre-commit names every committed file).
+# (.git, .github, .venv, ...) are left out of walks as well. A file named on the command line is checked,
+# unless --force-exclude (the pre-commit hooks, which name every changed file) and it lies in one of these
+# below the working directory.
 SKIPPED_DIRECTORIES = frozenset({
     "node_modules", "bower_components", "jspm_packages",  # JavaScript packages
     "vendor", "third_party", "third-party", "thirdparty",  # vendored sources (Go, C/C++, Bazel, ...)
