@@ -116,12 +116,16 @@ def _fail(message: str) -> NoReturn:
 
 
 def common_schema_options(fn: Any) -> Any:
+    from wmaplint.path_options import readable
+
     fn = click.option("--crds", "crds", multiple=True, type=click.Path(),
+                      callback=readable("file or directory"),
                       help="CRD YAML or OpenAPI v3 JSON file or directory (repeatable).")(fn)
     fn = click.option("--strict", is_flag=True, help="Treat missing schemas as errors.")(fn)
     fn = click.option("--offline", is_flag=True, default=True, hidden=True,
                       help="Never touch the network (always true for check).")(fn)
-    fn = click.option("--config", "config_file", type=click.Path(), help="Configuration file to use.")(fn)
+    fn = click.option("--config", "config_file", type=click.Path(), callback=readable("file"),
+                      help="Configuration file to use.")(fn)
     return fn
 
 

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from wmaplint.path_options import readable, writable
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
@@ -21,6 +23,7 @@ _CRDS = click.option(
     "crds",
     multiple=True,
     metavar="PATH",
+    callback=readable("file or directory"),
     help="CRD file or directory to validate manifests against (before WMAPLINT_SCHEMA_PATH); repeatable.",
 )
 
@@ -32,14 +35,17 @@ _CRDS = click.option(
     "definitions",
     multiple=True,
     metavar="FILE",
+    callback=readable("file"),
     help="Definition (Karta) file to use; repeatable. Without it the shipped catalog is used.",
 )
-@click.option("--pods", "pods", metavar="FILE", help="A PodList or Pod documents to attribute to components.")
+@click.option("--pods", "pods", metavar="FILE", callback=readable("file"),
+              help="A PodList or Pod documents to attribute to components.")
 @click.option(
     "--with",
     "with_files",
     multiple=True,
     metavar="FILE",
+    callback=readable("file"),
     help="Objects the workloads name, such as a TrainJob's (Cluster)TrainingRuntime; repeatable. Such "
     "objects among the manifests are used the same way.",
 )
@@ -91,7 +97,7 @@ def tree(
 @click.command("test")
 @click.argument("paths", nargs=-1)
 @click.option("--update", is_flag=True, help="Write the current results into the suites as expectations.")
-@click.option("--junit", "junit", metavar="FILE", help="Also write a JUnit XML report.")
+@click.option("--junit", "junit", metavar="FILE", callback=writable, help="Also write a JUnit XML report.")
 @_CRDS
 def test(paths: tuple[str, ...], update: bool, junit: str | None, crds: tuple[str, ...]) -> None:
     """Run definition test suites (*.test.yaml; default: the catalog's tests/ directory). Each case's
