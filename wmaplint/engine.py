@@ -163,8 +163,8 @@ def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], li
     errors: list[str] = []
     skipped: list[Skip] = []
 
-    def excluded(path: str) -> bool:
-        return options.config_for(path).excluded(Path(path))
+    def excluded(path: str, directory: bool = False) -> bool:
+        return options.config_for(path).excluded(Path(path), directory)
 
     for raw in paths:
         if raw == STDIN:

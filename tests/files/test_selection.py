@@ -155,8 +155,8 @@ def test_a_named_file_in_a_vendored_directory_is_checked(tmp_path) -> None:
     assert named.returncode == 1 and "third-party/upstream/job.yaml:9:7: warning:" in named.stdout
     forced = wmaplint("--force-exclude", "-v", "third-party/upstream/job.yaml", cwd=tmp_path)
     assert (forced.returncode, forced.stdout) == (0, "")
-    assert ("wmaplint: skipped third-party/upstream/job.yaml: in a vendored or installed third-party directory "
-            "(--force-exclude)") in forced.stderr.splitlines()
+    assert ("wmaplint: skipped third-party/upstream/job.yaml: in a vendored or installed third-party "
+            "directory (--force-exclude)") in forced.stderr.splitlines()
 
 
 def test_a_definition_beside_them_is_still_linted(tmp_path) -> None:
@@ -286,3 +286,32 @@ def test_a_folder_no_path_can_reach_has_no_configuration(tmp_path, monkeypatch) 
 
     monkeypatch.setattr(Path, "exists", exists)
     assert find_config(str(tmp_path)) == Config()
+
+
+@pytest.mark.parametrize(
+    ("patterns", "left_out"),
+    [
+        # .gitignore lines (as ruff's exclude): `charts/*/templates/` once matched nothing while `charts/` did
+        (["charts/*/templates/"], {"charts/app/templates/job.yaml"}),
+        (["charts/"], {"charts/app/templates/job.yaml", "charts/app/defs/job.yaml"}),
+        # no slash but a trailing one: a directory at any depth
+        (["templates/"], {"charts/app/templates/job.yaml", "templates/job.yaml"}),
+        (["/templates/"], {"templates/job.yaml"}),  # a leading slash anchors at the configuration's directory
+        (["**/defs/*.yaml"], {"charts/app/defs/job.yaml", "defs/job.yaml"}),
+        (["*.yaml", "!defs/job.yaml"],  # `!` re-includes
+         {"charts/app/templates/job.yaml", "charts/app/defs/job.yaml", "templates/job.yaml"}),
+    ],
+)
+def test_exclude_patterns_are_gitignore_lines(tmp_path, patterns: list[str], left_out: set[str]) -> None:
+    names = {"charts/app/templates/job.yaml", "charts/app/defs/job.yaml", "templates/job.yaml",
+             "defs/job.yaml"}
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(BROKEN)
+    (tmp_path / ".wmaplint.yaml").write_text("exclude:\n" + "".join(f"  - '{p}'\n" for p in patterns))
+    run = wmaplint(".", "--format", "github", cwd=tmp_path)
+    checked = {line.split("file=")[1].split(",")[0] for line in run.stdout.splitlines()}
+    assert checked == names - left_out
+    # a named file matched by the patterns is skipped only with --force-exclude
+    for name in left_out:
+        assert wmaplint("--force-exclude", name, cwd=tmp_path).stdout == ""
