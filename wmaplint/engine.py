@@ -99,6 +99,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
             found.extend(run_document_checks(DocumentContext(path=source.path, source=source,
                                                              document=document, kind=kind, config=config)))
     found = apply_suppressions(found, source.text, source.path)
+    _name_templates(found, source.text)
     result = []
     for d in found:
         if not config.enabled(d.rule):
@@ -109,6 +110,20 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
         result.append(d)
     result.sort(key=Diagnostic.sort_key)
     return result
+
+
+def _name_templates(found: list[Diagnostic], text: str) -> None:
+    """In a rendered Helm stream (`helm template CHART | wmaplint check -`), each finding names the template
+    its document came from (the stream's ``# Source:`` comments); positions stay lines of the stream."""
+    from wmaplint.source.templates import rendered_from, rendered_sources
+
+    sources = rendered_sources(text)
+    if not sources:
+        return
+    for d in found:
+        template = rendered_from(sources, d.span.start_line)
+        if template is not None:
+            d.message = f"{d.message} (rendered from {template})"
 
 
 def _strict_error(rule_id: str) -> bool:

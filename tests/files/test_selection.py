@@ -192,7 +192,7 @@ def test_a_broken_file_is_reported_when_it_declares_a_kind_we_read(tmp_path) -> 
     (tmp_path / "templates" / "karta.yaml").write_text(TEMPLATED_DEFINITION)
     (tmp_path / "templates" / "deployment.yaml").write_text(HELM_DEPLOYMENT)
     run = wmaplint(".", cwd=tmp_path)
-    assert run.returncode == 1 and "templates/karta.yaml:3:" in run.stdout and "WM101" in run.stdout
+    assert run.returncode == 1 and "templates/karta.yaml:3:" in run.stdout and "WM120" in run.stdout
     assert "deployment.yaml" not in run.stdout
     (tmp_path / "bad.yaml").write_bytes(b"apiVersion: run.ai/v1alpha1\nkind: Karta\nspec: caf\xe9\n")
     run = wmaplint("bad.yaml", cwd=tmp_path)
