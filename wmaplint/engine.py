@@ -78,6 +78,7 @@ def lint_text(text: str, path: str = "<stdin>", options: Options | None = None) 
 
 
 def _lint_source(source: SourceFile, options: Options, config: Config) -> list[Diagnostic]:
+    from wmaplint.definition.cel_proposal import recognise as cel_format
     from wmaplint.definition.model import build
     from wmaplint.packs.in_use import run_packs
     from wmaplint.rules import diagnostics_of, run_definition_checks, run_document_checks
@@ -87,6 +88,10 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
     found: list[Diagnostic] = list(diagnostics_of(source.problems))
     for document in source.documents:
         definition = build(document.root)
+        proposal = cel_format(document.root, source.path) if definition is not None else None
+        if proposal is not None:  # one finding says it all: every field check would repeat it
+            found.extend(diagnostics_of([proposal]))
+            continue
         if definition is not None:
             ctx = DefinitionContext(path=source.path, source=source, document=document, definition=definition,
                                     config=config, strict=options.strict,
