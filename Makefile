@@ -60,9 +60,11 @@ lint: install
 schemas: install
 	$(BIN)/python -m wmaplint.schema.bundle_build build $(if $(FROM),--from $(FROM))
 
+# Generated docs, and the console examples of README.md and docs/ rewritten with what the commands print now.
 docs: install
 	$(BIN)/python -m wmaplint.rule_docs > docs/rules.md
 	$(BIN)/python -m wmaplint.definition.format
+	$(BIN)/python -m tests.console_examples --write
 
 # The VS Code extension: dependencies from the npm registry, compile, unit tests, then the .vsix. A packager
 # warning about a missing license or repository fails the target.

@@ -53,7 +53,7 @@ def _user_repository(root: Path, clone: Path, rev: str, hook: str, args: list[st
     (root / "defs" / "job.json").write_text(json.dumps(BROKEN_JQ, indent=2), encoding="utf-8")
     # a definition in a file pre-commit does not classify as YAML or JSON must never reach the hook
     (root / "defs" / "job.txt").write_text(FIXABLE, encoding="utf-8")
-    # definitions vendored from upstream: the hook passes them, --force-exclude (in the hook's entry) skips them
+    # definitions vendored from upstream: the hook passes them, its entry's --force-exclude skips them
     (root / "third_party" / "upstream").mkdir(parents=True)
     (root / "third_party" / "upstream" / "job.yaml").write_text(FIXABLE, encoding="utf-8")
     (root / "deploy.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "utf-8")
