@@ -1,9 +1,9 @@
-# Every target creates .venv when it is missing, so a fresh clone needs nothing but Python 3.10+.
+# Every target creates .venv when it is missing, so a fresh clone needs nothing but Python 3.11+.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint docs install vscode wheelhouse schemas fuzz
+.PHONY: demo test bench lint docs install vscode wheelhouse schemas fuzz requirements
 
 $(BIN)/wmaplint: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ schemas: install
 	$(BIN)/python -m wmaplint.schema.bundle_build build $(if $(FROM),--from $(FROM))
 
 # Generated docs, and the console examples of README.md and docs/ rewritten with what the commands print now.
+# The action's hashed requirements (requirements/action.txt), from pyproject.toml's dependencies: pinned
+# versions and the sha256 of each of their files for the runners the script names (uses the package index).
+requirements: install
+	$(BIN)/python requirements/update.py
+
 docs: install
 	$(BIN)/python -m wmaplint.rule_docs > docs/rules.md
 	$(BIN)/python -m wmaplint.definition.format

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import errno
 import re
-import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -180,10 +179,7 @@ def load_config_file(path: str | Path) -> Config:
     except InputError as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc.reason}") from None
     if p.name.endswith(".toml"):
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover
-            import tomli as tomllib
+        import tomllib
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
