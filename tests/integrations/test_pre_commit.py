@@ -2,8 +2,8 @@
 repository would: YAML and JSON files only, findings fail the commit, `args: [--fix]` fixes in place.
 
 pre-commit builds the `wmaplint` hook's environment with pip; the test makes that work without the network
-from the wheels `make wheelhouse` collects (CI does so first), and is collected only where they exist
-(conftest.py).
+from the wheels `make wheelhouse` collects (`make test` does so first), and is skipped with the reason where
+they are missing (conftest.py).
 """
 
 from __future__ import annotations
