@@ -1,9 +1,9 @@
-# Every target creates .venv when it is missing, so a fresh clone needs nothing but Python 3.10+.
+# Every target creates .venv when it is missing, so a fresh clone needs nothing but Python 3.11+.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint docs install vscode wheelhouse schemas fuzz
+.PHONY: demo test bench lint docs install vscode wheelhouse schemas fuzz requirements
 
 $(BIN)/wmaplint: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,10 @@ wheelhouse: .wheelhouse/.complete
 demo: install
 	$(BIN)/wmaplint check catalog/
 
-# The suite on every core (pytest-xdist); `$(BIN)/pytest tests/DIR` runs a part in one process.
-test: install
+# The suite on every core (pytest-xdist); `$(BIN)/pytest tests/DIR` runs a part in one process. The wheelhouse
+# lets the pre-commit test build the hook's environment offline; a test whose outside tool is missing (nvim)
+# is skipped with the reason (`pytest -rs` lists them).
+test: install wheelhouse
 	$(BIN)/pytest -n auto --dist loadgroup
 
 # Peers the benchmarks compare against live in their own environment, never in the project's.
@@ -60,9 +62,16 @@ lint: install
 schemas: install
 	$(BIN)/python -m wmaplint.schema.bundle_build build $(if $(FROM),--from $(FROM))
 
+# Generated docs, and the console examples of README.md and docs/ rewritten with what the commands print now.
+# The action's hashed requirements (requirements/action.txt), from pyproject.toml's dependencies: pinned
+# versions and the sha256 of each of their files for the runners the script names (uses the package index).
+requirements: install
+	$(BIN)/python requirements/update.py
+
 docs: install
 	$(BIN)/python -m wmaplint.rule_docs > docs/rules.md
 	$(BIN)/python -m wmaplint.definition.format
+	$(BIN)/python -m tests.console_examples --write
 
 # The VS Code extension: dependencies from the npm registry, compile, unit tests, then the .vsix. A packager
 # warning about a missing license or repository fails the target.

@@ -116,12 +116,16 @@ def _fail(message: str) -> NoReturn:
 
 
 def common_schema_options(fn: Any) -> Any:
+    from wmaplint.path_options import readable
+
     fn = click.option("--crds", "crds", multiple=True, type=click.Path(),
+                      callback=readable("file or directory"),
                       help="CRD YAML or OpenAPI v3 JSON file or directory (repeatable).")(fn)
     fn = click.option("--strict", is_flag=True, help="Treat missing schemas as errors.")(fn)
     fn = click.option("--offline", is_flag=True, default=True, hidden=True,
                       help="Never touch the network (always true for check).")(fn)
-    fn = click.option("--config", "config_file", type=click.Path(), help="Configuration file to use.")(fn)
+    fn = click.option("--config", "config_file", type=click.Path(), callback=readable("file"),
+                      help="Configuration file to use.")(fn)
     return fn
 
 
@@ -143,6 +147,9 @@ def common_schema_options(fn: Any) -> Any:
               help="With --fix and --output, write through symbolic links to their targets (default: leave "
               "links alone).")
 @click.option("--verbose", "-v", is_flag=True, help="Say on stderr which files were skipped and why.")
+@click.option("--force-exclude", is_flag=True,
+              help="Skip named files in vendored directories or matched by `exclude`, as directory walks do "
+              "(for hooks that pass every changed file); without it a named file is checked.")
 @click.option("--output", "outputs", multiple=True, metavar="FORMAT=FILE",
               help="Also write the findings in FORMAT (text, json, sarif, github) to FILE; repeatable. One "
               "check feeds every output: --format github --output sarif=wmaplint.sarif.")
@@ -152,7 +159,7 @@ def common_schema_options(fn: Any) -> Any:
 def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: bool, config_file: str | None,
           fmt: str, select: tuple[str, ...], ignore: tuple[str, ...], fail_level: str | None, jobs: int,
           stdin_filename: str, color: bool | None, fix: bool, follow_symlinks: bool, verbose: bool,
-          outputs: tuple[str, ...], diff_file: str | None) -> None:
+          force_exclude: bool, outputs: tuple[str, ...], diff_file: str | None) -> None:
     """Check definitions (files or directories; '-' reads stdin).
 
     Positions in every output are 1-based lines and columns in UTF-16 code units; SARIF and GitHub
@@ -183,7 +190,8 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
             fail_level=Severity.parse(fail_level) if fail_level else None,
             extra_crds=crds,
         )
-        options = Options(overrides=overrides, config_file=config_file, strict=strict, jobs=jobs)
+        options = Options(overrides=overrides, config_file=config_file, strict=strict, jobs=jobs,
+                          force_exclude=force_exclude)
         if config_file:
             options.config_for(config_file)
         stdin_text = None

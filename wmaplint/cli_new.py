@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from wmaplint.path_options import readable
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
@@ -18,20 +20,20 @@ def _fail(message: str) -> None:
 
 
 @click.command("new")
-@click.option("--crd", "crd", metavar="FILE",
+@click.option("--crd", "crd", metavar="FILE", callback=readable("file"),
               help="The CRD (YAML, or an OpenAPI v3 JSON document) to draft from.")
 @click.option("--kind", "kind", metavar="KIND",
               help="The kind to draft: Kind, Kind.group or group/version/Kind. Without --crd, a kind the "
               "schema store serves (`wmaplint schemas list`), such as Job or Deployment.")
 @click.option("--version", "version", metavar="VERSION", help="The version, when several are served.")
-@click.option("--manifest", "manifest", metavar="FILE",
+@click.option("--manifest", "manifest", metavar="FILE", callback=readable("file"),
               help="A manifest of the kind: the draft is resolved against it and its tree printed.")
 @click.option("--output", "output", metavar="FILE",
               help="Write the draft to FILE (default: standard output).")
 @click.option("--force", is_flag=True, help="With --output, replace a file that exists.")
-@click.option("--crds", "crds", multiple=True, metavar="PATH",
+@click.option("--crds", "crds", multiple=True, metavar="PATH", callback=readable("file or directory"),
               help="Schema sources searched before the others for --kind and --manifest; repeatable.")
-@click.option("--config", "config_file", type=click.Path(),
+@click.option("--config", "config_file", type=click.Path(), callback=readable("file"),
               help="Configuration file to use (controllers, pod-labels).")
 def new(crd: str | None, kind: str | None, version: str | None, manifest: str | None, output: str | None,
         force: bool, crds: tuple[str, ...], config_file: str | None) -> None:

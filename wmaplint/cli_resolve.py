@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from wmaplint.path_options import readable, writable
+
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
@@ -21,6 +23,7 @@ _CRDS = click.option(
     "crds",
     multiple=True,
     metavar="PATH",
+    callback=readable("file or directory"),
     help="CRD file or directory to validate manifests against (before WMAPLINT_SCHEMA_PATH); repeatable.",
 )
 
@@ -32,15 +35,18 @@ _CRDS = click.option(
     "definitions",
     multiple=True,
     metavar="FILE",
+    callback=readable("file"),
     help="Definition (Karta) file to use; repeatable. It must describe the group and kind of one of the "
     "manifests; the shipped catalog serves the kinds no such file describes.",
 )
-@click.option("--pods", "pods", metavar="FILE", help="A PodList or Pod documents to attribute to components.")
+@click.option("--pods", "pods", metavar="FILE", callback=readable("file"),
+              help="A PodList or Pod documents to attribute to components.")
 @click.option(
     "--with",
     "with_files",
     multiple=True,
     metavar="FILE",
+    callback=readable("file"),
     help="Objects the workloads name, such as a TrainJob's (Cluster)TrainingRuntime; repeatable. Such "
     "objects among the manifests are used the same way.",
 )
@@ -99,12 +105,13 @@ def tree(
 @click.command("test")
 @click.argument("paths", nargs=-1)
 @click.option("--update", is_flag=True, help="Write the current results into the suites as expectations.")
-@click.option("--junit", "junit", metavar="FILE", help="Also write a JUnit XML report.")
+@click.option("--junit", "junit", metavar="FILE", callback=writable, help="Also write a JUnit XML report.")
 @click.option(
     "--definition",
     "definitions",
     multiple=True,
     metavar="FILE",
+    callback=readable("file"),
     help="Definition file to replay recordings with (those without their own `definition:`), found by the "
     "recorded object's group and kind before the shipped catalog; repeatable.",
 )

@@ -2,23 +2,22 @@
 its repository (`discovery_bound`).
 
 Keys: ``select`` and ``ignore`` (rule ids, id prefixes such as ``WM3``, or rule names), ``severity`` (rule ->
-error|warning|info|off), ``exclude`` (glob patterns, relative to the config file), ``crds`` (schema paths,
-relative to the config file), ``fail-level`` (error|warning|info), ``rule-packs`` (declarative rule files),
-``completes`` (GVKs or kinds that run to completion, for status coverage), ``controllers`` (controller model
-files merged over the shipped model, schemas/controllers/; ``pod-labels`` is its older name, for files of the
-pod labels shape or the model's). Command-line flags override the file.
+error|warning|info|off), ``exclude`` (.gitignore-style patterns, relative to the config file), ``crds``
+(schema paths, relative to the config file), ``fail-level`` (error|warning|info), ``rule-packs``
+(declarative rule files), ``completes`` (GVKs or kinds that run to completion, for status coverage),
+``controllers`` (controller model files merged over the shipped model, schemas/controllers/; ``pod-labels``
+is its older name, for files of the pod labels shape or the model's). Command-line flags override the file.
 """
 
 from __future__ import annotations
 
 import errno
-import fnmatch
-import os
 import re
-import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+import pathspec
 
 from wmaplint.diagnostics import Severity, rule_by_name_or_id
 from wmaplint.structs import dataclass, field, replace
@@ -66,18 +65,28 @@ class Config:
         name = dict(self.severity).get(rule_id)
         return Severity.parse(name) if name and name != "off" else default
 
-    def excluded(self, path: Path) -> bool:
+    def excluded(self, path: Path, directory: bool = False) -> bool:
+        """Whether ``exclude`` names ``path`` (a directory when ``directory``), read as .gitignore lines
+        relative to the configuration file's directory (see ``exclude_spec``)."""
         if not self.exclude:
             return False
         try:
             rel = path.resolve().relative_to(self.base.resolve()).as_posix()
-        except ValueError:
+        except ValueError:  # outside the configuration's directory (--config from elsewhere): as given
             rel = path.as_posix()
-        return any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(path.name, pat)
-                   or rel.startswith(pat.rstrip("/") + "/") for pat in self.exclude)
+        return exclude_spec(self.exclude).match_file(rel + "/" if directory else rel)
 
     def merged(self, **overrides: Any) -> Config:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+@lru_cache(maxsize=64)
+def exclude_spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    """``exclude`` patterns as git reads .gitignore lines (pathspec, as ruff's ``exclude`` does): a pattern
+    without a slash matches a name at any depth (``drafts``, ``*.gen.yaml``), one with a slash is anchored
+    at the configuration's directory (``charts/*/templates/``), ``**`` spans directories, a trailing ``/``
+    matches directories only, ``!`` re-includes."""
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 # Rule pack ids (ACME001) and their prefixes (ACME): upper-case letters, then letters or digits.
@@ -178,10 +187,7 @@ def load_config_file(path: str | Path) -> Config:
     except InputError as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc.reason}") from None
     if p.name.endswith(".toml"):
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover
-            import tomli as tomllib
+        import tomllib
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

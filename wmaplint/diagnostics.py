@@ -113,7 +113,11 @@ class Diagnostic:
 
     @property
     def name(self) -> str:
-        return RULES[self.rule].name if self.rule in RULES else ""
+        """The rule's kebab-case name: a built-in rule's, or a rule pack rule's (its findings carry it)."""
+        if self.rule in RULES:
+            return RULES[self.rule].name
+        named = self.data.get("name") if self.data and "pack" in self.data else None
+        return named if isinstance(named, str) else ""
 
     def sort_key(self) -> tuple[Any, ...]:
         return (self.path, self.span, self.rule, self.message)

@@ -33,6 +33,9 @@ class Options:
     config_file: str | None = None
     strict: bool = False
     jobs: int = 1  # 0: chosen by auto_jobs (the command line's default)
+    # Named files in vendored directories or matched by `exclude` are skipped too, as walks skip them (for
+    # hooks that name every changed file); without it a file the user names is checked.
+    force_exclude: bool = False
 
     named: tuple[str, ...] = ()  # the directories named on the command line (bound discovery outside a repo)
 
@@ -81,6 +84,7 @@ def lint_text(text: str, path: str = "<stdin>", options: Options | None = None) 
 
 
 def _lint_source(source: SourceFile, options: Options, config: Config) -> list[Diagnostic]:
+    from wmaplint.definition.cel_proposal import recognise as cel_format
     from wmaplint.definition.model import build
     from wmaplint.packs.in_use import run_packs
     from wmaplint.rules import diagnostics_of, run_definition_checks, run_document_checks
@@ -90,6 +94,10 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
     found: list[Diagnostic] = list(diagnostics_of(source.problems))
     for document in source.documents:
         definition = build(document.root)
+        proposal = cel_format(document.root, source.path) if definition is not None else None
+        if proposal is not None:  # one finding says it all: every field check would repeat it
+            found.extend(diagnostics_of([proposal]))
+            continue
         if definition is not None:
             ctx = DefinitionContext(path=source.path, source=source, document=document, definition=definition,
                                     config=config, strict=options.strict,
@@ -102,6 +110,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
             found.extend(run_document_checks(DocumentContext(path=source.path, source=source,
                                                              document=document, kind=kind, config=config)))
     found = apply_suppressions(found, source.text, source.path)
+    _name_templates(found, source.text)
     result = []
     for d in found:
         if not config.enabled(d.rule):
@@ -112,6 +121,20 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
         result.append(d)
     result.sort(key=Diagnostic.sort_key)
     return result
+
+
+def _name_templates(found: list[Diagnostic], text: str) -> None:
+    """In a rendered Helm stream (`helm template CHART | wmaplint check -`), each finding names the template
+    its document came from (the stream's ``# Source:`` comments); positions stay lines of the stream."""
+    from wmaplint.source.templates import rendered_from, rendered_sources
+
+    sources = rendered_sources(text)
+    if not sources:
+        return
+    for d in found:
+        template = rendered_from(sources, d.span.start_line)
+        if template is not None:
+            d.message = f"{d.message} (rendered from {template})"
 
 
 def _strict_error(rule_id: str) -> bool:
@@ -166,8 +189,8 @@ def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], li
     errors: list[str] = []
     skipped: list[Skip] = []
 
-    def excluded(path: str) -> bool:
-        return options.config_for(path).excluded(Path(path))
+    def excluded(path: str, directory: bool = False) -> bool:
+        return options.config_for(path).excluded(Path(path), directory)
 
     for raw in paths:
         if raw == STDIN:
@@ -187,10 +210,10 @@ def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], li
                 left_out.append(Skip(raw, "no YAML or JSON files in this directory"))
             files.extend(found)
             skipped.extend(left_out)
-        elif vendored(raw):
-            skipped.append(Skip(raw, "in a vendored or installed third-party directory"))
-        elif excluded(raw):
-            skipped.append(Skip(raw, "excluded by the configuration"))
+        elif options.force_exclude and vendored(raw):
+            skipped.append(Skip(raw, "in a vendored or installed third-party directory (--force-exclude)"))
+        elif options.force_exclude and excluded(raw):
+            skipped.append(Skip(raw, "excluded by the configuration (--force-exclude)"))
         else:
             files.append(raw)
     return files, errors, skipped

@@ -20,8 +20,9 @@ YAML_SUFFIXES = (".yaml", ".yml", ".json")
 SUITE_SUFFIX = ".test.yaml"
 
 # Directories a walk never enters: installed or vendored third-party code and caches. Hidden directories
-# (.git, .github, .venv, ...) are left out of walks as well. A file named on the command line is left out
-# when it lies in one of these below the working directory (pre-commit names every committed file).
+# (.git, .github, .venv, ...) are left out of walks as well. A file named on the command line is checked,
+# unless --force-exclude (the pre-commit hooks, which name every changed file) and it lies in one of these
+# below the working directory.
 SKIPPED_DIRECTORIES = frozenset({
     "node_modules", "bower_components", "jspm_packages",  # JavaScript packages
     "vendor", "third_party", "third-party", "thirdparty",  # vendored sources (Go, C/C++, Bazel, ...)
@@ -83,7 +84,7 @@ def vendored(path: str) -> bool:
     return parts[:1] != [os.pardir] and any(part in SKIPPED_DIRECTORIES for part in parts)
 
 
-def walk(root: str, excluded: Callable[[str], bool]) -> tuple[list[str], list[Skip]]:
+def walk(root: str, excluded: Callable[[str, bool], bool]) -> tuple[list[str], list[Skip]]:
     """YAML and JSON files under ``root`` (sorted), and what was left out.
 
     Hidden and vendored directories, and what ``excluded`` names, are not entered; symbolic links to
@@ -120,7 +121,7 @@ def _is_directory(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _entry_skip(entry: os.DirEntry[str], excluded: Callable[[str], bool]) -> str | None:
+def _entry_skip(entry: os.DirEntry[str], excluded: Callable[[str, bool], bool]) -> str | None:
     """Why a directory entry is left out ("" for files that are not YAML or JSON: not worth a line), or
     None to take it."""
     name = entry.name
@@ -129,7 +130,7 @@ def _entry_skip(entry: os.DirEntry[str], excluded: Callable[[str], bool]) -> str
             return "hidden directory"
         if name in SKIPPED_DIRECTORIES:
             return "vendored or installed third-party directory"
-        return "excluded by the configuration" if excluded(entry.path) else None
+        return "excluded by the configuration" if excluded(entry.path, True) else None
     if not name.endswith(YAML_SUFFIXES):
         return ""
     if name.startswith("."):
@@ -140,4 +141,4 @@ def _entry_skip(entry: os.DirEntry[str], excluded: Callable[[str], bool]) -> str
         regular = False
     if not regular:
         return "not a regular file"
-    return "excluded by the configuration" if excluded(entry.path) else None
+    return "excluded by the configuration" if excluded(entry.path, False) else None

@@ -138,8 +138,25 @@ def test_a_repository_without_definitions_is_silent_walked_and_file_by_file(tmp_
     files = build_repository(tmp_path)
     walked = wmaplint(".", cwd=tmp_path)
     assert (walked.returncode, walked.stdout, walked.stderr) == (0, "", "")
-    named = wmaplint(*(f.relative_to(tmp_path) for f in files), cwd=tmp_path)
+    # as the pre-commit hooks name every changed file: vendored files are skipped as a walk skips them
+    named = wmaplint("--force-exclude", *(f.relative_to(tmp_path) for f in files), cwd=tmp_path)
     assert (named.returncode, named.stdout, named.stderr) == (0, "", "")
+
+
+def test_a_named_file_in_a_vendored_directory_is_checked(tmp_path) -> None:
+    # definitions vendored from upstream under third-party/: a walk leaves them out, a file the user names
+    # is checked (it was once skipped without a word), unless --force-exclude
+    vendored = tmp_path / "third-party" / "upstream" / "job.yaml"
+    vendored.parent.mkdir(parents=True)
+    vendored.write_text(BROKEN)
+    walked = wmaplint(".", cwd=tmp_path)
+    assert (walked.returncode, walked.stdout) == (0, "")
+    named = wmaplint("third-party/upstream/job.yaml", cwd=tmp_path)
+    assert named.returncode == 1 and "third-party/upstream/job.yaml:9:7: warning:" in named.stdout
+    forced = wmaplint("--force-exclude", "-v", "third-party/upstream/job.yaml", cwd=tmp_path)
+    assert (forced.returncode, forced.stdout) == (0, "")
+    assert ("wmaplint: skipped third-party/upstream/job.yaml: in a vendored or installed third-party "
+            "directory (--force-exclude)") in forced.stderr.splitlines()
 
 
 def test_a_definition_beside_them_is_still_linted(tmp_path) -> None:
@@ -148,7 +165,7 @@ def test_a_definition_beside_them_is_still_linted(tmp_path) -> None:
     (tmp_path / "defs" / "job.yaml").write_text(BROKEN)
     (tmp_path / "defs" / "clean.yaml").write_text(JOB)
     files += [tmp_path / "defs" / "job.yaml", tmp_path / "defs" / "clean.yaml"]
-    for args in (["."], [f.relative_to(tmp_path) for f in files]):
+    for args in (["."], ["--force-exclude", *(f.relative_to(tmp_path) for f in files)]):
         run = wmaplint(*args, "--format", "github", cwd=tmp_path)
         assert run.returncode == 1 and run.stderr == ""
         assert all("file=defs/" in line for line in run.stdout.splitlines())
@@ -175,7 +192,7 @@ def test_a_broken_file_is_reported_when_it_declares_a_kind_we_read(tmp_path) -> 
     (tmp_path / "templates" / "karta.yaml").write_text(TEMPLATED_DEFINITION)
     (tmp_path / "templates" / "deployment.yaml").write_text(HELM_DEPLOYMENT)
     run = wmaplint(".", cwd=tmp_path)
-    assert run.returncode == 1 and "templates/karta.yaml:3:" in run.stdout and "WM101" in run.stdout
+    assert run.returncode == 1 and "templates/karta.yaml:3:" in run.stdout and "WM120" in run.stdout
     assert "deployment.yaml" not in run.stdout
     (tmp_path / "bad.yaml").write_bytes(b"apiVersion: run.ai/v1alpha1\nkind: Karta\nspec: caf\xe9\n")
     run = wmaplint("bad.yaml", cwd=tmp_path)
@@ -189,7 +206,7 @@ def test_a_broken_test_suite_is_reported(tmp_path) -> None:
     assert run.returncode == 1 and "job.test.yaml:" in run.stdout and "other.test.yaml" not in run.stdout
 
 
-def test_config_exclude_prunes_walks_and_drops_named_files(tmp_path) -> None:
+def test_config_exclude_prunes_walks_and_named_files_with_force_exclude(tmp_path) -> None:
     (tmp_path / ".wmaplint.yaml").write_text("exclude: [drafts, 'old/*.yaml']\n")
     for name in ("drafts/a/job.yaml", "old/job.yaml"):
         (tmp_path / name).parent.mkdir(parents=True)
@@ -197,8 +214,10 @@ def test_config_exclude_prunes_walks_and_drops_named_files(tmp_path) -> None:
     run = wmaplint(".", "-v", cwd=tmp_path)
     assert run.returncode == 0 and run.stdout == ""
     assert "wmaplint: skipped ./drafts: excluded by the configuration" in run.stderr.splitlines()
-    run = wmaplint("old/job.yaml", cwd=tmp_path)
+    run = wmaplint("--force-exclude", "old/job.yaml", cwd=tmp_path)
     assert (run.returncode, run.stdout, run.stderr) == (0, "", "")
+    run = wmaplint("old/job.yaml", cwd=tmp_path)  # named without --force-exclude: checked, as ruff does
+    assert run.returncode == 1 and "old/job.yaml:9:7: warning:" in run.stdout
 
 
 def test_empty_directory_and_missing_path(tmp_path) -> None:
@@ -267,3 +286,32 @@ def test_a_folder_no_path_can_reach_has_no_configuration(tmp_path, monkeypatch) 
 
     monkeypatch.setattr(Path, "exists", exists)
     assert find_config(str(tmp_path)) == Config()
+
+
+@pytest.mark.parametrize(
+    ("patterns", "left_out"),
+    [
+        # .gitignore lines (as ruff's exclude): `charts/*/templates/` once matched nothing while `charts/` did
+        (["charts/*/templates/"], {"charts/app/templates/job.yaml"}),
+        (["charts/"], {"charts/app/templates/job.yaml", "charts/app/defs/job.yaml"}),
+        # no slash but a trailing one: a directory at any depth
+        (["templates/"], {"charts/app/templates/job.yaml", "templates/job.yaml"}),
+        (["/templates/"], {"templates/job.yaml"}),  # a leading slash anchors at the configuration's directory
+        (["**/defs/*.yaml"], {"charts/app/defs/job.yaml", "defs/job.yaml"}),
+        (["*.yaml", "!defs/job.yaml"],  # `!` re-includes
+         {"charts/app/templates/job.yaml", "charts/app/defs/job.yaml", "templates/job.yaml"}),
+    ],
+)
+def test_exclude_patterns_are_gitignore_lines(tmp_path, patterns: list[str], left_out: set[str]) -> None:
+    names = {"charts/app/templates/job.yaml", "charts/app/defs/job.yaml", "templates/job.yaml",
+             "defs/job.yaml"}
+    for name in names:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(BROKEN)
+    (tmp_path / ".wmaplint.yaml").write_text("exclude:\n" + "".join(f"  - '{p}'\n" for p in patterns))
+    run = wmaplint(".", "--format", "github", cwd=tmp_path)
+    checked = {line.split("file=")[1].split(",")[0] for line in run.stdout.splitlines()}
+    assert checked == names - left_out
+    # a named file matched by the patterns is skipped only with --force-exclude
+    for name in left_out:
+        assert wmaplint("--force-exclude", name, cwd=tmp_path).stdout == ""

@@ -114,13 +114,17 @@ def test_one_run_writes_annotations_and_sarif_for_paths_with_spaces(workspace: P
 
 def test_inputs_cannot_run_commands(workspace: Path, tmp_path: Path) -> None:
     hostile = '$(touch pwned1) `touch pwned2` "; touch pwned3; echo "'
-    result = _run_check(workspace, tmp_path, {"paths": hostile, "crds": "$(touch pwned4)"})
-    assert not list(workspace.glob("pwned*")) and not list(tmp_path.glob("pwned*"))
+    result = _run_check(workspace, tmp_path, {"paths": hostile})
     # the words are taken as paths that do not exist: unreadable input, exit 2, and the SARIF still written
     assert result["returncode"] == 0, result["stderr"]
     assert result["outputs"] == {"exit-code": "2", "sarif-written": "true"}
     log = json.loads((workspace / "wmaplint.sarif").read_text(encoding="utf-8"))
     assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
+    # a --crds path that cannot be read is a usage error before any check: exit 2, one line, no log
+    result = _run_check(workspace, tmp_path, {"paths": ".", "crds": "$(touch pwned4)"})
+    assert result["outputs"] == {"exit-code": "2"}
+    assert result["stderr"] == "wmaplint: --crds $(touch: no such file or directory\n"  # shell words, not run
+    assert not list(workspace.glob("pwned*")) and not list(tmp_path.glob("pwned*"))
 
 
 def test_an_unbalanced_quote_is_an_error_not_a_guess(workspace: Path, tmp_path: Path) -> None:
@@ -148,3 +152,21 @@ def test_changed_only_annotates_the_pull_requests_lines(workspace: Path, tmp_pat
     # outside a pull request there is no base: every finding is annotated
     push = _run_check(workspace, tmp_path, {"paths": "\"my defs\"", "changed-only": "true"}, base="")
     assert push["stdout"] == everything["stdout"]
+
+
+def test_third_party_actions_are_pinned_by_commit_sha_with_the_tag_beside_it() -> None:
+    text = (REPO / "action.yml").read_text(encoding="utf-8")
+    uses = re.findall(r"^\s*(?:- )?uses: (\S+)(.*)$", text, re.MULTILINE)
+    assert len(uses) == 2
+    for target, comment in uses:
+        assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", target), target
+        assert re.fullmatch(r" # v\d+\.\d+\.\d+", comment), (target, comment)
+
+
+def test_dependencies_install_from_the_hashed_requirements_only() -> None:
+    script = STEPS["Install wmaplint"]["run"]
+    lines = [line.strip() for line in script.splitlines() if line.strip()]
+    assert lines == [
+        'python -m pip install --quiet --require-hashes -r "$ACTION_PATH/requirements/action.txt"',
+        'python -m pip install --quiet --no-deps --no-build-isolation "$ACTION_PATH"',
+    ]

@@ -2,8 +2,8 @@
 repository would: YAML and JSON files only, findings fail the commit, `args: [--fix]` fixes in place.
 
 pre-commit builds the `wmaplint` hook's environment with pip; the test makes that work without the network
-from the wheels `make wheelhouse` collects (CI does so first), and is collected only where they exist
-(conftest.py).
+from the wheels `make wheelhouse` collects (`make test` does so first), and is skipped with the reason where
+they are missing (conftest.py).
 """
 
 from __future__ import annotations
@@ -53,6 +53,9 @@ def _user_repository(root: Path, clone: Path, rev: str, hook: str, args: list[st
     (root / "defs" / "job.json").write_text(json.dumps(BROKEN_JQ, indent=2), encoding="utf-8")
     # a definition in a file pre-commit does not classify as YAML or JSON must never reach the hook
     (root / "defs" / "job.txt").write_text(FIXABLE, encoding="utf-8")
+    # definitions vendored from upstream: the hook passes them, its entry's --force-exclude skips them
+    (root / "third_party" / "upstream").mkdir(parents=True)
+    (root / "third_party" / "upstream" / "job.yaml").write_text(FIXABLE, encoding="utf-8")
     (root / "deploy.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "utf-8")
     git(root, "add", ".")
     return root
@@ -102,6 +105,8 @@ def test_hook_reports_findings_in_yaml_and_json_only(
     assert "WM901" not in output and "no schema for batch/v1 Job" not in output
     # --verbose names every file wmaplint skipped: the other YAML arrived, the .txt file never did
     assert "skipped deploy.yaml" in output
+    assert "skipped third_party/upstream/job.yaml: in a vendored" in output
+    assert "third_party/upstream/job.yaml:" not in output
     assert "job.txt" not in output
     assert "Traceback" not in output
     assert (root / "defs" / "job.yaml").read_text(encoding="utf-8") == FIXABLE  # nothing changed
@@ -118,3 +123,4 @@ def test_fix_passes_through_args(
     fixed = (root / "defs" / "job.yaml").read_text(encoding="utf-8")
     assert fixed == FIXABLE.replace("replicasPth:", "replicasPath:")
     assert (root / "defs" / "job.txt").read_text(encoding="utf-8") == FIXABLE
+    assert (root / "third_party" / "upstream" / "job.yaml").read_text(encoding="utf-8") == FIXABLE

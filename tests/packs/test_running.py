@@ -145,3 +145,26 @@ def test_pack_file_linted_on_its_own(tmp_path: Path) -> None:
 
     text = PACK_HEAD + acme_rule(SCALE, "has(self.nope)")
     assert [d.rule for d in lint_text(text, str(tmp_path / "acme.yaml"))] == ["WM922"]
+
+
+def test_pack_findings_in_json_name_their_rule_and_a_relative_pack(tmp_path, monkeypatch) -> None:
+    # they had an empty `name` and the pack's absolute path
+    from wmaplint.engine import Options, lint_text
+    from wmaplint.report import render
+
+    (tmp_path / "packs").mkdir()
+    (tmp_path / "packs" / "acme.yaml").write_text(PACK_HEAD + acme_rule("$.metadata", "false"), "utf-8")
+    (tmp_path / ".wmaplint.yaml").write_text("rule-packs: [packs/acme.yaml]\n", encoding="utf-8")
+    (tmp_path / "job.yaml").write_text(JOB.replace("batch-job-v1", "my-job"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    found = lint_text((tmp_path / "job.yaml").read_text(encoding="utf-8"), "job.yaml", Options())
+    out = json.loads(render(Report(found, {}, 1), "json", tool_version="0.1.0"))["diagnostics"]
+    by_rule = {d["rule"]: d for d in out}
+    assert by_rule["ACME001"]["name"] == "acme-rule"
+    assert by_rule["ACME001"]["data"]["pack"] == "packs/acme.yaml"
+    assert by_rule["ACME001"]["data"]["packBase"] is None
+    shipped = by_rule["KBP003"]  # the shipped pack: relative to its own root, never a machine path
+    assert shipped["name"] == "definition-name-convention"
+    assert (shipped["data"]["pack"], shipped["data"]["packBase"]) == ("karta-best-practices.yaml",
+                                                                       "WMAPLINT_SHIPPED_RULES")
+    assert str(tmp_path) not in json.dumps(out)

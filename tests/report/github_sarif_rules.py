@@ -113,9 +113,9 @@ def problems(log: dict[str, Any], *, require_line_hash: bool = True) -> list[str
     if "%SRCROOT%" not in base_ids:
         out.append("originalUriBaseIds has no %SRCROOT%")
     for name, base in base_ids.items():
-        if name == "%SRCROOT%":
+        if name == "%SRCROOT%" or name.startswith("OUTSIDE"):  # the checked trees: located, as directories
             if not base.get("uri", "").endswith("/"):
-                out.append("originalUriBaseIds uri must end with '/'")
+                out.append(f"originalUriBaseIds {name}: uri must end with '/'")
         elif "uri" in base or not _text(base.get("description")):
             out.append(f"originalUriBaseIds {name}: a root of the tool's is described, never located")
     results = run.get("results")

@@ -239,19 +239,11 @@ def test_stdin_and_absolute_paths(tmp_path: Path, sarif_validator: Draft4Validat
     assert uris["a"] == {"uri": "%3Cstdin%3E", "uriBaseId": "%SRCROOT%"}
     assert uris["b"] == {"uri": "catalog/x.yaml", "uriBaseId": "%SRCROOT%"}
     assert uris["d"] == {"uri": "dir%20with%20space/%C3%BC.yaml", "uriBaseId": "%SRCROOT%"}
-    # a file outside the repository cannot be placed by code scanning: left out, and said so
-    assert "c" not in uris
-    notes = _run(log)["invocations"][0]["toolExecutionNotifications"]
-    assert notes == [
-        {
-            "level": "warning",
-            "message": {
-                "text": "1 findings in files outside the repository left out (elsewhere.yaml); code scanning "
-                "places results by their path in the repository"
-            },
-        }
-    ]
-    assert str(tmp_path) not in json.dumps(log)
+    # a file outside the repository is kept, relative to a base of its own that the log locates
+    assert uris["c"] == {"uri": "elsewhere.yaml", "uriBaseId": "OUTSIDE1"}
+    assert _run(log)["originalUriBaseIds"]["OUTSIDE1"]["uri"] == tmp_path.as_uri() + "/"
+    assert "toolExecutionNotifications" not in _run(log)["invocations"][0]
+    assert f'"{tmp_path}' not in json.dumps(log)  # result URIs never hold a machine path
 
 
 def test_symlinked_root_still_gives_relative_uris(tmp_path: Path) -> None:

@@ -194,3 +194,28 @@ def test_shipped_pack_rule_help_keeps_its_placeholders(tmp_path: Path) -> None:
     assert "\\<group-with-dashes|core>-\\<kind>-\\<version>" in kbp003["help"]["markdown"]
     assert kbp003["helpUri"] == "https://github.com/wmaplint/wmaplint/blob/main/docs/rule-packs.md#shipped-pack"
     assert "## Shipped pack" in (REPO / "docs" / "rule-packs.md").read_text(encoding="utf-8")
+
+
+def test_findings_in_another_checkout_are_kept_under_a_base_of_their_own(
+    tmp_path: Path, sarif_validator: Draft4Validator
+) -> None:
+    # `wmaplint check --format sarif ../other-repo/defs/` from one checkout: the text report has the finding,
+    # and so must the log (it once held zero results, which code scanning shows as a clean run)
+    here = new_repository(tmp_path / "here")
+    other = new_repository(tmp_path / "other-repo")
+    (other / "defs").mkdir()
+    (other / "defs" / "x.yaml").write_text(BROKEN, encoding="utf-8")
+    text = _check(here, "../other-repo/defs/")
+    done = _check(here, "--format", "sarif", "../other-repo/defs/")
+    assert text.returncode == done.returncode == 1, done.stderr
+    log = json.loads(done.stdout)
+    assert not list(sarif_validator.iter_errors(log))
+    assert problems(log) == []
+    run = _run(log)
+    assert text.stdout.endswith("1 error, 0 warnings, 1 info in 1 file\n")
+    assert sorted(r["level"] for r in run["results"]) == ["error", "note"]
+    artifacts = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r["locations"][0][
+        "physicalLocation"]["artifactLocation"]["uriBaseId"] for r in run["results"]}
+    assert artifacts == {"defs/x.yaml": "OUTSIDE1"}
+    assert run["originalUriBaseIds"]["OUTSIDE1"]["uri"] == other.resolve().as_uri() + "/"
+    assert "toolExecutionNotifications" not in run["invocations"][0]

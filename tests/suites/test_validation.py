@@ -159,9 +159,9 @@ def test_missing_crds_path_is_reported(suite_dir):
     path = write_inline(suite_dir, "    findings: [WM607]\n")
     missing = suite_dir / "no-such-dir"
     cli = run_cli("--crds", str(missing), str(path))
-    # a warning on stderr, as `tree` gives; the suite's own results decide the exit code
-    assert f"{missing}:1:1: warning WM902" in cli.stderr and "schema source does not exist" in cli.stderr
-    assert cli.exit_code == 0 and "1 passed" in cli.stdout
+    # a path the user names that cannot be read: one line and exit 2, before any suite runs
+    assert cli.exit_code == 2 and cli.stdout == ""
+    assert f"--crds {missing}: no such file or directory" in cli.stderr
 
 
 def test_cel_rule_violation_is_a_wm604_finding(tmp_path, repo):

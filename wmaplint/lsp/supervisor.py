@@ -163,7 +163,7 @@ class Supervisor:
         try:
             hello = await asyncio.wait_for(asyncio.shield(ready), START_SECONDS)
             self.ready_rss = self.rss = hello.get("rss")
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._kill(process, "crashed")
             raise WorkerStopped("crashed", "the lint worker did not start") from None
         except WorkerStopped:
@@ -228,7 +228,7 @@ class Supervisor:
             process.proc.stdin.close()
         try:
             await asyncio.wait_for(process.proc.wait(), 2.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._kill(process, "recycled")
             await process.proc.wait()
         if process.reader is not None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
@@ -131,13 +132,17 @@ def _message(rule: PackRule, cel_self: Any, cel_root: Any, sizes: Mapping[str, S
 @functools.lru_cache(maxsize=64)
 def _pack_location(pack_path: str) -> tuple[str, str | None]:
     """Where a pack lies for reporters: relative to the shipped rule packs (never a machine path), or the
-    user's own file as it was given."""
+    user's own file relative to the working directory when it lies below it (a configuration names its packs
+    by absolute paths), else as it was given."""
     from wmaplint.resources import shipped
 
     try:
         inside = Path(pack_path).resolve().relative_to(shipped("packs").resolve())
     except (ValueError, OSError, RuntimeError):
-        return pack_path, None
+        try:
+            return Path(os.path.abspath(pack_path)).relative_to(Path.cwd()).as_posix(), None
+        except (ValueError, OSError):
+            return pack_path, None
     return inside.as_posix(), SHIPPED_PACKS
 
 
@@ -164,6 +169,7 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
     for rule in rules:
         cel_root_read = _read_part(rule, cel_root)
         related = (_assertion_at(rule),)
+        pack, pack_base = _pack_location(rule.pack_path)
         seen: set[tuple[str | int, ...]] = set()
         for given in rule.givens:
             try:
@@ -198,7 +204,7 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
                     path=path,
                     span=node.span,
                     related=related,
-                    data={"pack": rule.pack_path, "name": rule.name, "given": given.text},
+                    data={"pack": pack, "packBase": pack_base, "name": rule.name, "given": given.text},
                 )
                 if budget.exhausted:
                     return

@@ -5,8 +5,12 @@ Choices worth knowing:
   code points, so columns after an astral character are shifted by one per such character;
 - URIs of files inside ``root`` (the repository) are relative with ``uriBaseId`` ``%SRCROOT%`` (defined in
   ``originalUriBaseIds``); schemas and shipped rule packs are relative to a ``uriBaseId`` of their own,
-  described but never given a machine path; no absolute path is ever written: a related file outside the
-  repository is named in the message, and a finding in such a file is left out with a notification;
+  described but never given a machine path; a finding in a file outside the repository (a checkout named
+  on the command line) is kept, relative to a ``uriBaseId`` of its own (``OUTSIDE1``, ...) for that file's
+  git work tree (its directory outside one), which ``originalUriBaseIds`` locates with a ``file:`` URI
+  (SARIF 2.1.0 §3.14.14): every result reaches the log, and code scanning, which places only what lies
+  under ``%SRCROOT%``, still counts it; result URIs themselves are always relative; a related file outside
+  the repository is named in the message;
 - ``partialFingerprints.primaryLocationLineHash`` is computed like the upload action does (see
   ``fingerprint.py``) from the report's source text, so REST API uploads deduplicate too;
 - message text keeps square brackets (jq paths are full of them) but breaks any accidental ``](``
@@ -29,6 +33,7 @@ from urllib.parse import quote
 from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Report, Severity, Span
 from wmaplint.report.common import (
     BASE_LABELS,
+    STDIN_PATH,
     SourceLines,
     dump_json,
     output_span,
@@ -63,7 +68,8 @@ class _Locator:
 
     A user's file inside the repository is a URI under ``%SRCROOT%``; a file under one of the tool's roots
     (bundled or cached schemas, shipped rule packs) is a URI relative to that root's own ``uriBaseId``, whose
-    machine path is never written. A file outside the repository has no location at all (None).
+    machine path is never written. A finding's file outside the repository is relative to the base of its own
+    work tree (``outside_artifact``).
     """
 
     def __init__(self, report: Report, root: Path, cwd: Path) -> None:
@@ -72,6 +78,7 @@ class _Locator:
         self.lines = SourceLines(report.sources)
         self._uris: dict[str, str | None] = {}
         self.bases_used: set[str] = set()
+        self.outside_roots: dict[Path, str] = {}  # the work tree of files outside the repository -> base id
 
     def artifact(self, path: str, base: str | None = None) -> dict[str, str] | None:
         if base is not None:
@@ -85,6 +92,16 @@ class _Locator:
         uri = self._uris[path]
         return {"uri": uri, "uriBaseId": SRCROOT} if uri is not None else None
 
+    def outside_artifact(self, path: str) -> dict[str, str] | None:
+        """A file outside the repository, relative to its own work tree under a base id of its own."""
+        if path == STDIN_PATH:
+            return None
+        absolute = Path(os.path.normpath(self.cwd / path))
+        top = _work_tree(absolute.parent)
+        base = self.outside_roots.setdefault(top, f"OUTSIDE{len(self.outside_roots) + 1}")
+        uri = repository_uri(str(absolute), top, self.cwd)
+        return {"uri": uri, "uriBaseId": base} if uri is not None else None
+
     def region(self, path: str, span: Span) -> dict[str, int]:
         start_line = max(span.start_line, 1)
         end_line = max(span.end_line, start_line)
@@ -95,8 +112,11 @@ class _Locator:
             end_col = max(end_col, start_col)
         return {"startLine": start_line, "startColumn": start_col, "endLine": end_line, "endColumn": end_col}
 
-    def physical(self, path: str, span: Span | None, base: str | None = None) -> dict[str, Any] | None:
+    def physical(self, path: str, span: Span | None, base: str | None = None,
+                 outside: bool = False) -> dict[str, Any] | None:
         artifact = self.artifact(path, base)
+        if artifact is None and outside:
+            artifact = self.outside_artifact(path)
         if artifact is None:
             return None
         physical: dict[str, Any] = {"artifactLocation": artifact}
@@ -110,7 +130,18 @@ class _Locator:
         for base in sorted(self.bases_used):
             described = f"wmaplint's {BASE_LABELS[base]} (not part of the repository)"
             ids[base] = {"description": {"text": described}}
+        for top, base in self.outside_roots.items():
+            described = f"{top.name or top}: a directory outside the repository that was checked too"
+            ids[base] = {"uri": _directory_uri(top), "description": {"text": described}}
         return ids
+
+
+def _work_tree(directory: Path) -> Path:
+    """The nearest directory at or above ``directory`` holding ``.git`` (a work tree's root), else itself."""
+    for candidate in (directory, *directory.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return directory
 
 
 class _Fingerprints:
@@ -199,7 +230,7 @@ def _message(diagnostic: Diagnostic, mentions: list[str]) -> str:
 
 
 def _fix(fix: Fix, path: str, locator: _Locator) -> dict[str, Any] | None:
-    change_location = locator.artifact(path)
+    change_location = locator.artifact(path) or locator.outside_artifact(path)
     if not fix.edits or change_location is None:
         return None
     replacements = [
@@ -225,8 +256,8 @@ def _result(
     locator: _Locator,
     fingerprints: _Fingerprints,
 ) -> dict[str, Any] | None:
-    """The result of one finding; None for a finding in a file outside the repository."""
-    primary = locator.physical(diagnostic.path, diagnostic.span)
+    """The result of one finding; None for a finding that has no file to place it in."""
+    primary = locator.physical(diagnostic.path, diagnostic.span, outside=True)
     if primary is None:
         return None
     related = _Related(diagnostic, locator)
@@ -305,14 +336,7 @@ def _invocation(
         left_out = len(report.diagnostics) - len(kept)
         notes.append(("warning", f"{left_out} findings left out (GitHub accepts {max_results})"))
     if outside:
-        names = ", ".join(sorted({Path(path).name for path in outside}))
-        notes.append(
-            (
-                "warning",
-                f"{len(outside)} findings in files outside the repository left out ({names}); code scanning "
-                "places results by their path in the repository",
-            )
-        )
+        notes.append(("warning", f"{len(outside)} findings without a file to place them in left out"))
     crowded = sum(1 for d in kept if len(d.related) > MAX_RELATED)
     if crowded:
         notes.append(

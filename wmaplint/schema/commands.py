@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from wmaplint.path_options import readable
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.lock import DEFAULT_LOCK, add, list_schemas, pull
 from wmaplint.schema.sources import user_schema_dir
@@ -23,7 +24,8 @@ def schemas() -> None:
 
 
 @schemas.command(name="list")
-@click.option("--crds", "crds", multiple=True, help="Extra schema file or directory (repeatable).")
+@click.option("--crds", "crds", multiple=True, callback=readable("file or directory"),
+              help="Extra schema file or directory (repeatable).")
 def list_command(crds: tuple[str, ...]) -> None:
     """Show every GVK the schema sources serve and what serves it: a file, the user cache or the bundle."""
     store = default_store(list(crds))
@@ -64,8 +66,9 @@ def add_command(source: str) -> None:
 
 
 @schemas.command(name="pull")
-@click.option("--from", "from_dir", default=None, help="Take locked files from this directory (no network).")
-@click.option("--lock", "lock_file", default=str(DEFAULT_LOCK), show_default=False,
+@click.option("--from", "from_dir", default=None, callback=readable("directory"),
+              help="Take locked files from this directory (no network).")
+@click.option("--lock", "lock_file", default=str(DEFAULT_LOCK), show_default=False, callback=readable("file"),
               help=f"Lock file. Default: the lock shipped with wmaplint ({DEFAULT_LOCK}).")
 def pull_command(from_dir: str | None, lock_file: str) -> None:
     """Fetch the pinned schemas of the lock file into the user cache, verifying sha256."""

@@ -16,6 +16,15 @@ class YamlSyntax(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class HelmTemplate(Fact):
+    """The text is a Helm template (``action`` at ``span`` is template syntax); ``chart`` is the chart
+    directory when the file lies in one's ``templates/`` folder."""
+
+    action: str
+    chart: str | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class DuplicateKey(Fact):
     """A mapping repeats ``key``; ``first`` is where it stands the first time."""
 

@@ -12,7 +12,7 @@ import yaml
 
 from wmaplint.diagnostics import Span
 from wmaplint.facts import Fact
-from wmaplint.source.faults import AliasExpansion, DuplicateKey, YamlSyntax
+from wmaplint.source.faults import AliasExpansion, DuplicateKey, HelmTemplate, YamlSyntax
 from wmaplint.source.lines import has_yaml11_breaks
 from wmaplint.source.nodes import (
     STYLE_NAMES,
@@ -24,6 +24,7 @@ from wmaplint.source.nodes import (
     no_cyclic_gc,
 )
 from wmaplint.source.reading import read_path
+from wmaplint.source.templates import recognise as recognise_template
 from wmaplint.structs import dataclass, field
 
 # Nodes that aliases may add to a document; a "billion laughs" file stops here instead of exhausting memory.
@@ -64,6 +65,11 @@ def load_path(path: str | Path) -> SourceFile:
 def load_text(text: str, path: str) -> SourceFile:
     source = SourceText(path, text)
     result = SourceFile(path=path, source=source)
+    template = recognise_template(path, text)
+    if template is not None:  # not YAML until rendered: one fault instead of what the parser would say
+        span, action, chart = template
+        result.problems.append(HelmTemplate(path, span, action, chart))
+        return result
     # libyaml numbers lines as YAML 1.1 does; where that differs from our line model, offsets give positions
     translate = has_yaml11_breaks(text)
     builder = _Builder(source, result.problems, translate)
