@@ -34,7 +34,8 @@ _CRDS = click.option(
     metavar="FILE",
     help="Definition (Karta) file to use; repeatable. Without it the shipped catalog is used.",
 )
-@click.option("--pods", "pods", metavar="FILE", help="A PodList or Pod documents to attribute to components.")
+@click.option("--pods", "pods", metavar="FILE",
+              help="What `kubectl get pods -o json` lists (JSON or YAML): compared with the tree.")
 @click.option(
     "--with",
     "with_files",

@@ -179,3 +179,16 @@ def pods_from_documents(documents: list[Any]) -> list[Any]:
                 if isinstance(item, Mapping) and item.get("kind", "Pod") == "Pod"
             )
     return pods
+
+
+def owner_objects(documents: list[Any]) -> list[Any]:
+    """The objects other than Pods among parsed documents and List items: the owners pods may name."""
+    found: list[Any] = []
+    for doc in documents:
+        if not isinstance(doc, Mapping):
+            continue
+        listed = doc.get("items")
+        items: list[Any] = listed if isinstance(listed, list) else [doc]
+        found.extend(item for item in items if isinstance(item, Mapping) and isinstance(item.get("kind"), str)
+                     and item.get("kind") not in ("Pod", "List", "PodList"))
+    return found

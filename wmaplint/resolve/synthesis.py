@@ -289,7 +289,7 @@ def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
         pod_metadata: dict[str, Any] = {
             "name": f"{workload.name}-{node.name}-{suffix}",
             "labels": labels,
-            "ownerReferences": [owner],
+            "ownerReferences": [_owner_of(workload, path) or owner],
         }
         if isinstance(namespace, str):
             pod_metadata["namespace"] = namespace
@@ -297,6 +297,21 @@ def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
         made.append(SyntheticPod(pod, node.name, inst.id, path, frozenset(undetermined),
                                  listed | frozenset(template_labels), exhaustive, shared))
     return made
+
+
+def _owner_of(workload: Workload, path: tuple[Level, ...]) -> dict[str, Any] | None:
+    """The object of a component's own kind that owns the pod (a Job of a JobSet), named from the workload's
+    name as controllers name what they create; None when the workload owns its pods."""
+    for depth in range(len(path) - 1, 0, -1):
+        level = path[depth]
+        node = workload.components.get(level.component)
+        kind = node.kind if node is not None else None
+        if kind is not None and kind.kind not in ("Pod", workload.kind, ""):
+            steps = path[1:depth + 1]
+            parts = [workload.name, *(f"{lv.instance or lv.component}-{lv.replica}" for lv in steps)]
+            api = f"{kind.group}/{kind.version}" if kind.group else kind.version
+            return {"apiVersion": api, "kind": kind.kind, "name": "-".join(parts), "controller": True}
+    return None
 
 
 def _walk(node: ComponentNode, above: tuple[Level, ...], per_instance: int | None

@@ -342,8 +342,16 @@ spec: {containers: [{name: main, image: trainer}]}
 """
 
 
-def jobset_tree_with_pods(selector: str = JOBSET_SELECTOR, pod: str = JOBSET_POD) -> str:
-    """The scaled JobSet definition with pod selectors, the manifest, and a pod."""
+# Every pod of the JobSet manifest: the leader and the two workers (JOBSET_POD is the first worker).
+JOBSET_PODS = (
+    JOBSET_POD.replace("train-workers-0-0", "train-leader-0-0").replace("name: workers", "name: leader")
+    + JOBSET_POD
+    + JOBSET_POD.replace("train-workers-0-0", "train-workers-1-0")
+)
+
+
+def jobset_tree_with_pods(selector: str = JOBSET_SELECTOR, pod: str = JOBSET_PODS) -> str:
+    """The scaled JobSet definition with pod selectors, the manifest, and its pods (by default all)."""
     return (JOBSET_TREE_HEAD + f"      scaleDefinition: {{replicasPath: '{JOBSET_SCALE}'}}\n" + selector
             + JOBSET_MANIFEST + pod)
 
