@@ -21,7 +21,8 @@ RULE = define(
     "warning",
     "A matcher tests a condition type the workload's controller never sets.",
     why="Condition types are compared exactly; a type the controller never writes (a typo, another "
-    "framework's name) means the matcher never matches. Known types come from schemas/conditions.yaml.",
+    "framework's name) means the matcher never matches. Known types come from the controller model "
+    "(schemas/controllers/).",
     bad=job_with('[{type: Failed, status: "True"}]', '[{type: Failure, status: "True"}]'),
     good=JOB,
     fix="Use a condition type the controller sets (see the message's suggestion).",
