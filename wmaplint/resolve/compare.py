@@ -17,11 +17,13 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.resolve.controller import controller_labels
+from wmaplint.resolve.created import kind_model
 from wmaplint.resolve.facts import GpuTotalDiffers, PodCountDiffers, PodUnattributed
+from wmaplint.resolve.jqrun import default_runtime
 from wmaplint.resolve.model import ComponentCount, PodComparison, Workload
 from wmaplint.resolve.pods import attribute_pods, pod_name
 from wmaplint.resolve.resources import format_number, pod_resources
-from wmaplint.resolve.synthesis import synthesize
+from wmaplint.resolve.synthesis import tree_pods
 from wmaplint.resolve.values import get
 
 if TYPE_CHECKING:
@@ -85,9 +87,7 @@ def belongs(pod: Any, workload: Workload, uid: Any, owners: Owners) -> str | Non
         ref = _owner(known)
     if steps:
         return None  # owned by something that does not lead to the workload
-    facts = controller_labels(workload.api_version, workload.kind)
-    keys = [label.key for label in (facts.labels if facts else ())
-            if label.role == "workload" and label.value.startswith(f"the {workload.kind}'s name")]
+    keys = workload_label_keys(workload)
     if keys:
         labels = get(get(pod, "metadata"), "labels")
         labels = labels if isinstance(labels, Mapping) else {}
@@ -99,6 +99,17 @@ def pods_of(workload: Workload, obj: Any, pods: list[Any], owners: Owners) -> se
     """The ids of the pods found (by owner or label) to be of the workload."""
     uid = get(get(obj, "metadata"), "uid")
     return {id(pod) for pod in pods if belongs(pod, workload, uid, owners) not in (None, BY_SELECTORS)}
+
+
+def workload_label_keys(workload: Workload) -> list[str]:
+    """The labels the controller writes on every pod with the workload's name as the value."""
+    model = kind_model(workload.api_version, workload.kind)
+    if model is not None and model.pods is not None:
+        return [label.key for label in model.pods.labels.values()
+                if label.role == "workload" and label.derive == ".metadata.name" and not label.on]
+    facts = controller_labels(workload.api_version, workload.kind)
+    return [label.key for label in (facts.labels if facts else ())
+            if label.role == "workload" and label.value.startswith(f"the {workload.kind}'s name")]
 
 
 def _gpus(pod: Any) -> Decimal:
@@ -133,7 +144,7 @@ def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: lis
         kept.append(attribution)
         keep_pods.append(pod)
     workload.pods = kept
-    predicted = synthesize(workload, obj, None, runtime)
+    predicted = tree_pods(workload, obj, None, runtime or default_runtime())
     comparison = PodComparison(
         predicted=workload.total_pods,
         listed=len(kept),

@@ -16,8 +16,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from wmaplint.controllers import KindModel
 from wmaplint.pod_labels import PodLabel
 from wmaplint.resolve.controller import ControllerLabels, controller_labels
+from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
 from wmaplint.resolve.jqrun import JqInput, JqRuntime, default_runtime
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
 from wmaplint.resolve.values import get
@@ -39,9 +41,13 @@ class Level:
 @dataclass
 class SyntheticPod:
     pod: dict[str, Any]
-    component: str
+    component: str  # the definition's component expected to claim it ("" when no component's template is it)
     instance: str
-    path: tuple[Level, ...]
+    # the instance ids of the component and its ancestors, by component name; the component and its
+    # ancestors, root first; the replica indexes that place the pod in one replica of the workload
+    instances: dict[str, str]
+    ancestors: tuple[str, ...]
+    replicas: tuple[int, ...]
     # keys the controller writes on this pod whose value the model cannot derive
     undetermined: frozenset[str] = frozenset()
     # keys known to be absent or present: the template's, and every key the controller's model lists
@@ -53,10 +59,6 @@ class SyntheticPod:
     @property
     def name(self) -> str:
         return str(self.pod["metadata"]["name"])
-
-    @property
-    def replicas(self) -> tuple[int, ...]:
-        return tuple(level.replica for level in self.path)
 
     def determined(self, keys: frozenset[str] | None) -> bool:
         """Whether the pod's value (or absence) of every label key in ``keys`` is known; None: the keys a
@@ -256,14 +258,28 @@ def _template_paths(workload: Workload, obj: Any, runtime: JqRuntime
 
 def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
                runtime: JqRuntime | None = None) -> list[SyntheticPod]:
-    """The pods the controller creates for manifest ``obj`` (resolved as ``workload``). ``per_instance``:
-    at most that many replicas of each instance are made (the first ones), for checks that need only a few;
-    None makes every pod (up to MAX_PODS)."""
+    """The pods the controller creates for manifest ``obj`` (resolved as ``workload``): those the controller
+    model enumerates (``wmaplint.resolve.created``), each matched to the definition's component whose template
+    it runs; where the model does not say how many, those the tree counts. ``per_instance``: at most that
+    many replicas of each instance (groups and pods of each entry) are made, for checks that need only a
+    few; None makes every pod (up to MAX_PODS)."""
     if workload.root is None:
         return []
+    runtime = runtime or default_runtime()
+    model = kind_model(workload.api_version, workload.kind)
+    created = created_pods(model, obj, runtime, per_instance) if model is not None else None
+    if model is not None and created is not None:
+        return _from_model(workload, obj, model, created, _template_paths(workload, obj, runtime))
+    return tree_pods(workload, obj, per_instance, runtime)
+
+
+def tree_pods(workload: Workload, obj: Any, per_instance: int | None, runtime: JqRuntime
+               ) -> list[SyntheticPod]:
+    """The pods as the definition's tree counts them, where the model does not say what is created."""
+    assert workload.root is not None
     facts = controller_labels(workload.api_version, workload.kind)
     labeller = _Labeller(workload, obj, facts)
-    concrete = _template_paths(workload, obj, runtime or default_runtime())
+    concrete = _template_paths(workload, obj, runtime)
     listed = frozenset(label.key for label in facts.labels) if facts else frozenset()
     exhaustive = facts.exhaustive if facts else False
     metadata = get(obj, "metadata")
@@ -294,8 +310,10 @@ def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
         if isinstance(namespace, str):
             pod_metadata["namespace"] = namespace
         pod = {"apiVersion": "v1", "kind": "Pod", "metadata": pod_metadata, "spec": template.spec}
-        made.append(SyntheticPod(pod, node.name, inst.id, path, frozenset(undetermined),
-                                 listed | frozenset(template_labels), exhaustive, shared))
+        made.append(SyntheticPod(pod, node.name, inst.id, {lv.component: lv.instance for lv in path},
+                                 tuple(lv.component for lv in path), tuple(lv.replica for lv in path),
+                                 frozenset(undetermined), listed | frozenset(template_labels), exhaustive,
+                                 shared))
     return made
 
 
@@ -328,3 +346,95 @@ def _walk(node: ComponentNode, above: tuple[Level, ...], per_instance: int | Non
 def as_pod_list(pods: list[SyntheticPod]) -> dict[str, Any]:
     """The pods as ``kubectl get pods -o json`` lists them."""
     return {"apiVersion": "v1", "kind": "List", "items": [p.pod for p in pods]}
+
+
+def _spec_of(template: Any) -> Any:
+    """The pod spec of a template ({metadata, spec}) or of a pod spec itself."""
+    if isinstance(template, dict) and isinstance(template.get("spec"), dict) and "containers" not in template:
+        return template["spec"]
+    return template
+
+
+def _same_place(tree: tuple[Any, ...], model: tuple[Any, ...]) -> bool:
+    """Whether a definition's template path and the model's name one template (either may name the spec)."""
+    return tree == model or (tree[-1:] == ("spec",) and tree[:-1] == model) or (
+        model[-1:] == ("spec",) and model[:-1] == tree)
+
+
+def _from_model(workload: Workload, obj: Any, model: KindModel, created: list[CreatedPod],
+                concrete: dict[tuple[str, int], tuple[Any, ...]]) -> list[SyntheticPod]:
+    listed = frozenset(model.pods.labels) if model.pods else frozenset()
+    exhaustive = model.pods.exhaustive if model.pods else False
+    metadata = get(obj, "metadata")
+    namespace = get(metadata, "namespace")
+    by_spec = [(name, inst) for name, node in workload.components.items() for inst in node.instances
+               if inst.template is not None]
+    made: list[SyntheticPod] = []
+    for number, pod in enumerate(created):
+        match = _match(workload, pod, concrete, by_spec)
+        name, inst = match if match is not None else ("", None)
+        template_labels = get(get(pod.template, "metadata"), "labels")
+        if not isinstance(template_labels, dict) and inst is not None and inst.template is not None:
+            template_labels = get(inst.template.metadata, "labels")  # the model gives the spec alone
+        template_labels = template_labels if isinstance(template_labels, dict) else {}
+        labels = {**{str(k): str(v) for k, v in template_labels.items()}, **pod.labels}
+        spec = _spec_of(pod.template) if pod.template is not None else (
+            inst.template.spec if inst is not None and inst.template is not None else {})
+        entry = f"-{pod.entry}" if pod.entry is not None else ""
+        pod_metadata: dict[str, Any] = {
+            "name": f"{workload.name}-{pod.created}{entry}-{pod.group}-{pod.index}",
+            "labels": labels,
+            "ownerReferences": [_model_owner(workload, model, pod, number)],
+        }
+        if isinstance(namespace, str):
+            pod_metadata["namespace"] = namespace
+        shared = {key: f"<{key} of this run>" for key in pod.undetermined
+                  if (fact := model.label(key)) is not None and fact.role in ("run", "workload")}
+        ancestors = _ancestors(workload, name) if name else ()
+        made.append(SyntheticPod(
+            {"apiVersion": "v1", "kind": "Pod", "metadata": pod_metadata, "spec": spec},
+            name, inst.id if inst is not None else "", {name: inst.id} if inst is not None else {},
+            ancestors, (pod.group,), pod.undetermined - frozenset(labels),
+            listed | frozenset(template_labels), exhaustive, shared))
+    return made
+
+
+def _match(workload: Workload, pod: CreatedPod, concrete: dict[tuple[str, int], tuple[Any, ...]],
+           by_spec: list[tuple[str, Instance]]) -> tuple[str, Instance] | None:
+    """The definition's component instance whose template the created pod runs: by where the template sits,
+    else by its value when exactly one template is equal."""
+    found: list[tuple[str, Instance]] = []
+    if pod.template_path is not None:
+        at = pod.template_path
+        found = [(name, workload.components[name].instances[index])
+                 for (name, index), place in concrete.items() if place and _same_place(place, at)]
+    elif pod.template is not None:
+        spec = _spec_of(pod.template)
+        found = [(name, inst) for name, inst in by_spec
+                 if inst.template is not None and inst.template.spec == spec]
+    if len(found) > 1:  # one template for two components (a leader running the worker template): by name
+        found = [(name, inst) for name, inst in found if name == pod.created]
+    if not found and pod.template is None:  # a pod the controller makes without a template (a submitter)
+        found = [(name, inst) for name, inst in by_spec if name == pod.created]
+    return found[0] if len(found) == 1 else None
+
+
+def _ancestors(workload: Workload, name: str) -> tuple[str, ...]:
+    chain: list[str] = []
+    node = workload.components.get(name)
+    while node is not None and node.name not in chain:
+        chain.insert(0, node.name)
+        node = workload.components.get(node.owner or "")
+    return tuple(chain)
+
+
+def _model_owner(workload: Workload, model: KindModel, pod: CreatedPod, number: int) -> dict[str, Any]:
+    """The pod's owner as the model says (the object it is made ``via``), named from the workload's name."""
+    via = model.created(next((c.via for c in model.pods_created() if c.name == pod.created and c.via), ""))
+    if via is None:
+        return {"apiVersion": workload.api_version, "kind": workload.kind, "name": workload.name,
+                "controller": True}
+    group, _, kind = via.kind.rpartition("/")
+    entry = f"-{pod.entry}" if pod.entry is not None else ""
+    return {"apiVersion": group, "kind": kind, "name": f"{workload.name}-{via.name}{entry}-{pod.group}",
+            "controller": True}

@@ -46,7 +46,11 @@ def label_keys(text: str) -> frozenset[str] | None:
 
 def _source(workload: Workload) -> str:
     from wmaplint.resolve.controller import controller_labels
+    from wmaplint.resolve.created import kind_model
 
+    model = kind_model(workload.api_version, workload.kind)
+    if model is not None and model.pods is not None:
+        return model.pods.source
     facts = controller_labels(workload.api_version, workload.kind)
     return facts.source if facts else "the pod templates"
 
@@ -93,7 +97,7 @@ class _Verifier:
                 continue
             where = leaf.component.type_selector_node
             claimed = [p for p in checked if self._claims(leaf, p)]
-            others = [p for p in claimed if p.component != leaf.name]
+            others = [p for p in claimed if p.component not in (leaf.name, "")]
             if others:
                 self._fact(SelectorClaimsOtherPods, where, leaf.name, others[0].component, others[0].name)
             own_checked = [p for p in own if p.determined(keys)]
@@ -121,7 +125,7 @@ class _Verifier:
                 continue
             if not pod.determined(label_keys(expr.text)):
                 continue
-            instance = next((level.instance for level in pod.path if level.component == owner), None)
+            instance = pod.instances.get(owner)
             if instance is None:
                 continue
             result = self.runtime.evaluate(expr.text, JqInput(pod.pod))
@@ -158,7 +162,7 @@ class _Verifier:
                     return
                 keys |= read
             for pod in self.pods:
-                if not any(level.component == component for level in pod.path):
+                if component not in pod.ancestors:
                     continue
                 value = self._key_value(pod, keys, paths)
                 if value is None:

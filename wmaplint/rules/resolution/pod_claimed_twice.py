@@ -38,7 +38,9 @@ spec:
 ---
 apiVersion: v1
 kind: Pod
-metadata: {name: mnist-worker-0, labels: {training.kubeflow.org/replica-type: worker}}
+metadata:
+  name: mnist-worker-0
+  labels: {training.kubeflow.org/job-name: mnist, training.kubeflow.org/replica-type: worker}
 spec: {containers: [{name: pytorch, image: mnist}]}
 """
 _REPLICA_TYPE_KEY = """'.metadata.labels["training.kubeflow.org/replica-type"]'"""
