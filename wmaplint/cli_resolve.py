@@ -40,7 +40,7 @@ _CRDS = click.option(
     "manifests; the shipped catalog serves the kinds no such file describes.",
 )
 @click.option("--pods", "pods", metavar="FILE", callback=readable("file"),
-              help="A PodList or Pod documents to attribute to components.")
+              help="What `kubectl get pods -o json` lists (JSON or YAML): compared with the tree.")
 @click.option(
     "--with",
     "with_files",

@@ -7,7 +7,7 @@ import os
 from decimal import Decimal
 from typing import Any
 
-from wmaplint.resolve.model import ComponentNode, Instance, Workload
+from wmaplint.resolve.model import ComponentNode, Instance, PodComparison, Workload
 from wmaplint.resolve.resources import GPU, format_count, format_number, format_quantity, is_accelerator
 from wmaplint.source import to_python
 
@@ -181,12 +181,49 @@ def workload_json(workload: Workload) -> dict[str, Any]:
             {"pod": p.pod, "component": p.component, "instance": p.instance, "replica": p.replica}
             for p in workload.pods
         ],
+        "podComparison": _comparison_json(workload.comparison) if workload.comparison else None,
         "findings": [
             {"rule": d.rule, "message": d.message, "path": d.path, "line": d.span.start_line,
              "column": d.span.start_col}
             for d in workload.diagnostics
         ],
     }
+
+
+def _comparison_json(c: PodComparison) -> dict[str, Any]:
+    return {
+        "agrees": c.agrees,
+        "predicted": {"pods": c.predicted, "gpus": format_number(c.predicted_gpus)},
+        "listed": {"pods": c.listed, "gpus": format_number(c.listed_gpus)},
+        "components": [
+            {"component": n.component, "instance": n.instance or None, "predicted": n.predicted,
+             "listed": n.listed}
+            for n in c.components
+        ],
+        "belonging": c.belonging,
+        "claimedByNone": c.unclaimed,
+        "claimedTwice": c.claimed_twice,
+        "notOfWorkload": c.foreign,
+    }
+
+
+def _comparison_lines(c: PodComparison) -> list[str]:
+    verdict = "agrees with the tree" if c.agrees else "differs from the tree"
+    lines = [
+        f"  pod list: {_plural(c.listed, 'pod')} of the workload, {format_number(c.listed_gpus)} GPUs; "
+        f"predicted {_plural(c.predicted, 'pod')}, {format_number(c.predicted_gpus)} GPUs: {verdict}"
+    ]
+    for n in c.components:
+        if n.predicted != n.listed:
+            part = f"{n.component}/{n.instance}" if n.instance else n.component
+            lines.append(f"    {part}: predicted {n.predicted}, listed {n.listed}")
+    lines.extend(f"    claimed by no component: {pod}" for pod in c.unclaimed)
+    lines.extend(f"    claimed by several components: {pod}" for pod in c.claimed_twice)
+    if c.foreign:
+        more = f" and {len(c.foreign) - 10} more" if len(c.foreign) > 10 else ""
+        shown = ", ".join(c.foreign[:10]) + more
+        lines.append(f"    not of this workload: {shown}")
+    return lines
 
 
 def render_json(workloads: list[Workload], extra: dict[str, Any] | None = None) -> str:
@@ -306,6 +343,8 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
             if pod.replica is not None:
                 target += f" replica {pod.replica}"
             lines.append(f"  pod {pod.pod} -> {target}")
+        if workload.comparison is not None:
+            lines.extend(_comparison_lines(workload.comparison))
         for diagnostic in workload.diagnostics:
             lines.append(f"  {diagnostic.rule}: {diagnostic.message}")
     for note in notes or []:

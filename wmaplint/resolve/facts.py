@@ -239,3 +239,76 @@ class TooManyNodes(Fact):
     """A manifest document holds more than ``limit`` YAML nodes."""
 
     limit: int
+
+
+# -- the pods the controller creates, synthesized (wmaplint.resolve.verify) ----------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SelectorClaimsNoPod(Fact):
+    """The type selector of ``component`` claims none of the ``pods`` pods the controller creates for it;
+    ``carried`` says what the first of them carries for the keys the selector reads."""
+
+    component: str
+    pods: int
+    carried: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SelectorClaimsOtherPods(Fact):
+    """The type selector of ``component`` claims pods the controller creates for ``other`` (``pod``, one
+    of them)."""
+
+    component: str
+    other: str
+    pod: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class InstanceSelectorMismatch(Fact):
+    """The instance selector of ``component`` gives ``given`` (None: no single value) on the pods the
+    controller creates for instance ``instance`` (``pod``, one of them)."""
+
+    component: str
+    instance: str
+    given: str | None
+    pod: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GangKeySplitsRun(Fact):
+    """The groupByKeyPaths of gang ``group`` give pods of one replica of the workload different values:
+    ``first`` of one part and ``second`` of another (each "component/instance: value")."""
+
+    group: str
+    first: str
+    second: str
+    source: str
+
+
+# -- the pods kubectl lists, against the prediction (wmaplint.resolve.compare) ----------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PodCountDiffers(Fact):
+    """``component`` (its instance ``instance``, "" for every instance) is predicted ``predicted`` pods and
+    claims ``listed`` of the pod list; ``which`` names pods missing or extra when they can be told."""
+
+    component: str
+    instance: str
+    predicted: int
+    listed: int
+    which: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GpuTotalDiffers(Fact):
+    """Workload ``kind`` ``name`` is predicted ``predicted`` GPUs; its listed pods ask for ``listed``."""
+
+    kind: str
+    name: str
+    predicted: str
+    listed: str

@@ -113,6 +113,38 @@ class PodAttribution:
 
 
 @dataclass(slots=True)
+class ComponentCount:
+    """The pods the tree predicts for a component (``instance``: one of its instances, "" for all) and how
+    many of the listed pods it claims."""
+
+    component: str
+    instance: str
+    predicted: int
+    listed: int
+
+
+@dataclass(slots=True)
+class PodComparison:
+    """The workload's tree against the pods a pod list (``kubectl get pods -o json``) holds."""
+
+    predicted: int
+    listed: int  # pods of the list found to belong to the workload
+    predicted_gpus: Decimal
+    listed_gpus: Decimal
+    components: list[ComponentCount] = field(default_factory=list)
+    belonging: dict[str, str] = field(default_factory=dict)  # pod -> how it was found to be of the workload
+    unclaimed: list[str] = field(default_factory=list)  # of the workload, claimed by no component
+    claimed_twice: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)  # listed pods not of the workload
+
+    @property
+    def agrees(self) -> bool:
+        return (self.predicted == self.listed and self.predicted_gpus == self.listed_gpus
+                and not self.unclaimed and not self.claimed_twice
+                and all(c.predicted == c.listed for c in self.components))
+
+
+@dataclass(slots=True)
 class Workload:
     api_version: str
     kind: str
@@ -128,6 +160,7 @@ class Workload:
     facts: list[Fact] = field(default_factory=list)  # what resolving found (wmaplint.resolve.facts)
     diagnostics: list[Diagnostic] = field(default_factory=list)  # the facts as a run reports them
     pods: list[PodAttribution] = field(default_factory=list)
+    comparison: PodComparison | None = None  # with a pod list: the prediction against the listed pods
     # what the tree assumes about the operator where the manifest leaves it open
     # (wmaplint.resolve.assumptions)
     assumptions: list[str] = field(default_factory=list)

@@ -71,7 +71,7 @@ class PodMatcher:
         self.with_spec = [c for c in self.components if c.component.spec_node is not None]
         self.leaves = [c for c in self.components if not c.children]
 
-    def _type_matches(self, comp: _Selecting, ev: Evaluator, pod: Any) -> bool:
+    def type_matches(self, comp: _Selecting, ev: Evaluator, pod: Any) -> bool:
         component = comp.component
         if component.type_selector_node is None:
             return False
@@ -118,7 +118,7 @@ class PodMatcher:
         if len(self.with_spec) == 1:
             claimed = [self.with_spec[0]]
         else:
-            claimed = [leaf for leaf in self.leaves if self._type_matches(leaf, ev, pod)]
+            claimed = [leaf for leaf in self.leaves if self.type_matches(leaf, ev, pod)]
         if not claimed:
             return PodAttribution(pod=name, component=None, instance=None, replica=None)
         comp = claimed[0]
@@ -189,3 +189,16 @@ def pods_from_documents(documents: list[Any]) -> list[Any]:
                 if isinstance(item, Mapping) and item.get("kind", "Pod") == "Pod"
             )
     return pods
+
+
+def owner_objects(documents: list[Any]) -> list[Any]:
+    """The objects other than Pods among parsed documents and List items: the owners pods may name."""
+    found: list[Any] = []
+    for doc in documents:
+        if not isinstance(doc, Mapping):
+            continue
+        listed = doc.get("items")
+        items: list[Any] = listed if isinstance(listed, list) else [doc]
+        found.extend(item for item in items if isinstance(item, Mapping) and isinstance(item.get("kind"), str)
+                     and item.get("kind") not in ("Pod", "List", "PodList"))
+    return found

@@ -16,8 +16,6 @@ from wmaplint.resolve.facts import (
     AmbiguousDefinition,
     NoDefinition,
     NoDefinitionInFile,
-    PodInstanceUnknown,
-    PodUnattributed,
 )
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import (
@@ -32,16 +30,12 @@ from wmaplint.resolve.loading import (
     show_gvk,
 )
 from wmaplint.resolve.model import Workload
-from wmaplint.resolve.pods import attribute_pods, controller_owned, pods_from_documents
+from wmaplint.resolve.pods import controller_owned, owner_objects, pod_name, pods_from_documents
 from wmaplint.resolve.references import References, is_built_in_non_workload, is_referenced_object
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, MappingNode, SequenceNode
 from wmaplint.source.nodes import no_cyclic_gc
 from wmaplint.structs import dataclass, field, replace
-
-# the pod-unattributed facts, which a workload that is not the run's last drops: the pods it claims none of
-# go on to the next workload
-_UNCLAIMED = (PodUnattributed, PodInstanceUnknown)
 
 
 @dataclass
@@ -51,6 +45,7 @@ class TreeRun:
     notes: list[str] = field(default_factory=list)
     manifests: int = 0
     unresolved: int = 0  # documents that are no object, or of a kind no definition describes
+    stray_pods: list[str] = field(default_factory=list)  # listed pods of no workload of the run
 
     @property
     def has_errors(self) -> bool:
@@ -88,7 +83,10 @@ def resolve_documents(
     pods: list[Any],
     runtime: JqRuntime | None = None,
     references: References | None = None,
+    owners: list[Any] | None = None,
 ) -> TreeRun:
+    """Resolve the manifests; with ``pods`` (what `kubectl get pods` lists), compare each workload with its
+    pods, following their ownerReferences through ``owners`` (the other objects listed beside them)."""
     runtime = runtime or default_runtime()
     run = TreeRun(diagnostics=list(index.problems))
     facts: list[Fact] = []
@@ -125,18 +123,20 @@ def resolve_documents(
                                     references=references)
         chosen.append((workload, entry, manifest))
     if pods and chosen:
-        # each pod goes to the first workload whose definition claims it
-        remaining = list(pods)
-        for position, (workload, entry, _) in enumerate(chosen):
-            last = position == len(chosen) - 1
-            attributions = attribute_pods(entry.definition, workload, remaining, runtime)
-            if not last:
-                kept = [a for a in attributions if a.component is not None]
-                workload.pods = kept
-                remaining = [
-                    pod for pod, a in zip(remaining, attributions, strict=True) if a.component is None
-                ]
-                workload.facts = [f for f in workload.facts if not isinstance(f, _UNCLAIMED)]
+        # each pod goes to the workload it is found to belong to; one nothing ties to a workload goes to the
+        # first whose selectors claim it (wmaplint.resolve.compare)
+        from wmaplint.resolve.compare import Owners, compare_pods, pods_of
+
+        known = Owners(list(owners or ()) + [m.value for m in manifests])
+        definite = [pods_of(workload, manifest.value, pods, known) for workload, _, manifest in chosen]
+        taken: set[int] = set()
+        for position, (workload, entry, manifest) in enumerate(chosen):
+            others = set().union(*(d for i, d in enumerate(definite) if i != position))
+            took = compare_pods(entry.definition, workload, manifest.value, pods, known, runtime,
+                                taken | (others - definite[position]))
+            taken.update(id(pod) for pod in took)
+        stray = [pod for pod in pods if id(pod) not in taken]
+        run.stray_pods = [pod_name(pod) for pod in stray]
     run.diagnostics.extend(diagnostics(facts))
     for workload, _, manifest in chosen:
         run.workloads.append(workload)
@@ -263,6 +263,7 @@ def resolve_files(
     problems.extend(diagnostics(empty))
     manifests: list[LoadedDocument] = []
     pods: list[Any] = []
+    owners: list[Any] = []
     # objects workloads name (a TrainJob's runtime): from --with files, and found among the manifests
     references = References()
     referenced: list[LoadedDocument] = []
@@ -282,13 +283,15 @@ def resolve_files(
             if entries and not _fits(entries, workload_manifests):
                 raise DefinitionMisfit(path, _misfit(path, entries, workload_manifests))
     if pods_path is not None:
-        pods.extend(pods_from_documents([d.value for d in load(pods_path, budget=Budget())]))
+        listed = [d.value for d in load(pods_path, budget=Budget())]
+        pods.extend(pods_from_documents(listed))
+        owners.extend(owner_objects(listed))
     if use_catalog:
         index.add_catalog()
     # Resolution allocates many small acyclic objects per document; the cyclic collector would rescan every
     # loaded manifest each time (a third of the time of a 5,000-document stream). Reference counting frees.
     with no_cyclic_gc():
-        run = resolve_documents(manifests, index, pods, runtime, references)
+        run = resolve_documents(manifests, index, pods, runtime, references, owners)
     run.diagnostics[:0] = problems
     if referenced and not manifests:
         run.notes.extend(

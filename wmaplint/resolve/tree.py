@@ -264,6 +264,7 @@ def resolve_workload(
     with_status: bool = True,
     with_gangs: bool = True,
     references: References | None = None,
+    with_verify: bool = True,
 ) -> Workload:
     """The workload tree of ``obj`` as ``definition`` (a Karta or ResourceInterface read from file ``path``)
     describes it; ``references`` are objects the workload may name (a TrainJob's runtime,
@@ -301,4 +302,8 @@ def resolve_workload(
         workload.status = evaluate_status(root.component.status, builder.eval)
     if with_gangs:
         workload.gangs = preview_gangs(definition, workload)
+    if with_verify:
+        from wmaplint.resolve.verify import verify_selectors
+
+        workload.facts.extend(verify_selectors(definition, workload, obj, runtime))
     return workload

@@ -336,8 +336,16 @@ spec: {containers: [{name: main, image: trainer}]}
 """
 
 
-def jobset_tree_with_pods(selector: str = JOBSET_SELECTOR, pod: str = JOBSET_POD) -> str:
-    """The scaled JobSet definition with pod selectors, the manifest, and a pod."""
+# Every pod of the JobSet manifest: the leader and the two workers (JOBSET_POD is the first worker).
+JOBSET_PODS = (
+    JOBSET_POD.replace("train-workers-0-0", "train-leader-0-0").replace("name: workers", "name: leader")
+    + JOBSET_POD
+    + JOBSET_POD.replace("train-workers-0-0", "train-workers-1-0")
+)
+
+
+def jobset_tree_with_pods(selector: str = JOBSET_SELECTOR, pod: str = JOBSET_PODS) -> str:
+    """The scaled JobSet definition with pod selectors, the manifest, and its pods (by default all)."""
     return (JOBSET_TREE_HEAD + f"      scaleDefinition: {{replicasPath: '{JOBSET_SCALE}'}}\n" + selector
             + JOBSET_MANIFEST + pod)
 
@@ -394,3 +402,61 @@ cases:
 def suite(pods: int = 2) -> str:
     """A suite of one case that passes when it expects ``pods`` 2."""
     return _SUITE % pods
+
+
+# -- the pods a controller creates: an MPIJob (kubeflow/mpi-operator v2beta1) and the definition's selectors -
+
+MPIJOB_TREE = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: kubeflow-org-mpijob-v2beta1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: mpijob
+      kind: {group: kubeflow.org, version: v2beta1, kind: MPIJob}
+    childComponents:
+    - name: launcher
+      ownerRef: mpijob
+      kind: {group: batch, version: v1, kind: Job}
+      specDefinition: {podTemplateSpecPath: .spec.mpiReplicaSpecs.Launcher.template}
+      podSelector:
+        componentTypeSelector:
+          {keyPath: '.metadata.labels["training.kubeflow.org/job-role"]', value: launcher}
+    - name: worker
+      ownerRef: mpijob
+      kind: {group: "", version: v1, kind: Pod}
+      specDefinition: {podTemplateSpecPath: .spec.mpiReplicaSpecs.Worker.template}
+      scaleDefinition: {replicasPath: .spec.mpiReplicaSpecs.Worker.replicas // 1}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["training.kubeflow.org/job-role"]', value: worker}
+"""
+MPIJOB_GANG = """\
+  optimizationInstructions:
+    gangScheduling:
+      podGroups:
+      - name: job
+        members:
+        - {componentName: launcher, groupByKeyPaths: ['%s']}
+        - {componentName: worker, groupByKeyPaths: ['%s']}
+"""
+MPIJOB_MANIFEST = """\
+---
+apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: pi}
+spec:
+  mpiReplicaSpecs:
+    Launcher:
+      template: {spec: {containers: [{name: launcher, image: mpi-pi}]}}
+    Worker:
+      replicas: 2
+      template: {spec: {containers: [{name: worker, image: mpi, resources: {limits: {nvidia.com/gpu: 1}}}]}}
+"""
+
+
+def mpijob_tree(old: str = "", new: str = "", gang_key: str | None = None) -> str:
+    """The MPIJob definition (``old`` replaced by ``new``), a gang keyed by ``gang_key``, the manifest."""
+    definition = _replace(MPIJOB_TREE, old, new) if old else MPIJOB_TREE
+    gang = MPIJOB_GANG % (gang_key, gang_key) if gang_key is not None else ""
+    return definition + gang + MPIJOB_MANIFEST

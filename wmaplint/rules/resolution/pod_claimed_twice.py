@@ -40,8 +40,7 @@ apiVersion: v1
 kind: Pod
 metadata:
   name: mnist-worker-0
-  labels: {training.kubeflow.org/replica-type: worker}
-  ownerReferences: [{apiVersion: kubeflow.org/v1, kind: PyTorchJob, name: mnist, uid: u1, controller: true}]
+  labels: {training.kubeflow.org/job-name: mnist, training.kubeflow.org/replica-type: worker}
 spec: {containers: [{name: pytorch, image: mnist}]}
 """
 _REPLICA_TYPE_KEY = """'.metadata.labels["training.kubeflow.org/replica-type"]'"""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from wmaplint.diagnostics import define
 from wmaplint.resolve.facts import PodInstanceUnknown, PodUnattributed
 from wmaplint.rules import reports
-from wmaplint.rules.examples import JOBSET_POD, jobset_tree_with_pods
+from wmaplint.rules.examples import JOBSET_PODS, jobset_tree_with_pods
 
 RULE = define(
     "WM712",
@@ -14,7 +14,7 @@ RULE = define(
     "A pod of the workload is claimed by no component.",
     why="The platform cannot show, count or gang-schedule pods that no component selector claims.",
     bad=jobset_tree_with_pods(
-        pod=JOBSET_POD.replace("replicatedjob-name: workers", "replicatedjob-name: evaluators")
+        pod=JOBSET_PODS.replace("replicatedjob-name: workers", "replicatedjob-name: evaluators")
     ),
     good=jobset_tree_with_pods(),
     fix="Make the componentTypeSelector and instance idPath read labels that the pods carry.",

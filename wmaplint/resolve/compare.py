@@ -1,0 +1,202 @@
+"""The workload's tree against the pods `kubectl get pods -o json` lists, offline: which listed pods belong
+to the workload, which component claims each, and the predicted pods and GPUs against the listed ones.
+
+A pod belongs to the workload when its ownerReferences lead to it: directly, through objects given beside
+the pods (a Job the JobSet owns), or to an object not given whose kind a component of the definition has and
+whose name the controller derives from the workload's (``<workload>-...``). A pod owned by anything else
+does not. A pod without owners belongs when it carries a label the controller writes to name the workload
+(``jobset.sigs.k8s.io/jobset-name``) with the workload's name, and does not when it lacks it or names
+another; where nothing names the workload's pods, the definition's selectors decide, as the runtime does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from wmaplint.resolve.controller import controller_labels
+from wmaplint.resolve.created import kind_model
+from wmaplint.resolve.facts import GpuTotalDiffers, PodCountDiffers, PodUnattributed
+from wmaplint.resolve.jqrun import default_runtime
+from wmaplint.resolve.model import ComponentCount, PodComparison, Workload
+from wmaplint.resolve.pods import attribute_pods, pod_name
+from wmaplint.resolve.resources import format_number, pod_resources
+from wmaplint.resolve.synthesis import tree_pods
+from wmaplint.resolve.values import get
+
+if TYPE_CHECKING:
+    from wmaplint.definition.model import Definition
+    from wmaplint.resolve.jqrun import JqRuntime
+
+GPU = "nvidia.com/gpu"
+MAX_OWNER_STEPS = 10
+BY_SELECTORS = "selectors"
+
+
+class Owners:
+    """The objects given beside the pods, by uid and by kind and name, to follow ownerReferences through."""
+
+    def __init__(self, objects: list[Any]):
+        self.by_uid: dict[str, Any] = {}
+        self.by_name: dict[tuple[str, str], Any] = {}
+        for obj in objects:
+            metadata = get(obj, "metadata")
+            uid, name, kind = get(metadata, "uid"), get(metadata, "name"), get(obj, "kind")
+            if isinstance(uid, str):
+                self.by_uid[uid] = obj
+            if isinstance(name, str) and isinstance(kind, str):
+                self.by_name[(kind, name)] = obj
+
+    def find(self, ref: Mapping[str, Any]) -> Any:
+        uid = ref.get("uid")
+        if isinstance(uid, str) and uid in self.by_uid:
+            return self.by_uid[uid]
+        return self.by_name.get((str(ref.get("kind")), str(ref.get("name"))))
+
+
+def _owner(obj: Any) -> Mapping[str, Any] | None:
+    refs = get(get(obj, "metadata"), "ownerReferences")
+    refs = [r for r in refs if isinstance(r, Mapping)] if isinstance(refs, list) else []
+    return next((r for r in refs if r.get("controller") is True), refs[0] if refs else None)
+
+
+def _is_workload(ref: Mapping[str, Any], workload: Workload, uid: Any) -> bool:
+    if isinstance(uid, str) and isinstance(ref.get("uid"), str):
+        return bool(ref["uid"] == uid)
+    return ref.get("kind") == workload.kind and ref.get("name") == workload.name
+
+
+def belongs(pod: Any, workload: Workload, uid: Any, owners: Owners) -> str | None:
+    """How ``pod`` is found to be of the workload ("owner", "owner name", "labels", BY_SELECTORS: not
+    known, the selectors decide), or None when it is not of the workload."""
+    ref = _owner(pod)
+    steps = 0
+    while ref is not None and steps < MAX_OWNER_STEPS:
+        steps += 1
+        if _is_workload(ref, workload, uid):
+            return "owner"
+        known = owners.find(ref)
+        if known is None:
+            kinds = {node.kind.kind for node in workload.components.values() if node.kind is not None}
+            name = str(ref.get("name") or "")
+            if ref.get("kind") in kinds and (name == workload.name or name.startswith(f"{workload.name}-")):
+                return "owner name"
+            return None
+        ref = _owner(known)
+    if steps:
+        return None  # owned by something that does not lead to the workload
+    keys = workload_label_keys(workload)
+    if keys:
+        labels = get(get(pod, "metadata"), "labels")
+        labels = labels if isinstance(labels, Mapping) else {}
+        return "labels" if any(labels.get(key) == workload.name for key in keys) else None
+    return BY_SELECTORS
+
+
+def pods_of(workload: Workload, obj: Any, pods: list[Any], owners: Owners) -> set[int]:
+    """The ids of the pods found (by owner or label) to be of the workload."""
+    uid = get(get(obj, "metadata"), "uid")
+    return {id(pod) for pod in pods if belongs(pod, workload, uid, owners) not in (None, BY_SELECTORS)}
+
+
+def workload_label_keys(workload: Workload) -> list[str]:
+    """The labels the controller writes on every pod with the workload's name as the value."""
+    model = kind_model(workload.api_version, workload.kind)
+    if model is not None and model.pods is not None:
+        return [label.key for label in model.pods.labels.values()
+                if label.role == "workload" and label.derive == ".metadata.name" and not label.on]
+    facts = controller_labels(workload.api_version, workload.kind)
+    return [label.key for label in (facts.labels if facts else ())
+            if label.role == "workload" and label.value.startswith(f"the {workload.kind}'s name")]
+
+
+def _gpus(pod: Any) -> Decimal:
+    resources, _ = pod_resources(get(pod, "spec"))
+    return resources.get(GPU, Decimal(0))
+
+
+def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: list[Any], owners: Owners,
+                 runtime: JqRuntime | None = None, taken: set[int] | None = None) -> list[Any]:
+    """Attribute the listed pods of the workload and compare them with its tree; the comparison is set on
+    the workload and its mismatches join its facts. Returns the pods it took (``taken``: ids of pods an
+    earlier workload of the run took, which it leaves)."""
+    taken = taken if taken is not None else set()
+    uid = get(get(obj, "metadata"), "uid")
+    how: dict[int, str] = {}
+    foreign: list[str] = []
+    for pod in pods:
+        found = belongs(pod, workload, uid, owners) if id(pod) not in taken else None
+        if found is None:
+            foreign.append(pod_name(pod))
+        else:
+            how[id(pod)] = found
+    candidates = [pod for pod in pods if id(pod) in how]
+    attributions = attribute_pods(definition, workload, candidates, runtime)
+    kept, keep_pods = [], []
+    for pod, attribution in zip(candidates, attributions, strict=True):
+        if how[id(pod)] == BY_SELECTORS and attribution.component is None:
+            foreign.append(attribution.pod)  # nothing says it is of the workload, and no selector claims it
+            workload.facts = [f for f in workload.facts
+                              if not (isinstance(f, PodUnattributed) and f.pod == attribution.pod)]
+            continue
+        kept.append(attribution)
+        keep_pods.append(pod)
+    workload.pods = kept
+    predicted = tree_pods(workload, obj, None, runtime or default_runtime())
+    comparison = PodComparison(
+        predicted=workload.total_pods,
+        listed=len(kept),
+        predicted_gpus=workload.total_resources.get(GPU, Decimal(0)),
+        listed_gpus=sum((_gpus(p) for p in keep_pods), Decimal(0)),
+        belonging={a.pod: how[id(p)] for a, p in zip(kept, keep_pods, strict=True)},
+        unclaimed=[a.pod for a in kept if a.component is None],
+        claimed_twice=[a.pod for a in kept if len(a.claimed_by) > 1],
+        foreign=foreign,
+    )
+    comparison.components = _counts(workload, predicted, kept)
+    workload.comparison = comparison
+    _facts(definition, workload, comparison)
+    return keep_pods
+
+
+def _counts(workload: Workload, predicted: list[Any], kept: list[Any]) -> list[ComponentCount]:
+    expected = Counter(p.component for p in predicted)
+    listed = Counter(a.component for a in kept if a.component is not None)
+    expected_inst = Counter((p.component, p.instance) for p in predicted
+                            if workload.components[p.component].multi_instance)
+    listed_inst = Counter((a.component, a.instance) for a in kept if a.component in workload.components
+                          and workload.components[a.component].multi_instance)
+    counts: list[ComponentCount] = []
+    for name, node in workload.components.items():
+        if name not in expected and name not in listed:
+            continue
+        counts.append(ComponentCount(name, "", expected[name], listed[name]))
+        if node.multi_instance:
+            ids = [i.id for i in node.instances] + sorted(
+                {str(i) for (c, i) in listed_inst if c == name} - {i.id for i in node.instances})
+            counts.extend(ComponentCount(name, i, expected_inst[(name, i)], listed_inst[(name, i)])
+                          for i in ids)
+    return counts
+
+
+def _facts(definition: Definition, workload: Workload, comparison: PodComparison) -> None:
+    path = workload.definition_path
+    structure = definition.structure_node or definition.document_node
+    for count in comparison.components:
+        if count.predicted == count.listed:
+            continue
+        node = workload.components[count.component]
+        where = node.component.name_node or node.component.node
+        which = ""
+        if count.predicted == 0:  # every listed pod is one too many: name them
+            extra = [a.pod for a in workload.pods if a.component == count.component
+                     and (not count.instance or a.instance == count.instance)]
+            which = ", ".join(extra[:5])
+        workload.facts.append(PodCountDiffers(path, where.span, count.component, count.instance,
+                                              count.predicted, count.listed, which))
+    if comparison.predicted_gpus != comparison.listed_gpus:
+        workload.facts.append(GpuTotalDiffers(path, structure.span, workload.kind, workload.name,
+                                              str(format_number(comparison.predicted_gpus)),
+                                              str(format_number(comparison.listed_gpus))))

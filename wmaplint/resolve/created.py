@@ -1,0 +1,174 @@
+"""The pods a workload's controllers create, enumerated from the controller model alone (``creates`` of
+``schemas/controllers/``), independent of any definition: for every created pod object, each entry its
+``each`` yields, each of its ``groups``, ``count`` pods, each with its template and where the template sits
+in the manifest, and the labels the model derives (``derive``, jq with ``$entry``, ``$group``, ``$index`` and
+``$component`` bound).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel, model_for
+from wmaplint.resolve.counts import as_count
+from wmaplint.resolve.jqrun import JqInput, JqRuntime
+from wmaplint.structs import dataclass
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+MAX_CREATED = 5000
+
+
+@dataclass
+class CreatedPod:
+    created: str  # the name of the created object in the model ("worker", "submitter")
+    entry: int | None  # the index of the entry of ``each``, None without one
+    group: int
+    index: int
+    template: Any  # the pod template ({metadata, spec}) or None when the controller makes its own
+    template_path: tuple[Any, ...] | None  # where the template sits in the manifest
+    labels: dict[str, str]  # the labels the model derives (the template's not included)
+    undetermined: frozenset[str]  # labels written on these pods whose value the model cannot derive
+
+
+def kind_model(api_version: str, kind: str) -> KindModel | None:
+    group, _, version = api_version.rpartition("/")
+    found = model_for(group, kind, version)
+    if found is None:
+        from wmaplint.controllers import load_model
+
+        found = load_model().closest(group, kind, version)
+    return found
+
+
+class _Jq:
+    def __init__(self, runtime: JqRuntime, obj: Any):
+        self.runtime = runtime
+        self.input = JqInput(obj)
+        self.obj = obj
+
+    def outputs(self, program: str) -> list[Any] | None:
+        result = self.runtime.evaluate(program, self.input)
+        return list(result.outputs) if result.ok else None
+
+    def one(self, program: str) -> Any:
+        found = self.outputs(program)
+        return found[0] if found and len(found) == 1 else None
+
+
+def _at(entry_path: tuple[Any, ...]) -> str:
+    return f"getpath({json.dumps(list(entry_path))})"
+
+
+def _found_at(obj: Any, value: Any, key: Any) -> tuple[Any, ...] | None:
+    """Where ``value`` sits in ``obj``: its one place, or the one of its places under map key ``key`` (the
+    entry of a ``to_entries[]``)."""
+    places: list[tuple[Any, ...]] = []
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(obj, ())]
+    while stack and len(places) < 20:
+        here, path = stack.pop()
+        if here == value:
+            places.append(path)
+            continue
+        if isinstance(here, dict):
+            stack.extend((v, (*path, k)) for k, v in here.items())
+        elif isinstance(here, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(here))
+    if len(places) > 1 and isinstance(key, str):
+        places = [p for p in places if key in p]
+    return places[0] if len(places) == 1 else None
+
+
+def counts_known(model: KindModel | None) -> bool:
+    """Whether the model says how many pods every pod object it creates has."""
+    return model is not None and bool(model.pods_created()) and all(
+        c.count != UNKNOWN for c in model.pods_created())
+
+
+def created_pods(model: KindModel, obj: Any, runtime: JqRuntime, per_entry: int | None = None
+                 ) -> list[CreatedPod] | None:
+    """Every pod the model's controllers create for ``obj``; None when a count cannot be evaluated.
+    ``per_entry``: at most that many groups and pods in each of an entry's groups."""
+    if not counts_known(model):
+        return None
+    jq = _Jq(runtime, obj)
+    made: list[CreatedPod] = []
+    for created in model.pods_created():
+        for pod in _pods_of(model, created, jq, per_entry):
+            if pod is None:
+                return None
+            made.append(pod)
+            if len(made) >= MAX_CREATED:
+                return made
+    return made
+
+
+def _pods_of(model: KindModel, created: CreatedObject, jq: _Jq, per_entry: int | None
+             ) -> Iterator[CreatedPod | None]:
+    # (index, where the entry sits, the jq that gives it): by path where `each` is a path expression, else
+    # by value (``to_entries[]``)
+    entries: list[tuple[int | None, tuple[Any, ...] | None, str]] = [(None, (), ".")]
+    keys: list[Any] = []
+    if created.each:
+        paths = jq.one(f"[path({created.each})]")
+        if isinstance(paths, list):
+            entries = [(i, tuple(p), _at(tuple(p))) for i, p in enumerate(paths)]
+        else:
+            values = jq.one(f"[{created.each}]")
+            if not isinstance(values, list):
+                yield None
+                return
+            entries = [(i, None, json.dumps(v)) for i, v in enumerate(values)]
+            keys = [v.get("key") if isinstance(v, dict) else None for v in values]
+    groups = 1
+    if created.groups:
+        found = as_count(jq.one(created.groups))
+        if found is None:
+            yield None
+            return
+        groups = found
+    labels = model.pod_labels(created.name)
+    for entry, entry_path, at in entries:
+        count = as_count(jq.one(f". as $workload | {at} | ({created.count})"))
+        if count is None:
+            yield None
+            return
+        template = jq.one(f". as $workload | {at} | ({created.template})") if created.template else None
+        template_path = None
+        if created.template and template is not None and entry_path is not None:
+            relative = jq.one(f". as $workload | [{at} | path({created.template})]")
+            if isinstance(relative, list) and len(relative) == 1:
+                template_path = (*entry_path, *relative[0])
+        elif template is not None:
+            key = keys[entry] if entry is not None and entry < len(keys) else None
+            template_path = _found_at(jq.obj, template, key)
+        shown_groups = groups if per_entry is None else min(groups, per_entry)
+        shown_count = count if per_entry is None else min(count, per_entry)
+        for group in range(shown_groups):
+            for index in range(shown_count):
+                derived, undetermined = _derive(labels, jq, at, group, index, created.name)
+                yield CreatedPod(created.name, entry, group, index, template, template_path, derived,
+                                 undetermined)
+
+
+def _derive(labels: dict[str, Any], jq: _Jq, at: str, group: int, index: int, component: str
+            ) -> tuple[dict[str, str], frozenset[str]]:
+    derivable = [(key, fact.derive) for key, fact in labels.items() if fact.derive]
+    undetermined = {key for key, fact in labels.items() if not fact.derive}
+    if not derivable:
+        return {}, frozenset(undetermined)
+    bound = (f". as $workload | ({at}) as $entry | {group} as $group | {index} as $index | "
+             f"{json.dumps(component)} as $component | ")
+    program = bound + "[" + ", ".join(f'(try [{d}] catch ["<error>"])' for _, d in derivable) + "]"
+    outputs = jq.one(program)
+    derived: dict[str, str] = {}
+    for position, (key, _) in enumerate(derivable):
+        values = outputs[position] if isinstance(outputs, list) and position < len(outputs) else None
+        if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str | int | bool) \
+                and values[0] != "<error>":
+            derived[key] = str(values[0]).lower() if isinstance(values[0], bool) else str(values[0])
+        else:
+            undetermined.add(key)  # written, with a value this manifest does not give (a generated name)
+    return derived, frozenset(undetermined)

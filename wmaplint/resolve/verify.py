@@ -1,0 +1,209 @@
+"""Run a definition's pod selectors and gang keys on the pods the controller would create for a manifest
+(``wmaplint.resolve.synthesis``): a component whose type selector claims none of its pods or pods of another
+component, an instance selector naming the wrong entry, a gang key that gives one replica of the workload
+several values. A selector is run on a synthesized pod only when every label key it reads is determined on
+that pod (its value, or its absence, follows from the manifest and the model); otherwise nothing is said.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from wmaplint.resolve.evaluate import Evaluator
+from wmaplint.resolve.facts import (
+    GangKeySplitsRun,
+    InstanceSelectorMismatch,
+    SelectorClaimsNoPod,
+    SelectorClaimsOtherPods,
+)
+from wmaplint.resolve.jqrun import JqInput, JqRuntime
+from wmaplint.resolve.pods import PodMatcher
+from wmaplint.resolve.synthesis import SyntheticPod, synthesize
+
+if TYPE_CHECKING:
+    from wmaplint.definition.model import Component, Definition, Expr
+    from wmaplint.facts import Fact
+    from wmaplint.resolve.model import Workload
+
+PER_INSTANCE = 2  # replicas synthesized per instance: labels differ by replica index only
+_KEY = re.compile(r"""\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\.labels\.([A-Za-z_][A-Za-z0-9_]*)""")
+
+
+def label_keys(text: str) -> frozenset[str] | None:
+    """The label keys a selector expression reads, None when it reads labels it does not name (``.[$k]``,
+    ``to_entries``) or reads something other than labels."""
+    if "labels" not in text:
+        return None
+    keys = frozenset(a or b for a, b in _KEY.findall(text))
+    rest = _KEY.sub("", text)
+    if not keys or re.search(r"\.\[|to_entries|keys|\$__loc__|\.\.|getpath|paths", rest):
+        return None
+    if re.search(r"\.(spec|status|annotations|name|namespace|ownerReferences)\b", rest):
+        return None
+    return keys
+
+
+def _source(workload: Workload) -> str:
+    from wmaplint.resolve.controller import controller_labels
+    from wmaplint.resolve.created import kind_model
+
+    model = kind_model(workload.api_version, workload.kind)
+    if model is not None and model.pods is not None:
+        return model.pods.source
+    facts = controller_labels(workload.api_version, workload.kind)
+    return facts.source if facts else "the pod templates"
+
+
+def _type_keys(component: Component) -> frozenset[str] | None:
+    keys: set[str] = set(component.match_labels or {})
+    if component.type_selector_path is not None:
+        read = label_keys(component.type_selector_path.text)
+        if read is None:
+            return None
+        keys |= read
+    return frozenset(keys) if keys else None
+
+
+def _carried(pod: SyntheticPod, keys: frozenset[str]) -> str:
+    labels = pod.pod["metadata"]["labels"]
+    return ", ".join(f"{key}={labels[key]!r}" if key in labels else f"no {key}" for key in sorted(keys))
+
+
+class _Verifier:
+    def __init__(self, definition: Definition, workload: Workload, pods: list[SyntheticPod],
+                 runtime: JqRuntime):
+        self.definition = definition
+        self.workload = workload
+        self.pods = pods
+        self.runtime = runtime
+        self.matcher = PodMatcher(definition, runtime, workload.definition_path)
+        self.scratch: list[Fact] = []  # evaluation failures on synthesized pods: the real ones are reported
+        self.facts: list[Fact] = []
+        self.source = _source(workload)
+
+    def _fact(self, kind: type, where: Any, *values: Any) -> None:
+        self.facts.append(kind(self.workload.definition_path, where.span, *values, self.source))
+
+    def type_selectors(self) -> None:
+        if len(self.matcher.with_spec) == 1:
+            return  # the runtime gives every pod to the one component with a pod template
+        selecting = [leaf for leaf in self.matcher.leaves if leaf.component.type_selector_node is not None]
+        for leaf in selecting:
+            keys = _type_keys(leaf.component)
+            own = [p for p in self.pods if p.component == leaf.name]
+            checked = [p for p in self.pods if p.determined(keys)]
+            if keys is None or not checked:
+                continue
+            where = leaf.component.type_selector_node
+            claimed = [p for p in checked if self._claims(leaf, p)]
+            others = [p for p in claimed if p.component not in (leaf.name, "")]
+            if others:
+                self._fact(SelectorClaimsOtherPods, where, leaf.name, others[0].component, others[0].name)
+            own_checked = [p for p in own if p.determined(keys)]
+            if own and len(own_checked) == len(own) and not any(p.component == leaf.name for p in claimed):
+                node = self.workload.components.get(leaf.name)
+                total = node.pods if node is not None else len(own)
+                self._fact(SelectorClaimsNoPod, where, leaf.name, total, _carried(own[0], keys))
+
+    def _claims(self, leaf: Any, pod: SyntheticPod) -> bool:
+        ev = Evaluator(self.runtime, pod.pod, self.scratch, self.workload.definition_path)
+        return self.matcher.type_matches(leaf, ev, pod.pod)
+
+    def instance_selectors(self) -> None:
+        reported: set[str] = set()
+        for pod in self.pods:
+            node = self.workload.components.get(pod.component)
+            if node is None or pod.component in reported:
+                continue
+            found = self._instance_selector(pod.component)
+            if found is None:
+                continue
+            owner, expr = found
+            owner_node = self.workload.components.get(owner)
+            if owner_node is None or not owner_node.multi_instance:
+                continue
+            if not pod.determined(label_keys(expr.text)):
+                continue
+            instance = pod.instances.get(owner)
+            if instance is None:
+                continue
+            result = self.runtime.evaluate(expr.text, JqInput(pod.pod))
+            values = [v for v in (result.outputs if result.ok else ()) if v not in (None, "")]
+            given = str(values[0]) if len(values) == 1 else None
+            if given != instance:
+                reported.add(pod.component)
+                self._fact(InstanceSelectorMismatch, expr.node, owner, instance, given, pod.name)
+
+    def _instance_selector(self, name: str) -> tuple[str, Expr] | None:
+        selecting = next((c for c in self.matcher.components if c.name == name), None)
+        while selecting is not None and selecting.component.instance_selector_path is None:
+            selecting = selecting.parent
+        if selecting is None or selecting.component.instance_selector_path is None:
+            return None
+        return selecting.name, selecting.component.instance_selector_path
+
+    def gang_keys(self) -> None:
+        by_text = {e.text: e for e in self.definition.gang_expressions if e.field == "groupByKeyPaths"}
+        for group in self.definition.pod_groups:
+            members = [(m.component, m.group_by_key_paths) for m in group.members
+                       if m.group_by_key_paths and m.component is not None]
+            if members:
+                self._gang(group.name or "", members, by_text)
+
+    def _gang(self, group: str, members: list[tuple[str, list[str]]], by_text: dict[str, Expr]) -> None:
+        """Pods of the same replica indexes must share one key value, whichever member they are of."""
+        seen: dict[tuple[int, ...], tuple[str, tuple[Any, ...]]] = {}
+        for component, paths in members:
+            keys: set[str] = set()
+            for text in paths:
+                read = label_keys(text)
+                if read is None:
+                    return
+                keys |= read
+            for pod in self.pods:
+                if component not in pod.ancestors:
+                    continue
+                value = self._key_value(pod, keys, paths)
+                if value is None:
+                    continue
+                part = f"{pod.component}{'/' + pod.instance if pod.instance else ''}"
+                known = seen.setdefault(pod.replicas, (part, value))
+                if known[1] != value and known[0] != part:
+                    expr = by_text.get(paths[0])
+                    where = expr.node if expr is not None else self.definition.document_node
+                    self._fact(GangKeySplitsRun, where, group, f"{known[0]}: {_shown(known[1])}",
+                               f"{part}: {_shown(value)}")
+                    return
+
+    def _key_value(self, pod: SyntheticPod, keys: set[str], paths: list[str]) -> tuple[Any, ...] | None:
+        labels = {**pod.shared, **pod.pod["metadata"]["labels"]}
+        if not all(k in labels or (k not in pod.undetermined and (pod.exhaustive or k in pod.listed))
+                   for k in keys):
+            return None
+        data = JqInput({**pod.pod, "metadata": {**pod.pod["metadata"], "labels": labels}})
+        values = []
+        for text in paths:
+            result = self.runtime.evaluate(text, data)
+            if not result.ok:
+                return None
+            values.append(tuple(result.outputs))
+        return tuple(values)
+
+
+def _shown(value: tuple[Any, ...]) -> str:
+    return ", ".join(",".join("null" if v is None else str(v) for v in outputs) or "nothing"
+                     for outputs in value)
+
+
+def verify_selectors(definition: Definition, workload: Workload, obj: Any, runtime: JqRuntime) -> list[Fact]:
+    """What the definition's selectors and gang keys get wrong on the pods the controller creates for
+    ``obj``."""
+    pods = synthesize(workload, obj, PER_INSTANCE, runtime)
+    if not pods:
+        return []
+    verifier = _Verifier(definition, workload, pods, runtime)
+    verifier.type_selectors()
+    verifier.instance_selectors()
+    verifier.gang_keys()
+    return verifier.facts

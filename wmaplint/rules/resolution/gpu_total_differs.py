@@ -1,0 +1,29 @@
+"""WM735 gpu-total-differs: the listed pods of a workload ask for other GPUs than the tree predicts."""
+
+from __future__ import annotations
+
+from wmaplint.diagnostics import define
+from wmaplint.resolve.facts import GpuTotalDiffers
+from wmaplint.rules import reports
+from wmaplint.rules.examples import JOBSET_PODS, jobset_tree_with_pods
+
+RULE = define(
+    "WM735",
+    "gpu-total-differs",
+    "warning",
+    "With `tree --pods`, the workload's listed pods ask for more or fewer GPUs than the tree predicts.",
+    why="The platform books GPUs from the definition's pod templates; pods that ask for others (an "
+    "operator that adds or changes resources, a definition reading the wrong template) are quota the "
+    "platform does not see.",
+    bad=jobset_tree_with_pods(pod=JOBSET_PODS.replace(
+        "image: trainer}", "image: trainer, resources: {limits: {nvidia.com/gpu: 1}}}", 1)),
+    good=jobset_tree_with_pods(),
+    fix="Point the component's pod template path at the template the controller runs.",
+    example_mode="tree",
+)
+
+
+@reports(RULE, GpuTotalDiffers)
+def gpu_total_differs(fact: GpuTotalDiffers) -> str:
+    return (f"{fact.kind} {fact.name}: the tree predicts {fact.predicted} GPU(s), the workload's listed pods "
+            f"ask for {fact.listed}")

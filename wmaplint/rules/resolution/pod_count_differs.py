@@ -1,0 +1,31 @@
+"""WM734 pod-count-differs: a component claims more or fewer of the listed pods than the tree predicts."""
+
+from __future__ import annotations
+
+from wmaplint.diagnostics import define
+from wmaplint.resolve.facts import PodCountDiffers
+from wmaplint.rules import reports
+from wmaplint.rules.examples import JOBSET_POD, jobset_tree_with_pods
+
+RULE = define(
+    "WM734",
+    "pod-count-differs",
+    "warning",
+    "With `tree --pods`, a component claims more or fewer of the listed pods than the tree predicts.",
+    why="`tree --pods` compares the tree with the pods `kubectl get pods -o json` lists: the pods of the "
+    "workload (by their owners, or by the label its controller writes to name it), attributed to components "
+    "by the definition's selectors. A difference is a pod the controller has not made yet (pending, "
+    "failed, scaled), or a definition whose counts or selectors are wrong.",
+    bad=jobset_tree_with_pods(pod=JOBSET_POD),
+    good=jobset_tree_with_pods(),
+    fix="Check the pods' phases first; if every pod is running, fix the replicas path or the selectors of "
+    "the component the message names.",
+    example_mode="tree",
+)
+
+
+@reports(RULE, PodCountDiffers)
+def count_differs(fact: PodCountDiffers) -> str:
+    part = f"{fact.component}/{fact.instance}" if fact.instance else fact.component
+    which = f" ({fact.which})" if fact.which else ""
+    return f"{part}: the tree predicts {fact.predicted} pod(s), the pod list has {fact.listed}{which}"
