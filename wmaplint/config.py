@@ -12,6 +12,7 @@ is its older name, for files of the pod labels shape or the model's). Command-li
 from __future__ import annotations
 
 import errno
+import os
 import re
 from functools import lru_cache
 from pathlib import Path

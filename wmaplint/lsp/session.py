@@ -302,7 +302,7 @@ class Session:
             task.cancel()
         try:
             await asyncio.wait_for(self.supervisor.close(), STOP_SECONDS)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         self.supervisor.kill_all()
         return self.exit_code
