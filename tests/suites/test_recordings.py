@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint.suites.recording import is_recording
+from wmaplint.selection import is_recording
 
 from .test_suites import run_cli
 
