@@ -63,12 +63,12 @@ def is_suite(path: str, text: str) -> bool:
 # What makes a file a recording of workload states (`wmaplint test`) before it is parsed: a top-level
 # `events:` key and a STATE event.
 _EVENTS = re.compile(r"""^(["']?)events\1[ \t]*:""", re.MULTILINE)
-_STATE_EVENT = re.compile(r"""^[ \t-]*(["']?)kind\1[ \t]*:[ \t]*["']?STATE["']?[ \t]*$""", re.MULTILINE)
-
-
 def is_recording(text: str) -> bool:
     """A recording by its text: a top-level ``events:`` key and at least one ``kind: STATE`` event."""
     return _EVENTS.search(text) is not None and _STATE_EVENT.search(text) is not None
+
+
+_STATE_EVENT = kind_test(["STATE"])
 
 
 def manifest_files(paths: list[str]) -> list[str]:

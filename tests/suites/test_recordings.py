@@ -164,6 +164,7 @@ def test_recognised_by_a_top_level_events_list_with_a_state_event():
     assert is_recording(POD.read_text())
     assert not is_recording("events:\n- kind: Normal\n")
     assert not is_recording("spec:\n  events:\n  - kind: STATE\n")
+    assert is_recording("events: [{kind: STATE, object: {apiVersion: v1}, state: Running}]\n")
 
 
 def _shared_recordings(shared: Path) -> Path:

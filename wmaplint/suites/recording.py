@@ -58,10 +58,12 @@ def subject(event: dict[str, Any]) -> str:
     metadata = get(obj, "metadata")
     name = get(metadata, "name")
     namespace = get(metadata, "namespace")
-    shown = f"{namespace}/{name}" if isinstance(namespace, str) else str(name)
+    name = name if isinstance(name, str) else "(unnamed)"
+    shown = f"{namespace}/{name}" if isinstance(namespace, str) else name
     version = event.get("resourceVersion") or get(metadata, "resourceVersion")
     at = f" (resourceVersion {version})" if version is not None else ""
-    return f"{get(obj, 'kind')} {shown}{at}"
+    kind = get(obj, "kind")
+    return f"{kind if isinstance(kind, str) else 'object'} {shown}{at}"
 
 
 def decided_by(status: StatusResult) -> str:
