@@ -69,11 +69,12 @@ def tree(
     from wmaplint.report.lines import diagnostic_brief, render_lines
     from wmaplint.report.workloads import render_dot, render_json, render_text
     from wmaplint.resolve.run import resolve_files
+    from wmaplint.selection import manifest_files
     from wmaplint.source import InputError
 
     try:
-        run = resolve_files(list(manifests), list(definitions), pods, with_paths=with_files, crds=list(crds),
-                            definitions_must_fit=True)
+        run = resolve_files(manifest_files(list(manifests)), list(definitions), pods, with_paths=with_files,
+                            crds=list(crds), definitions_must_fit=True)
     except InputError as exc:
         _fail(str(exc))
         return

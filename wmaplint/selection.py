@@ -61,6 +61,34 @@ def is_suite(path: str, text: str) -> bool:
     return path.endswith(SUITE_SUFFIX) and _SUITE_CASES.search(text) is not None
 
 
+# What makes a file a recording of workload states (`wmaplint test`) before it is parsed: a top-level
+# `events:` key and a STATE event.
+_EVENTS = re.compile(r"""^(["']?)events\1[ \t]*:""", re.MULTILINE)
+def is_recording(text: str) -> bool:
+    """A recording by its text: a top-level ``events:`` key and at least one ``kind: STATE`` event."""
+    return _EVENTS.search(text) is not None and _STATE_EVENT.search(text) is not None
+
+
+_STATE_EVENT = kind_test(["STATE"])
+
+
+def manifest_files(paths: list[str]) -> list[str]:
+    """The files `tree` reads for ``paths``: a directory is walked as `check` walks it (hidden and vendored
+    directories left out, YAML and JSON files only, definition test suites and recordings passed by), as
+    `kubectl apply -f DIR` reads every manifest file of a directory; a named file is read as named."""
+    files: list[str] = []
+    for path in paths:
+        if path == "-" or not os.path.isdir(path):
+            files.append(path)
+            continue
+        walked, _ = walk(path, lambda _: False)
+        for found in walked:
+            head = head_text(found) or ""
+            if not is_suite(found, head) and not is_recording(head):
+                files.append(found)
+    return files
+
+
 def head_text(path: str) -> str | None:
     """The first bytes of a regular file as text (undecodable bytes replaced), or None when it cannot be
     opened or is not a regular file."""

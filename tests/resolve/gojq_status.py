@@ -1,12 +1,17 @@
 """A second implementation of the runtime's status matching: a definition's statusDefinition compiled into one
 jq program and run by gojq itself (Debian's ``gojq``), independent of wmaplint's code.
 
-The semantics are those of ../shared/FORMAT.md §2.5: byPhase compares the first output of
-``phaseDefinition.path``; byConditions looks conditions up by type (a later duplicate wins) and compares
-status and reason as strings; byExpression compares the first output of ``(<expression>) | tostring`` with
-``expectedResult``. Fields of one matcher are ANDed, the entries of a list ORed, and an empty matcher always
-matches. The program prints, for each input object, the list of matching statuses in the runtime's order
-(Resuming, Suspending, Suspended, Running, Failed, Completed, Initializing, Degraded).
+The semantics are those of ../shared/FORMAT.md §2.5 and of the runtime's code (dsx-ai-factory/workload-map
+``pkg/resource/accessor.go``@17a7919, ``ExtractStatus`` and ``matchStatus``): byPhase compares the first
+output of ``phaseDefinition.path``; byConditions looks conditions up by type (a later duplicate wins) and
+compares status and reason as strings; byExpression compares the first output of ``(<expression>) |
+tostring`` with ``expectedResult``. Fields of one matcher are ANDed in that order, each read only when the
+ones before matched, the entries of a list ORed until one matches, and an empty matcher always matches.
+Every output of an expression is collected, so an error anywhere in one fails the whole status extraction,
+as does a phase that is not a string or conditions that are not lists of objects. The program prints, for
+each input object, the matching statuses in the runtime's order (Resuming, Suspending, Suspended, Running,
+Failed, Completed, Initializing, Degraded), ``["Undefined"]`` when none matches and ``["<error>"]`` when the
+extraction fails.
 
 The definition is read with YAML's base loader, so every scalar is the text of its value, as the runtime's
 string-typed fields hold it; the objects are JSON. One gojq process evaluates one definition on every
@@ -61,34 +66,29 @@ def _literal(value: str) -> str:
     return json.dumps(value)
 
 
-# the runtime's string form of a value: a string as it is, anything else as its JSON text
-TEXT_OF = 'if type == "string" then . else tojson end'
-
-
-def _first(expression: str) -> str:
-    """``[first output]`` of an expression on the object, ``[]`` when it yields nothing or fails."""
-    return f"($obj | try [first(\n{expression}\n)] catch [])"
+def _outputs(expression: str) -> str:
+    """Every output of an expression on the object, as a list; an error propagates, as in the runtime's
+    Evaluate, which collects all outputs or fails."""
+    return f"($obj | [\n{expression}\n])"
 
 
 def _phase_matches(wanted: str) -> str:
-    """The first output of the phase path, when there is one and it is not null, equals the text wanted."""
-    first = f"(($phase[0] | {TEXT_OF}) == {_literal(wanted)})"
-    return f"(($phase | length) > 0 and $phase[0] != null and {first})"
+    """byPhase: unset when empty; else the phase (the first output) must be there and equal it."""
+    if wanted == "":
+        return "true"
+    return f"($phase != null and $phase == {_literal(wanted)})"
 
 
 def _condition_matches(entry: Any, fields: dict[str, str | None]) -> str:
     if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
         return "false"
     condition = f"$bytype[{_literal(entry['type'])}]"
-    tests = [f"({condition} != null)"]
-    for key, field_key in (("status", "statusFieldName"), ("reason", "reasonFieldName")):
-        if key not in entry:
-            continue
-        name = fields[field_key]
-        if not name or name == "null":
-            return "false"  # no field to read it from
-        value = f"{condition}[{_literal(name)}]"
-        tests.append(f'({value} as $v | ($v | type) == "string" and $v == {_literal(entry[key])})')
+    tests = [f"($bytype | has({_literal(entry['type'])}))"]
+    for key in ("status", "reason"):
+        wanted = entry.get(key)
+        if not isinstance(wanted, str) or wanted == "":
+            continue  # an empty expectation is not compared
+        tests.append(f"(({condition}.{key} // \"\") == {_literal(wanted)})")
     return "(" + " and ".join(tests) + ")"
 
 
@@ -97,16 +97,18 @@ def _expression_matches(by_expression: Any) -> str:
         return "false"
     if "expression" not in by_expression or "expectedResult" not in by_expression:
         raise NotCompilable("byExpression needs expression and expectedResult")
-    first = _first(f"({by_expression['expression']}\n) | tostring")
-    return f"({first} as $r | ($r | length) > 0 and $r[0] == {_literal(by_expression['expectedResult'])})"
+    results = _outputs(f"({by_expression['expression']}\n) | tostring")
+    return f"({results} as $r | ($r | length) > 0 and $r[0] == {_literal(by_expression['expectedResult'])})"
 
 
 def _matcher(matcher: Any, fields: dict[str, str | None]) -> str:
+    """One matcher: byPhase, then byConditions, then byExpression, each read only when the ones before
+    matched (jq's `and` is short-circuit, as the runtime's early returns); an empty matcher matches."""
     if not isinstance(matcher, dict):
         return "false"
     tests = []
-    if "byPhase" in matcher:
-        tests.append(_phase_matches(matcher["byPhase"]) if isinstance(matcher["byPhase"], str) else "false")
+    if isinstance(matcher.get("byPhase"), str):
+        tests.append(_phase_matches(matcher["byPhase"]))
     if "byConditions" in matcher:
         listed = matcher["byConditions"]
         if isinstance(listed, list):
@@ -115,41 +117,53 @@ def _matcher(matcher: Any, fields: dict[str, str | None]) -> str:
             tests.append("false")
     if "byExpression" in matcher:
         tests.append(_expression_matches(matcher["byExpression"]))
-    return "(" + " and ".join(tests) + ")" if tests else "true"  # an empty matcher always matches
+    return "(" + " and ".join(tests) + ")" if tests else "true"
+
+
+# a value read as a Go string: a string as it is, null as "" (JSON null leaves a Go string empty), anything
+# else fails the conversion
+AS_STRING = 'if . == null then "" elif type == "string" then . else error("not a string: \\(type)") end'
+# the conditions path's outputs read as [][]map[string]any and flattened
+AS_CONDITIONS = (
+    'map(if . == null then [] elif type == "array" then . else error("conditions: not a list") end)'
+    ' | add // []'
+    ' | map(if . == null then {} elif type == "object" then . else error("condition: not an object") end)'
+)
 
 
 def compile_status(definition: dict[str, Any]) -> str:
-    """One jq program: the object in, the list of matching statuses out."""
+    """One jq program: the object in, the list of matching statuses out (``["Undefined"]`` when none match,
+    ``["<error>"]`` when the runtime's status extraction fails)."""
     status = definition["spec"]["structureDefinition"]["rootComponent"].get("statusDefinition")
     if not isinstance(status, dict):
-        return "[]"
+        return '["Undefined"]'
     lines = [". as $obj"]
     phase = status.get("phaseDefinition")
     if isinstance(phase, dict) and isinstance(phase.get("path"), str):
-        lines.append(f"| {_first(phase['path'])} as $phase")
+        lines.append(f"| ({_outputs(phase['path'])} | map({AS_STRING}) | .[0]) as $phase")
     else:
-        lines.append("| [] as $phase")
+        lines.append("| null as $phase")
     conditions = status.get("conditionsDefinition")
     fields: dict[str, str | None] = dict(FIELD_DEFAULTS)
     if isinstance(conditions, dict) and isinstance(conditions.get("path"), str):
         for key in FIELD_DEFAULTS:
             if key in conditions:
-                fields[key] = conditions[key] if isinstance(conditions[key], str) else None
-        every = f"($obj | try [\n{conditions['path']}\n] catch [])"
-        lines.append(
-            f'| ({every} | map(if type == "array" then .[] else . end) | map(select(type == "object")))'
-            " as $conditions"
-        )
+                fields[key] = conditions[key] if conditions[key] not in ("null", "~") else None
+        lines.append(f"| ({_outputs(conditions['path'])} | {AS_CONDITIONS}) as $conditions")
     else:
         lines.append("| [] as $conditions")
-    type_name = fields["typeFieldName"]
-    if type_name and type_name != "null":
-        lines.append(
-            f"| (reduce $conditions[] as $c ({{}}; ($c[{_literal(type_name)}]) as $t"
-            ' | if ($t | type) == "string" then .[$t] = $c else . end)) as $bytype'
-        )
-    else:
-        lines.append("| {} as $bytype")
+    # each condition as the runtime keeps it: its type, status and reason as strings ("" or absent when the
+    # field is missing or not a string; no reason without reasonFieldName); a later type wins
+    def read(name: str | None) -> str:
+        if name is None:
+            return "null"
+        return f'(.[{_literal(name)}] | if type == "string" then . else null end)'
+
+    lines.append(
+        f"| (reduce ($conditions[] | {{type: ({read(fields['typeFieldName'])} // \"\"),"
+        f" status: {read(fields['statusFieldName'])}, reason: {read(fields['reasonFieldName'])}}})"
+        " as $c ({}; .[$c.type] = $c)) as $bytype"
+    )
     mappings = status.get("statusMappings") if isinstance(status.get("statusMappings"), dict) else {}
     listed = []
     for key, name in ORDER:
@@ -158,8 +172,8 @@ def compile_status(definition: dict[str, Any]) -> str:
             continue
         any_of = " or ".join(_matcher(m, fields) for m in matchers)
         listed.append(f"(if {any_of} then {_literal(name)} else empty end)")
-    lines.append("| [" + ", ".join(listed) + "]")
-    return "try (\n" + "\n".join(lines) + '\n) catch ["<program error: \\(.)>"]'
+    lines.append("| [" + ", ".join(listed) + '] | if length == 0 then ["Undefined"] else . end')
+    return "try (\n" + "\n".join(lines) + '\n) catch ["<error>"]'
 
 
 def gojq_matches(program: str, objects: list[Any]) -> list[list[str]]:

@@ -74,7 +74,10 @@ def differences(objects: list[tuple[str, int, Any]]) -> Iterator[tuple[str, str,
             theirs = gojq_matches(compile_status(definition), [o for _, _, o in mine])
             status = entry.definition.root.status if entry.definition.root is not None else None
             for (file, index, obj), expected in zip(mine, theirs, strict=True):
-                got = evaluate_status(status, Evaluator(runtime, obj, [], str(path))).matches
+                facts: list[Any] = []
+                matches = evaluate_status(status, Evaluator(runtime, obj, facts, str(path))).matches
+                # a failed evaluation is a finding in wmaplint and fails the whole status in the runtime
+                got = ["<error>"] if facts else (matches or ["Undefined"])
                 if got != expected:
                     yield path.name, file, index, got, expected
 
@@ -86,17 +89,18 @@ def _counted(objects: list[tuple[str, int, Any]]) -> int:
 
 @needs_gojq
 def test_the_second_implementation_reads_the_runtimes_rules():
-    """The gojq side on known answers: the later duplicate condition wins, the first output of an expression
-    counts, a failing expression does not match, an empty matcher always does."""
+    """The gojq side on known answers: the later duplicate condition wins, an empty matcher always matches,
+    and the status extraction fails on an expression that errs before a matcher matched, on a phase that is
+    not a string and on a condition that is not an object."""
     [definition] = read_definitions(DIFFERENTIAL / "pod-expressions.karta.yaml")
     objects = [o for _, _, o in recorded_objects(DIFFERENTIAL)]
     assert [o["metadata"]["name"] for o in objects] == ["duplicates", "numeric-phase", "untyped", "fresh",
                                                         "failed"]
     assert gojq_matches(compile_status(definition), objects) == [
         ["Suspending", "Degraded"],  # Ready=False is the later duplicate: not Running, but Degraded
-        ["Suspending"],  # a number phase fails ascii_downcase: not Failed
-        ["Suspending", "Completed"],
-        ["Suspending", "Initializing"],  # no phase: the expression's text is "null"
+        ["<error>"],  # a number phase
+        ["<error>"],  # a condition that is a string
+        ["<error>"],  # no phase: ascii_downcase of null fails the `failed` expression
         ["Suspending", "Failed", "Initializing"],
     ]
 

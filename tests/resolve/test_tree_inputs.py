@@ -37,6 +37,8 @@ def test_a_directory_is_walked_as_check_walks_it(cli, tmp_path):
     (tmp_path / ".hidden").mkdir()
     (tmp_path / ".hidden" / "y.yaml").write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: hidden}\n")
     (tmp_path / "notes.txt").write_text("not yaml")
+    recording = ROOT / "catalog" / "tests" / "recordings" / "core-pod-v1" / "completed.yaml"
+    shutil.copy(recording, tmp_path / "pods" / "recorded.yaml")  # a recording is for `test`, not a manifest
     result = cli("tree", str(tmp_path), "--format", "json")
     assert result.exit_code == 0, result.output
     names = [w["name"] for w in json.loads(result.output)["workloads"]]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint.suites.recording import is_recording
+from wmaplint.selection import is_recording
 
 from .test_suites import run_cli
 
@@ -164,6 +164,7 @@ def test_recognised_by_a_top_level_events_list_with_a_state_event():
     assert is_recording(POD.read_text())
     assert not is_recording("events:\n- kind: Normal\n")
     assert not is_recording("spec:\n  events:\n  - kind: STATE\n")
+    assert is_recording("events: [{kind: STATE, object: {apiVersion: v1}, state: Running}]\n")
 
 
 def _shared_recordings(shared: Path) -> Path:
@@ -192,3 +193,25 @@ def test_the_shared_recordings_pass_with_the_shipped_catalog(shared):
     failures = [line for line in result.stdout.splitlines() if line.startswith("FAIL")]
     assert failures == []
     assert result.exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("events:\n- kind: STATE\n  object: [1]\n  state: Running\n", "every `kind: STATE` event needs"),
+        ("events:\n- kind: STATE\n  object: {kind: Pod}\n  state: 5\n", "every `kind: STATE` event needs"),
+        ("events: {kind: STATE}\n", "`events` must be a list"),
+        ("events:\n- kind: STATE\n  object: {}\n  state: Running\n---\nevents: []\n", "one YAML mapping"),
+        ("events:\n- kind: STATE\n  object: {a: [\n", "YAML syntax error"),
+        ("definition: 3\nevents:\n- kind: STATE\n  object: {kind: Pod}\n  state: Running\n",
+         "definition must be a file path or an inline mapping"),
+    ],
+)
+def test_odd_recordings_are_one_error_line_not_a_traceback(tmp_path, text, error):
+    path = tmp_path / "odd.yaml"
+    path.write_text(text)
+    result = run_cli(str(path))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2
+    [line] = [line for line in result.stdout.splitlines() if line.startswith("ERROR")]
+    assert line.startswith(f"ERROR {path}: ") and error in line

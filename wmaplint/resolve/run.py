@@ -6,7 +6,6 @@ report them (``wmaplint.rules.diagnostics_of``) and returns the diagnostics with
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -184,22 +183,6 @@ def _pods_with_nodes(loaded: LoadedDocument) -> list[tuple[Any, Any]]:
     ]
 
 
-def manifest_files(paths: list[str]) -> list[str]:
-    """The files of ``paths``: a directory is walked as `check` walks it (hidden and vendored directories
-    left out, YAML and JSON files only, definition test suites passed by), as `kubectl apply -f DIR` reads
-    every manifest file of a directory; a named file is read as named."""
-    from wmaplint.selection import head_text, is_suite, walk
-
-    files: list[str] = []
-    for path in paths:
-        if path == "-" or not os.path.isdir(path):
-            files.append(path)
-            continue
-        walked, _ = walk(path, lambda _: False)
-        files.extend(f for f in walked if not is_suite(f, head_text(f) or ""))
-    return files
-
-
 def _fits(entries: list[DefinitionEntry], manifests: list[LoadedDocument]) -> bool:
     kinds = {(gvk[0], gvk[2]) for gvk in (manifest_gvk(m.value) for m in manifests) if gvk is not None}
     return any((e.gvk[0], e.gvk[2]) in kinds for e in entries)
@@ -242,9 +225,9 @@ def resolve_files(
     """Resolve every manifest document in the files. Definitions and Pods found among the manifests are
     used as if passed with --definition / --pods. Raises wmaplint.source.InputError for unreadable files.
     With ``validate``, manifests are also checked against their schemas (``crds`` first, then the default
-    sources); see wmaplint.resolve.validate. Directories among ``manifest_paths`` are walked
-    (``manifest_files``). With ``definitions_must_fit``, a definition file whose group and kind no manifest
-    has raises DefinitionMisfit."""
+    sources); see wmaplint.resolve.validate. Directories are expanded by the caller
+    (``selection.manifest_files``). With ``definitions_must_fit``, a definition file whose group and kind no
+    manifest has raises DefinitionMisfit."""
     index = DefinitionIndex()
     problems: list[Diagnostic] = []
 
@@ -270,7 +253,7 @@ def resolve_files(
     budget = Budget()
     for path in with_paths:
         referenced.extend(d for d in load(path, budget=budget) if references.add(d.value, d.path))
-    for path in manifest_files(manifest_paths):
+    for path in manifest_paths:
         documents = load(path, stdin_text if path == "-" else None, budget)
         index.add(documents)
         workloads, owned = split_pods(documents)

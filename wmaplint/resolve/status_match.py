@@ -4,7 +4,9 @@ byPhase compares the first output of ``phaseDefinition.path``; byConditions look
 (a later duplicate wins) and compares status/reason as strings; byExpression compares the first output of
 ``(<expression>) | tostring`` with ``expectedResult``. Fields of one matcher are ANDed, list entries ORed,
 and an empty matcher always matches. All matching statuses are listed in the runtime's evaluation order, as
-upstream reports them all; the single status given is the first match, else Undefined.
+upstream reports them all; the single status given is the first match, else Undefined. Where the runtime's
+status extraction fails (an expression errs, a phase that is not a string, conditions that are not lists of
+objects) a finding says so; tests/resolve/test_status_gojq.py holds this against gojq on recorded objects.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.resolve.facts import EvaluationFailed
 from wmaplint.resolve.model import StatusResult
 from wmaplint.source import SequenceNode, to_python
 
 if TYPE_CHECKING:
-    from wmaplint.definition.model import Matcher, StatusDefinition
+    from wmaplint.definition.model import Expr, Matcher, StatusDefinition
     from wmaplint.resolve.evaluate import Evaluator
 
 EVALUATION_ORDER = (
@@ -45,21 +48,40 @@ class _Observed:
         self.phase: Any = None
         self.conditions: list[dict[str, Any]] = []
         self.by_type: dict[str, dict[str, Any]] = {}
-        if definition.phase_path is not None:
-            result = evaluator.run(definition.phase_path, "phase path")
+        phase_path, conditions_path = definition.phase_path, definition.conditions_path
+        if phase_path is not None:
+            result = evaluator.run(phase_path, "phase path")
             self.phase = result.first if result else None
+            outputs = [o for o in (result.outputs if result else ()) if o is not None]
+            wrong = next((o for o in outputs if not isinstance(o, str)), None)
+            if wrong is not None:
+                self._unreadable(phase_path, "phase path", f"output {_text(wrong)} is not a string")
         if definition.conditions_node is None:
             return
-        if definition.conditions_path is not None:
-            result = evaluator.run(definition.conditions_path, "conditions path")
+        if conditions_path is not None:
+            result = evaluator.run(conditions_path, "conditions path")
             for output in result.outputs if result else ():
                 items = output if isinstance(output, list) else [output]
                 self.conditions.extend(item for item in items if isinstance(item, dict))
+            shapes = [o for o in (result.outputs if result else ()) if o is not None]
+            if any(not isinstance(o, list) for o in shapes):
+                self._unreadable(conditions_path, "conditions path", "an output is not a list")
+            elif any(i is not None and not isinstance(i, dict) for o in shapes for i in o):
+                self._unreadable(conditions_path, "conditions path", "a condition is not an object")
         type_key = definition.type_field
         for condition in self.conditions:
             kind = condition.get(type_key) if type_key else None
             if isinstance(kind, str):
                 self.by_type[kind] = condition  # the last duplicate wins
+
+    def _unreadable(self, expr: Expr, what: str, why: str) -> None:
+        """The runtime reads the phase as a string and the conditions as lists of objects; any other output
+        fails its whole status extraction (dsx-ai-factory/workload-map pkg/resource/accessor.go@17a7919,
+        ExtractStatus), so the workload shows no status."""
+        self.evaluator.facts.append(EvaluationFailed(
+            self.evaluator.path, expr.node.span, what, expr.text,
+            f"{why}: the runtime cannot read it and reports no status for the workload",
+        ))
 
     def conditions_match(self, matcher: Matcher) -> bool:
         listed = matcher.by_conditions_node

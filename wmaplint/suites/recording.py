@@ -11,7 +11,6 @@ shipped catalog, as ``wmaplint tree`` finds it.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +27,7 @@ from wmaplint.resolve.values import get
 from wmaplint.source import InputError, find_span
 from wmaplint.suites.suite import CaseResult, SuiteError, SuiteResult, _definition, _tidy, kind_misfit
 
-# What makes a file a recording before it is parsed: a top-level `events:` key and a STATE event.
-_EVENTS = re.compile(r"""^(["']?)events\1[ \t]*:""", re.MULTILINE)
-_STATE_EVENT = re.compile(r"""^[ \t-]*(["']?)kind\1[ \t]*:[ \t]*["']?STATE["']?[ \t]*$""", re.MULTILINE)
 MAX_CONDITIONS_SHOWN = 8
-
-
-def is_recording(text: str) -> bool:
-    """A recording by its text: a top-level ``events:`` key and at least one ``kind: STATE`` event."""
-    return _EVENTS.search(text) is not None and _STATE_EVENT.search(text) is not None
 
 
 def _read(path: Path) -> LoadedDocument:
@@ -67,10 +58,12 @@ def subject(event: dict[str, Any]) -> str:
     metadata = get(obj, "metadata")
     name = get(metadata, "name")
     namespace = get(metadata, "namespace")
-    shown = f"{namespace}/{name}" if isinstance(namespace, str) else str(name)
+    name = name if isinstance(name, str) else "(unnamed)"
+    shown = f"{namespace}/{name}" if isinstance(namespace, str) else name
     version = event.get("resourceVersion") or get(metadata, "resourceVersion")
     at = f" (resourceVersion {version})" if version is not None else ""
-    return f"{get(obj, 'kind')} {shown}{at}"
+    kind = get(obj, "kind")
+    return f"{kind if isinstance(kind, str) else 'object'} {shown}{at}"
 
 
 def decided_by(status: StatusResult) -> str:

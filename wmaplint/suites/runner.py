@@ -22,8 +22,7 @@ def discover_suites(paths: list[str]) -> list[Path]:
     vendored directories left out); default: DEFAULT_SUITES of the working directory, when it is there. In a
     directory, a file is a suite by its name (``*.test.yaml``) and a recording by its text
     (``recording.is_recording``); other files are passed by."""
-    from wmaplint.selection import head_text, walk
-    from wmaplint.suites.recording import is_recording
+    from wmaplint.selection import head_text, is_recording, walk
 
     if not paths:
         if not os.path.isdir(DEFAULT_SUITES):
@@ -43,8 +42,7 @@ def discover_suites(paths: list[str]) -> list[Path]:
 
 
 def _is_recording(path: Path) -> bool:
-    from wmaplint.selection import head_text
-    from wmaplint.suites.recording import is_recording
+    from wmaplint.selection import head_text, is_recording
 
     return not str(path).endswith(SUITE_SUFFIX) and is_recording(head_text(str(path)) or "")
 
