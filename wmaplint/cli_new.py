@@ -31,7 +31,8 @@ def _fail(message: str) -> None:
 @click.option("--force", is_flag=True, help="With --output, replace a file that exists.")
 @click.option("--crds", "crds", multiple=True, metavar="PATH",
               help="Schema sources searched before the others for --kind and --manifest; repeatable.")
-@click.option("--config", "config_file", type=click.Path(), help="Configuration file to use (pod-labels).")
+@click.option("--config", "config_file", type=click.Path(),
+              help="Configuration file to use (controllers, pod-labels).")
 def new(crd: str | None, kind: str | None, version: str | None, manifest: str | None, output: str | None,
         force: bool, crds: tuple[str, ...], config_file: str | None) -> None:
     """Draft a definition of a workload kind from its CRD: components, scale, spec, status, selectors,
@@ -49,7 +50,7 @@ def new(crd: str | None, kind: str | None, version: str | None, manifest: str | 
         _fail(f"{output} exists; give --force to replace it")
     try:
         config = load_config_file(config_file) if config_file else find_config(os.getcwd())
-        labels = load_pod_labels(config.pod_labels)
+        labels = load_pod_labels(config.controller_files)
         if crd is not None:
             target = from_crd_file(crd, kind, version)
         else:

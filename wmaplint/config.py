@@ -3,8 +3,9 @@
 Keys: ``select`` and ``ignore`` (rule ids, id prefixes such as ``WM3``, or rule names), ``severity`` (rule ->
 error|warning|info|off), ``exclude`` (glob patterns, relative to the config file), ``crds`` (schema paths,
 relative to the config file), ``fail-level`` (error|warning|info), ``rule-packs`` (declarative rule files),
-``completes`` (GVKs or kinds that run to completion, for status coverage), ``pod-labels`` (pod label
-knowledge files merged over the shipped one, for ``wmaplint new``). Command-line flags override the file.
+``completes`` (GVKs or kinds that run to completion, for status coverage), ``controllers`` (controller model
+files merged over the shipped model, schemas/controllers/; ``pod-labels`` is its older name, for files of the
+pod labels shape or the model's). Command-line flags override the file.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from wmaplint.structs import dataclass, field, replace
 
 CONFIG_FILES = (".wmaplint.yaml", ".wmaplint.yml", "pyproject.toml")
 KNOWN_KEYS = {"select", "ignore", "severity", "exclude", "crds", "fail-level", "rule-packs", "completes",
-              "pod-labels"}
+              "pod-labels", "controllers"}
 
 
 class ConfigError(Exception):
@@ -40,7 +41,13 @@ class Config:
     rule_packs: tuple[str, ...] = ()
     completes: tuple[str, ...] = ()
     pod_labels: tuple[str, ...] = ()
+    controllers: tuple[str, ...] = ()
     source: str | None = None
+
+    @property
+    def controller_files(self) -> tuple[str, ...]:
+        """The project's controller model files: those of ``controllers`` and of ``pod-labels``, its alias."""
+        return self.controllers + self.pod_labels
 
     @property
     def base(self) -> Path:
@@ -139,6 +146,7 @@ def parse_config(data: Any, source: str) -> Config:
         rule_packs=_confined_paths(strings("rule-packs"), "rule-packs", source),
         completes=strings("completes"),
         pod_labels=_confined_paths(strings("pod-labels"), "pod-labels", source),
+        controllers=_confined_paths(strings("controllers"), "controllers", source),
         source=source,
     )
 

@@ -1,199 +1,54 @@
-"""What the labels workload controllers put on pods identify: the workload, a component, an entry, a replica.
-
-The facts live in ``schemas/pod_labels.yaml``, keyed by group/version/kind like ``schemas/conditions.yaml``;
-files a project names with the ``pod-labels`` setting are read after it and merged over it label by label.
-A file of the wrong shape is a :class:`PodLabelsError` naming the file and the offending key.
+"""What the labels workload controllers put on pods identify (the workload, a component, an entry, a replica),
+as ``wmaplint new`` reads them: the pods' labels of the controller model (``schemas/controllers/``), with the
+files a project names (``controllers:``, or ``pod-labels:``) merged over them label by label.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
-import yaml
+from wmaplint.controllers import KindModel, load_model
+from wmaplint.controllers.errors import ModelError
+from wmaplint.controllers.legacy import (
+    ROLES,
+    KindLabels,
+    PodLabel,
+    PodLabels,
+    PodLabelsError,
+    closest_key,
+    parse_pod_labels,
+)
 
-from wmaplint import records
-from wmaplint.resources import shipped
-from wmaplint.structs import dataclass, field
-
-KNOWLEDGE_FILE = shipped("schemas") / "pod_labels.yaml"
-ROLES = ("workload", "component", "entry", "replica", "attempt", "revision", "other")
-_KIND_KEYS = {"source", "gang", "labels"}
-_LABEL_KEYS = {"role", "value", "source", "of", "lower", "values", "otherwise", "present"}
-
-
-class PodLabelsError(Exception):
-    """A pod labels file that cannot be read or has the wrong shape."""
-
-
-@dataclass(frozen=True)
-class PodLabel:
-    """One label a controller sets on its pods. ``values``: (value, location) pairs of a component label;
-    locations are schema paths such as ``.spec.workerGroupSpecs`` (lists and maps without ``[]``)."""
-
-    key: str
-    role: str
-    value: str
-    source: str
-    of: str | None = None
-    lower: bool = False
-    values: tuple[tuple[str, str], ...] = ()
-    otherwise: str | None = None
-    present: str | None = None
+__all__ = ["ROLES", "KindLabels", "PodLabel", "PodLabels", "PodLabelsError", "closest_key", "load_pod_labels",
+           "parse_pod_labels", "pod_labels_of"]
 
 
-@dataclass(frozen=True)
-class KindLabels:
-    gvk: str
-    source: str
-    gang: bool = False
-    labels: dict[str, PodLabel] = field(default_factory=dict)
-
-    def with_role(self, role: str) -> list[PodLabel]:
-        return [label for label in self.labels.values() if label.role == role]
-
-
-@dataclass(frozen=True)
-class PodLabels:
-    kinds: dict[str, KindLabels]
-    files: tuple[str, ...] = ()
-
-    def facts(self, group: str, version: str, kind: str) -> KindLabels | None:
-        return self.kinds.get(f"{group}/{version}/{kind}" if group else f"{version}/{kind}")
-
-    def closest(self, group: str, version: str, kind: str) -> KindLabels | None:
-        """The facts of the kind, else those of another version of it (one controller serves them all)."""
-        key = closest_key(self.kinds, group, version, kind)
-        return self.kinds[key] if key is not None else None
-
-
-def closest_key(keys: Iterable[str], group: str, version: str, kind: str) -> str | None:
-    """The group/version/kind key of a kind among ``keys``, else that of another version of it."""
-    keys = list(keys)
-    exact = f"{group}/{version}/{kind}" if group else f"{version}/{kind}"
-    if exact in keys:
-        return exact
-    prefix = f"{group}/" if group else ""
-    slashes = 2 if group else 1
-    return next((key for key in keys
-                 if key.startswith(prefix) and key.endswith(f"/{kind}") and key.count("/") == slashes), None)
-
-
-def _text(value: Any, where: str, *, required: bool = True) -> str:
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str) or not value.strip():
-        raise PodLabelsError(f"{where}: expected a non-empty string")
-    return value
-
-
-def _location(value: Any, where: str) -> str:
-    text = _text(value, where)
-    if not text.startswith("."):
-        raise PodLabelsError(f"{where}: expected a location such as .spec.template, not {text!r}")
-    return text
-
-
-def _optional_location(raw: dict[str, Any], name: str, where: str) -> str | None:
-    return _location(raw[name], f"{where}.{name}") if raw.get(name) is not None else None
-
-
-def _label(key: str, raw: Any, where: str) -> PodLabel:
-    if not isinstance(raw, dict):
-        raise PodLabelsError(f"{where}: expected a mapping")
-    unknown = sorted(set(raw) - _LABEL_KEYS)
-    if unknown:
-        raise PodLabelsError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_LABEL_KEYS))})")
-    role = raw.get("role")
-    if role not in ROLES:
-        raise PodLabelsError(f"{where}.role: expected one of {', '.join(ROLES)}, not {role!r}")
-    values: list[tuple[str, str]] = []
-    raw_values = raw.get("values", {})
-    if not isinstance(raw_values, dict):
-        raise PodLabelsError(f"{where}.values: expected a mapping of label values to locations")
-    for value, location in raw_values.items():
-        values.append((str(value), _location(location, f"{where}.values.{value}")))
-    label = PodLabel(
-        key=key,
-        role=role,
-        value=_text(raw.get("value"), f"{where}.value"),
-        source=_text(raw.get("source"), f"{where}.source"),
-        of=_optional_location(raw, "of", where),
-        lower=raw.get("lower", False) is True,
-        values=tuple(values),
-        otherwise=_optional_location(raw, "otherwise", where),
-        present=_optional_location(raw, "present", where),
-    )
-    if role == "entry" and label.of is None:
-        raise PodLabelsError(f"{where}: an entry label needs `of`, the list or map whose entries it names")
-    if role == "component" and not (label.values or label.otherwise or label.present):
-        raise PodLabelsError(f"{where}: a component label needs `values`, `otherwise` or `present`")
-    if "lower" in raw and not isinstance(raw["lower"], bool):
-        raise PodLabelsError(f"{where}.lower: expected true or false")
-    return label
-
-
-def parse_pod_labels(data: Any, source: str = "<pod labels>") -> PodLabels:
-    """The facts of one file's data; raises PodLabelsError for a wrong shape."""
-    if not isinstance(data, dict) or not isinstance(data.get("kinds"), dict):
-        raise PodLabelsError(f"{source}: expected a mapping with `kinds`")
-    if data.get("version", 1) != 1:
-        raise PodLabelsError(f"{source}: version {data.get('version')!r} is not supported (1 is)")
-    kinds: dict[str, KindLabels] = {}
-    for gvk, raw in data["kinds"].items():
-        where = f"{source}: kinds.{gvk}"
-        if not isinstance(gvk, str) or gvk.count("/") not in (1, 2):
-            raise PodLabelsError(f"{where}: expected a key group/version/kind (version/kind for the core "
-                                 "group)")
-        if not isinstance(raw, dict):
-            raise PodLabelsError(f"{where}: expected a mapping")
-        unknown = sorted(set(raw) - _KIND_KEYS)
-        if unknown:
-            known = ", ".join(sorted(_KIND_KEYS))
-            raise PodLabelsError(f"{where}: unknown key {unknown[0]!r} (known: {known})")
-        raw_labels = raw.get("labels") or {}
-        if not isinstance(raw_labels, dict):
-            raise PodLabelsError(f"{where}.labels: expected a mapping of label keys")
-        if not isinstance(raw.get("gang", False), bool):
-            raise PodLabelsError(f"{where}.gang: expected true or false")
-        kinds[gvk] = KindLabels(
-            gvk=gvk,
-            source=_text(raw.get("source"), f"{where}.source"),
-            gang=raw.get("gang", False),
-            labels={str(k): _label(str(k), v, f"{where}.labels.{k}") for k, v in raw_labels.items()},
-        )
-    return PodLabels(kinds, (source,))
-
-
-def merged(base: PodLabels, extra: PodLabels) -> PodLabels:
-    """``extra`` over ``base``: a kind's labels are merged key by key, its source and gang replaced."""
-    kinds = dict(base.kinds)
-    for gvk, more in extra.kinds.items():
-        known = kinds.get(gvk)
-        kinds[gvk] = more if known is None else KindLabels(gvk, more.source, more.gang,
-                                                           {**known.labels, **more.labels})
-    return PodLabels(kinds, base.files + extra.files)
-
-
-def _read(path: Path) -> PodLabels:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise PodLabelsError(f"{path}: cannot read pod labels: {reason}") from None
-    try:
-        data = records.yaml_data("pod-labels", text)
-    except yaml.YAMLError:
-        raise PodLabelsError(f"{path}: not valid YAML") from None
-    except RecursionError:
-        raise PodLabelsError(f"{path}: nested too deeply to read") from None
-    return parse_pod_labels(data, str(path))
+def pod_labels_of(kind: KindModel, version: str) -> KindLabels | None:
+    """The pods' labels of one kind's model in the typed view `new` reads (None when the model has none)."""
+    if kind.pods is None:
+        return None
+    labels = {
+        key: PodLabel(key=key, role="attempt" if label.role == "run" else label.role, value=label.value,
+                      source=label.source, of=label.of, lower=label.lower, values=label.values,
+                      otherwise=label.otherwise, present=label.present)
+        for key, label in kind.pods.labels.items()
+    }
+    return KindLabels(kind.gvk(version), kind.pods.source, kind.pods.gang, labels)
 
 
 def load_pod_labels(extra: Iterable[str | Path] = ()) -> PodLabels:
-    """The shipped facts with each of ``extra``'s files merged over them, in order."""
-    facts = _read(KNOWLEDGE_FILE)
-    for path in extra:
-        facts = merged(facts, _read(Path(path)))
-    return facts
+    """The model's pod labels with each of ``extra``'s files merged over them, in order."""
+    try:
+        model = load_model(extra, noun="pod labels")
+    except PodLabelsError:
+        raise
+    except ModelError as exc:
+        raise PodLabelsError(str(exc)) from None
+    kinds: dict[str, KindLabels] = {}
+    for kind in model.kinds:
+        for version in kind.versions:
+            found = pod_labels_of(kind, version)
+            if found is not None:
+                kinds[found.gvk] = found
+    return PodLabels(kinds, model.files)

@@ -10,7 +10,7 @@ import yaml
 from wmaplint import records
 from wmaplint.resources import shipped
 
-KNOWLEDGE = (shipped("schemas") / "conditions.yaml").read_text(encoding="utf-8")
+KNOWLEDGE = (shipped("schemas") / "controllers" / "kubernetes.yaml").read_text(encoding="utf-8")
 
 
 @pytest.fixture(autouse=True)

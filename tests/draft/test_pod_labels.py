@@ -55,7 +55,7 @@ def test_every_label_a_catalog_definition_reads_is_known_for_its_kind(file: str,
                                                                       label: str) -> None:
     facts = load_pod_labels().kinds.get(gvk)
     assert facts is not None, f"{file}: no pod labels known for {gvk}"
-    assert label in facts.labels, f"{file} reads {label}, which schemas/pod_labels.yaml lacks for {gvk}"
+    assert label in facts.labels, f"{file} reads {label}, which the controller model lacks for {gvk}"
 
 
 def test_every_kind_and_label_names_its_source() -> None:

@@ -93,13 +93,13 @@ class Composer:
         self.types = [target.type, *target.others]
         self.notes: list[str] = []
         key = f"{group}/{version}/{kind}" if group else f"{version}/{kind}"
-        self.facts_note = "schemas/conditions.yaml"
+        self.facts_note = "the controller model"
         if self.labels is not None and self.labels.gvk != key:
-            self.notes.append(f"pod labels: those of {self.labels.gvk} (schemas/pod_labels.yaml), assumed "
+            self.notes.append(f"pod labels: those of {self.labels.gvk} (the controller model), assumed "
                               "for this version too")
         if self.facts is not None and self.facts.gvk != key:
-            self.facts_note = f"schemas/conditions.yaml, {self.facts.gvk}"
-            self.notes.append(f"status: what schemas/conditions.yaml says of {self.facts.gvk}, assumed for "
+            self.facts_note = f"the controller model, {self.facts.gvk}"
+            self.notes.append(f"status: what the controller model says of {self.facts.gvk}, assumed for "
                               "this version too")
         self.recognition = recognise(target.type)
         self.sites = [s for s in self.recognition.sites if self.exists(s.location)]
@@ -588,7 +588,7 @@ def _selector(composer: Composer, component: _Component, several: bool,
     site = component.site
     selector = Map()
     comments: list[str] = []
-    source = "schemas/pod_labels.yaml"
+    source = "the controller model"
     if component.group:
         label = composer.replica_label(component.counts)
         if label is not None:
@@ -624,7 +624,7 @@ def _gang(composer: Composer, components: list[_Component]) -> tuple[Map, str]:
         return Map(), (f"TODO: nothing is known of {kind}'s pods: if they must start together, add "
                        "gangScheduling podGroups (the pods of one workload, grouped by a label they carry)")
     if not labels.gang:
-        return Map(), (f"{kind} does not run its pods as one gang (schemas/pod_labels.yaml): no gang "
+        return Map(), (f"{kind} does not run its pods as one gang (the controller model): no gang "
                        "instructions")
     groups = [c for c in components if c.group]
     in_group = {c.name for c in components if c.owner in {g.name for g in groups}}
@@ -646,7 +646,7 @@ def _gang(composer: Composer, components: list[_Component]) -> tuple[Map, str]:
     if not members.items:
         return Map(), ""
     group_map = Map().add("name", components[0].name).add("members", members)
-    why = [f"guess: the pods of a {kind} start together (schemas/pod_labels.yaml)"]
+    why = [f"guess: the pods of a {kind} start together (the controller model)"]
     if apart:
         why.append(f"left out: {', '.join(apart)}, whose pods carry a label the gang's others lack")
     return Map().add("gangScheduling", Map().add("podGroups", Seq().add(group_map, *why))), ""

@@ -1,10 +1,10 @@
 """The drafted status definition: where conditions and the phase live, and a mapping read from their names.
 
-Condition types, their reasons and phase values come from ``schemas/conditions.yaml`` for a kind it knows,
-else from the CRD: the enum of the field, or the words of its description. Each name is read as a status by
-its words (``Failed`` is failed, ``RayClusterSuspended`` suspended, ``ReplicaFailure`` degraded, a reason
-``PodSucceeded`` of a condition that says nothing itself completed); every such reading is a guess and its
-comment says so.
+Condition types, their reasons and phase values come from the controller model (``schemas/controllers/``) for
+a kind it knows, else from the CRD: the enum of the field, or the words of its description. Each name is read
+as a status by its words (``Failed`` is failed, ``RayClusterSuspended`` suspended, ``ReplicaFailure``
+degraded, a reason ``PodSucceeded`` of a condition that says nothing itself completed); every such reading is
+a guess and its comment says so.
 """
 
 from __future__ import annotations

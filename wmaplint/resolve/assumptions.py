@@ -1,6 +1,6 @@
 """What the tree assumes where a framework depends on the operator release or on defaults a manifest leaves
-open: notes from ``schemas/assumptions.yaml``, keyed by group/version/kind, each a jq program run on the
-manifest that yields the sentence to show (or nothing)."""
+open: the ``assumptions`` of the controller model (``schemas/controllers/``), keyed here by
+group/version/kind, each a jq program run on the manifest that yields the sentence to show (or nothing)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,7 @@ from typing import Any
 
 from wmaplint import records
 from wmaplint.resolve.jqrun import JqInput, JqRuntime
-from wmaplint.resources import shipped
 from wmaplint.structs import dataclass
-
-ASSUMPTIONS_FILE = shipped("schemas") / "assumptions.yaml"
 
 
 @dataclass(frozen=True)
@@ -25,8 +22,15 @@ class Assumption:
 
 @lru_cache(maxsize=4)
 def load_assumptions(path: str | None = None) -> dict[str, tuple[Assumption, ...]]:
-    """The shipped assumptions by "group/version/Kind" (core kinds "version/Kind")."""
-    text = Path(path or ASSUMPTIONS_FILE).read_text(encoding="utf-8")
+    """The model's assumptions by "group/version/Kind" (core kinds "version/Kind"); with ``path``, those of a
+    file of the older shape (kinds keyed by group/version/kind, each a list of notes)."""
+    if path is None:
+        from wmaplint.controllers import load_model
+
+        return {kind.gvk(version): tuple(Assumption(kind.gvk(version), a.source, a.note)
+                                         for a in kind.assumptions)
+                for kind in load_model().kinds for version in kind.versions if kind.assumptions}
+    text = Path(path).read_text(encoding="utf-8")
     data = records.yaml_data("assumptions", text)
     kinds = data.get("kinds") if isinstance(data, dict) else None
     found: dict[str, tuple[Assumption, ...]] = {}

@@ -48,5 +48,5 @@ def completes(
     if config_names(gvk) & set(configured):
         return True, "listed in the `completes` setting"
     if controller is not None and controller.completes:
-        return True, f"{controller.gvk} per schemas/conditions.yaml"
+        return True, f"{controller.gvk} per the controller model"
     return False, ""

@@ -1,8 +1,10 @@
 """What a kind's controller writes into status: condition types and their reasons, phases, whether the
 workload completes and whether it can fail.
 
-The knowledge file ``schemas/conditions.yaml`` records it by group/version/kind. A phase field's values can
-also come from the kind's CRD schema (an ``enum`` on the field); :func:`phase_values` merges both.
+The facts are the status part of the controller model (``schemas/controllers/``, read through
+:mod:`wmaplint.controllers`), keyed here by group/version/kind. A phase field's values can also come from the
+kind's CRD schema (an ``enum`` on the field); :func:`phase_values` merges both. :func:`parse_knowledge` still
+reads the older file shape of these facts (kinds keyed by group/version/kind), for tests and tools.
 """
 
 from __future__ import annotations
@@ -17,14 +19,16 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from wmaplint import records
+from wmaplint.controllers.paths import normalise_path
 from wmaplint.resources import shipped
 from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
+    from wmaplint.controllers import Model
     from wmaplint.definition.model import GVK
     from wmaplint.schema.types import SchemaType
 
-KNOWLEDGE_FILE = shipped("schemas") / "conditions.yaml"
+MODEL_DIR = shipped("schemas") / "controllers"
 
 # The statuses of every Kubernetes condition, compared as strings.
 CONDITION_STATUSES = ("True", "False", "Unknown")
@@ -133,10 +137,41 @@ def parse_knowledge(data: Any, source: str = "<knowledge>") -> Knowledge:
     return Knowledge(kinds)
 
 
+def from_model(model: Model) -> Knowledge:
+    """The status facts of every kind and version of the controller model."""
+    kinds: dict[str, Controller] = {}
+    for kind in model.kinds:
+        if kind.status is None:
+            continue
+        status = kind.status
+        for version in kind.versions:
+            gvk = kind.gvk(version)
+            kinds[gvk] = Controller(
+                gvk=gvk,
+                source=status.source,
+                completes=status.completes,
+                exhaustive=status.exhaustive,
+                fails=status.fails,
+                conditions={t: ConditionType(c.type, c.source, c.reasons)
+                            for t, c in status.conditions.items()},
+                exclusive=frozenset(frozenset(pair) for pair in status.exclusive),
+                phases={key: PhaseField(p.path, p.values, p.source) for key, p in status.phases.items()},
+            )
+    return Knowledge(kinds)
+
+
 @lru_cache(maxsize=4)
 def load_knowledge(path: str | None = None) -> Knowledge:
-    """The knowledge file (the bundled one by default). Raises KnowledgeError when unreadable."""
-    file = Path(path) if path else KNOWLEDGE_FILE
+    """The status facts of the controller model, or of a file of the older shape at ``path``. Raises
+    KnowledgeError when unreadable."""
+    if not path:
+        from wmaplint.controllers import ModelError, load_model
+
+        try:
+            return from_model(load_model())
+        except (ModelError, OSError) as exc:
+            raise KnowledgeError(str(exc)) from None
+    file = Path(path)
     try:
         data = records.yaml_data("knowledge", file.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
@@ -164,25 +199,6 @@ def closest(name: str, known: Iterable[str]) -> str | None:
         return lowered[name.lower()]
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     return close[0] if close else None
-
-
-_WS = re.compile(r"\s+")
-_DEFAULT = re.compile(r'^(.*?)//(""|null)$')
-
-
-def normalise_path(text: str) -> str:
-    """A phase path without blanks, outer parentheses or a trailing `// ""` default, for comparing paths."""
-    text = _WS.sub("", text)
-    for _ in range(8):  # a few layers of `( ... // "" )` at most; more is not a plain path anyway
-        before = text
-        if text.startswith("(") and text.endswith(")") and text.count("(") == 1:
-            text = text[1:-1]
-        m = _DEFAULT.match(text)
-        if m:
-            text = m.group(1)
-        if text == before:
-            break
-    return text
 
 
 _SIMPLE_PATH = re.compile(r"^(\.[A-Za-z_][A-Za-z0-9_]*)+$")

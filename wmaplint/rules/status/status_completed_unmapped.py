@@ -20,7 +20,7 @@ RULE = define(
     "A workload that runs to completion has no completed mapping.",
     why="Jobs and training runs finish; without completed a finished workload reads Undefined, as one whose "
     "status nothing matches does, so success cannot be told from an unreadable status. Which kinds complete "
-    "comes from schemas/conditions.yaml and the `completes` setting.",
+    "comes from the controller model (schemas/controllers/) and the `completes` setting.",
     bad=job_with('          completed: [{byConditions: [{type: Complete, status: "True"}]}]\n', ""),
     good=JOB,
     fix="Add a completed matcher (e.g. the Complete/Succeeded condition), or list nothing if the kind never "

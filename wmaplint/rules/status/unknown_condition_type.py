@@ -23,7 +23,7 @@ RULE = define(
     why="Condition types are compared exactly; a type the controller never writes (a typo, another "
     "framework's name) means the matcher never matches. Such a matcher matches no object, so the checks of "
     "overlapping and hidden statuses (WM430-WM433) leave it out: this is its one finding. Known types come "
-    "from schemas/conditions.yaml.",
+    "from the controller model (schemas/controllers/).",
     bad=job_with('[{type: Failed, status: "True"}]', '[{type: Failure, status: "True"}]'),
     good=JOB,
     fix="Use a condition type the controller sets: the quick fix replaces a near-miss by the type it most "

@@ -1,0 +1,272 @@
+"""Reading the controller model: the shipped files of ``schemas/controllers/`` and a project's own, merged.
+
+A project's file (configuration ``controllers:``, or ``pod-labels:``, its older name) has the model's shape,
+or the older pod labels shape (kinds keyed by group/version/kind, each with ``labels``), which sets the
+pods' labels only. A project's kind is merged over the shipped one version by version: its labels,
+annotations and conditions key by key, the rest replaced where it gives them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from wmaplint import records
+from wmaplint.controllers.errors import ModelError
+from wmaplint.controllers.model import (
+    Assumption,
+    ConditionFact,
+    CreatedObject,
+    IntegerField,
+    KindModel,
+    LabelFact,
+    Model,
+    PhaseFact,
+    PodFacts,
+    StatusFacts,
+    SuspendFact,
+)
+from wmaplint.controllers.paths import normalise_path
+from wmaplint.resources import shipped
+from wmaplint.structs import replace
+
+MODEL_DIR = shipped("schemas") / "controllers"
+SCHEMA_FILE = shipped("schemas") / "controllers.schema.json"
+
+__all__ = ["MODEL_DIR", "SCHEMA_FILE", "ModelError", "load_model", "model_for", "parse_model"]
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple("" if v is None else str(v) for v in value) if isinstance(value, list) else ()
+
+
+def _label(key: str, raw: dict[str, Any]) -> LabelFact:
+    role = str(raw.get("role", "other"))
+    return LabelFact(
+        key=key,
+        role="run" if role == "attempt" else role,
+        value=str(raw.get("value", "")),
+        source=str(raw.get("source", "")),
+        derive=raw.get("derive") if isinstance(raw.get("derive"), str) else None,
+        on=_strings(raw.get("on")),
+        of=raw.get("of"),
+        lower=raw.get("lower") is True,
+        values=tuple((str(v), str(loc)) for v, loc in (raw.get("values") or {}).items()),
+        otherwise=raw.get("otherwise"),
+        present=raw.get("present"),
+    )
+
+
+def _pods(raw: dict[str, Any], default_source: str) -> PodFacts:
+    return PodFacts(
+        source=str(raw.get("source") or default_source),
+        gang=raw.get("gang") is True,
+        exhaustive=raw.get("exhaustive") is True,
+        domains=_strings(raw.get("domains")),
+        labels={str(k): _label(str(k), v or {}) for k, v in (raw.get("labels") or {}).items()},
+        annotations={str(k): _label(str(k), v or {}) for k, v in (raw.get("annotations") or {}).items()},
+    )
+
+
+def _status(raw: dict[str, Any]) -> StatusFacts:
+    conditions = {
+        str(t): ConditionFact(str(t), str((c or {}).get("source", "")), _strings((c or {}).get("reasons")))
+        for t, c in (raw.get("conditions") or {}).items()
+    }
+    phases = {
+        normalise_path(str(p)): PhaseFact(str(p), _strings(ph.get("values")), str(ph.get("source", "")),
+                                          ph.get("exhaustive", True) is not False)
+        for p, ph in (raw.get("phases") or {}).items()
+    }
+    exclusive = tuple((str(a), str(b)) for a, b in (raw.get("exclusive") or []))
+    return StatusFacts(
+        source=str(raw.get("source", "")),
+        completes=raw.get("completes") is True,
+        fails=raw.get("fails", True) is not False,
+        exhaustive=raw.get("exhaustive", True) is not False,
+        conditions=conditions,
+        exclusive=exclusive,
+        phases=phases,
+    )
+
+
+def _fields(raw: dict[str, Any]) -> tuple[IntegerField, ...]:
+    source = str(raw.get("source", ""))
+    counts = [IntegerField(str(f["path"]), True, str(f.get("source") or source))
+              for f in raw.get("replica-counts") or []]
+    others = [IntegerField(str(f["path"]), False, str(f.get("source") or source), str(f.get("is", "other")))
+              for f in raw.get("not-replica-counts") or []]
+    return tuple(counts + others)
+
+
+def _kind(raw: dict[str, Any], header: dict[str, Any], file: str) -> KindModel:
+    source = str(raw["source"])
+    suspend = raw.get("suspend")
+    return KindModel(
+        group=str(raw["group"]),
+        kind=str(raw["kind"]),
+        versions=_strings(raw["versions"]),
+        source=source,
+        framework=str(header.get("framework", "")),
+        repository=str(header.get("repository", "")),
+        release=str(header.get("release", "")),
+        file=file,
+        creates=tuple(
+            CreatedObject(name=str(c["name"]), kind=str(c["kind"]), count=str(c["count"]),
+                          source=str(c["source"]), each=c.get("each"), groups=c.get("groups"),
+                          template=c.get("template"), via=c.get("via"))
+            for c in raw.get("creates") or []
+        ),
+        pods=_pods(raw["pods"], source) if isinstance(raw.get("pods"), dict) else None,
+        status=_status(raw["status"]) if isinstance(raw.get("status"), dict) else None,
+        suspend=SuspendFact(source=str(suspend["source"]),
+                            supported=suspend.get("supported", True) is not False, path=suspend.get("path"),
+                            suspend=suspend.get("suspend"), resume=suspend.get("resume"))
+        if isinstance(suspend, dict) else None,
+        fields=_fields(raw["fields"]) if isinstance(raw.get("fields"), dict) else (),
+        assumptions=tuple(Assumption(str(a["source"]), str(a["note"])) for a in raw.get("assumptions") or []),
+    )
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    import jsonschema
+
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def validation_errors(data: Any) -> list[str]:
+    """Where ``data`` departs from the model's JSON Schema, each as "place: message"."""
+    found = []
+    for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        place = ".".join(str(p) for p in error.absolute_path) or "(top)"
+        found.append(f"{place}: {error.message}")
+    return found
+
+
+def parse_model(data: Any, source: str = "<controller model>", *,
+                validate: bool = True) -> tuple[KindModel, ...]:
+    """The kinds of one file's data, in the model's shape or the older pod labels shape."""
+    if isinstance(data, dict) and isinstance(data.get("kinds"), dict):
+        return _from_pod_labels(data, source)
+    if validate:
+        errors = validation_errors(data)
+        if errors:
+            raise ModelError(f"{source}: {errors[0]}")
+    if not isinstance(data, dict) or not isinstance(data.get("kinds"), list):
+        raise ModelError(f"{source}: expected a mapping with `kinds`")
+    return tuple(_kind(raw, data, source) for raw in data["kinds"])
+
+
+def _from_pod_labels(data: Any, source: str) -> tuple[KindModel, ...]:
+    from wmaplint.controllers.legacy import parse_pod_labels
+
+    kinds = []
+    for gvk, facts in parse_pod_labels(data, source).kinds.items():
+        parts = gvk.split("/")
+        group, version, kind = ("", *parts) if len(parts) == 2 else parts
+        labels = {
+            key: LabelFact(key, "run" if label.role == "attempt" else label.role, label.value, label.source,
+                           of=label.of, lower=label.lower, values=label.values, otherwise=label.otherwise,
+                           present=label.present)
+            for key, label in facts.labels.items()
+        }
+        kinds.append(KindModel(group=group, kind=kind, versions=(version,), source=facts.source, file=source,
+                               pods=PodFacts(facts.source, gang=facts.gang, labels=labels)))
+    return tuple(kinds)
+
+
+def _read(path: Path, *, validate: bool, noun: str = "the controller model") -> tuple[KindModel, ...]:
+    import yaml
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise ModelError(f"{path}: cannot read {noun}: {reason}") from None
+    try:
+        data = records.yaml_data("controllers", text)
+    except yaml.YAMLError:
+        raise ModelError(f"{path}: not valid YAML") from None
+    except RecursionError:
+        raise ModelError(f"{path}: nested too deeply to read") from None
+    return parse_model(data, str(path), validate=validate)
+
+
+def _merge_kind(base: KindModel, more: KindModel) -> KindModel:
+    pods = base.pods
+    if more.pods is not None:
+        pods = more.pods if pods is None else replace(
+            more.pods,
+            labels={**pods.labels, **more.pods.labels},
+            annotations={**pods.annotations, **more.pods.annotations},
+            domains=more.pods.domains or pods.domains,
+        )
+    status = base.status
+    if more.status is not None:
+        status = more.status if status is None else replace(
+            more.status, conditions={**status.conditions, **more.status.conditions},
+            phases={**status.phases, **more.status.phases})
+    fields = {f.path: f for f in base.fields} | {f.path: f for f in more.fields}
+    return replace(
+        base,
+        source=more.source or base.source,
+        file=f"{base.file}, {more.file}" if base.file else more.file,
+        creates=more.creates or base.creates,
+        pods=pods,
+        status=status,
+        suspend=more.suspend or base.suspend,
+        fields=tuple(fields.values()),
+        assumptions=base.assumptions + more.assumptions,
+    )
+
+
+def merged(base: tuple[KindModel, ...], extra: Iterable[KindModel]) -> tuple[KindModel, ...]:
+    """``extra``'s kinds over ``base``'s, version by version."""
+    kinds = list(base)
+    for more in extra:
+        for version in more.versions:
+            one = replace(more, versions=(version,))
+            at = next((i for i, k in enumerate(kinds)
+                       if k.group == more.group and k.kind == more.kind and version in k.versions), None)
+            if at is None:
+                kinds.append(one)
+                continue
+            known = kinds[at]
+            rest = tuple(v for v in known.versions if v != version)
+            kinds[at:at + 1] = ([replace(known, versions=rest)] if rest else []) + [
+                _merge_kind(replace(known, versions=(version,)), one)]
+    return tuple(kinds)
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> Model:
+    files = sorted(MODEL_DIR.glob("*.yaml"))
+    kinds: tuple[KindModel, ...] = ()
+    for path in files:
+        kinds += tuple(replace(k, file=f"schemas/controllers/{path.name}")
+                       for k in _read(path, validate=False))  # the tests validate the shipped files
+    return Model(kinds, tuple(f"schemas/controllers/{p.name}" for p in files))
+
+
+def load_model(extra: Iterable[str | Path] = (), *, noun: str = "the controller model") -> Model:
+    """The shipped model with each of ``extra``'s files merged over it, in order. Raises ModelError for a
+    project file that cannot be read or has the wrong shape."""
+    model = _shipped()
+    extra = tuple(extra)
+    if not extra:
+        return model
+    kinds, files = model.kinds, model.files
+    for path in extra:
+        kinds = merged(kinds, _read(Path(path), validate=True, noun=noun))
+        files += (str(path),)
+    return Model(kinds, files)
+
+
+def model_for(group: str, kind: str, version: str) -> KindModel | None:
+    """The shipped model of a kind at one version (None when the model does not know it)."""
+    return _shipped().model_for(group, kind, version)
