@@ -242,8 +242,8 @@ def test_a_condition_type_misspelt_inside_an_expression() -> None:
 
 
 def test_a_phase_value_misspelt_inside_an_expression() -> None:
-    text = vary(RAYCLUSTER, 'expression: (.status.state // "") == ""',
-                'expression: (.status.state // "") == "" or .status.state == "provisoning"')
+    text = vary(RAYCLUSTER, 'expression: .spec.suspend == true, expectedResult: "true"',
+                'expression: .spec.suspend == true or .status.state == "provisoning", expectedResult: "true"')
     [d] = findings(text, "WM441")
     assert token(text, d) == "provisoning" and "'ready', 'suspended', 'failed'" in d.message
     pod = catalog("core-pod-v1.yaml")
@@ -259,7 +259,8 @@ def test_a_ray_head_as_a_job() -> None:
 
 
 def test_a_job_status_misspelt_inside_a_rayjob_expression() -> None:
-    text = vary(RAYJOB, '(.status.jobStatus // "") == "STOPPED"', '(.status.jobStatus // "") == "STOPED"')
+    text = vary(RAYJOB, '{expression: .status.jobStatus // "", expectedResult: PENDING}',
+                '{expression: (.status.jobStatus // "") == "STOPED", expectedResult: "true"}')
     [d] = findings(text, "WM441")
     assert token(text, d) == "STOPED" and "did you mean 'STOPPED'?" in d.message
     assert ".status.jobStatus" in d.message
