@@ -73,7 +73,7 @@ def test_the_api_answers_from_the_model() -> None:
     assert group is not None and group.derive is not None and "$entry.groupName" in group.derive
     assert rayjob.suspend is not None and rayjob.suspend.path == ".spec.suspend"
     assert (rayjob.suspend.suspend, rayjob.suspend.resume) == ("true", "false")
-    assert rayjob.phase(".status.jobDeploymentStatus // \"\"").values[:2] == ("", "New")
+    assert rayjob.phase(".status.jobDeploymentStatus // \"\"").values[:2] == ("", "Initializing")
     job = model_for("batch", "Job", "v1")
     assert job.integer_field(".spec.parallelism").is_count
     backoff = job.integer_field(".spec.backoffLimit")

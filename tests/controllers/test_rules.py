@@ -242,9 +242,25 @@ def test_a_condition_type_misspelt_inside_an_expression() -> None:
 
 
 def test_a_phase_value_misspelt_inside_an_expression() -> None:
-    text = vary(RAYCLUSTER, 'expression: (.status.state // "") == ""',
-                'expression: (.status.state // "") == "" or .status.state == "provisoning"')
+    text = vary(RAYCLUSTER, 'expression: .spec.suspend == true, expectedResult: "true"',
+                'expression: .spec.suspend == true or .status.state == "provisoning", expectedResult: "true"')
     [d] = findings(text, "WM441")
     assert token(text, d) == "provisoning" and "'ready', 'suspended', 'failed'" in d.message
     pod = catalog("core-pod-v1.yaml")
     assert findings(pod, "WM441") == []
+
+
+def test_a_ray_head_as_a_job() -> None:
+    head = '      - name: head\n        ownerRef: raycluster\n        kind: {group: "", version: v1, kind: Pod}'
+    text = vary(RAYCLUSTER, head, head.replace('{group: "", version: v1, kind: Pod}',
+                                               "{group: batch, version: v1, kind: Job}"))
+    [d] = findings(text, "WM533")
+    assert "ray.io/v1/RayCluster controller never creates: it creates v1/Pod" in d.message
+
+
+def test_a_job_status_misspelt_inside_a_rayjob_expression() -> None:
+    text = vary(RAYJOB, '{expression: .status.jobStatus // "", expectedResult: PENDING}',
+                '{expression: (.status.jobStatus // "") == "STOPED", expectedResult: "true"}')
+    [d] = findings(text, "WM441")
+    assert token(text, d) == "STOPED" and "did you mean 'STOPPED'?" in d.message
+    assert ".status.jobStatus" in d.message

@@ -40,7 +40,7 @@ RULE = define(
     "controller has not written any status yet reads Undefined by design (upstream keeps such states "
     "Undefined, its issues #361/#362, and its recordings of real clusters show them so), and a controller "
     "without a starting state leaves nothing to map: neither is reported. Starting phases and conditions "
-    "come from schemas/conditions.yaml and the CRD's phase enum.",
+    "come from the controller model (schemas/controllers/) and the CRD's phase enum.",
     bad=POD.replace("          initializing: [{byPhase: Pending}]\n", ""),
     good=POD,
     fix="Map initializing from the phase value or condition the message names (e.g. byPhase: Pending); "
