@@ -11,8 +11,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from wmaplint import records
 from wmaplint.resources import shipped
 from wmaplint.structs import dataclass, field
@@ -177,17 +175,18 @@ def merged(base: PodLabels, extra: PodLabels) -> PodLabels:
 
 
 def _read(path: Path) -> PodLabels:
+    from wmaplint.source import InputError, read_path
+    from wmaplint.source.data import SETTINGS, SHIPPED_DATA, DataError
+
+    limits = SHIPPED_DATA if path == KNOWLEDGE_FILE else SETTINGS  # a user's file: the settings limits
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise PodLabelsError(f"{path}: cannot read pod labels: {reason}") from None
+        text = read_path(path, limits.max_bytes)
+    except InputError as exc:
+        raise PodLabelsError(f"{path}: cannot read pod labels: {exc.reason}") from None
     try:
-        data = records.yaml_data("pod-labels", text)
-    except yaml.YAMLError:
-        raise PodLabelsError(f"{path}: not valid YAML") from None
-    except RecursionError:
-        raise PodLabelsError(f"{path}: nested too deeply to read") from None
+        data = records.yaml_data("pod-labels", text, str(path), limits)
+    except DataError as exc:
+        raise PodLabelsError(str(exc)) from None
     return parse_pod_labels(data, str(path))
 
 

@@ -63,17 +63,19 @@ def write(path: Path | None, value: Any) -> None:
     cachefiles.write_record(path, path.parent.name, RECORD_VERSION, payload, _base(path))
 
 
-def yaml_data(kind: str, text: str) -> Any:
-    """The data of a YAML text of the tool's own (a knowledge file), read back from its record when there is
-    one: parsing the conditions knowledge cost more than the rest of a small check's status analysis, and its
-    JSON reads back in a thirtieth of the time. Raises yaml.YAMLError for a text that is not YAML."""
+def yaml_data(kind: str, text: str, name: str = "", limits: Any = None) -> Any:
+    """The data of a YAML text (a knowledge file), read back from its record when there is one: parsing the
+    conditions knowledge cost more than the rest of a small check's status analysis, and its JSON reads back
+    in a thirtieth of the time. The text is read under the data limits (``wmaplint.source.data``, the tool's
+    own files' by default); raises DataError for a text that is not YAML or breaks them."""
+    from wmaplint.source.data import SHIPPED_DATA
+    from wmaplint.source.data import yaml_data as read_yaml
+
     path = record_path(kind, text.encode("utf-8", "surrogatepass"))
     found = read(path)
     if isinstance(found, dict) and "value" in found:
         return found["value"]
-    import yaml
-
-    value = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    value = read_yaml(text, name or kind, limits or SHIPPED_DATA)
     try:
         value = json.loads(json.dumps(value))  # what a later run reads back, from the first run on
     except (TypeError, ValueError):
