@@ -218,7 +218,11 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
     from wmaplint.report import render
 
     if verbose:
+        from wmaplint.cachefiles import notes
+
         _explain_selection(report, paths, config_file)
+        for note in notes:
+            click.echo(f"wmaplint: {note}", err=True)
     for line in report.errors:
         click.echo(f"wmaplint: {line}", err=True)
     root = None

@@ -180,11 +180,14 @@ def _confined_paths(paths: tuple[str, ...], key: str, source: str) -> tuple[str,
 
 
 def load_config_file(path: str | Path) -> Config:
+    """A configuration file, read under the data limits (``wmaplint.source.data``: 1 MiB, 30,000 values, 100
+    levels), YAML or TOML; ConfigError with one line otherwise."""
     from wmaplint.source import InputError, read_path
+    from wmaplint.source.data import SETTINGS, DataError, check_value, yaml_data
 
     p = Path(path)
     try:
-        text = read_path(p)
+        text = read_path(p, SETTINGS.max_bytes)
     except InputError as exc:
         raise ConfigError(f"{path}: cannot read configuration: {exc.reason}") from None
     if p.name.endswith(".toml"):
@@ -195,17 +198,17 @@ def load_config_file(path: str | Path) -> Config:
             raise ConfigError(f"{path}: invalid TOML: {exc}") from None
         except RecursionError:  # tomllib parses nested arrays and tables recursively
             raise ConfigError(f"{path}: configuration is nested too deeply to read") from None
-        return parse_config(doc.get("tool", {}).get("wmaplint"), str(p))
-    import yaml
-
+        tool = doc.get("tool", {})
+        settings = tool.get("wmaplint") if isinstance(tool, dict) else None
+        try:
+            check_value(settings, str(path))
+        except DataError as exc:
+            raise ConfigError(f"{exc} (configuration)") from None
+        return parse_config(settings, str(p))
     try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        raise ConfigError(f"{path}{where}: invalid YAML in configuration") from None
-    except RecursionError:  # PyYAML composes and constructs nested collections recursively
-        raise ConfigError(f"{path}: configuration is nested too deeply to read") from None
+        doc = yaml_data(text, str(path))
+    except DataError as exc:
+        raise ConfigError(f"{exc} (configuration)") from None
     return parse_config(doc, str(p))
 
 

@@ -1,8 +1,9 @@
 """Small JSON records in the user cache, keyed by a digest of what they were computed from.
 
 Compiled CEL (rule packs, CRD validation rules) costs more to produce than to read back; a record is named by
-the digest of its inputs and the wmaplint version, written whole with a rename (forked workers may write the
-same one), and a record that cannot be read is simply not used.
+the digest of its inputs and the wmaplint version, framed with its kind, version and the digest of its JSON,
+and read and written as every cache file is (``wmaplint.cachefiles``: the user's own directory, no links
+followed, a bounded regular file, written whole with a rename); a record that cannot be used is simply not.
 """
 
 from __future__ import annotations
@@ -11,13 +12,15 @@ import base64
 import binascii
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-from wmaplint import __version__
+from wmaplint import __version__, cachefiles
 
 DAMAGED = (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, binascii.Error)
+
+
+RECORD_VERSION = 1
 
 
 def record_path(kind: str, *inputs: bytes) -> Path | None:
@@ -28,49 +31,51 @@ def record_path(kind: str, *inputs: bytes) -> Path | None:
         digest = hashlib.sha256(__version__.encode())
         for part in inputs:
             digest.update(b"\0" + part)
-        return user_dir() / kind / f"{digest.hexdigest()}.json"
+        return user_dir() / "records" / kind / f"{digest.hexdigest()}.json"
     except (OSError, ValueError):
         return None
+
+
+def _base(path: Path) -> Path:
+    return path.parent.parent.parent  # <user dir>/records/<kind>/<digest>.json
 
 
 def read(path: Path | None) -> Any:
     """The record's JSON value; None when there is none or it is damaged."""
     if path is None:
         return None
-    from wmaplint.source.reading import InputError, read_bytes
-
+    payload = cachefiles.read_record(path, path.parent.name, RECORD_VERSION, _base(path))
+    if payload is None:
+        return None
     try:
-        return json.loads(read_bytes(path))
-    except (InputError, *DAMAGED):
+        return json.loads(payload)
+    except (*DAMAGED, RecursionError):
         return None
 
 
 def write(path: Path | None, value: Any) -> None:
     if path is None:
         return
-    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_text(json.dumps(value), encoding="utf-8")
-        os.replace(partial, path)  # whole or not at all
-    except OSError:
-        try:
-            partial.unlink()
-        except OSError:
-            pass  # a read-only cache only costs the computation next time
+        payload = json.dumps(value).encode("utf-8", "surrogatepass")
+    except (TypeError, ValueError, RecursionError):
+        return
+    cachefiles.write_record(path, path.parent.name, RECORD_VERSION, payload, _base(path))
 
 
-def yaml_data(kind: str, text: str) -> Any:
-    """The data of a YAML text of the tool's own (a knowledge file), read back from its record when there is
-    one: parsing the conditions knowledge cost more than the rest of a small check's status analysis, and its
-    JSON reads back in a thirtieth of the time. Raises yaml.YAMLError for a text that is not YAML."""
+def yaml_data(kind: str, text: str, name: str = "", limits: Any = None) -> Any:
+    """The data of a YAML text (a knowledge file), read back from its record when there is one: parsing the
+    conditions knowledge cost more than the rest of a small check's status analysis, and its JSON reads back
+    in a thirtieth of the time. The text is read under the data limits (``wmaplint.source.data``, the tool's
+    own files' by default); raises DataError for a text that is not YAML or breaks them."""
+    from wmaplint.source.data import SHIPPED_DATA
+    from wmaplint.source.data import yaml_data as read_yaml
+
     path = record_path(kind, text.encode("utf-8", "surrogatepass"))
     found = read(path)
     if isinstance(found, dict) and "value" in found:
         return found["value"]
-    import yaml
-
-    value = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    value = read_yaml(text, name or kind, limits or SHIPPED_DATA)
     try:
         value = json.loads(json.dumps(value))  # what a later run reads back, from the first run on
     except (TypeError, ValueError):

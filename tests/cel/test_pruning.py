@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from wmaplint import records
 from wmaplint.cel import evaluate
 from wmaplint.cel.crd import crd_schemas
 from wmaplint.cel.evaluate import validate_object
@@ -151,11 +151,11 @@ def test_a_record_without_a_plan_is_not_used(
 ) -> None:
     schema = _karta(karta_crd)
     validate_object(schema, _with_selector("a"))
-    for path in (tmp_path / "cache" / "cel").iterdir():
-        data = json.loads(path.read_text())
+    for path in (tmp_path / "cache" / "records" / "cel").iterdir():
+        data = records.read(path)
         assert data["plan"] is not None
         del data["plan"]
-        path.write_text(json.dumps(data))
+        records.write(path, data)
     monkeypatch.setattr(evaluate, "_VERDICTS", {})
     assert [v.detail for v in validate_object(schema, _with_selector("a"))] == BROKEN
     assert sorted(compiled) == sorted(SELECTOR_RULES * 2)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
+from wmaplint import records
 from wmaplint.packs import loader, run
 from wmaplint.packs.in_use import shipped_pack_paths
 from wmaplint.packs.problems import BadAssert
@@ -78,11 +78,11 @@ def test_the_shipped_pack_runs_from_its_record_without_the_cel_runtime(
 def test_a_record_without_plans_is_not_used(compilations: list[str], tmp_path: Path) -> None:
     text = PACK_HEAD + acme_rule("$.metadata.name", "self.size() > 1")
     loader.load_pack_text(text, "acme.yaml")
-    (path,) = (tmp_path / "cache" / "packs").iterdir()
-    data = json.loads(path.read_text())
+    (path,) = (tmp_path / "cache" / "records" / "packs").iterdir()
+    data = records.read(path)
     assert data["rules"]["ACME001"][0]["plan"] is not None
     del data["rules"]["ACME001"][0]["plan"]
-    path.write_text(json.dumps(data))
+    records.write(path, data)
     (rule,) = loader.load_pack_text(text, "acme.yaml").rules
     assert len(compilations) == 2 and rule.assertion.interpreted is not None
 
@@ -97,9 +97,9 @@ def test_a_changed_text_compiles_afresh(compilations: list[str]) -> None:
 def test_a_damaged_record_is_not_used(compilations: list[str], tmp_path: Path) -> None:
     text = PACK_HEAD + acme_rule("$.metadata.name", "self.size() > 1")
     loader.load_pack_text(text, "acme.yaml")
-    (record,) = (tmp_path / "cache" / "packs").iterdir()
+    (record,) = (tmp_path / "cache" / "records" / "packs").iterdir()
     for damage in ("{", '{"rules": {"ACME001": ["not base64!", null]}}', '{"rules": []}', "[]"):
-        record.write_text(damage)
+        record.write_bytes(records.cachefiles.frame("packs", records.RECORD_VERSION, damage.encode()))
         pack = loader.load_pack_text(text, "acme.yaml")
         assert [r.id for r in pack.rules] == ["ACME001"] and not pack.problems
     assert len(compilations) == 5

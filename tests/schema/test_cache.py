@@ -24,7 +24,7 @@ def _store(cache: ParsedCache, i: int) -> str:
 def _files(cache: ParsedCache, sha: str) -> list[str]:
     assert cache.root is not None
     found = [str(p) for p in (cache.root / "types" / sha).glob("*")]
-    raw = cache.root / "raw" / f"{sha}.marshal"
+    raw = cache.root / "raw" / f"{sha}.json"
     return found + ([str(raw)] if raw.exists() else [])
 
 

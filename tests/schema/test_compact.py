@@ -1,10 +1,9 @@
 """The compact cache form: a decoded graph is the parsed graph, node for node, and is built only when read."""
 
 import copy
-import marshal
 import pickle
 
-from wmaplint.schema.compact import decode, encode
+from wmaplint.schema.compact import decode, encode, from_payload, to_payload
 from wmaplint.schema.loader import parse_bytes
 from wmaplint.schema.store import SchemaStore, forget_parsed
 from wmaplint.schema.types import ANY, ARRAY, INTEGER, OBJECT, Property, SchemaType
@@ -44,7 +43,7 @@ def assert_same_graph(a: SchemaType, b: SchemaType) -> int:
 
 
 def roundtrip(t: SchemaType) -> SchemaType:
-    return decode(marshal.loads(marshal.dumps(encode(t))))
+    return from_payload(to_payload(encode(t)))
 
 
 def test_largest_crd_decodes_to_the_same_graph(bundle_store):
@@ -130,7 +129,7 @@ def test_warm_store_serves_the_compact_form(bundled_crd, tmp_path):
     crd.write_text(bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"))
     forget_parsed()
     cold = SchemaStore([crd], cache_dir=tmp_path).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")[0].type
-    assert list((tmp_path / "types").rglob("*.marshal"))
+    assert list((tmp_path / "types").rglob("*.types"))
     forget_parsed()
     warm = SchemaStore([crd], cache_dir=tmp_path).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")[0].type
     assert type(warm) is not SchemaType  # the lazily built subclass

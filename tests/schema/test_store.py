@@ -1,7 +1,7 @@
 """The schema store: its lookup order (files, then the bundle), caching, bad input, and (with ../shared) every
 real schema loaded from its YAML."""
 
-import pickle
+import json
 from pathlib import Path
 
 import pytest
@@ -95,17 +95,18 @@ def test_corrupt_cache_entries_are_rebuilt(bundled_crd, tmp_path):
     cache = tmp_path / "cache"
     forget_parsed()
     SchemaStore([crd], cache_dir=cache).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
-    entries = [*(cache / "types").rglob("*.pickle"), *(cache / "types").rglob("*.marshal")]
-    assert any(p.suffix == ".marshal" for p in entries)
+    entries = [*(cache / "types").rglob("*.json"), *(cache / "types").rglob("*.types")]
+    assert any(p.suffix == ".types" for p in entries)
     for p in [*entries, *(cache / "raw").iterdir()]:
-        p.write_bytes(b"not a pickle")
+        p.write_bytes(b"not a record")
     (cache / "index.json").write_text("{broken")
     forget_parsed()
     again = SchemaStore([crd], cache_dir=cache).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
     assert again and "replicatedJobs" in again[0].type.member("spec").properties
     assert again[0].raw["properties"]["spec"]["type"] == "object"
-    payload = pickle.loads(next((cache / "types").rglob("meta.pickle")).read_bytes())
-    assert payload["parsed"].path.endswith("jobset_v1alpha2.yaml")
+    meta = next((cache / "types").rglob("meta.json")).read_bytes()
+    assert meta.startswith(b"wmaplint-cache meta 6 ")
+    assert json.loads(meta.split(b"\n", 1)[1])["path"].endswith("jobset_v1alpha2.yaml")
 
 
 def test_lazy_lookup_parses_only_files_that_mention_the_kind(bundled_crd, tmp_path):
@@ -116,7 +117,7 @@ def test_lazy_lookup_parses_only_files_that_mention_the_kind(bundled_crd, tmp_pa
     forget_parsed()
     s = SchemaStore([tmp_path / "crds"], cache_dir=tmp_path / "cache")
     assert s.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
-    metas = list((tmp_path / "cache" / "types").rglob("meta.pickle"))
+    metas = list((tmp_path / "cache" / "types").rglob("meta.json"))
     assert len(metas) == 1
 
 

@@ -1,17 +1,32 @@
-"""A compact, lazily rebuilt form of a type graph for the disk cache.
+"""A compact, lazily rebuilt form of a type graph for the disk cache: data only, JSON line by line.
 
-``encode`` flattens a (possibly cyclic) graph into a table of plain tuples that ``marshal`` reads in a
-few milliseconds; ``decode`` returns the root at once and builds each node's members only when something
-reads them. A definition touches a few dozen of a large CRD's thousands of nodes, so a warm load stays
-cheap. The nodes are ``SchemaType`` instances (a subclass that fills its fields on first access), shared
-as in the original graph, with ``ANY`` kept as the singleton.
+``encode`` flattens a (possibly cyclic) graph into a table of plain rows; ``to_payload`` writes it as a header
+line (the row count and each row's kind) and one JSON line per row; ``from_payload`` returns the root at once
+and reads (``json.loads``) and checks each row only when something reads a member of its node. A definition
+touches a few dozen of a large CRD's thousands of nodes, so a warm load costs a split of the lines, not a
+parse of the table. The nodes are ``SchemaType`` instances (a subclass that fills its fields on first
+access), shared as in the original graph, with ``ANY`` kept as the singleton. A row that is not a row of
+this form (only a hand-made record could hold one: the cache checks each record's digest) leaves its node
+without members, never an exception in the analysis that reads it.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
-from wmaplint.schema.types import ANY, LazyType, Property, SchemaType
+from wmaplint.schema.types import (
+    ANY,
+    ANY_KIND,
+    ARRAY,
+    OBJECT,
+    SCALAR_KINDS,
+    UNION,
+    LazyType,
+    Property,
+    SchemaType,
+)
 
 _ANY_INDEX = -1
 # SchemaType fields in table order after ``kind``; properties, items, additional and variants hold indices
@@ -54,12 +69,65 @@ def encode(root: SchemaType) -> list[Row]:
     return rows
 
 
-class _Graph:
-    __slots__ = ("rows", "nodes")
+KINDS = frozenset({OBJECT, ARRAY, UNION, ANY_KIND, *SCALAR_KINDS})
+_WIDTH = 1 + len(_FIELDS)
 
-    def __init__(self, rows: list[Row]) -> None:
-        self.rows = rows
-        self.nodes: list[SchemaType | None] = [None] * len(rows)
+
+def _json_value(value: Any) -> bool:
+    """Whether a default or enum value reads back from JSON as itself (YAML gives dicts and lists, no tuples;
+    a mapping with keys that are not strings does not)."""
+    if isinstance(value, (dict, list)):
+        try:
+            return bool(json.loads(json.dumps(value)) == value)
+        except (TypeError, ValueError, RecursionError):
+            return False
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def to_payload(rows: list[Row]) -> bytes:
+    """The table as a header line and one JSON line a row; ValueError for values JSON does not keep."""
+    lines = [json.dumps({"rows": len(rows), "kinds": [r[0] for r in rows]}, separators=(",", ":"))]
+    for r in rows:
+        enum, default = r[10], r[13]
+        if (enum is not None and not all(_json_value(e) for e in enum)) or not _json_value(default):
+            raise ValueError("a default or enum value that JSON does not keep")
+        lines.append(json.dumps(r, separators=(",", ":")))
+    return "\n".join(lines).encode("utf-8", "surrogatepass")
+
+
+def from_payload(payload: bytes, damaged: Callable[[], None] | None = None) -> SchemaType:
+    """The root of a table written by ``to_payload``; ValueError when its header or line count is wrong.
+    ``damaged`` is called (once) when a row read later is not a row of the table."""
+    lines = payload.split(b"\n")
+    try:
+        header = json.loads(lines[0])
+    except (ValueError, RecursionError):
+        raise ValueError("not an encoded type table") from None
+    if not isinstance(header, dict):
+        raise ValueError("not an encoded type table")
+    count, kinds = header.get("rows"), header.get("kinds")
+    if (not isinstance(count, int) or count < 1 or len(lines) != count + 1 or not isinstance(kinds, list)
+            or len(kinds) != count or not all(isinstance(k, str) for k in kinds) or not set(kinds) <= KINDS):
+        raise ValueError("not an encoded type table")
+    root = _Graph(kinds, lines, damaged).get(0)
+    assert root is not None
+    return root
+
+
+class _Graph:
+    __slots__ = ("kinds", "lines", "nodes", "on_damage")
+
+    def __init__(self, kinds: list[str], lines: list[Any],
+                 on_damage: Callable[[], None] | None = None) -> None:
+        self.kinds = kinds
+        self.lines = lines  # lines[i + 1]: row i, as JSON bytes (or a row itself)
+        self.nodes: list[SchemaType | None] = [None] * len(kinds)
+        self.on_damage = on_damage
+
+    def damaged(self) -> None:
+        if self.on_damage is not None:
+            self.on_damage()
+            self.on_damage = None
 
     def get(self, i: int | None) -> SchemaType | None:
         if i is None:
@@ -69,11 +137,57 @@ class _Graph:
         node = self.nodes[i]
         if node is None:
             node = object.__new__(_LazyType)
-            node.kind = self.rows[i][0]
+            node.kind = self.kinds[i]
             node._graph = self
             node._index = i
             self.nodes[i] = node
         return node
+
+    def row(self, i: int) -> Row | None:
+        """Row i, read and checked; None for one that is not a row of this table."""
+        line = self.lines[i + 1]
+        try:
+            row = json.loads(line) if isinstance(line, (bytes, str)) else line
+        except (ValueError, RecursionError):
+            return None
+        return row if _valid(row, len(self.kinds)) and row[0] == self.kinds[i] else None
+
+
+def _index(value: Any, count: int, optional: bool = True) -> bool:
+    if value is None:
+        return optional
+    return type(value) is int and (value == _ANY_INDEX or 0 <= value < count)
+
+
+def _text(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
+def _position(value: Any) -> bool:
+    return value is None or type(value) is int
+
+
+def _valid(row: Any, count: int) -> bool:
+    """Whether ``row`` has the shape ``encode`` gives (a list when read from JSON, a tuple when fresh)."""
+    if not isinstance(row, (list, tuple)) or len(row) != _WIDTH:
+        return False
+    (_, props, required, additional, preserve, embedded, items, list_type, keys, fmt, enum, pattern,
+     nullable, _default, has_default, variants, line, column, ref) = row
+    return (
+        isinstance(props, (list, tuple))
+        and all(isinstance(p, (list, tuple)) and len(p) == 5 and type(p[0]) is str
+                and _index(p[1], count, optional=False) and _position(p[2]) and _position(p[3])
+                and _text(p[4])
+                for p in props)
+        and isinstance(required, (list, tuple)) and all(type(r) is str for r in required)
+        and _index(additional, count) and _index(items, count)
+        and all(type(flag) is bool for flag in (preserve, embedded, nullable, has_default))
+        and all(_text(v) for v in (list_type, fmt, pattern, ref))
+        and isinstance(keys, (list, tuple)) and all(type(k) is str for k in keys)
+        and (enum is None or isinstance(enum, (list, tuple)))
+        and isinstance(variants, (list, tuple)) and all(_index(v, count, optional=False) for v in variants)
+        and _position(line) and _position(column)
+    )
 
 
 class _LazyType(LazyType):
@@ -85,7 +199,11 @@ class _LazyType(LazyType):
 
     def _fill(self) -> None:
         graph: _Graph = object.__getattribute__(self, "_graph")
-        row = graph.rows[object.__getattribute__(self, "_index")]
+        row = graph.row(object.__getattribute__(self, "_index"))
+        if row is None:
+            graph.damaged()
+            self._set_defaults()  # no members: what reads it sees a type it knows nothing of
+            return
         get = graph.get
         (_, props, required, additional, preserve, embedded, items, list_type, keys, fmt, enum, pattern,
          nullable, default, has_default, variants, line, column, ref) = row
@@ -112,11 +230,11 @@ class _LazyType(LazyType):
 
 
 def decode(rows: list[Row]) -> SchemaType:
-    """The root of an encoded graph; raises ValueError for a table that is not one."""
-    width = 1 + len(_FIELDS)
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, tuple) and len(r) == width
-                                                         for r in rows):
+    """The root of an encoded graph (rows as ``encode`` gives them); raises ValueError for a table that is
+    not one."""
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, (tuple, list)) and len(r) == _WIDTH
+                                                         and r[0] in KINDS for r in rows):
         raise ValueError("not an encoded type table")
-    root = _Graph(rows).get(0)
+    root = _Graph([r[0] for r in rows], [None, *rows]).get(0)
     assert root is not None
     return root

@@ -14,15 +14,14 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import yaml
-
 from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.resources import shipped
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, format_gvk, parse_bytes
 from wmaplint.schema.names import gvk_name_problem
 from wmaplint.schema.store import SchemaStore
-from wmaplint.source.reading import InputError, read_bytes, read_path
+from wmaplint.source.data import SHIPPED_DATA, DataError, read_data
+from wmaplint.source.reading import InputError, read_bytes
 from wmaplint.structs import dataclass
 
 DEFAULT_LOCK = shipped("schemas") / "lock.yaml"
@@ -38,12 +37,11 @@ class LockEntry:
 
 
 def read_lock(path: str | Path = DEFAULT_LOCK) -> list[LockEntry]:
+    """The entries of a lock file, read under the data limits (``wmaplint.source.data``)."""
     try:
-        data = yaml.safe_load(read_path(path))
-    except InputError as exc:
-        raise SchemaError(f"cannot read lock file: {exc.reason}", str(path)) from None
-    except yaml.YAMLError as exc:
-        raise SchemaError(f"lock file is not valid YAML: {exc}", str(path)) from None
+        data = read_data(path, SHIPPED_DATA)
+    except DataError as exc:
+        raise SchemaError(f"cannot read lock file: {exc.reason}", str(path), exc.line, exc.column) from None
     items = data.get("schemas") if isinstance(data, dict) else None
     if not isinstance(items, list):
         raise SchemaError("lock file has no 'schemas' list", str(path))

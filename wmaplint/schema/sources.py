@@ -1,7 +1,8 @@
 """Where schemas come from, in DESIGN.md order: explicit paths, WMAPLINT_SCHEMA_PATH, the user cache.
 
 ``WMAPLINT_CACHE_DIR`` replaces the whole per-user directory (``$XDG_CACHE_HOME/wmaplint``): schemas added or
-pulled live in its ``schemas/`` and parsed-schema caches in ``parsed/``.
+pulled live in its ``schemas/`` and parsed-schema caches in ``parsed-6/`` (the format version: a cache of an
+older version, in ``parsed/``, is never read).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def user_schema_dir(env: Mapping[str, str] | None = None) -> Path:
 
 
 def parsed_cache_dir(env: Mapping[str, str] | None = None) -> Path:
-    return user_dir(env) / "parsed"
+    return user_dir(env) / "parsed-6"
 
 
 def env_schema_paths(env: Mapping[str, str] | None = None) -> list[str]:

@@ -20,7 +20,7 @@ from wmaplint.schema.bundle import Bundle, BundledSource, BundleError, forget_bu
 from wmaplint.schema.cache import ParsedCache
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, ParsedFile, parse_bytes
-from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir, user_schema_dir
+from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir, user_dir, user_schema_dir
 from wmaplint.schema.types import SchemaType
 from wmaplint.source.reading import InputError, read_bytes
 from wmaplint.structs import dataclass, field
@@ -108,7 +108,7 @@ class SchemaStore:
                  cached_root: str | Path | None = None) -> None:
         self.sources: list[str] = [str(s) for s in sources]
         root = parsed_cache_dir(env) if cache_dir == "default" else (Path(cache_dir) if cache_dir else None)
-        self._cache = ParsedCache(root)
+        self._cache = ParsedCache(root, base=user_dir(env) if cache_dir == "default" else None)
         self.bundle: Bundle | None = shipped_bundle() if bundle == "default" else bundle  # type: ignore[assignment]
         self._cached_root = os.path.abspath(cached_root) if cached_root is not None else None
         self._index = self._cache.load_index()

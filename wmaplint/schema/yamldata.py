@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from wmaplint.source.loader import MAX_ALIAS_EXPANSION
+
 try:
     _Loader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - PyYAML built without libyaml
@@ -69,13 +71,38 @@ def load_documents(data: bytes | str, positions: Positions | None = None) -> lis
     return docs
 
 
+def _aliased_nodes(root: yaml.Node) -> int:
+    """How many nodes the document's aliases add once expanded (each shared node counted at each of its
+    places, less once), iteratively; stops counting far past the alias limit."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        if isinstance(node, yaml.ScalarNode):
+            sizes[id(node)] = 1
+            continue
+        children = [c for pair in node.value for c in pair] if isinstance(node, yaml.MappingNode) \
+            else list(node.value)
+        if children_done:
+            sizes[id(node)] = min(1 + sum(sizes[id(c)] for c in children), MAX_ALIAS_EXPANSION * 10)
+            continue
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in sizes)
+    return sizes[id(root)] - len(sizes)
+
+
 def _convert(root: yaml.Node, positions: Positions | None) -> Any:
-    memo: dict[int, Any] = {}  # aliases share nodes: convert each once (alias bombs stay linear)
+    memo: dict[int, Any] = {}  # aliases share nodes: convert each once
+    shared = False
 
     def make(node: yaml.Node) -> tuple[Any, bool]:
         """Return (value, needs_fill)."""
+        nonlocal shared
         known = memo.get(id(node))
         if known is not None:
+            shared = True
             return known, False
         if isinstance(node, yaml.ScalarNode):
             return _scalar(node), False
@@ -114,4 +141,8 @@ def _convert(root: yaml.Node, positions: Positions | None) -> Any:
                 where[key] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             if fill:
                 stack.append((value_node, value))
+    # Shared values stay shared here, but whatever walks or writes the data (the cache's JSON, a schema
+    # build) meets them at every place: a "billion laughs" document is refused as definitions refuse it.
+    if shared and _aliased_nodes(root) > MAX_ALIAS_EXPANSION:
+        raise ValueError(f"aliases expand the document past {MAX_ALIAS_EXPANSION} more nodes; it is not read")
     return top

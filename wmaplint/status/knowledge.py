@@ -173,8 +173,10 @@ def load_knowledge(path: str | None = None) -> Knowledge:
             raise KnowledgeError(str(exc)) from None
     file = Path(path)
     try:
-        data = records.yaml_data("knowledge", file.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        from wmaplint.source.data import DataError
+
+        data = records.yaml_data("knowledge", file.read_text(encoding="utf-8"), str(file))
+    except (OSError, yaml.YAMLError, DataError) as exc:
         raise KnowledgeError(f"{file}: {exc}") from None
     return parse_knowledge(data, str(file))
 

@@ -1,0 +1,217 @@
+"""The user cache is untrusted (a CI cache restored from elsewhere, a directory someone else can write): what
+is read from it is data, framed and checked; a record that is damaged, foreign, of the wrong shape, a link, a
+FIFO or a device is ignored and rebuilt; a cache directory the user does not own alone is not used; writes and
+eviction never follow a link planted in it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import stat
+from pathlib import Path
+
+import pytest
+
+from wmaplint import cachefiles, records
+from wmaplint.schema.cache import ParsedCache
+from wmaplint.schema.loader import ParsedFile
+from wmaplint.schema.types import OBJECT, SchemaType
+
+from .helpers import WIDGET_DEFINITION, assert_clean, widget_crd, wmaplint
+from .test_schema_inputs import WIDGET_SCHEMA
+
+GVK = ("example.com", "v1", "Widget")
+
+
+class _Plant:
+    """A pickle that, unpickled, creates the marker file: code run from the cache."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (os.system, (f"touch {self.marker}",))
+
+
+@pytest.fixture
+def widget(tmp_path: Path) -> dict[str, Path]:
+    crd = tmp_path / "crd.yaml"
+    crd.write_text(widget_crd(WIDGET_SCHEMA))
+    definition = tmp_path / "def.yaml"
+    definition.write_text(WIDGET_DEFINITION.replace(".spec.replicas", ".spec.replicaz"))
+    cache = tmp_path / "cache"
+    return {"crd": crd, "def": definition, "cache": cache, "home": tmp_path}
+
+
+def _check(w: dict[str, Path], *extra: str):  # type: ignore[no-untyped-def]
+    return wmaplint("check", "--format", "json", "--crds", w["crd"], w["def"], *extra, cwd=w["home"],
+                    env={"WMAPLINT_CACHE_DIR": str(w["cache"]), "WMAPLINT_SCHEMA_PATH": ""},
+                    limit_memory=True, timeout=30)
+
+
+def _findings(run) -> list[tuple[str, int, str]]:  # type: ignore[no-untyped-def]
+    found = json.loads(run.stdout)["diagnostics"]
+    return [(d["rule"], d["span"]["start"]["line"], d["message"]) for d in found]
+
+
+def _record_paths(w: dict[str, Path]) -> dict[str, Path]:
+    sha = hashlib.sha256(w["crd"].read_bytes()).hexdigest()
+    name = hashlib.sha256("\0".join(GVK).encode()).hexdigest()[:24]
+    old, new = w["cache"] / "parsed", w["cache"] / "parsed-6"
+    return {
+        "old meta": old / "types" / sha / "meta.pickle", "old type": old / "types" / sha / f"{name}.pickle",
+        "meta": new / "types" / sha / "meta.json", "type": new / "types" / sha / f"{name}.types",
+        "raw": new / "raw" / f"{sha}.json", "index": new / "index.json",
+    }
+
+
+def _clean(w: dict[str, Path]) -> list[tuple[str, int, str]]:
+    run = assert_clean(_check(w), 1)
+    found = _findings(run)
+    assert any("replicaz" in message for _, _, message in found), found
+    return found
+
+
+@pytest.mark.parametrize("where", ["old meta", "old type", "meta", "type", "index"])
+def test_a_planted_pickle_runs_no_code(widget: dict[str, Path], where: str) -> None:
+    expected = _clean(widget)
+    marker = widget["home"] / "pwned"
+    for path in _record_paths(widget).values():  # a cold cache: the attacker's records only
+        path.unlink(missing_ok=True)
+    target = _record_paths(widget)[where]
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    target.write_bytes(pickle.dumps({"version": 5, "parsed": _Plant(marker), "type": _Plant(marker)}))
+    run = assert_clean(_check(widget), 1)
+    assert not marker.exists(), "a cache record ran code"
+    assert _findings(run) == expected
+
+
+def _framed(kind: str, payload: bytes, version: int = 6) -> bytes:
+    return cachefiles.frame(kind, version, payload)
+
+
+WRONG = {
+    "garbage": lambda kind: os.urandom(4096),
+    "truncated": lambda kind: _framed(kind, b'{"path": "x", "format": "crd", "gv')[:-5],
+    "bad checksum": lambda kind: _framed(kind, b"{}").replace(b"{}", b"[]"),
+    "json of another shape": lambda kind: _framed(kind, b'{"path": 7, "gvks": [[1]], "files": {"a": [1]}}'),
+    "rows of another shape": lambda kind: _framed(kind, b'{"rows": 2, "kinds": ["object", "object"]}\n'
+                                                  b'[1,2,3]\n{"a": 1}'),
+    "deep json": lambda kind: _framed(kind, b"[" * 100_000 + b"]" * 100_000),
+    "empty": lambda kind: b"",
+}
+
+
+@pytest.mark.parametrize("damage", sorted(WRONG))
+def test_a_damaged_or_foreign_record_is_ignored_and_rebuilt(widget: dict[str, Path], damage: str) -> None:
+    expected = _clean(widget)
+    paths = _record_paths(widget)
+    for name in ("meta", "type", "raw", "index"):
+        kind = "types" if name == "type" else name
+        paths[name].write_bytes(WRONG[damage](kind))
+    run = assert_clean(_check(widget, "-v"), 1)
+    if damage != "rows of another shape":  # a table of the right frame: its nodes are read one by one
+        assert _findings(run) == expected
+    assert len([line for line in run.stderr.splitlines() if "cache record" in line]) <= 4, run.stderr
+    assert _findings(assert_clean(_check(widget), 1)) == expected  # rebuilt: the next run reads it
+    assert paths["meta"].read_bytes().startswith(b"wmaplint-cache meta 6 ")
+
+
+@pytest.mark.parametrize("special", ["fifo", "dev-zero", "link-out", "directory"])
+def test_a_record_that_is_no_regular_file_is_never_read(widget: dict[str, Path], special: str) -> None:
+    expected = _clean(widget)
+    outside = widget["home"] / "outside.json"
+    outside.write_bytes(_framed("meta", b"{}"))
+    for name in ("meta", "type", "index"):
+        path = _record_paths(widget)[name]
+        path.unlink()
+        if special == "fifo":
+            os.mkfifo(path)
+        elif special == "dev-zero":
+            path.symlink_to("/dev/zero")
+        elif special == "link-out":
+            path.symlink_to(outside)
+        else:
+            path.mkdir()
+    run = assert_clean(_check(widget), 1)  # a FIFO hung the run, /dev/zero filled its memory
+    assert _findings(run) == expected
+    assert outside.read_bytes() == _framed("meta", b"{}")
+
+
+def test_a_cache_directory_others_can_write_is_not_used(widget: dict[str, Path]) -> None:
+    expected = _clean(widget)
+    parsed = widget["cache"] / "parsed-6"
+    for path in _record_paths(widget).values():
+        path.unlink(missing_ok=True)
+    os.chmod(parsed, 0o777)
+    run = assert_clean(_check(widget), 1)
+    assert _findings(run) == expected
+    refusals = [line for line in run.stderr.splitlines() if "is writable by others" in line]
+    assert refusals == [f"wmaplint: cache directory {parsed} is writable by others (mode 0777; `chmod go-w "
+                        f"{parsed}` fixes it); the cache is not used"], run.stderr
+    assert not list(parsed.rglob("*.json")) and not list(parsed.rglob("*.types"))  # nothing written there
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to chown")
+def test_a_cache_directory_of_another_user_is_not_used(widget: dict[str, Path]) -> None:
+    expected = _clean(widget)
+    os.chown(widget["cache"], 65534, 65534)
+    run = assert_clean(_check(widget), 1)
+    assert _findings(run) == expected
+    said = f"wmaplint: cache directory {widget['cache']} is owned by another user (uid 65534); the cache is "
+    assert said + "not used" in run.stderr.splitlines()
+
+
+def test_a_linked_cache_subdirectory_is_not_used(widget: dict[str, Path]) -> None:
+    expected = _clean(widget)
+    elsewhere = widget["home"] / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    parsed = widget["cache"] / "parsed-6"
+    parsed.rename(elsewhere / "parsed-6")
+    parsed.symlink_to(elsewhere / "parsed-6")
+    run = assert_clean(_check(widget), 1)
+    assert _findings(run) == expected
+    assert f"wmaplint: cache directory {parsed} is a link or not a directory; the cache is not used" in \
+        run.stderr.splitlines()
+
+
+def test_the_cache_directories_are_made_private(widget: dict[str, Path]) -> None:
+    _clean(widget)
+    for directory in [widget["cache"], *[p for p in widget["cache"].rglob("*") if p.is_dir()]]:
+        assert stat.S_IMODE(directory.stat().st_mode) & 0o077 == 0, directory
+
+
+def test_a_record_write_never_follows_a_planted_temporary_link(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
+    cachefiles.forget()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    path = records.record_path("packs", b"x")
+    assert path is not None
+    path.parent.mkdir(parents=True, mode=0o700)
+    for name in (f"{path.name}.{os.getpid()}.tmp", ".tmp-", f"{path.name}.tmp"):
+        (path.parent / name).symlink_to(victim)
+    records.write(path, {"rules": {}})
+    assert victim.read_text() == "precious\n"
+    assert records.read(path) == {"rules": {}}
+
+
+def test_eviction_never_follows_a_linked_entry(tmp_path: Path) -> None:
+    victims = tmp_path / "victims"
+    victims.mkdir()
+    for i in range(3):
+        (victims / f"keep{i}.txt").write_text("precious\n" * 1000)
+    cache = ParsedCache(tmp_path / "cache", max_bytes=10**9)
+    gvk = ("example.com", "v1", "Kind")
+    sha = "a" * 64
+    cache.store_types(sha, ParsedFile("k.yaml", "crd", {gvk: SchemaType(OBJECT)}))
+    (tmp_path / "cache" / "types" / ("b" * 64)).symlink_to(victims)
+    (tmp_path / "cache" / "raw").mkdir(mode=0o700)
+    (tmp_path / "cache" / "raw" / f"{'c' * 64}.json").symlink_to(victims / "keep0.txt")
+    cache.max_bytes = 1
+    cache.evict(keep=sha)
+    assert sorted(p.name for p in victims.iterdir()) == ["keep0.txt", "keep1.txt", "keep2.txt"]
+    assert all(p.read_text() == "precious\n" * 1000 for p in victims.iterdir())
+    assert not (tmp_path / "cache" / "types" / ("b" * 64)).is_symlink()  # the link itself is gone
