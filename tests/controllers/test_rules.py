@@ -251,7 +251,8 @@ def test_a_phase_value_misspelt_inside_an_expression() -> None:
 
 
 def test_a_ray_head_as_a_job() -> None:
-    head = '      - name: head\n        ownerRef: raycluster\n        kind: {group: "", version: v1, kind: Pod}'
+    head = ('      - name: head\n        ownerRef: raycluster\n'
+            '        kind: {group: "", version: v1, kind: Pod}')
     text = vary(RAYCLUSTER, head, head.replace('{group: "", version: v1, kind: Pod}',
                                                "{group: batch, version: v1, kind: Job}"))
     [d] = findings(text, "WM533")
