@@ -1,7 +1,7 @@
 """Generators of hostile inputs, one family each: definitions, jq, CEL, CRDs, manifests, suites, paths,
-configuration (LSP frames live in ``frames.py``). A generator takes a seeded ``random.Random`` and returns a
-``Case``: the files to write into an empty directory and the command to run there. The same seed gives the
-same cases, so a failure is reproduced from its family, seed and index."""
+configuration, output targets (LSP sessions and frames live in ``frames.py``). A generator takes a seeded
+``random.Random`` and returns a ``Case``: the files to write into an empty directory and the command to run
+there. The same seed gives the same cases, so a failure is reproduced from its family, seed and index."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from wmaplint.rules.examples import JOB, POD
 
-from .frames import lsp_session
+from .frames import framing_session, lsp_session
 from .helpers import WIDGET_DEFINITION, widget_crd
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,13 +28,33 @@ class Link:
 
 
 @dataclass
+class Hardlink:
+    """A second name of a file written before it (``target``: its name in the case)."""
+
+    target: str
+
+
+@dataclass
+class Special:
+    """A FIFO (``"fifo"``) or, where the runner may make one (root), a character device like /dev/null
+    (``"device"``; a FIFO otherwise)."""
+
+    kind: str
+
+
+@dataclass
 class Case:
     family: str
     name: str
-    files: dict[str, str | bytes | Link]
+    files: dict[str, str | bytes | Link | Hardlink | Special]
     args: list[str]
     stdin: bytes | None = None
     env: dict[str, str] = field(default_factory=dict)
+    # Names (relative to the case's directory, "../x" for beside it) a run may write; None: not watched. Any
+    # other change in the case's home is a write outside its place.
+    writable: set[str] | None = None
+    # Request ids the server must answer exactly once (LSP families); every other id at most once.
+    answers: list[int | str] | None = None
 
     def describe(self) -> str:
         return f"{self.family}/{self.name}: wmaplint {' '.join(self.args)}"
@@ -392,10 +412,68 @@ def config(rng: random.Random, index: int) -> Case:
     return Case("config", f"{index}", files, args)
 
 
+# --- output targets ---------------------------------------------------------------------------------------
+
+FINDING = JOB.replace("specDefinition:", "specDefiniton:")
+# (the --output name, the files the case holds beside the definition, what the run may write)
+_TARGETS: list[tuple[str, dict[str, str | bytes | Link | Hardlink | Special], set[str]]] = [
+    ("out.sarif", {}, {"out.sarif"}),
+    ("out.sarif", {"out.sarif": "old report\n"}, {"out.sarif"}),
+    ("new/dir/out.json", {}, set()),
+    ("def.yaml", {}, set()),
+    ("./sub/../def.yaml", {"sub/keep.txt": "x\n"}, set()),
+    ("same.yaml", {"same.yaml": Hardlink("def.yaml")}, set()),
+    ("linked.yaml", {"linked.yaml": Link("def.yaml")}, set()),
+    ("away.json", {"away.json": Link("../outside.txt")}, set()),
+    ("dangling.json", {"dangling.json": Link("../gone.json")}, set()),
+    ("loop.json", {"loop.json": Link("loop.json")}, set()),
+    ("sub", {"sub/keep.txt": "x\n"}, set()),
+    ("pipe", {"pipe": Special("fifo")}, set()),
+    ("null", {"null": Special("device")}, set()),
+    ("/dev/fd/1", {}, set()), ("/dev/fd/2", {}, set()), ("/dev/fd/9", {}, set()),
+    ("/proc/self/fd/1", {}, set()),
+    ("crd.yaml", {"crd.yaml": widget_crd({"type": "object"})}, set()),
+    (".wmaplint.yaml", {".wmaplint.yaml": "ignore: [WM9]\n"}, set()),
+    ("readonly.json", {"readonly.json": "x\n"}, {"readonly.json"}),
+    ("x" * 300 + ".json", {}, set()),
+]
+
+
+def outputs(rng: random.Random, index: int) -> Case:
+    """``check --output FORMAT=TARGET`` on a definition, the target a file, a link, a device, a pipe, an input
+    of the run; the runner holds every name but the writable ones to their bytes and kinds."""
+    name, extra, writable = rng.choice(_TARGETS)
+    files: dict[str, str | bytes | Link | Hardlink | Special] = {"def.yaml": FINDING, **extra}
+    args = ["check", "--format", rng.choice(["text", "json"])]
+    if rng.random() < 0.3:
+        args.append("--follow-symlinks")
+        if name in ("away.json", "dangling.json"):
+            writable = {"../outside.txt"} if name == "away.json" else {"../gone.json"}
+    if name == ".wmaplint.yaml":
+        args += ["--config", ".wmaplint.yaml"]
+    if name == "crd.yaml":
+        args += ["--crds", "crd.yaml"]
+    for _ in range(rng.choice([1, 1, 2])):
+        args += ["--output", f"{rng.choice(['sarif', 'json', 'text', 'github'])}={name}"]
+        if rng.random() < 0.3:
+            args += ["--output", "json=second.json"]
+            writable = writable | {"second.json"}
+            break
+    args.append(rng.choice(["def.yaml", "."]))
+    return Case("outputs", f"{index}", files, args, writable=writable)
+
+
 # --- language server --------------------------------------------------------------------------------------
 
 def lsp(rng: random.Random, index: int) -> Case:
     return Case("lsp", f"{index}", {}, ["lsp"], stdin=lsp_session(rng, rng.choice(DEFINITIONS)))
+
+
+def lsp_frames(rng: random.Random, index: int) -> Case:
+    """A session of valid requests between frames with a wrong Content-Length, garbage and cancellations: each
+    valid request must be answered exactly once."""
+    stream, answers = framing_session(rng)
+    return Case("lsp-frames", f"{index}", {}, ["lsp"], stdin=stream, answers=answers)
 
 
 FAMILIES: dict[str, Callable[[random.Random, int], Case]] = {
@@ -408,6 +486,8 @@ FAMILIES: dict[str, Callable[[random.Random, int], Case]] = {
     "paths": paths,
     "config": config,
     "lsp": lsp,
+    "outputs": outputs,
+    "lsp-frames": lsp_frames,
 }
 
 
