@@ -16,9 +16,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from wmaplint.config import Config, ConfigError, Overrides, find_config, load_config_file
+from wmaplint.config import Config, ConfigError, Overrides, discovery_bound, find_config, load_config_file
 from wmaplint.diagnostics import RULES, Diagnostic, Report, Severity
-from wmaplint.selection import Skip, head_text, is_suite, kind_test, vendored, walk
+from wmaplint.selection import LINK_OUT, Skip, head_text, is_suite, kind_test, link_out_of, vendored, walk
 from wmaplint.source import InputError, SourceFile, load_text, read_path
 from wmaplint.structs import dataclass, field
 
@@ -168,8 +168,14 @@ def _kind_test() -> re.Pattern[str]:
 
 
 def declares_kind(text: str) -> bool:
-    """Whether a text declares, as a mapping's ``kind``, a kind the tool reads (a test before parsing)."""
+    """Whether a text declares, as a mapping's ``kind``, a kind the tool reads (a test before parsing). A line
+    may end in CR alone (YAML's line breaks are LF, CR LF and CR), where the pattern's ``^`` sees none."""
+    if _LONE_CR.search(text) is not None:
+        text = _LONE_CR.sub("\n", text)
     return _kind_test().search(text) is not None
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def _read_by_us(source: SourceFile) -> bool:
@@ -205,11 +211,13 @@ def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], li
             errors.append(f"{raw}: cannot read ({exc.strerror or exc})")
             continue
         if stat.S_ISDIR(mode):
-            found, left_out = walk(raw, excluded)
+            found, left_out = walk(raw, excluded, discovery_bound(raw, named=raw)[0])
             if not found:
                 left_out.append(Skip(raw, "no YAML or JSON files in this directory"))
             files.extend(found)
             skipped.extend(left_out)
+        elif (target := _link_out(raw)) is not None:
+            errors.append(f"{raw}: {LINK_OUT} (to {target}); not read")
         elif options.force_exclude and vendored(raw):
             skipped.append(Skip(raw, "in a vendored or installed third-party directory (--force-exclude)"))
         elif options.force_exclude and excluded(raw):
@@ -217,6 +225,11 @@ def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], li
         else:
             files.append(raw)
     return files, errors, skipped
+
+
+def _link_out(path: str) -> str | None:
+    """Where a named link leads, when that is outside the repository holding it (`config.discovery_bound`)."""
+    return link_out_of(path, discovery_bound(os.path.dirname(os.path.abspath(path)))[0])
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from wmaplint.diagnostics import Report, TextEdit
 from wmaplint.source.lines import LineIndex
+from wmaplint.source.reading import encoding_of
 from wmaplint.structs import dataclass, field
 from wmaplint.writes import TEMP_PREFIX, TEMP_SUFFIX, WriteError, replace_file, sweep_temporary_files
 
@@ -131,6 +132,9 @@ def write_fixed(path: str, text: str, was: str, *, follow_symlinks: bool = False
             current = handle.read(len(was.encode("utf-8")) + len(BOM) + 1)
     except OSError as exc:
         raise FixError(f"{path}: cannot read it again ({exc.strerror or exc}); not fixed") from None
+    _, encoding, _ = encoding_of(current)
+    if encoding != "UTF-8":  # read as text, it would be written back in another encoding
+        raise FixError(f"{path}: is {encoding} encoded; not fixed (fixes are written into UTF-8 files only)")
     bom = current.startswith(BOM)
     if current[len(BOM) if bom else 0:] != was.encode("utf-8"):
         raise FixError(f"{path}: changed since it was checked; not fixed")

@@ -14,6 +14,7 @@ import re
 import stat
 from collections.abc import Callable, Iterable
 
+from wmaplint.source.reading import encoding_of
 from wmaplint.structs import dataclass
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
@@ -96,9 +97,11 @@ def head_text(path: str) -> str | None:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
         with open(path, "rb") as handle:
-            return handle.read(HEAD_BYTES).decode("utf-8-sig", "replace")
+            head = handle.read(HEAD_BYTES)
     except (OSError, ValueError):
         return None
+    codec, _, mark = encoding_of(head)
+    return head[mark:].decode(codec, "replace")
 
 
 def vendored(path: str) -> bool:
@@ -112,11 +115,29 @@ def vendored(path: str) -> bool:
     return parts[:1] != [os.pardir] and any(part in SKIPPED_DIRECTORIES for part in parts)
 
 
-def walk(root: str, excluded: Callable[[str, bool], bool]) -> tuple[list[str], list[Skip]]:
+LINK_OUT = "a symbolic link out of the repository"
+
+
+def link_out_of(path: str, bound: str | os.PathLike[str]) -> str | None:
+    """Where the link ``path`` leads when that is outside ``bound`` (the repository root), else None."""
+    try:
+        if not os.path.islink(path):
+            return None
+        target = os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+    top = os.path.realpath(bound)
+    return None if target == top or target.startswith(top.rstrip(os.sep) + os.sep) else target
+
+
+def walk(root: str, excluded: Callable[[str, bool], bool], bound: str | os.PathLike[str] | None = None
+         ) -> tuple[list[str], list[Skip]]:
     """YAML and JSON files under ``root`` (sorted), and what was left out.
 
     Hidden and vendored directories, and what ``excluded`` names, are not entered; symbolic links to
-    directories are not followed (a link to a file is read); unreadable directories are skipped."""
+    directories are not followed; a link to a file is read when its target lies inside ``bound`` (the
+    repository root: a link out of it would publish the lines of a file the repository does not hold);
+    unreadable directories are skipped."""
     files: list[str] = []
     skipped: list[Skip] = []
     stack = [root]
@@ -136,6 +157,8 @@ def walk(root: str, excluded: Callable[[str, bool], bool]) -> tuple[list[str], l
                     skipped.append(Skip(entry.path, reason))
             elif _is_directory(entry):
                 subdirectories.append(entry.path)
+            elif bound is not None and link_out_of(entry.path, bound) is not None:
+                skipped.append(Skip(entry.path, LINK_OUT))
             else:
                 files.append(entry.path)
         stack.extend(reversed(subdirectories))

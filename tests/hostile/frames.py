@@ -1,6 +1,7 @@
 """Language server sessions for hostile testing: well-formed and broken base-protocol frames, requests with
 parameters of the wrong shape, edits past the end of a document, and bursts; ``lsp_session`` returns the bytes
-a client would write to the server's standard input, ending in shutdown and exit (or plain end of input).
+a client would write to the server's standard input, ending in shutdown and exit (or plain end of input), and
+``framing_session`` valid requests between frames that lie about their length, with the ids to be answered.
 
 ``frame`` and ``message`` are usable on their own to script a particular session in a test."""
 
@@ -100,3 +101,48 @@ def lsp_session(rng: random.Random, text: str) -> bytes:
         out.append(message({"jsonrpc": "2.0", "id": 9999, "method": "shutdown"}))
         out.append(message({"jsonrpc": "2.0", "method": "exit"}))
     return b"".join(out)
+
+
+def _symbols(ident: int) -> bytes:
+    return message({"jsonrpc": "2.0", "id": ident, "method": "textDocument/documentSymbol",
+                    "params": {"textDocument": {"uri": "file:///never-opened.yaml"}}})
+
+
+def _lying(rng: random.Random, ident: int) -> bytes:
+    """A request framed with a Content-Length that is wrong, or garbage where a frame should start."""
+    params = {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}}
+    request = {"jsonrpc": "2.0", "id": ident, "method": "textDocument/hover", "params": params}
+    body = json.dumps(request).encode()
+    shape = rng.randrange(5)
+    if shape == 0:
+        return frame(body, length=max(0, len(body) - rng.randint(1, len(body))))  # too short
+    if shape == 1:
+        return frame(body, length=len(body) + rng.choice([1, 5, 17, 19, 20, 23, 60, 5000]))  # too long
+    if shape == 2:
+        return rng.choice([b"garbage\r\n", b"\x00\xff\xfe junk\r\n", b"}}}", b"{" * 50, b"\r\n" * 3])
+    if shape == 3:
+        return b"X-Other: 1\r\n" + frame(body)  # a header wmaplint does not know: the frame is fine
+    return frame(body, header=b"Content-Length: %d\r\n\r\n" % len(body))
+
+
+def framing_session(rng: random.Random) -> tuple[bytes, list[int | str]]:
+    """The bytes a client sends (initialize, valid requests between lying frames and cancellations, shutdown,
+    exit) and the ids that must be answered exactly once."""
+    out = [message({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                    "params": {"capabilities": {}, "rootUri": None, "processId": None}}),
+           message({"jsonrpc": "2.0", "method": "initialized", "params": {}})]
+    answers: list[int | str] = [0]
+    for number in range(1, rng.randint(4, 30)):
+        kind = rng.randrange(4)
+        if kind == 0:
+            out.append(_lying(rng, 10_000 + number))
+        elif kind == 1:
+            out.append(_symbols(number))
+            out.append(message({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": number}}))
+            answers.append(number)  # with its result, or RequestCancelled
+        else:
+            out.append(_symbols(number))
+            answers.append(number)
+    out.append(message({"jsonrpc": "2.0", "id": 9999, "method": "shutdown"}))
+    out.append(message({"jsonrpc": "2.0", "method": "exit"}))
+    return b"".join(out), [*answers, 9999]

@@ -6,9 +6,13 @@ Each run is a fresh process in its own directory and session, with an address-sp
 (``resource.setrlimit``), its peak resident memory read from the kernel as it ends, and the whole process
 group killed at the time bound (a resolution worker must not outlive it).
 
+A case may also name what its run may write (``Case.writable``): every other file, link, pipe and device of
+its directory and beside it is held to its kind and bytes, and a change is a write outside its place. An LSP
+case may name the request ids to be answered exactly once (``Case.answers``).
+
 ``python -m tests.hostile.fuzz [--count N] [--seed S] [--family F ...]`` (``make fuzz``) runs every family and
-prints the counts: inputs, runs, tracebacks, bad exit codes, overruns, peak memory, secrets printed, writes
-outside their place (a file beside the case's directory changed or added, or code run from a cache).
+prints the counts: inputs, runs, tracebacks, bad exit codes, overruns, peak memory, writes outside their
+place, requests not answered exactly once.
 """
 
 from __future__ import annotations
@@ -16,15 +20,18 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .generators import FAMILIES, Case, Fifo, Link, cases
+from wmaplint.lsp import rpc
+
+from .generators import FAMILIES, Case, Hardlink, Link, Special, cases
 
 TIME_BOUND = 20.0  # seconds per run
 MEMORY_BOUND = 500 * 1024 * 1024  # peak resident bytes per run
@@ -43,8 +50,8 @@ class Outcome:
     peak_bytes: int
     stdout: str
     stderr: str
-    secret_printed: bool = False
-    wrote_outside: bool = False
+    misplaced: list[str] = field(default_factory=list)  # writes outside their place
+    unanswered: list[str] = field(default_factory=list)  # ids not answered exactly once
 
     @property
     def traceback(self) -> bool:
@@ -60,25 +67,33 @@ class Outcome:
 
     @property
     def ok(self) -> bool:
-        broken = self.traceback or self.overrun or self.bad_exit
-        return not (broken or self.secret_printed or self.wrote_outside)
+        return not (self.traceback or self.overrun or self.bad_exit or self.misplaced or self.unanswered)
 
     def __str__(self) -> str:
         code = "killed" if self.returncode is None else f"exit {self.returncode}"
-        code += ", secret printed" if self.secret_printed else ""
-        code += ", wrote outside its place" if self.wrote_outside else ""
+        notes = "".join(f"\n  write outside its place: {m}" for m in self.misplaced)
+        notes += "".join(f"\n  {u}" for u in self.unanswered)
         return (f"{self.case.describe()[:300]}\n  -> {code}, {self.seconds:.1f} s, "
-                f"{self.peak_bytes // (1024 * 1024)} MB\n{self.stdout[-1500:]}\n{self.stderr[-3000:]}")
+                f"{self.peak_bytes // (1024 * 1024)} MB{notes}\n{self.stdout[-1500:]}\n{self.stderr[-3000:]}")
 
 
 def _write(directory: Path, case: Case) -> None:
+    (directory.parent / "outside.txt").write_text("a file beside the case, never to be written\n")
     for name, content in case.files.items():
         path = directory / name
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, Link):
             os.symlink(content.target, path)
-        elif isinstance(content, Fifo):
-            os.mkfifo(path)
+        elif isinstance(content, Hardlink):
+            os.link(directory / content.target, path)
+        elif isinstance(content, Special):
+            if content.kind == "device" and os.geteuid() == 0:
+                os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # a null device of the case's own
+            else:
+                os.mkfifo(path)
+        elif name.startswith("readonly"):
+            path.write_text(str(content))
+            path.chmod(0o444)
         elif isinstance(content, bytes):
             path.write_bytes(content)
         else:
@@ -149,6 +164,58 @@ runpy.run_module("wmaplint", run_name="__main__", alter_sys=True)
 """
 
 
+def _snapshot(home: Path) -> dict[str, tuple[str, object]]:
+    """Every entry below ``home``: its kind and, for a file, its bytes and mode; for a link, its target."""
+    seen: dict[str, tuple[str, object]] = {}
+    for folder, directories, names in os.walk(home):
+        for name in [*directories, *names]:
+            path = os.path.join(folder, name)
+            relative = os.path.relpath(path, home)
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                seen[relative] = ("link", os.readlink(path))
+            elif stat.S_ISREG(info.st_mode):
+                with open(path, "rb") as handle:
+                    seen[relative] = ("file", (handle.read(), stat.S_IMODE(info.st_mode)))
+            elif stat.S_ISDIR(info.st_mode):
+                seen[relative] = ("directory", None)
+            else:
+                seen[relative] = ("special", stat.S_IFMT(info.st_mode))
+    return seen
+
+
+def _misplaced(before: dict[str, tuple[str, object]], after: dict[str, tuple[str, object]],
+               writable: set[str]) -> list[str]:
+    allowed = {os.path.normpath(os.path.join("case", name)) for name in writable}
+    changed = [name for name in sorted(set(before) | set(after))
+               if before.get(name) != after.get(name) and name not in allowed
+               and not (after.get(name, ("directory",))[0] == "directory" and name not in before)]
+    return [f"{name}: {_kind(before.get(name))} -> {_kind(after.get(name))}" for name in changed]
+
+
+def _kind(entry: tuple[str, object] | None) -> str:
+    return "absent" if entry is None else entry[0]
+
+
+def _unanswered(stdout: str, wanted: list[int | str]) -> list[str]:
+    """The ids of ``wanted`` not answered exactly once, and any id answered twice."""
+    import io
+    import json
+
+    counts: dict[object, int] = {}
+    for item in rpc.read_frames(io.BytesIO(stdout.encode("utf-8", "replace"))):
+        if isinstance(item, bytes):
+            try:
+                reply = json.loads(item)
+            except ValueError:
+                continue
+            if isinstance(reply, dict) and "method" not in reply and reply.get("id") is not None:
+                counts[reply["id"]] = counts.get(reply["id"], 0) + 1
+    problems = [f"request {i!r} answered {counts.get(i, 0)} times" for i in wanted if counts.get(i, 0) != 1]
+    problems += [f"request {i!r} answered {n} times" for i, n in counts.items() if n > 1 and i not in wanted]
+    return problems
+
+
 def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
     # Each case in a directory of its own: a link to ".." must reach this case only, not every other case.
     home = Path(tempfile.mkdtemp(prefix=f"{case.family}-", dir=base))
@@ -156,6 +223,7 @@ def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
     directory.mkdir()
     (home / "victim.txt").write_text(VICTIM)
     _write(directory, case)
+    before = _snapshot(home) if case.writable is not None else {}
     peak_file = base / f"{home.name}.peak"
     limits = {"HOSTILE_ADDRESS_CAP": str(ADDRESS_CAP), "HOSTILE_PEAK_FILE": str(peak_file)}
     start = time.perf_counter()
@@ -196,9 +264,12 @@ def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
         peak = int(peak_file.read_text()) * 1024
     except (OSError, ValueError):
         peak = 0  # killed, or ended without running its exit handlers
-    secret = SECRET in out + err or _holds_secret(directory)
-    outside = _wrote_outside(home, directory)
-    return Outcome(case, code, seconds, peak, out, err, secret, outside)
+    outcome = Outcome(case, code, seconds, peak, out, err)
+    if case.writable is not None:
+        outcome.misplaced = _misplaced(before, _snapshot(home), case.writable)
+    if case.answers is not None and code is not None:
+        outcome.unanswered = _unanswered(out, case.answers)
+    return outcome
 
 
 def _feed(proc: subprocess.Popen[bytes], data: bytes) -> None:
@@ -232,6 +303,8 @@ class Tally:
     tracebacks: int = 0
     bad_exits: int = 0
     overruns: int = 0
+    misplaced: int = 0  # runs that wrote outside their place
+    unanswered: int = 0  # runs with a request not answered exactly once
     peak_bytes: int = 0
     slowest: float = 0.0
     secrets: int = 0
@@ -243,16 +316,16 @@ class Tally:
         self.tracebacks += outcome.traceback
         self.bad_exits += outcome.bad_exit
         self.overruns += outcome.overrun
-        self.secrets += outcome.secret_printed
-        self.outside += outcome.wrote_outside
+        self.misplaced += bool(outcome.misplaced)
+        self.unanswered += bool(outcome.unanswered)
         self.peak_bytes = max(self.peak_bytes, outcome.peak_bytes)
         self.slowest = max(self.slowest, outcome.seconds)
 
     def line(self, name: str) -> str:
         return (f"{name:<12} inputs {self.inputs:>5}  runs {self.runs:>5}  tracebacks {self.tracebacks:>3}  "
                 f"bad exits {self.bad_exits:>3}  overruns {self.overruns:>3}  "
-                f"peak {self.peak_bytes // (1024 * 1024):>4} MB  slowest {self.slowest:5.1f} s  "
-                f"secrets printed {self.secrets:>2}  writes outside {self.outside:>2}")
+                f"misplaced writes {self.misplaced:>3}  unanswered {self.unanswered:>3}  "
+                f"peak {self.peak_bytes // (1024 * 1024):>4} MB  slowest {self.slowest:5.1f} s")
 
 
 def run_family(family: str, seed: int, count: int, base: Path) -> tuple[Tally, list[Outcome]]:
@@ -278,8 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         for family in args.family or list(FAMILIES):
             tally, failed = run_family(family, args.seed, args.count, Path(tmp))
             print(tally.line(family), flush=True)
-            for field in ("inputs", "runs", "tracebacks", "bad_exits", "overruns", "secrets", "outside"):
-                setattr(total, field, getattr(total, field) + getattr(tally, field))
+            for name in ("inputs", "runs", "tracebacks", "bad_exits", "overruns", "misplaced", "unanswered"):
+                setattr(total, name, getattr(total, name) + getattr(tally, name))
             total.peak_bytes = max(total.peak_bytes, tally.peak_bytes)
             total.slowest = max(total.slowest, tally.slowest)
             failures.extend(failed)

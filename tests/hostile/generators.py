@@ -1,7 +1,7 @@
 """Generators of hostile inputs, one family each: definitions, jq, CEL, CRDs, manifests, suites, paths,
-configuration (LSP frames live in ``frames.py``). A generator takes a seeded ``random.Random`` and returns a
-``Case``: the files to write into an empty directory and the command to run there. The same seed gives the
-same cases, so a failure is reproduced from its family, seed and index."""
+configuration, output targets (LSP sessions and frames live in ``frames.py``). A generator takes a seeded
+``random.Random`` and returns a ``Case``: the files to write into an empty directory and the command to run
+there. The same seed gives the same cases, so a failure is reproduced from its family, seed and index."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from wmaplint.rules.examples import JOB, POD
 
-from .frames import lsp_session
+from .frames import framing_session, lsp_session
 from .helpers import WIDGET_DEFINITION, widget_crd
 
 REPO = Path(__file__).resolve().parents[2]
@@ -29,20 +29,33 @@ class Link:
 
 
 @dataclass
-class Fifo:
-    """A named pipe to make instead of a file (no writer ever opens it)."""
+class Hardlink:
+    """A second name of a file written before it (``target``: its name in the case)."""
+
+    target: str
+
+
+@dataclass
+class Special:
+    """A FIFO (``"fifo"``) or, where the runner may make one (root), a character device like /dev/null
+    (``"device"``; a FIFO otherwise)."""
+
+    kind: str
 
 
 @dataclass
 class Case:
     family: str
     name: str
-    files: dict[str, str | bytes | Link | Fifo]
+    files: dict[str, str | bytes | Link | Hardlink | Special]
     args: list[str]
     stdin: bytes | None = None
     env: dict[str, str] = field(default_factory=dict)
-    modes: dict[str, int] = field(default_factory=dict)  # chmod after writing (directories included)
-    owners: dict[str, int] = field(default_factory=dict)  # chown after writing, where the runner may
+    # Names (relative to the case's directory, "../x" for beside it) a run may write; None: not watched. Any
+    # other change in the case's home is a write outside its place.
+    writable: set[str] | None = None
+    # Request ids the server must answer exactly once (LSP families); every other id at most once.
+    answers: list[int | str] | None = None
 
     def describe(self) -> str:
         return f"{self.family}/{self.name}: wmaplint {' '.join(self.args)}"
@@ -400,152 +413,68 @@ def config(rng: random.Random, index: int) -> Case:
     return Case("config", f"{index}", files, args)
 
 
-# --- caches -------------------------------------------------------------------------------------------
+# --- output targets ---------------------------------------------------------------------------------------
 
-# Each case plants records in a cache of its own (``cache/`` in its directory): damaged, foreign, of the wrong
-# shape, links, FIFOs, pickles that would run code; or gives the cache directory another mode or owner.
-_CACHE_VERSION = 6
-
-
-def _cache_records(crd: str) -> dict[str, str]:
-    sha = hashlib.sha256(crd.encode()).hexdigest()
-    gvk = hashlib.sha256("\0".join(("example.com", "v1", "Widget")).encode()).hexdigest()[:24]
-    types = f"cache/parsed-6/types/{sha}"
-    return {"meta": f"{types}/meta.json", "types": f"{types}/{gvk}.types",
-            "raw": f"cache/parsed-6/raw/{sha}.json", "index": "cache/parsed-6/index.json",
-            "old": f"cache/parsed/types/{sha}/meta.pickle"}
-
-
-def _framed(kind: str, payload: bytes, version: int = _CACHE_VERSION) -> bytes:
-    digest = hashlib.sha256(payload).hexdigest().encode()
-    return b"wmaplint-cache %s %d %s\n" % (kind.encode(), version, digest) + payload
-
-
-class _Runs:
-    """A pickle that, unpickled, touches ``pwned``: code run from the cache (the runner counts it as a write
-    out of place)."""
-
-    def __reduce__(self):  # type: ignore[no-untyped-def]
-        import os
-
-        return (os.system, ("touch pwned",))
+FINDING = JOB.replace("specDefinition:", "specDefiniton:")
+# (the --output name, the files the case holds beside the definition, what the run may write)
+_TARGETS: list[tuple[str, dict[str, str | bytes | Link | Hardlink | Special], set[str]]] = [
+    ("out.sarif", {}, {"out.sarif"}),
+    ("out.sarif", {"out.sarif": "old report\n"}, {"out.sarif"}),
+    ("new/dir/out.json", {}, set()),
+    ("def.yaml", {}, set()),
+    ("./sub/../def.yaml", {"sub/keep.txt": "x\n"}, set()),
+    ("same.yaml", {"same.yaml": Hardlink("def.yaml")}, set()),
+    ("linked.yaml", {"linked.yaml": Link("def.yaml")}, set()),
+    ("away.json", {"away.json": Link("../outside.txt")}, set()),
+    ("dangling.json", {"dangling.json": Link("../gone.json")}, set()),
+    ("loop.json", {"loop.json": Link("loop.json")}, set()),
+    ("sub", {"sub/keep.txt": "x\n"}, set()),
+    ("pipe", {"pipe": Special("fifo")}, set()),
+    ("null", {"null": Special("device")}, set()),
+    ("/dev/fd/1", {}, set()), ("/dev/fd/2", {}, set()), ("/dev/fd/9", {}, set()),
+    ("/proc/self/fd/1", {}, set()),
+    ("crd.yaml", {"crd.yaml": widget_crd({"type": "object"})}, set()),
+    (".wmaplint.yaml", {".wmaplint.yaml": "ignore: [WM9]\n"}, set()),
+    ("readonly.json", {"readonly.json": "x\n"}, {"readonly.json"}),
+    ("x" * 300 + ".json", {}, set()),
+]
 
 
-def _planted(rng: random.Random, kind: str) -> str | bytes | Link | Fifo:
-    import pickle
-
-    choice = rng.randrange(12)
-    if choice == 0:
-        return pickle.dumps({"version": 5, "parsed": _Runs(), "type": _Runs()})
-    if choice == 1:
-        return bytes(rng.randrange(256) for _ in range(rng.choice([0, 10, 5000])))
-    if choice == 2:
-        return _framed(kind, b"[" * 100_000 + b"]" * 100_000)
-    if choice == 3:
-        shapes = [{}, [], 7, {"path": 1}, {"files": {"a": [1, 2, "x"]}},
-                  {"raws": [[["a", "b", "c"], 7]], "components": {}}]
-        return _framed(kind, json.dumps(rng.choice(shapes)).encode())
-    if choice == 4:
-        rows = rng.randint(1, 5)
-        lines = [json.dumps({"rows": rows, "kinds": ["object"] * rows})]
-        lines += [json.dumps(rng.choice([[1, 2], None, "x", ["object"] + [None] * 18, {"a": 1}]))
-                  for _ in range(rows)]
-        return _framed(kind, "\n".join(lines).encode())
-    if choice == 5:
-        return _framed(kind, b"{}").replace(b"{}", b"[]")  # a checksum that does not hold
-    if choice == 6:
-        return _framed(kind, b"{}", version=rng.choice([1, 5, 7, 99999]))
-    if choice == 7:
-        return Fifo()
-    if choice == 8:
-        return Link(rng.choice(["/dev/zero", "/dev/random", "../../../../victim.txt", "/etc/passwd"]))
-    if choice == 9:
-        return Link(rng.choice([".", "..", "missing"]))
-    if choice == 10:
-        return _framed(kind, json.dumps({"a": "x" * rng.choice([10, 1_000_000])}).encode())
-    return b"wmaplint-cache " + bytes(rng.randrange(256) for _ in range(40))
-
-
-def caches(rng: random.Random, index: int) -> Case:
-    crd = widget_crd({"type": "object", "properties": {"spec": {"type": "object", "properties": {
-        "replicas": {"type": "integer"}, "template": {"type": "object"}}}}})
-    files: dict[str, str | bytes | Link | Fifo] = {"crd.yaml": crd, "def.yaml": WIDGET_DEFINITION,
-                                                   "w.json": _widget(rng)}
-    places = _cache_records(crd)
-    for name in rng.sample(sorted(places), rng.randint(1, len(places))):
-        files[places[name]] = _planted(rng, "types" if name == "types" else name)
-    if rng.random() < 0.2:  # a temporary file planted as a link where a write could land
-        directory = places["meta"].rsplit("/", 1)[0]
-        files[f"{directory}/.tmp-planted"] = Link("../../../../victim.txt")
-    modes: dict[str, int] = {}
-    owners: dict[str, int] = {}
-    roll = rng.random()
-    if roll < 0.15:
-        where = rng.choice(["cache", "cache/parsed-6", places["meta"].rsplit("/", 1)[0]])
-        modes[where] = rng.choice([0o777, 0o775])
-    elif roll < 0.25:
-        owners["cache"] = 65534
-    args = rng.choice([["check", "--format", "json", "--crds", "crd.yaml", "def.yaml"], TREE_WIDGET,
-                       ["check", "-v", "--crds", "crd.yaml", "def.yaml"]])
-    return Case("caches", f"{index}", files, list(args), env={"WMAPLINT_CACHE_DIR": "cache"}, modes=modes,
-                owners=owners)
-
-
-# --- configuration files ------------------------------------------------------------------------------
-
-_BOMB = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
-    f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9)
-)
-
-
-def _hostile_yaml(rng: random.Random, key: str) -> str:
-    choice = rng.randrange(7)
-    if choice == 0:
-        return _BOMB + f"{key}: *a8\n"
-    if choice == 1:
-        return f"{key}:\n" + "".join(f"  k{i}: {i}\n" for i in range(rng.choice([40_000, 200_000])))
-    if choice == 2:
-        opened, closed = rng.choice([200, 5000, 100_000]), rng.choice([200, 5000, 100_000])
-        return f"{key}: " + "[" * opened + "]" * closed + "\n"
-    if choice == 3:
-        return f"{key}:\n" + "".join("  " * i + f"k{i}:\n" for i in range(rng.choice([150, 2000]))) + "\n"
-    if choice == 4:
-        return f"{'x' * rng.choice([1000, 2_000_000])}: 1\n"
-    if choice == 5:
-        return f"{key}: " + rng.choice(["7", "[1, [2]]", "{a: {b: c}}", "!!binary AAAA", "2001-12-14", "~",
-                                        "? [a]\n: b", "&a [*a]", "<<: 7"]) + "\n"
-    return _mutate_lines(rng, f"{key}:\n  - a\n  - b: c\n", 3)
-
-
-def configfiles(rng: random.Random, index: int) -> Case:
-    files: dict[str, str | bytes | Link | Fifo] = {"def.yaml": _definition(rng), ".git/HEAD": "ref: main\n"}
-    target = rng.choice(["wmaplint", "pyproject", "pod-labels", "lock"])
-    if target == "wmaplint":
-        key = rng.choice(["select", "ignore", "severity", "crds", "x"])
-        files[".wmaplint.yaml"] = _hostile_yaml(rng, key)
-        return Case("configfiles", f"{index}", files, ["check", "def.yaml"])
-    if target == "pyproject":
-        body = rng.choice([
-            "select = " + "[" * 100_000 + "]" * 100_000, "".join(f"k{i} = {i}\n" for i in range(200_000)),
-            "severity = {" + ", ".join(f'"WM{i}" = "off"' for i in range(40_000)) + "}", "select = 7",
-            "[tool.wmaplint.severity]\n" + "x" * 100_000 + " = 1",
-        ])
-        files["pyproject.toml"] = "[tool.wmaplint]\n" + body + "\n"
-        return Case("configfiles", f"{index}", files, ["check", "def.yaml"])
-    if target == "pod-labels":
-        files["labels.yaml"] = _hostile_yaml(rng, "kinds")
-        files[".wmaplint.yaml"] = "pod-labels: [labels.yaml]\n"
-        return Case("configfiles", f"{index}", files, ["new", "--kind", "batch/v1/Job"])
-    files["lock.yaml"] = _hostile_yaml(rng, "schemas")
-    files["from/.keep"] = ""
-    pull = ["schemas", "pull", "--lock", "lock.yaml", "--from", "from"]
-    return Case("configfiles", f"{index}", files, pull)
+def outputs(rng: random.Random, index: int) -> Case:
+    """``check --output FORMAT=TARGET`` on a definition, the target a file, a link, a device, a pipe, an input
+    of the run; the runner holds every name but the writable ones to their bytes and kinds."""
+    name, extra, writable = rng.choice(_TARGETS)
+    files: dict[str, str | bytes | Link | Hardlink | Special] = {"def.yaml": FINDING, **extra}
+    args = ["check", "--format", rng.choice(["text", "json"])]
+    if rng.random() < 0.3:
+        args.append("--follow-symlinks")
+        if name in ("away.json", "dangling.json"):
+            writable = {"../outside.txt"} if name == "away.json" else {"../gone.json"}
+    if name == ".wmaplint.yaml":
+        args += ["--config", ".wmaplint.yaml"]
+    if name == "crd.yaml":
+        args += ["--crds", "crd.yaml"]
+    for _ in range(rng.choice([1, 1, 2])):
+        args += ["--output", f"{rng.choice(['sarif', 'json', 'text', 'github'])}={name}"]
+        if rng.random() < 0.3:
+            args += ["--output", "json=second.json"]
+            writable = writable | {"second.json"}
+            break
+    args.append(rng.choice(["def.yaml", "."]))
+    return Case("outputs", f"{index}", files, args, writable=writable)
 
 
 # --- language server --------------------------------------------------------------------------------------
 
 def lsp(rng: random.Random, index: int) -> Case:
     return Case("lsp", f"{index}", {}, ["lsp"], stdin=lsp_session(rng, rng.choice(DEFINITIONS)))
+
+
+def lsp_frames(rng: random.Random, index: int) -> Case:
+    """A session of valid requests between frames with a wrong Content-Length, garbage and cancellations: each
+    valid request must be answered exactly once."""
+    stream, answers = framing_session(rng)
+    return Case("lsp-frames", f"{index}", {}, ["lsp"], stdin=stream, answers=answers)
 
 
 FAMILIES: dict[str, Callable[[random.Random, int], Case]] = {
@@ -557,9 +486,9 @@ FAMILIES: dict[str, Callable[[random.Random, int], Case]] = {
     "suites": suites,
     "paths": paths,
     "config": config,
-    "caches": caches,
-    "configfiles": configfiles,
     "lsp": lsp,
+    "outputs": outputs,
+    "lsp-frames": lsp_frames,
 }
 
 

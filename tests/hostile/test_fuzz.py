@@ -10,7 +10,7 @@ from .fuzz import run_family
 from .generators import FAMILIES
 
 SEED = 20251201
-COUNTS = {"lsp": 6}  # per family; the rest run this many:
+COUNTS = {"lsp": 6, "lsp-frames": 6}  # per family; the rest run this many:
 DEFAULT_COUNT = 12
 
 

@@ -32,7 +32,9 @@ def test_activates_on_yaml_only() -> None:
     assert PACKAGE["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"] == [
         "wmaplint.path",
         "wmaplint.interpreter",
+        "wmaplint.args",
     ]
+    assert PACKAGE["capabilities"]["untrustedWorkspaces"]["supported"] == "limited"
 
 
 def test_types_do_not_outrun_the_engine() -> None:

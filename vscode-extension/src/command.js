@@ -68,4 +68,46 @@ function describe(launch) {
   return [launch.command, ...launch.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ");
 }
 
-module.exports = { serverCommand, workspaceVenvPython, describe };
+/**
+ * The settings that are read from the workspace only when it is trusted: each names a program or arguments
+ * the extension runs.
+ */
+const RESTRICTED = ["path", "interpreter", "args"];
+
+/**
+ * @template T
+ * @typedef {{ defaultValue?: T, globalValue?: T, workspaceValue?: T, workspaceFolderValue?: T }} Inspected
+ */
+
+/**
+ * The launch settings to use, from each setting's `inspect()` (values per scope): in a trusted workspace the
+ * innermost value wins, as VS Code's own lookup does; in an untrusted one, workspace and folder values are
+ * ignored (a repository's `.vscode/settings.json` must not choose what runs), so only the user's own or the
+ * default applies.
+ * @param {{ path?: Inspected<string[]>, interpreter?: Inspected<string>, args?: Inspected<string[]> }} inspected
+ * @param {boolean} trusted
+ * @returns {{ settings: LaunchSettings, ignored: string[] }} and the names of the workspace values ignored
+ */
+function launchSettings(inspected, trusted) {
+  /** @type {Record<string, unknown>} */
+  const settings = {};
+  const ignored = [];
+  for (const name of RESTRICTED) {
+    const scopes = /** @type {Inspected<unknown>} */ (inspected[/** @type {"path"} */ (name)] || {});
+    const fromWorkspace = scopes.workspaceFolderValue !== undefined ? scopes.workspaceFolderValue : scopes.workspaceValue;
+    const fromUser = scopes.globalValue !== undefined ? scopes.globalValue : scopes.defaultValue;
+    if (trusted && fromWorkspace !== undefined) {
+      settings[name] = fromWorkspace;
+    } else {
+      if (fromWorkspace !== undefined) {
+        ignored.push(`wmaplint.${name}`);
+      }
+      if (fromUser !== undefined) {
+        settings[name] = fromUser;
+      }
+    }
+  }
+  return { settings: /** @type {LaunchSettings} */ (settings), ignored };
+}
+
+module.exports = { serverCommand, workspaceVenvPython, describe, launchSettings, RESTRICTED };

@@ -10,7 +10,7 @@ import {
   ServerOptions,
   TransportKind,
 } from "vscode-languageclient/node";
-import { describe, serverCommand, workspaceVenvPython } from "./command";
+import { describe, launchSettings, serverCommand, workspaceVenvPython } from "./command";
 import { isWorkloadDocument } from "./documents";
 
 const LAUNCH_SETTINGS = ["wmaplint.path", "wmaplint.interpreter", "wmaplint.args"];
@@ -21,12 +21,24 @@ let output: vscode.LogOutputChannel | undefined;
 // Documents the server has been told about; the rest of the YAML files never reach it.
 const attached = new Set<string>();
 
+/** The launch settings; workspace values only in a trusted workspace (`launchSettings`). */
 function settings() {
   const config = vscode.workspace.getConfiguration("wmaplint");
+  const { settings: chosen, ignored } = launchSettings(
+    {
+      path: config.inspect<string[]>("path"),
+      interpreter: config.inspect<string>("interpreter"),
+      args: config.inspect<string[]>("args"),
+    },
+    vscode.workspace.isTrusted,
+  );
+  if (ignored.length > 0) {
+    output?.warn(`the workspace is not trusted: its values of ${ignored.join(", ")} are ignored`);
+  }
   return {
-    path: config.get<string[]>("path", []),
-    interpreter: config.get<string>("interpreter", ""),
-    args: config.get<string[]>("args", []),
+    path: Array.isArray(chosen.path) ? chosen.path : [],
+    interpreter: typeof chosen.interpreter === "string" ? chosen.interpreter : "",
+    args: Array.isArray(chosen.args) ? chosen.args : [],
   };
 }
 

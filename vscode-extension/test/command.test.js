@@ -50,3 +50,35 @@ test("describe quotes arguments with spaces", () => {
   assert.equal(describe({ command: "/opt/my tools/python", args: ["-m", "wmaplint", "lsp"] }),
     '"/opt/my tools/python" -m wmaplint lsp');
 });
+
+const { launchSettings } = require("../src/command.js");
+
+test("an untrusted workspace's values of path, interpreter and args are ignored", () => {
+  const inspected = {
+    path: { defaultValue: [], workspaceValue: ["/repo/evil.sh"] },
+    interpreter: { defaultValue: "", globalValue: "/usr/bin/python3", workspaceFolderValue: "/repo/py" },
+    args: { defaultValue: [], globalValue: ["--lint-timeout", "5"], workspaceValue: ["--tcp", "--host", "0.0.0.0"] },
+  };
+  const untrusted = launchSettings(inspected, false);
+  assert.deepEqual(untrusted.settings, { path: [], interpreter: "/usr/bin/python3", args: ["--lint-timeout", "5"] });
+  assert.deepEqual(untrusted.ignored, ["wmaplint.path", "wmaplint.interpreter", "wmaplint.args"]);
+  assert.deepEqual(serverCommand(untrusted.settings), {
+    command: "/usr/bin/python3",
+    args: ["-m", "wmaplint", "lsp", "--lint-timeout", "5"],
+    source: "wmaplint.interpreter",
+  });
+});
+
+test("a trusted workspace's values win, the folder's over the workspace's", () => {
+  const inspected = {
+    path: { defaultValue: [], workspaceValue: ["/w/bin/wmaplint"] },
+    args: { globalValue: ["--lint-timeout", "5"], workspaceValue: ["--a"], workspaceFolderValue: ["--b"] },
+  };
+  const trusted = launchSettings(inspected, true);
+  assert.deepEqual(trusted.settings, { path: ["/w/bin/wmaplint"], args: ["--b"] });
+  assert.deepEqual(trusted.ignored, []);
+});
+
+test("no values at all: the defaults", () => {
+  assert.deepEqual(launchSettings({}, false), { settings: {}, ignored: [] });
+});

@@ -162,18 +162,21 @@ def _read_body(source: _Input, length: int) -> bytes | None:
         if embedded is not None:
             source.unread(bytes(data[embedded.start():]))
             return bytes(data[:embedded.start()])
-    # A body declared a little too long ends in the first bytes of the next header ("...}Content-Le"): give
-    # them back, so the next frame is read whole.
+    # A body declared a little too long ends in the first bytes of the next header ("...}Content-Le", maybe
+    # after a line of junk): give them back, so the next frame is read whole.
     end = data.rfind(b"}") + 1
-    if 0 < end < len(data) and _header_prefix(bytes(data[end:])):
+    if 0 < end < len(data) and _header_prefix(bytes(data[end:]).rsplit(b"\n", 1)[-1]):
         source.unread(bytes(data[end:]))
         del data[end:]
     return bytes(data)
 
 
 def _header_prefix(tail: bytes) -> bool:
-    """Whether ``tail`` is the start of a Content-Length header line."""
-    lowered = tail.lower()
+    """Whether ``tail`` is the start of a Content-Length header line (after blank lines, which the header
+    reader skips)."""
+    lowered = tail.lstrip(b" \t\r\n").lower()
+    if not lowered:
+        return False
     if _HEADER_HEAD.startswith(lowered):
         return True
     rest = lowered[len(_HEADER_HEAD):]

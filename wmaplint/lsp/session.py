@@ -33,6 +33,7 @@ RECYCLE_GROWTH = 128 * 1024 * 1024
 MAX_UNHANDLED = 64  # messages read ahead of handling; the reader waits beyond that
 CLIENT_POLL_SECONDS = 1.0  # how often the client's process is looked for
 STOP_SECONDS = 3.0  # the worker's polite end after the session, before it is killed
+DRAIN_SECONDS = 5.0  # how long open requests may take to be answered at shutdown, exit or end of input
 
 log = logging.getLogger("wmaplint.lsp")
 
@@ -62,6 +63,8 @@ class Session:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.finished = asyncio.Event()
         self.exit_code = 0
+        self.shutting_down: asyncio.Task[None] | None = None
+        self.leaving: asyncio.Task[None] | None = None
 
     # -- output -----------------------------------------------------------------------------------
 
@@ -95,7 +98,7 @@ class Session:
             self.send(rpc.error(msg_id, rpc.INVALID_REQUEST, "initialize was already received"))
         elif method == "shutdown":
             self.state = "shutdown"
-            self.send(rpc.response(msg_id, None))
+            self.shutting_down = self.spawn(self.shut_down(msg_id))
         elif method in EMPTY_RESULTS:
             assert msg_id is not None and method is not None
             if msg_id in self.requests:
@@ -109,7 +112,7 @@ class Session:
 
     def on_notification(self, method: str, params: Any) -> None:
         if method == "exit":
-            self.finish(0 if self.state == "shutdown" else 1)
+            self.leave()
             return
         if self.state != "running":
             return  # after shutdown, notifications other than exit are dropped
@@ -270,8 +273,33 @@ class Session:
         return task
 
     def finish(self, code: int) -> None:
-        self.exit_code = code
-        self.finished.set()
+        if not self.finished.is_set():  # the first reason to end is the one that counts
+            self.exit_code = code
+            self.finished.set()
+
+    async def shut_down(self, msg_id: rpc.Id) -> None:
+        """Answer shutdown once every request received before it is answered."""
+        await self._drain()
+        self.send(rpc.response(msg_id, None))
+
+    def leave(self) -> None:
+        """Exit, or the end of the input: answer what is still open (in bounded time), then end; 0 only after
+        shutdown."""
+        if self.leaving is None:
+            code = 0 if self.state == "shutdown" else 1
+            self.leaving = self.spawn(self._leave(code))
+
+    async def _leave(self, code: int) -> None:
+        await self._drain()
+        if self.shutting_down is not None:
+            await asyncio.wait({self.shutting_down}, timeout=DRAIN_SECONDS)
+        self.finish(code)
+
+    async def _drain(self) -> None:
+        pending = set(self.requests.values())
+        if pending:
+            await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+            await asyncio.sleep(0)  # their done callbacks (the answers of cancelled ones) run first
 
     async def serve(self, frames: Iterator[bytes | rpc.Rejected], client_process: int | None = None) -> int:
         """Serve until exit, the end of the input, or the end of the client's process (``client_process``,
@@ -294,7 +322,7 @@ class Session:
                     loop.call_soon_threadsafe(handle, item)
             except (OSError, ValueError):
                 pass
-            loop.call_soon_threadsafe(self.finish, 0 if self.state == "shutdown" else 1)
+            loop.call_soon_threadsafe(self.leave)  # the state is read when the messages before are handled
 
         threading.Thread(target=read, name="wmaplint-lsp-reader", daemon=True).start()
         await self.finished.wait()

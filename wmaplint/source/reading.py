@@ -107,17 +107,36 @@ def read_stdin(name: str = "<stdin>", limit: int = MAX_FILE_BYTES) -> bytes:
         raise InputError(name, _cannot_read(exc)) from None
 
 
+# The encodings YAML 1.2 allows a stream (section 5.2), told by a byte order mark; UTF-32's before UTF-16's,
+# whose mark begins UTF-32 LE's. Without a mark a stream is UTF-8 (JSON's only encoding, RFC 8259).
+BYTE_ORDER_MARKS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32"), (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32"),
+    (b"\xff\xfe", "utf-16-le", "UTF-16"), (b"\xfe\xff", "utf-16-be", "UTF-16"),
+    (b"\xef\xbb\xbf", "utf-8", "UTF-8"),
+)
+
+
+def encoding_of(data: bytes) -> tuple[str, str, int]:
+    """The codec, the name and the length of the byte order mark ``data`` starts with (UTF-8 without one)."""
+    for mark, codec, name in BYTE_ORDER_MARKS:
+        if data.startswith(mark):
+            return codec, name, len(mark)
+    return "utf-8", "UTF-8", 0
+
+
 def decode_bytes(data: bytes, path: str) -> str:
-    """UTF-8 text (a byte order mark is dropped), or InputError for binary or non-UTF-8 input."""
+    """The text of a stream in UTF-8, or in UTF-16 or UTF-32 with a byte order mark (the mark is dropped), or
+    InputError for binary input or bytes that are not of their encoding."""
     if len(data) > MAX_FILE_BYTES:
         raise InputError(path, f"input is {_too_large(MAX_FILE_BYTES)}")
-    if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    codec, name, mark = encoding_of(data)
+    if codec == "utf-8" and b"\x00" in data[:8192]:
         raise InputError(path, "binary file (contains NUL bytes), not YAML or JSON")
     try:
-        return data.decode("utf-8-sig") if data.startswith(b"\xef\xbb\xbf") else data.decode("utf-8")
+        return data[mark:].decode(codec)
     except UnicodeDecodeError as exc:
-        bad = data[exc.start : exc.start + 1]
-        raise InputError(path, f"not valid UTF-8 (byte {exc.start}: {bad!r})") from None
+        bad = data[mark + exc.start : mark + exc.end][:4]
+        raise InputError(path, f"not valid {name} (byte {mark + exc.start}: {bad!r})") from None
 
 
 def read_path(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
