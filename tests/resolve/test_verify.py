@@ -169,3 +169,12 @@ def test_synthesis_makes_every_pod_the_tree_counts_submitters_and_groups_include
                 pods = synthesize(workload, obj)
                 assert len(pods) == workload.total_pods, example
                 assert len({p.name for p in pods}) == len(pods)
+
+
+def test_every_tree_of_the_shared_samples_gives_no_verification_finding(shared: Path) -> None:
+    found = []
+    for sample in sorted((shared / "samples").rglob("*.yaml")):
+        run = resolve_files([str(sample)], validate=False)
+        found.extend(f"{sample.name}: {d.rule} {d.message}"
+                     for d in run.diagnostics if d.rule in VERIFY_RULES)
+    assert found == []
