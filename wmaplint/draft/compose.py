@@ -286,7 +286,7 @@ class Composer:
         comments = [f"{_SHAPE_WORDS[site.shape]} at {jqtext.shown(site.location)}"]
         created = self.created(site)
         fallback = created.template() if created is not None else None
-        if site.shape == TEMPLATE and fallback is not None:
+        if site.shape == TEMPLATE and created is not None and fallback is not None:
             spec.add("podTemplateSpecPath", fallback)
             comments.append(f"the controller falls back to another template ({created.created.source})")
         elif site.shape == TEMPLATE and created is not None and created.default_pod:
