@@ -15,7 +15,7 @@ PACKAGE = Path(wmaplint.__file__).parent
 RULE_ID = re.compile(r"\bWM\d{3}\b")
 # the packages that find things, below the rules that report them
 ANALYSES = {"source", "definition", "jq", "schema", "typecheck", "status", "cel", "resolve", "packs",
-            "suites", "facts", "diagnostics"}
+            "controllers", "suites", "facts", "diagnostics"}
 
 
 def _modules() -> dict[str, Path]:

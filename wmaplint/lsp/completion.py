@@ -1,4 +1,5 @@
-"""Completion: field names from the format schema at the cursor's YAML path; component names for refs."""
+"""Completion: field names from the format schema at the cursor's YAML path; component names for refs; the
+label keys the controller writes, inside a selector."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import re
 
 from lsprotocol import types as lsp
 
-from wmaplint.lsp import format_schema, jqschema
+from wmaplint.lsp import controller_facts, format_schema, jqschema
 from wmaplint.lsp.snapshot import Snapshot, mentions_definition
 from wmaplint.lsp.yamlpath import line_shape, mapping_path
 
@@ -23,6 +24,9 @@ def completions(
     """Completion items; inside a jq expression (with ``schemas``) the fields that may follow a `.`."""
     if not mentions_definition(snapshot.text):
         return []
+    keys = controller_facts.label_completions(snapshot, position)
+    if keys is not None:
+        return keys
     if schemas is not None:
         in_jq = jqschema.completions(snapshot, snapshot.index.offset(position), schemas)
         if in_jq is not None:

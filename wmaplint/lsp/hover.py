@@ -1,10 +1,11 @@
-"""Hover: field descriptions from the format schema, builtin docs inside jq expressions."""
+"""Hover: field descriptions from the format schema, builtin docs inside jq expressions, and what the
+controller model says of a label key, a condition type or a phase value."""
 
 from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from wmaplint.lsp import format_schema, jqschema, jqwords
+from wmaplint.lsp import controller_facts, format_schema, jqschema, jqwords
 from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.lsp.yamlpath import locate
 from wmaplint.source import ScalarNode
@@ -22,6 +23,9 @@ def hover(
     definition = snapshot.definition_at(offset)
     if definition is None:
         return None
+    fact = controller_facts.hover(snapshot, offset, definition)
+    if fact is not None:
+        return fact
     if schemas is not None:
         on_segment = jqschema.hover(snapshot, offset, schemas)
         if on_segment is not None:

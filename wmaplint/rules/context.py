@@ -18,6 +18,7 @@ from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.config import Config
+    from wmaplint.controllers import KindModel, Model
     from wmaplint.definition.model import Definition, Expr
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.parser import JqSyntaxError
@@ -76,6 +77,8 @@ class DefinitionContext(_Shared):
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
     _shared: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False)
     _root_controller: Controller | None = field(default=_UNSET, repr=False)
+    _root_model: KindModel | None = field(default=_UNSET, repr=False)
+    _model: Model | None = field(default=None, repr=False)
     _schemas: DefinitionSchemas | None = field(default=None, repr=False)
     _typed_paths: list[TypedPath] | None = field(default=None, repr=False)
 
@@ -140,6 +143,31 @@ class DefinitionContext(_Shared):
             root = self.definition.root
             self._root_controller = controller_of(root.kind if root is not None else None)
         return self._root_controller
+
+    @property
+    def controller_model(self) -> Model:
+        """The controller model (``wmaplint.controllers``) with the project's own model files merged; the
+        shipped model alone when a project file cannot be read (which `new` reports)."""
+        if self._model is None:
+            from wmaplint.controllers import ModelError, load_model
+
+            try:
+                self._model = load_model(self.config.controller_files)
+            except ModelError:
+                self._model = load_model()
+        return self._model
+
+    @property
+    def root_model(self) -> KindModel | None:
+        """The controller model of the root component's kind and version (None when the model does not know
+        the kind)."""
+        if self._root_model is _UNSET:
+            model = self.controller_model
+            root = self.definition.root
+            kind = root.kind if root is not None else None
+            self._root_model = (model.model_for(kind.group, kind.kind, kind.version)
+                                if kind is not None else None)
+        return self._root_model
 
     def diag(
         self,

@@ -216,7 +216,8 @@ def _check_expression(
     if shape in SHAPE_NAMES and not shape_ok(shape, t):
         facts.append(WrongShape(0, end, expected.field or "path", SHAPE_NAMES[shape], t.describe()))
     elif shape == "replicas" and expected.field == "replicasPath" and result.optional and not t.is_any:
-        if not _built_in(input_type):
+        # a string field is never a count, with a default or not: that is another finding, with no `// 1` fix
+        if not _built_in(input_type) and not t.kinds() <= {STRING, NULL}:
             facts.append(_replicas_default(text, node, expected))
     elif shape == "conditions":
         facts.extend(_conditions(t, expected, end))

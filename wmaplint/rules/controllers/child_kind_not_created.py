@@ -1,0 +1,69 @@
+"""WM533 child-kind-not-created: a child component of a kind the parent's controller never creates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.rules import definition_check
+from wmaplint.rules.controllers import source_of
+from wmaplint.rules.examples import PYTORCHJOB
+
+if TYPE_CHECKING:
+    from wmaplint.controllers import KindModel, Model
+    from wmaplint.rules.context import DefinitionContext
+
+RULE = define(
+    "WM533", "child-kind-not-created", "error",
+    "A child component has a kind that the workload's controller never creates.",
+    why="A component's kind says which objects stand for it in the cluster: pods are attributed through "
+    "their owners, and a platform lists the component's objects by kind. A kind the controller never "
+    "creates (a Job where the operator creates its pods directly) has no objects, so the component is "
+    "empty. What each controller creates is the controller model's (schemas/controllers/, `creates`, e.g. "
+    "the training operator creates a PyTorchJob's pods directly, kubeflow/training-operator "
+    "pkg/controller.v1/common/pod.go). Only kinds that run pods are compared, and only for kinds whose "
+    "model lists what they create.",
+    bad=PYTORCHJOB.replace('kind: {group: "", version: v1, kind: Pod}',
+                           "kind: {group: batch, version: v1, kind: Job}"),
+    good=PYTORCHJOB,
+    fix="Give the component the kind the controller creates (the message lists them), or leave the kind out "
+    "for a logical component.",
+)
+
+# Kinds that run pods: a child of another kind (a Service, a ConfigMap) is not compared.
+POD_RUNNERS = {("", "Pod"), ("batch", "Job"), ("apps", "Deployment"), ("apps", "ReplicaSet"),
+               ("apps", "StatefulSet"), ("apps", "DaemonSet")}
+
+
+def _created(model: Model, kind: KindModel, depth: int = 3) -> set[tuple[str, str]]:
+    """(group, kind) of everything ``kind``'s controllers create, and what those objects' controllers do."""
+    found = set(kind.created_kinds())
+    if depth:
+        for created in kind.creates:
+            group, name = created.group_kind
+            version = created.kind.split("/")[-2]
+            inner = model.model_for(group, name, version)
+            if inner is not None and inner is not kind:
+                found |= _created(model, inner, depth - 1)
+    return found
+
+
+@definition_check(RULE)
+def child_kind_not_created(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    model = ctx.root_model
+    root = ctx.definition.root
+    if model is None or not model.creates or root is None or root.kind is None:
+        return
+    everything = ctx.controller_model
+    runners = POD_RUNNERS | {(k.group, k.kind) for k in everything.kinds}
+    created = _created(everything, model)
+    for child in ctx.definition.children:
+        kind = child.kind
+        if kind is None or (kind.group, kind.kind) not in runners or (kind.group, kind.kind) in created:
+            continue
+        makes = sorted({c.kind for c in model.creates})
+        sources = "; ".join(sorted({c.source for c in model.creates if c.is_pod})[:2])
+        message = (f"component {child.name!r} is a {kind}, which the {model.gvk(root.kind.version)} "
+                   f"controller never creates: it creates {', '.join(makes)} ({source_of(model, sources)})")
+        yield ctx.diag(RULE, kind.node, message)
