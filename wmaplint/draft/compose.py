@@ -372,6 +372,8 @@ class Composer:
                 term = self._count_term(counts, role, entry, with_default=False)
                 scale.add(field_name, self._expression([term], entry))
         created = self.created(site)
+        if created is not None and component.in_group and not created.created.groups:
+            created = None  # the model counts the group's replicas in: the group component carries them
         if created is not None and created.known:
             scale.entries = [e for e in scale.entries if e.key != "replicasPath"]
             scale.entries.insert(0, Entry("replicasPath", created.count(component.in_group)))
