@@ -178,3 +178,16 @@ def test_every_tree_of_the_shared_samples_gives_no_verification_finding(shared: 
         found.extend(f"{sample.name}: {d.rule} {d.message}"
                      for d in run.diagnostics if d.rule in VERIFY_RULES)
     assert found == []
+
+
+def test_wmaplint_test_fails_a_case_whose_selector_claims_no_pod(tmp_path: Path) -> None:
+    definition = tmp_path / "pytorchjob.yaml"
+    definition.write_text(_catalog("kubeflow-org-pytorchjob-v1", "value: worker", "value: Worker"),
+                          encoding="utf-8")
+    manifest = EXAMPLES / "kubeflow-org-pytorchjob-v1" / "ddp-master-workers.yaml"
+    suite = tmp_path / "pytorchjob.test.yaml"
+    suite.write_text(f"definition: {definition}\ncases:\n- name: ddp\n  manifest: {manifest}\n"
+                     "  expect: {totals: {pods: 4}}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["test", str(suite)])
+    assert result.exit_code == 1, result.output
+    assert "findings: expected [], got ['WM730']" in result.output
