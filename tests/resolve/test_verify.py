@@ -191,3 +191,22 @@ def test_wmaplint_test_fails_a_case_whose_selector_claims_no_pod(tmp_path: Path)
     result = CliRunner().invoke(main, ["test", str(suite)])
     assert result.exit_code == 1, result.output
     assert "findings: expected [], got ['WM730']" in result.output
+
+
+def test_a_misspelt_label_key_on_a_kind_whose_labels_are_all_known_claims_no_pod(tmp_path: Path) -> None:
+    definition = _catalog("kubeflow-org-pytorchjob-v1", 'labels["training.kubeflow.org/replica-type"]',
+                          'labels["training.kubeflow.org/replica_type"]', count=2)
+    example = EXAMPLES / "kubeflow-org-pytorchjob-v1" / "ddp-master-workers.yaml"
+    _, found = _tree(tmp_path, definition, example)
+    messages = [m for r, m in _rules(found) if r == "WM730"]
+    assert len(messages) == 2
+    assert "they carry no training.kubeflow.org/replica_type (the keys on them: " in messages[0]
+    assert "training.kubeflow.org/replica-type" in messages[0]
+
+
+def test_a_misspelt_key_on_a_kind_whose_labels_are_not_all_known_says_nothing(tmp_path: Path) -> None:
+    definition = _catalog("jobset-x-k8s-io-jobset-v1alpha2", "jobset.sigs.k8s.io/replicatedjob-name",
+                          "jobset.sigs.k8s.io/replicatedjob")
+    sample = EXAMPLES / "jobset-x-k8s-io-jobset-v1alpha2" / "leader-workers-gpu.yaml"
+    _, found = _tree(tmp_path, definition, sample)
+    assert _rules(found) == []  # the JobSet model is not exhaustive: the key may exist

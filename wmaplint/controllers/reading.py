@@ -93,7 +93,7 @@ def location(created: CreatedObject) -> tuple[str, ...] | None:
     if created.template is None:
         return None
     template = created.template
-    if "//" in template and segments(template) is None:  # a fallback the controller builds: the template first
+    if "//" in template and segments(template) is None:  # a fallback the controller builds: the first
         template = template.split("//", 1)[0].strip()
     text = _joined(created.each, template) if created.each else template
     return segments(text) if text else None
