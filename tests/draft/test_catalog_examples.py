@@ -19,12 +19,9 @@ DIFFERENT = {
         "left to its defaults"),
     "serving-knative-dev-service-v1/gpu-inference.yaml": (
         (2, 2), (1, 1), "the model does not count Knative pods; the catalog reads the min-scale annotation"),
-    "serving-kserve-io-llminferenceservice-v1alpha1/dp-ep-multinode.yaml": (
-        (4, 32), (2, 16), "the model does not count LLMInferenceService pods (data parallelism)"),
     "serving-kserve-io-llminferenceservice-v1alpha2/autoscaled-pd.yaml": (
-        (4, 8), (3, 6), "the model does not count LLMInferenceService pods (autoscaled prefill)"),
-    "serving-kserve-io-llminferenceservice-v1alpha2/pipeline-multinode-no-leader.yaml": (
-        (8, 64), (2, 16), "the model does not count LLMInferenceService pods (pipeline parallelism)"),
+        (4, 8), (3, 6), "the draft's group reads .spec.replicas alone; the catalog falls back to "
+        "scaling.minReplicas"),
 }
 
 

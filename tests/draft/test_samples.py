@@ -15,15 +15,12 @@ from .helpers import REPO, totals, wmaplint
 # sample -> ((catalog pods, GPUs), (draft pods, GPUs), why they differ): where the controller model says the
 # count is unknown, the draft reads the schema and says so in a TODO. The ten samples that differed before the
 # draft read the model's counts (multi-node NIM, Grove scaling groups, LWS group size, Dynamo multinode, the
-# RayJob submitter) agree now.
+# RayJob submitter, LLMInferenceService data parallelism) agree now.
 DIFFERENT = {
     "milvus.io/milvus-deployment-groups.yaml": (
         (13, 0), (4, 0),
         "the model does not count Milvus pods: deployment groups' replicas add up, and Milvus 2.6 runs a "
         "mixCoord it is not given"),
-    "serving.kserve.io/llmisvc-v1alpha1-dp-ep-deepseek-r1-gpu-deepep-ht.yaml": (
-        (4, 32), (2, 16), "the model does not count LLMInferenceService pods: a multi-node workload runs "
-        "parallelism.data / dataLocal pods per replica"),
 }
 # kinds no draft can be made of: the NIMCache's caching pod asks for a flat {cpu, memory} map
 NO_DRAFT = {"NIMCache"}
