@@ -14,9 +14,6 @@ DIFFERENT = {
     "agents-x-k8s-io-sandbox-v1beta1/browser-suspended.yaml": (
         (1, 0), (0, 0), "the controller model counts no pod while operatingMode is Suspended; the catalog "
         "counts the pod the sandbox runs"),
-    "milvus-io-milvus-v1beta1/standalone-pending.yaml": (
-        (1, 0), (0, 0), "the model does not count Milvus pods; the draft reads no count for a standalone "
-        "left to its defaults"),
     "serving-knative-dev-service-v1/gpu-inference.yaml": (
         (2, 2), (1, 1), "the model does not count Knative pods; the catalog reads the min-scale annotation"),
     "serving-kserve-io-llminferenceservice-v1alpha2/autoscaled-pd.yaml": (

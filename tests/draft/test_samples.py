@@ -12,16 +12,11 @@ import yaml
 
 from .helpers import REPO, totals, wmaplint
 
-# sample -> ((catalog pods, GPUs), (draft pods, GPUs), why they differ): where the controller model says the
-# count is unknown, the draft reads the schema and says so in a TODO. The ten samples that differed before the
-# draft read the model's counts (multi-node NIM, Grove scaling groups, LWS group size, Dynamo multinode, the
-# RayJob submitter, LLMInferenceService data parallelism) agree now.
-DIFFERENT = {
-    "milvus.io/milvus-deployment-groups.yaml": (
-        (13, 0), (4, 0),
-        "the model does not count Milvus pods: deployment groups' replicas add up, and Milvus 2.6 runs a "
-        "mixCoord it is not given"),
-}
+# sample -> ((catalog pods, GPUs), (draft pods, GPUs), why they differ). None differ: the ten samples that
+# differed before the draft read the controller model's counts (multi-node NIM, Grove scaling groups, LWS
+# group size, Milvus deployment groups and 2.6 topology, Dynamo multinode, the RayJob submitter,
+# LLMInferenceService data parallelism) have the catalog's pods and GPUs.
+DIFFERENT: dict[str, tuple[tuple[int, int], tuple[int, int], str]] = {}
 # kinds no draft can be made of: the NIMCache's caching pod asks for a flat {cpu, memory} map
 NO_DRAFT = {"NIMCache"}
 
