@@ -73,7 +73,7 @@ class SyntheticPod:
 
 
 def _contains(haystack: Any, needle: Any, depth: int = 0) -> bool:
-    if depth > 40:
+    if depth > 12:  # pod templates sit a few levels down; a deeper search only costs time
         return False
     if haystack == needle:
         return True
