@@ -12,30 +12,11 @@ import yaml
 
 from .helpers import REPO, totals, wmaplint
 
-# sample -> ((catalog pods, GPUs), (draft pods, GPUs), why they differ)
-DIFFERENT = {
-    "apps.nvidia.com/nim-multi-node-nimservice.yaml": (
-        (2, 16), (1, 8), "a multi-node NIM runs each replica as multiNode.parallelism.pipeline pods"),
-    "grove.io/pcs-multi-node-disaggregated.yaml": (
-        (13, 0), (8, 0), "cliques in a scaling group run once per scaling-group replica"),
-    "leaderworkerset.x-k8s.io/lws-multi-template.yaml": (
-        (12, 0), (6, 0), "a group is size pods: the leader and size - 1 workers"),
-    "leaderworkerset.x-k8s.io/lws-sample.yaml": (
-        (12, 0), (3, 0),
-        "a group is size pods, and without leaderTemplate the leader runs the worker template"),
-    "milvus.io/milvus-deployment-groups.yaml": (
-        (13, 0), (4, 0),
-        "deployment groups' replicas add up, and Milvus 2.6 runs a mixCoord it is not given"),
-    "nvidia.com/dgd-v1alpha1-sglang-disagg-multinode.yaml": (
-        (5, 16), (3, 8), "a multinode service runs multinode.nodeCount pods per replica"),
-    "ray.io/ray-job.batch-inference.yaml": (
-        (2, 4), (1, 4), "KubeRay's default submitter pod has no template"),
-    "ray.io/ray-job.pytorch-distributed-training.yaml": (
-        (2, 1), (1, 1), "KubeRay's default submitter pod has no template"),
-    "ray.io/ray-job.sample.yaml": ((3, 0), (2, 0), "KubeRay's default submitter pod has no template"),
-    "serving.kserve.io/llmisvc-v1alpha1-dp-ep-deepseek-r1-gpu-deepep-ht.yaml": (
-        (4, 32), (2, 16), "a multi-node workload runs parallelism.data / dataLocal pods per replica"),
-}
+# sample -> ((catalog pods, GPUs), (draft pods, GPUs), why they differ). None differ: the ten samples that
+# differed before the draft read the controller model's counts (multi-node NIM, Grove scaling groups, LWS
+# group size, Milvus deployment groups and 2.6 topology, Dynamo multinode, the RayJob submitter,
+# LLMInferenceService data parallelism) have the catalog's pods and GPUs.
+DIFFERENT: dict[str, tuple[tuple[int, int], tuple[int, int], str]] = {}
 # kinds no draft can be made of: the NIMCache's caching pod asks for a flat {cpu, memory} map
 NO_DRAFT = {"NIMCache"}
 

@@ -169,3 +169,44 @@ def test_synthesis_makes_every_pod_the_tree_counts_submitters_and_groups_include
                 pods = synthesize(workload, obj)
                 assert len(pods) == workload.total_pods, example
                 assert len({p.name for p in pods}) == len(pods)
+
+
+def test_every_tree_of_the_shared_samples_gives_no_verification_finding(shared: Path) -> None:
+    found = []
+    for sample in sorted((shared / "samples").rglob("*.yaml")):
+        run = resolve_files([str(sample)], validate=False)
+        found.extend(f"{sample.name}: {d.rule} {d.message}"
+                     for d in run.diagnostics if d.rule in VERIFY_RULES)
+    assert found == []
+
+
+def test_wmaplint_test_fails_a_case_whose_selector_claims_no_pod(tmp_path: Path) -> None:
+    definition = tmp_path / "pytorchjob.yaml"
+    definition.write_text(_catalog("kubeflow-org-pytorchjob-v1", "value: worker", "value: Worker"),
+                          encoding="utf-8")
+    manifest = EXAMPLES / "kubeflow-org-pytorchjob-v1" / "ddp-master-workers.yaml"
+    suite = tmp_path / "pytorchjob.test.yaml"
+    suite.write_text(f"definition: {definition}\ncases:\n- name: ddp\n  manifest: {manifest}\n"
+                     "  expect: {totals: {pods: 4}}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["test", str(suite)])
+    assert result.exit_code == 1, result.output
+    assert "findings: expected [], got ['WM730']" in result.output
+
+
+def test_a_misspelt_label_key_on_a_kind_whose_labels_are_all_known_claims_no_pod(tmp_path: Path) -> None:
+    definition = _catalog("kubeflow-org-pytorchjob-v1", 'labels["training.kubeflow.org/replica-type"]',
+                          'labels["training.kubeflow.org/replica_type"]', count=2)
+    example = EXAMPLES / "kubeflow-org-pytorchjob-v1" / "ddp-master-workers.yaml"
+    _, found = _tree(tmp_path, definition, example)
+    messages = [m for r, m in _rules(found) if r == "WM730"]
+    assert len(messages) == 2
+    assert "they carry no training.kubeflow.org/replica_type (the keys on them: " in messages[0]
+    assert "training.kubeflow.org/replica-type" in messages[0]
+
+
+def test_a_misspelt_key_on_a_kind_whose_labels_are_not_all_known_says_nothing(tmp_path: Path) -> None:
+    definition = _catalog("jobset-x-k8s-io-jobset-v1alpha2", "jobset.sigs.k8s.io/replicatedjob-name",
+                          "jobset.sigs.k8s.io/replicatedjob")
+    sample = EXAMPLES / "jobset-x-k8s-io-jobset-v1alpha2" / "leader-workers-gpu.yaml"
+    _, found = _tree(tmp_path, definition, sample)
+    assert _rules(found) == []  # the JobSet model is not exhaustive: the key may exist

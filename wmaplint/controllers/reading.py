@@ -92,7 +92,10 @@ def location(created: CreatedObject) -> tuple[str, ...] | None:
     """The segments of where in the workload the created pods' spec comes from (None when unknown)."""
     if created.template is None:
         return None
-    text = _joined(created.each, created.template) if created.each else created.template
+    template = created.template
+    if "//" in template and segments(template) is None:  # a fallback the controller builds: the first
+        template = template.split("//", 1)[0].strip()
+    text = _joined(created.each, template) if created.each else template
     return segments(text) if text else None
 
 

@@ -15,6 +15,8 @@ import re
 
 from wmaplint.definition.fields import shape_of
 from wmaplint.draft import jqtext
+from wmaplint.draft.created import ModelPods, model_pods
+from wmaplint.draft.created import match as match_created
 from wmaplint.draft.shapes import (
     EACH_LIST,
     EACH_MAP,
@@ -35,7 +37,7 @@ from wmaplint.draft.shapes import (
 )
 from wmaplint.draft.status import draft_status
 from wmaplint.draft.target import DraftError, Target
-from wmaplint.draft.writer import Map, Seq, render
+from wmaplint.draft.writer import Entry, Map, Seq, render
 from wmaplint.pod_labels import PodLabel, PodLabels, closest_key
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, STRING, SchemaType
 from wmaplint.status.knowledge import Controller, Knowledge
@@ -50,6 +52,16 @@ _ROOT_SITES = ((), ("spec",), ("spec", "template"))
 _SHAPE_WORDS = {TEMPLATE: "a pod template (PodTemplateSpec)", POD_SPEC: "a pod spec (PodSpec)",
                 FRAGMENTS: "pod fields spread over the object (a fragmented pod spec)"}
 PLACEHOLDER_LABEL = "<label naming the entry>"
+# the fragments of a pod template's fields, for a pod the controller makes also without the template
+_TEMPLATE_FRAGMENTS = (("containersPath", ("spec", "containers")), ("labelsPath", ("metadata", "labels")),
+                       ("annotationsPath", ("metadata", "annotations")),
+                       ("nodeAffinityPath", ("spec", "affinity", "nodeAffinity")),
+                       ("podAffinityPath", ("spec", "affinity", "podAffinity")),
+                       ("schedulerNamePath", ("spec", "schedulerName")),
+                       ("priorityClassNamePath", ("spec", "priorityClassName")))
+# the comments of a count read from the schema, which a count from the controller model replaces
+_SCHEMA_COUNT_WORDS = ("a Job's pods", "one pod in each replica", "no replica count beside it",
+                       "no replicas field")
 
 
 @dataclass
@@ -101,6 +113,11 @@ class Composer:
             self.facts_note = f"the controller model, {self.facts.gvk}"
             self.notes.append(f"status: what the controller model says of {self.facts.gvk}, assumed for "
                               "this version too")
+        from wmaplint.controllers import load_model
+
+        # the model of this very version: another version's counts may read fields this one lacks
+        self.model = load_model().model_for(group, kind, version)
+        self.model_pods = model_pods(self.model)
         self.recognition = recognise(target.type)
         self.sites = [s for s in self.recognition.sites if self.exists(s.location)]
         for site in self.recognition.sites:
@@ -260,10 +277,29 @@ class Composer:
 
     # -- one component's fields ------------------------------------------------------------------------------
 
+    def created(self, site: Site | None) -> ModelPods | None:
+        """The controller model's pod object whose template is at ``site``."""
+        return match_created(self.model_pods, site, len(self.sites)) if site is not None else None
+
     def spec_definition(self, site: Site) -> tuple[Map, list[str]]:
         spec = Map()
         comments = [f"{_SHAPE_WORDS[site.shape]} at {jqtext.shown(site.location)}"]
-        if site.shape == TEMPLATE:
+        created = self.created(site)
+        fallback = created.template() if created is not None else None
+        if site.shape == TEMPLATE and created is not None and fallback is not None:
+            spec.add("podTemplateSpecPath", fallback)
+            comments.append(f"the controller falls back to another template ({created.created.source})")
+        elif site.shape == TEMPLATE and created is not None and created.default_pod:
+            # a template path gives no pod where the template is absent; fields read one by one always do
+            fragments = Map()
+            for name, inside in _TEMPLATE_FRAGMENTS:
+                location = (*site.location, *inside)
+                if self.exists(location, shape_of(name)):
+                    fragments.add(name, jqtext.path(location))
+            spec.add("fragmentedPodSpecDefinition", fragments)
+            comments.append("without it the controller runs a default pod of its own, so the pod is read "
+                            f"field by field ({created.created.source})")
+        elif site.shape == TEMPLATE:
             spec.add("podTemplateSpecPath", jqtext.path(site.location))
         elif site.shape == POD_SPEC:
             spec.add("podSpecPath", jqtext.path(site.location))
@@ -335,6 +371,19 @@ class Composer:
             if counts is not None and role in counts.members:
                 term = self._count_term(counts, role, entry, with_default=False)
                 scale.add(field_name, self._expression([term], entry))
+        created = self.created(site)
+        if created is not None and component.in_group and not created.created.groups:
+            created = None  # the model counts the group's replicas in: the group component carries them
+        if created is not None and created.known:
+            scale.entries = [e for e in scale.entries if e.key != "replicasPath"]
+            scale.entries.insert(0, Entry("replicasPath", created.count(component.in_group)))
+            comments = [c for c in comments
+                        if not c.startswith(_SCHEMA_COUNT_WORDS) and "has no default in the schema" not in c]
+            comments.append(f"pods a replica as the controller model counts them ({created.created.source})")
+            return scale, comments
+        if created is not None:
+            comments.append("TODO: the controller model cannot tell how many pods the controller makes here: "
+                            "check replicasPath against it")
         extra = self._multipliers(component)
         if extra:
             comments.append(f"also beside it: {', '.join(extra)}; if that multiplies the pods, multiply "
@@ -536,6 +585,12 @@ def draft(target: Target, labels: PodLabels, knowledge: Knowledge | None) -> Dra
         "real manifest with it (`wmaplint tree --definition THIS MANIFEST`).",
     ]
     header.extend(composer.notes)
+    model = composer.model
+    if model is not None and any(not p.known for p in composer.model_pods):
+        where = model.file or "schemas/controllers/"
+        header.append(f"TODO: the controller model ({where}) does not say how many pods the controller "
+                      "makes: every replicasPath below reads the schema alone; check it against the "
+                      "controller")
     for location, reason in composer.recognition.skipped:
         header.append(f"not drafted: {jqtext.shown(location)}: {reason}")
     text = render(document, header)

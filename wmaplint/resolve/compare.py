@@ -2,8 +2,9 @@
 to the workload, which component claims each, and the predicted pods and GPUs against the listed ones.
 
 A pod belongs to the workload when its ownerReferences lead to it: directly, through objects given beside
-the pods (a Job the JobSet owns), or to an object not given whose kind a component of the definition has and
-whose name the controller derives from the workload's (``<workload>-...``). A pod owned by anything else
+the pods (a Job the JobSet owns), or to an object not given whose kind a component of the definition has or
+the controller model says the controller creates, and whose name the controller derives from the
+workload's (``<workload>-...``). A pod owned by anything else
 does not. A pod without owners belongs when it carries a label the controller writes to name the workload
 (``jobset.sigs.k8s.io/jobset-name``) with the workload's name, and does not when it lacks it or names
 another; where nothing names the workload's pods, the definition's selectors decide, as the runtime does.
@@ -79,7 +80,7 @@ def belongs(pod: Any, workload: Workload, uid: Any, owners: Owners) -> str | Non
             return "owner"
         known = owners.find(ref)
         if known is None:
-            kinds = {node.kind.kind for node in workload.components.values() if node.kind is not None}
+            kinds = created_kinds(workload)
             name = str(ref.get("name") or "")
             if ref.get("kind") in kinds and (name == workload.name or name.startswith(f"{workload.name}-")):
                 return "owner name"
@@ -99,6 +100,15 @@ def pods_of(workload: Workload, obj: Any, pods: list[Any], owners: Owners) -> se
     """The ids of the pods found (by owner or label) to be of the workload."""
     uid = get(get(obj, "metadata"), "uid")
     return {id(pod) for pod in pods if belongs(pod, workload, uid, owners) not in (None, BY_SELECTORS)}
+
+
+def created_kinds(workload: Workload) -> set[str]:
+    """The kinds of the objects the workload's controllers create: its components' and the model's."""
+    kinds = {node.kind.kind for node in workload.components.values() if node.kind is not None}
+    model = kind_model(workload.api_version, workload.kind)
+    if model is not None:
+        kinds |= {kind for _, kind in model.created_kinds()}
+    return kinds
 
 
 def workload_label_keys(workload: Workload) -> list[str]:

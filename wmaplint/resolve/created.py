@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 MAX_CREATED = 5000
+MAX_VISITS = 20_000  # values looked at to find where one template sits: a real manifest has far fewer
 
 
 @dataclass
@@ -67,7 +68,9 @@ def _found_at(obj: Any, value: Any, key: Any) -> tuple[Any, ...] | None:
     entry of a ``to_entries[]``)."""
     places: list[tuple[Any, ...]] = []
     stack: list[tuple[Any, tuple[Any, ...]]] = [(obj, ())]
-    while stack and len(places) < 20:
+    visits = 0
+    while stack and len(places) < 20 and visits < MAX_VISITS:
+        visits += 1
         here, path = stack.pop()
         if here == value:
             places.append(path)

@@ -36,6 +36,8 @@ from wmaplint.source import InputError, MappingNode, SequenceNode
 from wmaplint.source.nodes import no_cyclic_gc
 from wmaplint.structs import dataclass, field, replace
 
+VERIFIED_MANIFESTS = 8  # per definition: the selectors run on the synthesized pods of this many manifests
+
 
 @dataclass
 class TreeRun:
@@ -90,6 +92,7 @@ def resolve_documents(
     run = TreeRun(diagnostics=list(index.problems))
     facts: list[Fact] = []
     chosen: list[tuple[Workload, DefinitionEntry, LoadedDocument]] = []
+    verified: dict[int, int] = {}
     for manifest in manifests:
         gvk = manifest_gvk(manifest.value)
         if gvk is None:
@@ -118,8 +121,12 @@ def resolve_documents(
             facts.append(AmbiguousDefinition(manifest.path, where, show_gvk(gvk), names, related))
             continue
         entry = candidates[0]
+        # the selectors are verified on the first manifests of each definition: what they get wrong is the
+        # definition's, and a stream of thousands of manifests need not pay for it thousands of times
+        verified[id(entry.definition)] = verified.get(id(entry.definition), 0) + 1
         workload = resolve_workload(entry.definition, manifest.value, path=entry.loaded.path, runtime=runtime,
-                                    references=references)
+                                    references=references,
+                                    with_verify=verified[id(entry.definition)] <= VERIFIED_MANIFESTS)
         chosen.append((workload, entry, manifest))
     if pods and chosen:
         # each pod goes to the workload it is found to belong to; one nothing ties to a workload goes to the

@@ -73,7 +73,7 @@ class SyntheticPod:
 
 
 def _contains(haystack: Any, needle: Any, depth: int = 0) -> bool:
-    if depth > 40:
+    if depth > 12:  # pod templates sit a few levels down; a deeper search only costs time
         return False
     if haystack == needle:
         return True
@@ -414,7 +414,7 @@ def _match(workload: Workload, pod: CreatedPod, concrete: dict[tuple[str, int], 
                  if inst.template is not None and inst.template.spec == spec]
     if len(found) > 1:  # one template for two components (a leader running the worker template): by name
         found = [(name, inst) for name, inst in found if name == pod.created]
-    if not found and pod.template is None:  # a pod the controller makes without a template (a submitter)
+    if not found:  # a pod the controller makes from a template of its own (a default submitter): by name
         found = [(name, inst) for name, inst in by_spec if name == pod.created]
     return found[0] if len(found) == 1 else None
 

@@ -67,7 +67,12 @@ def _type_keys(component: Component) -> frozenset[str] | None:
 
 def _carried(pod: SyntheticPod, keys: frozenset[str]) -> str:
     labels = pod.pod["metadata"]["labels"]
-    return ", ".join(f"{key}={labels[key]!r}" if key in labels else f"no {key}" for key in sorted(keys))
+    text = ", ".join(f"{key}={labels[key]!r}" if key in labels else f"no {key}" for key in sorted(keys))
+    if any(key not in labels for key in keys):
+        written = sorted(set(labels) | (pod.undetermined & pod.listed))
+        shown = ", ".join(written[:8]) + (", ..." if len(written) > 8 else "")
+        text += f" (the keys on them: {shown or 'none'})"
+    return text
 
 
 class _Verifier:
