@@ -5,7 +5,6 @@ there. The same seed gives the same cases, so a failure is reproduced from its f
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from collections.abc import Callable
