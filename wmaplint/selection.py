@@ -82,7 +82,7 @@ def manifest_files(paths: list[str]) -> list[str]:
         if path == "-" or not os.path.isdir(path):
             files.append(path)
             continue
-        walked, _ = walk(path, lambda _: False)
+        walked, _ = walk(path, lambda _path, _is_dir: False)
         for found in walked:
             head = head_text(found) or ""
             if not is_suite(found, head) and not is_recording(head):

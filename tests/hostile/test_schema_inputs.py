@@ -201,7 +201,10 @@ def test_alias_bombwidget_crd(tmp_path) -> None:
 
 def test_missing_and_odd_crds_paths(tmp_path) -> None:
     (tmp_path / "empty").mkdir()
-    assert_clean(_check_widget(tmp_path, tmp_path / "nope", tmp_path / "empty"), 1)
+    # a --crds path that cannot be read is one line and exit 2; an empty directory is no error
+    run = assert_clean(_check_widget(tmp_path, tmp_path / "nope", tmp_path / "empty"), 2)
+    assert "--crds" in run.stderr and "nope" in run.stderr
+    assert_clean(_check_widget(tmp_path, tmp_path / "empty"), 1)
 
 
 HOSTILE_RULES = [

@@ -187,12 +187,16 @@ def test_the_shared_recordings_are_replayed_event_by_event(shared, tmp_path):
     assert not [line for line in result.stdout.splitlines() if line.startswith("ERROR")]
 
 
-@pytest.mark.xfail(reason="the catalog is being reworked against the recordings", strict=False)
+# The one recorded frame the catalog does not report: its twin in the older copy of the same flow has the same
+# counters (replicas 2, ready 1, updated 1, a scale-down pod still terminating) and is recorded Initializing.
+CONTRADICTED = ["test/e2e/recorded_data/statefulset/v1.34.0/apps-statefulset-v1/scaled.yaml :: event 17:"]
+
+
 def test_the_shared_recordings_pass_with_the_shipped_catalog(shared):
     result = run_cli(str(_shared_recordings(shared)))
     failures = [line for line in result.stdout.splitlines() if line.startswith("FAIL")]
-    assert failures == []
-    assert result.exit_code == 0
+    assert len(failures) == len(CONTRADICTED)
+    assert all(any(known in line for known in CONTRADICTED) for line in failures)
 
 
 @pytest.mark.parametrize(

@@ -181,19 +181,21 @@ def _from_pod_labels(data: Any, source: str) -> tuple[KindModel, ...]:
 
 
 def _read(path: Path, *, validate: bool, noun: str = "the controller model") -> tuple[KindModel, ...]:
-    import yaml
+    from wmaplint.resources import shipped
+    from wmaplint.source import InputError, read_path
+    from wmaplint.source.data import SETTINGS, SHIPPED_DATA, DataError
 
+    # the shipped model is read under the limits of the tool's own files, a project's under the settings' limits
+    own = shipped("schemas") in path.parents
+    limits = SHIPPED_DATA if own else SETTINGS
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or exc
-        raise ModelError(f"{path}: cannot read {noun}: {reason}") from None
+        text = read_path(path, limits.max_bytes)
+    except InputError as exc:
+        raise ModelError(f"{path}: cannot read {noun}: {exc.reason}") from None
     try:
-        data = records.yaml_data("controllers", text)
-    except yaml.YAMLError:
-        raise ModelError(f"{path}: not valid YAML") from None
-    except RecursionError:
-        raise ModelError(f"{path}: nested too deeply to read") from None
+        data = records.yaml_data("controllers", text, str(path), limits)
+    except DataError as exc:
+        raise ModelError(str(exc)) from None
     return parse_model(data, str(path), validate=validate)
 
 

@@ -32,7 +32,7 @@ def discover_suites(paths: list[str]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files, _ = walk(str(path), lambda _: False)
+            files, _ = walk(str(path), lambda _path, _is_dir: False)
             found.extend(
                 Path(f) for f in files if f.endswith(SUITE_SUFFIX) or is_recording(head_text(f) or "")
             )

@@ -41,6 +41,7 @@ kind: Pod
 metadata:
   name: mnist-worker-0
   labels: {training.kubeflow.org/job-name: mnist, training.kubeflow.org/replica-type: worker}
+  ownerReferences: [{apiVersion: kubeflow.org/v1, kind: PyTorchJob, name: mnist, uid: u1, controller: true}]
 spec: {containers: [{name: pytorch, image: mnist}]}
 """
 _REPLICA_TYPE_KEY = """'.metadata.labels["training.kubeflow.org/replica-type"]'"""

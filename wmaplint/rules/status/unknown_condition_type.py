@@ -22,7 +22,7 @@ RULE = define(
     "A matcher tests a condition type the workload's controller never sets.",
     why="Condition types are compared exactly; a type the controller never writes (a typo, another "
     "framework's name) means the matcher never matches. Such a matcher matches no object, so the checks of "
-    "overlapping and hidden statuses (WM430-WM433) leave it out: this is its one finding. Known types come "
+    "overlapping and hidden statuses leave it out: this is its one finding. Known types come "
     "from the controller model (schemas/controllers/).",
     bad=job_with('[{type: Failed, status: "True"}]', '[{type: Failure, status: "True"}]'),
     good=JOB,
