@@ -123,7 +123,8 @@ def test_outputs_are_written_whole_and_validated(tmp_path: Path) -> None:
         ("sarif", "--output 'sarif': expected FORMAT=FILE with FORMAT one of text, json, sarif, github"),
         ("json=-", "--output 'json=-': standard output takes --format; give a file"),
         ("json=no/such/dir/x.json",
-         "--output json=no/such/dir/x.json: cannot write beside it (No such file or directory); nothing written"),
+         "--output json=no/such/dir/x.json: cannot write beside it (No such file or directory); "
+         "nothing written"),
     ]:
         done = wmaplint(tmp_path, "check", "job.yaml", "--output", bad)
         assert (done.returncode, done.stdout, done.stderr) == (2, "", f"wmaplint: {message}\n")

@@ -185,7 +185,7 @@ def _read(path: Path, *, validate: bool, noun: str = "the controller model") -> 
     from wmaplint.source import InputError, read_path
     from wmaplint.source.data import SETTINGS, SHIPPED_DATA, DataError
 
-    # the shipped model is read under the limits of the tool's own files, a project's under the settings' limits
+    # the shipped model: the limits of the tool's own files; a project's: the settings' limits
     own = shipped("schemas") in path.parents
     limits = SHIPPED_DATA if own else SETTINGS
     try:

@@ -98,7 +98,8 @@ class Session:
             self.send(rpc.error(msg_id, rpc.INVALID_REQUEST, "initialize was already received"))
         elif method == "shutdown":
             self.state = "shutdown"
-            self.shutting_down = self.spawn(self.shut_down(msg_id))
+            if msg_id is not None:  # a shutdown sent as a notification has nothing to answer
+                self.shutting_down = self.spawn(self.shut_down(msg_id))
         elif method in EMPTY_RESULTS:
             assert msg_id is not None and method is not None
             if msg_id in self.requests:
