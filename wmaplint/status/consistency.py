@@ -90,7 +90,7 @@ def inconsistencies(path: str, status: StatusDefinition, controller: Controller 
             if conj.empty or conj.never:
                 continue  # the structure of the matcher says so already
             if controller is not None and _needs_a_type_never_set(conj, controller):
-                continue  # it matches no object; WM420 says so once, on the type
+                continue  # it matches no object; the unknown-condition rule says so once, on the type
             why = conflict(conj.requirements)
             if why is not None:
                 found.append(ContradictoryMatcher(path, content_span(conj.matcher.node), conj, why, False))
