@@ -93,6 +93,16 @@ class Target:
 REFUSED = "nothing written"
 
 
+
+def _lstat(shown: str, path: str) -> os.stat_result | None:
+    """What stands at ``path`` itself (a link is not followed), None when nothing does."""
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise WriteError(f"{shown}: {exc.strerror or exc}; {REFUSED}") from None
+
 def output_target(name: str, *, shown: str, follow_symlinks: bool) -> Target:
     """Decide how to write ``name``; WriteError (one line) for a link not to be followed, a directory, a
     block device, a pipe no one reads. A device or pipe is opened here (a refusal comes before any write)."""
@@ -105,23 +115,15 @@ def output_target(name: str, *, shown: str, follow_symlinks: bool) -> Target:
             raise WriteError(f"{shown}: descriptor {fd} is not open; {REFUSED}") from None
         return Target(shown, name, fd=fd, borrowed=True)
     path = name
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        return Target(shown, name, path=path)
-    except OSError as exc:
-        raise WriteError(f"{shown}: {exc.strerror or exc}; {REFUSED}") from None
-    if stat.S_ISLNK(info.st_mode):
+    info = _lstat(shown, path)
+    if info is not None and stat.S_ISLNK(info.st_mode):
         if not follow_symlinks:
             raise WriteError(
                 f"{shown}: is a symbolic link; {REFUSED} (--follow-symlinks writes to its target)")
         path = os.path.realpath(name)
-        try:
-            info = os.lstat(path)
-        except FileNotFoundError:
-            return Target(shown, name, path=path)
-        except OSError as exc:
-            raise WriteError(f"{shown}: {exc.strerror or exc}; {REFUSED}") from None
+        info = _lstat(shown, path)
+    if info is None:
+        return Target(shown, name, path=path)  # a new file
     mode = info.st_mode
     if stat.S_ISREG(mode):
         return Target(shown, name, path=path, identity=(info.st_dev, info.st_ino))
