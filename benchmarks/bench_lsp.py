@@ -51,11 +51,13 @@ UNKNOWN_KEY = "    unknownField: {}\n"
 
 
 class Server:
-    """A `wmaplint lsp` process and the messages it sent, each with its arrival time."""
+    """A language server process (`wmaplint lsp` unless another command is given) and the messages it sent,
+    each with its arrival time."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], command: list[str] | None = None) -> None:
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-m", "wmaplint", "lsp"], stdin=subprocess.PIPE,
+        command = command or [sys.executable, "-m", "wmaplint", "lsp"]
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
         self.inbox: queue.Queue[tuple[float, dict[str, Any]]] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -67,9 +69,12 @@ class Server:
                 self.inbox.put((time.perf_counter(), json.loads(item)))
 
     def send(self, message: dict[str, Any]) -> float:
+        return self.send_bytes(rpc.encode({"jsonrpc": "2.0", **message}))
+
+    def send_bytes(self, data: bytes) -> float:
         assert self.proc.stdin is not None
         sent = time.perf_counter()
-        self.proc.stdin.write(rpc.encode({"jsonrpc": "2.0", **message}))
+        self.proc.stdin.write(data)
         self.proc.stdin.flush()
         return sent
 
