@@ -118,9 +118,10 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "gpus": 1,
     },
     ("agents-x-k8s-io-sandbox-v1beta1", "browser-suspended"): {
-        "replicas": {"pod": [1]},
+        # suspending deletes the pod (agent-sandbox v0.5.6 reconcilePod)
+        "replicas": {"pod": [0]},
         "status": ["suspended"],
-        "pods": 1,
+        "pods": 0,
         "gpus": 0,
     },
     ("apps-nvidia-com-nimcache-v1alpha1", "ngc-llama-caching"): {
