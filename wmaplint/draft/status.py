@@ -229,6 +229,15 @@ def draft_status(types: list[SchemaType], facts: Controller | None, facts_note: 
     _fallbacks(mapping, types, condition_types, asked, draft.comments, phase_running)
     if switch is not None:
         _switch(mapping, switch, writes_none, phase, draft.comments)
+    if phase is not None:
+        others = _other_states(types[0], phase)
+        if others:
+            draft.comments.append(f"TODO: the status also holds {', '.join(others)}, of which the controller "
+                                  "model says nothing: where it tells the workload's own result before the "
+                                  "phase does, read it too")
+    if "degraded" not in mapping:
+        draft.comments.append("TODO: nothing in the status reads as degraded (pods failed or not ready while "
+                              "the workload still runs): add a matcher if the controller tells it")
     if suspendable and "suspended" not in mapping:
         draft.comments.append("TODO: the kind has a suspend switch but nothing in its status reads as "
                               "suspended: add a suspended matcher")
@@ -328,6 +337,15 @@ def _condition_guesses(mapping: _Mapping, condition_types: list[str], facts: Con
                             f"guess: condition {type_name} {status} with reason {reason} read as {read}")
 
 
+def _other_states(root: SchemaType, phase: str) -> list[str]:
+    """String members of the status named as a state or status, beside the phase read."""
+    status = type_at(root, ("status",))
+    if status is None or status.kind != OBJECT:
+        return []
+    return [f".status.{name}" for name in status.properties if f".status.{name}" != phase
+            and re.search(r"(State|Status|Phase)$", name) and string_member(status, name)]
+
+
 def _switch(mapping: _Mapping, switch: str, writes_none: bool, phase: str | None,
             comments: list[str]) -> None:
     """Suspended read from the spec's switch where the status cannot say it: a controller that writes no
@@ -369,6 +387,9 @@ def _fallbacks(mapping: _Mapping, types: list[SchemaType], condition_types: list
             if "initializing" not in mapping:
                 mapping.add("initializing", _expression(f"{test}{count.text} != {asked}"),
                             "guess: initializing until then")
+            comments.append("TODO: recorded workloads differ while a surplus replica terminates after a "
+                            "scale-down (Initializing for a StatefulSet, Running for a PodCliqueSet): the "
+                            "draft reads Initializing")
             return
         mapping.add("running", _expression(f"{test}{count.text} > 0"),
                     f"guess: running while pods are active ({count.text.strip('()')})")
