@@ -30,6 +30,7 @@ from wmaplint.draft.shapes import (
     boolean_member,
     count_members,
     fits,
+    integer,
     open_object,
     other_multipliers,
     recognise,
@@ -506,6 +507,24 @@ class Composer:
     def _holds_site(self, location: Location) -> bool:
         return any(site.location[: len(location)] == location for site in self.recognition.sites)
 
+    def asked(self) -> str | None:
+        """The replicas the root's spec asks for (jq), when it has a count ``.spec.replicas``."""
+        location = ("spec", "replicas")
+        found = type_at(self.target.type, location)
+        if found is None or not integer(found) or not self.exists(location):
+            return None
+        default = found.default if found.has_default and isinstance(found.default, int) else 1
+        return f"({jqtext.default(jqtext.path(location), default)})"
+
+    def suspend_switch(self) -> str | None:
+        """The path of the spec's suspend switch, when it has one."""
+        actions = self.suspend()
+        if actions is None:
+            return None
+        first = actions.get("suspendActions")
+        switch = first.items[0].value if isinstance(first, Seq) else None
+        return str(switch.get("path")) if isinstance(switch, Map) else None
+
     def suspend(self) -> Map | None:
         """Suspend and resume actions on a boolean ``suspend`` of the spec (shallowest first)."""
         spec = type_at(self.target.type, ("spec",))
@@ -619,7 +638,8 @@ def _component(composer: Composer, component: _Component, components: list[_Comp
         actions = composer.suspend()
         if actions is not None:
             body.add("suspendDefinition", actions, "the schema's suspend switch")
-        status = draft_status(composer.types, composer.facts, composer.facts_note, actions is not None)
+        status = draft_status(composer.types, composer.facts, composer.facts_note, actions is not None,
+                              composer.asked(), composer.suspend_switch())
         body.add("statusDefinition", status.definition, *status.comments)
     ids = composer.instance_ids(site) if site is not None else None
     if ids is not None:

@@ -9,6 +9,7 @@ a guess and its comment says so.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable
 
@@ -36,7 +37,13 @@ _BY_WORD = {word: status for status, words in _WORDS.items() for word in words}
 # the last word of a longer name: RayClusterSuspended, ValidationFailed, PodSucceeded, DeadlineExceeded
 _LAST_WORD = {"suspended": "suspended", "suspending": "suspending", "failed": "failed",
               "exceeded": "failed", "succeeded": "completed", "completed": "completed",
-              "failure": "degraded", "breached": "degraded"}
+              "failure": "degraded", "breached": "degraded", "error": "failed"}
+# the first word of a longer name that has no such last word: a decision taken while pods still terminate
+# (a Job's SuccessCriteriaMet, FailureTarget) already tells how the workload ends
+_FIRST_WORD = {"success": "completed", "failure": "failed"}
+# the last word of a condition of positive polarity (True is the good state): a reason that reads as a
+# failure is given with False
+_POSITIVE = ("ready", "available", "healthy", "provisioned", "initialized", "scheduled")
 # statuses a condition type can tell; initializing conditions (Created) stay True for the workload's life
 _CONDITION_STATUSES = ("running", "completed", "failed", "degraded", "suspended", "suspending", "resuming")
 _RUNNING_PREFERENCE = ("running", "ready", "available", "healthy")
@@ -54,7 +61,12 @@ def classify(name: str) -> str | None:
     words = _CAMEL.findall(name.replace("_", " ").title() if name.isupper() else name)
     if len(words) < 2:
         return None
-    return _LAST_WORD.get(words[-1].lower())
+    return _LAST_WORD.get(words[-1].lower()) or _FIRST_WORD.get(words[0].lower())
+
+
+def _positive(name: str) -> bool:
+    words = _CAMEL.findall(name)
+    return bool(words) and words[-1].lower() in _POSITIVE
 
 
 @dataclass
@@ -133,22 +145,32 @@ def _expression(expression: str, expected: str = "true") -> Map:
     return Map().add("byExpression", Map().add("expression", expression).add("expectedResult", expected))
 
 
-def _active_count(types: list[SchemaType]) -> str | None:
-    """A count of pods running now in the status (top level, or summed over a list of statuses)."""
+@dataclass(frozen=True)
+class _Count:
+    """A count of what runs now in the status: of pods at its top level, or of child objects (a JobSet's
+    Jobs) summed over a list of their statuses."""
+
+    text: str
+    children: bool
+
+
+def _active_count(types: list[SchemaType]) -> _Count | None:
     status = type_at(types[0], ("status",))
     if status is None or status.kind != OBJECT:
         return None
     for name in _ACTIVE_COUNTS:
         if integer(type_at(status, (name,))) and _everywhere(types, ("status", name), integer):
-            return f"(.status.{name} // 0)"
+            return _Count(f"(.status.{name} // 0)", children=False)
     for list_name, prop in status.properties.items():
         items = prop.type.items if prop.type.kind == ARRAY else None
         if items is None or items.kind != OBJECT:
             continue
-        for name in _ACTIVE_COUNTS:
-            if integer(type_at(items, (name,))) and _everywhere(types, ("status", list_name, "[]", name),
-                                                                 integer):
-                return f"([.status.{list_name}[]? | (.{name} // 0)] | add // 0)"
+        names = [name for name in _ACTIVE_COUNTS if integer(type_at(items, (name,)))
+                 and _everywhere(types, ("status", list_name, "[]", name), integer)]
+        if names:
+            # a child that is active or ready runs: both are counted, never only the one the other lags
+            terms = " + ".join(f"(.{name} // 0)" for name in names)
+            return _Count(f"([.status.{list_name}[]? | {terms}] | add // 0)", children=True)
     return None
 
 
@@ -164,10 +186,11 @@ class _Mapping:
 
 
 def draft_status(types: list[SchemaType], facts: Controller | None, facts_note: str,
-                 suspendable: bool) -> StatusDraft:
+                 suspendable: bool, asked: str | None = None, switch: str | None = None) -> StatusDraft:
     """The root's statusDefinition for a kind whose schema is ``types[0]`` (the others: the other sources
     serving it), with ``facts`` the knowledge of its controller when there is any (``facts_note``: where
-    they come from)."""
+    they come from). ``asked``: the replicas the root's spec asks for (jq), when it has a replica count;
+    ``switch``: the spec's suspend switch (jq path), when it has one."""
     definition = Map()
     draft = StatusDraft(definition)
     mapping = _Mapping()
@@ -202,7 +225,19 @@ def draft_status(types: list[SchemaType], facts: Controller | None, facts_note: 
             condition_types = _condition_types(types[0], declared, facts, facts_note, definition)
             _condition_guesses(mapping, condition_types, facts, completes)
 
-    _fallbacks(mapping, types, phase, condition_types)
+    phase_running = any(g.matcher.get("byPhase") is not None for g in mapping.guesses.get("running", []))
+    _fallbacks(mapping, types, condition_types, asked, draft.comments, phase_running)
+    if switch is not None:
+        _switch(mapping, switch, writes_none, phase, draft.comments)
+    if phase is not None:
+        others = _other_states(types[0], phase)
+        if others:
+            draft.comments.append(f"TODO: the status also holds {', '.join(others)}, of which the controller "
+                                  "model says nothing: where it tells the workload's own result before the "
+                                  "phase does, read it too")
+    if "degraded" not in mapping:
+        draft.comments.append("TODO: nothing in the status reads as degraded (pods failed or not ready while "
+                              "the workload still runs): add a matcher if the controller tells it")
     if suspendable and "suspended" not in mapping:
         draft.comments.append("TODO: the kind has a suspend switch but nothing in its status reads as "
                               "suspended: add a suspended matcher")
@@ -277,10 +312,15 @@ def _condition_guesses(mapping: _Mapping, condition_types: list[str], facts: Con
     # elsewhere (a Deployment's Progressing with
     # ProgressDeadlineExceeded while replicas are available) it is not a terminal status.
     running_type = by_status["running"][0] if by_status["running"] else None
+    # statuses read from names: no reason adds to them (the reasons of one condition all do)
+    already = set(mapping.guesses)
     for type_name, fact in facts.conditions.items():
         if classify(type_name) is not None and type_name != running_type:
             continue
-        if type_name == running_type:
+        # a condition of positive polarity beside the running one (Knative's ConfigurationsReady) is False
+        # with the reason of a failure, and the running one with it
+        dependent = type_name != running_type and _positive(type_name)
+        if type_name == running_type or dependent:
             status = "False"
         elif running_type is None or facts.never_true_together(type_name, running_type):
             status = "True"
@@ -288,33 +328,82 @@ def _condition_guesses(mapping: _Mapping, condition_types: list[str], facts: Con
             continue
         for reason in fact.reasons:
             read = classify(reason)
-            if read not in ("completed", "failed") or read in by_status or read in mapping:
+            if read not in ("completed", "failed") or read in by_status or read in already:
+                continue
+            if dependent and read != "failed":
                 continue
             if not (read == "completed" and completes is False):
                 mapping.add(read, _condition(type_name, status, reason),
                             f"guess: condition {type_name} {status} with reason {reason} read as {read}")
 
 
-def _fallbacks(mapping: _Mapping, types: list[SchemaType], phase: str | None,
-               condition_types: list[str]) -> None:
-    """running and initializing from what is there when no name reads as them."""
+def _other_states(root: SchemaType, phase: str) -> list[str]:
+    """String members of the status named as a state or status, beside the phase read."""
+    status = type_at(root, ("status",))
+    if status is None or status.kind != OBJECT:
+        return []
+    return [f".status.{name}" for name in status.properties if f".status.{name}" != phase
+            and re.search(r"(State|Status|Phase)$", name) and string_member(status, name)]
+
+
+def _switch(mapping: _Mapping, switch: str, writes_none: bool, phase: str | None,
+            comments: list[str]) -> None:
+    """Suspended read from the spec's switch where the status cannot say it: a controller that writes no
+    condition, and one that has written no status yet. A suspended phase is the controller's while the
+    switch is still on; after a resume it is stale until the controller writes the next one."""
+    if "suspended" not in mapping and writes_none:
+        mapping.add("suspended", _expression(f"{switch} == true"),
+                    f"the controller writes no condition: suspended while {switch} is true")
+        return
+    guarded = False
+    for guess in mapping.guesses.get("suspended", []):
+        value = guess.matcher.get("byPhase")
+        if value is not None and phase is not None:
+            guarded = True
+            guess.matcher = _expression(f"{phase} == {json.dumps(value)} and {switch} == true")
+            guess.comment += f", while {switch} is true (after a resume the phase is stale)"
+    if guarded:
+        comments.append("TODO: recorded workloads differ on a suspended phase that lags a resume "
+                        "(Suspended for RayJob, no state for RayCluster) and on a workload created suspended "
+                        "before any status (the reverse): the draft reads the phase while the switch is on, "
+                        "and no state before the first status")
+
+
+def _fallbacks(mapping: _Mapping, types: list[SchemaType], condition_types: list[str], asked: str | None,
+               comments: list[str], phase_running: bool) -> None:
+    """running and initializing from what is there when no name reads as them.
+
+    A status the controller has not written yet reads as no state (Undefined), as recorded workloads of
+    most kinds read; so does a phase not written yet. A workload whose spec asks for a number of replicas
+    initializes until just that many are counted (a surplus one still terminating after a scale-down
+    included), even before any status is written."""
     ends = [t for t in condition_types if classify(t) in ("completed", "failed", "suspended")]
     count = _active_count(types)
     if "running" not in mapping and count is not None:
         test = f"({_any_true(ends)} | not) and " if ends else ""
-        mapping.add("running", _expression(f"{test}{count} > 0"),
-                    f"guess: running while pods are active ({count.strip('()')})")
-        if "initializing" not in mapping:
-            mapping.add("initializing", _expression(f"{test}{count} == 0"),
-                        "guess: initializing until the first pod is active")
+        if asked is not None and not count.children:
+            mapping.add("running", _expression(f"{test}{count.text} == {asked}"),
+                        f"guess: running once {count.text.strip('()')} is the {asked.strip('()')} asked for")
+            if "initializing" not in mapping:
+                mapping.add("initializing", _expression(f"{test}{count.text} != {asked}"),
+                            "guess: initializing until then")
+            comments.append("TODO: recorded workloads differ while a surplus replica terminates after a "
+                            "scale-down (Initializing for a StatefulSet, Running for a PodCliqueSet): the "
+                            "draft reads Initializing")
+            return
+        mapping.add("running", _expression(f"{test}{count.text} > 0"),
+                    f"guess: running while pods are active ({count.text.strip('()')})")
+        if "initializing" not in mapping and not count.children:
+            mapping.add("initializing", _expression(f"{test}.status != null and {count.text} == 0"),
+                        "guess: initializing from the first status written until the first pod is active")
         return
     if "initializing" in mapping:
         return
-    if phase is not None:
-        mapping.add("initializing", _expression(f'({phase} // "") == ""'),
-                    "guess: initializing until the controller first writes the phase")
-        return
     told = [t for t in condition_types if classify(t) in _CONDITION_STATUSES]
-    if told and "running" in mapping:
-        mapping.add("initializing", _expression(f"{_any_true(told)} | not"),
-                    f"guess: initializing until {' or '.join(told)} is True")
+    # where a phase tells running, a status with conditions but no phase yet reads as no state
+    if told and "running" in mapping and not phase_running:
+        mapping.add("initializing", _expression(f"([.status.conditions[]?] | length) > 0 and "
+                                                f"({_any_true(told)} | not)"),
+                    f"guess: initializing from the first condition written until {' or '.join(told)} is True")
+        comments.append("TODO: a condition still Unknown reads as initializing here; the recorded workloads "
+                        "of some kinds read it as no state yet (Undefined): check it against the controller")
