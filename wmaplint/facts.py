@@ -4,10 +4,16 @@ Analyses (the YAML reader, the format walk, the jq and CEL checkers, the resolve
 not which rule reports it or how: each kind of finding is a subclass of ``Fact`` holding the position and
 what a rule needs to word it, and the rule module that reports that kind (``wmaplint.rules.reports``) turns
 it into a diagnostic.
+
+The table of wordings lives here, below the analyses, and the rules fill it (``@reports``): an analysis that
+hands back diagnostics words its facts with ``diagnostics_of`` without importing a rule. The rule modules are
+imported on the first wording by the loader the rules package installs when it is imported
+(``set_rule_loader``); wording with no loader installed is a program error, raised, never silent.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Rule, Span
@@ -29,3 +35,36 @@ class Fact:
         data: dict[str, Any] | None = getattr(self, "data", None)
         return Diagnostic(rule=rule.id, severity=rule.severity, message=message, path=self.path,
                           span=self.span, related=related, fixes=fixes, data=data)
+
+
+#: ``fn(fact) -> message | diagnostic | None``: how a rule words one fact
+Wording = Callable[[Any], "str | Diagnostic | None"]
+
+#: each kind of fact with the rule that reports it and its wording, filled as the rule modules load
+REPORTERS: dict[type[Fact], tuple[Rule, Wording]] = {}
+
+_rule_loader: Callable[[], None] | None = None
+
+
+def set_rule_loader(load: Callable[[], None]) -> None:
+    """Install ``load``, which imports every rule module (registering their wordings), for ``diagnostics_of``
+    to call before it words a fact."""
+    global _rule_loader
+    _rule_loader = load
+
+
+def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
+    """Each fact as the diagnostic of the rule that reports its kind (facts no rule reports are dropped)."""
+    if _rule_loader is None:
+        raise RuntimeError("facts worded before wmaplint.rules was imported: no rule reports them yet")
+    _rule_loader()
+    for fact in facts:
+        found = REPORTERS.get(type(fact))
+        if found is None:
+            continue
+        rule, word = found
+        said = word(fact)
+        if isinstance(said, Diagnostic):
+            yield said
+        elif said is not None:
+            yield fact.diagnostic(rule, said)

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Span, rule_by_name_or_id
-from wmaplint.facts import Fact
+from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.source.lines import split_lines
 from wmaplint.structs import dataclass, field
 
@@ -91,8 +91,6 @@ def _pack_rule(name: str) -> Any:
 
 def apply_suppressions(diagnostics: list[Diagnostic], text: str, path: str) -> list[Diagnostic]:
     """The findings of a file that its suppression comments leave, and the findings about those comments."""
-    from wmaplint.rules import diagnostics_of
-
     suppressions, problems = parse_suppressions(text, path)
     if not suppressions:
         return diagnostics + list(diagnostics_of(problems))

@@ -1,5 +1,6 @@
 """The invariants of the package's layout (docs/architecture.md): one rule, one module; a rule id spelled in
-that module only; data flows from the analyses to the rules, never back."""
+that module only. The layers (data flows from the analyses to the rules, never back) are import-linter's
+contract, checked in test_layers.py."""
 
 from __future__ import annotations
 
@@ -13,9 +14,6 @@ from wmaplint.diagnostics import RULES
 
 PACKAGE = Path(wmaplint.__file__).parent
 RULE_ID = re.compile(r"\bWM\d{3}\b")
-# the packages that find things, below the rules that report them
-ANALYSES = {"source", "definition", "jq", "schema", "typecheck", "status", "cel", "resolve", "packs",
-            "controllers", "suites", "facts", "diagnostics"}
 
 
 def _modules() -> dict[str, Path]:
@@ -44,22 +42,3 @@ def test_each_rule_lives_in_a_module_named_for_it_in_a_concern_folder() -> None:
         if not docstring.startswith(f"{rule.id} {rule.name}: "):
             misplaced.append((rule.id, rule.name, docstring.split("\n")[0]))
     assert misplaced == []
-
-
-def _imported(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-        elif isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-    return names
-
-
-def test_no_analysis_imports_a_rule_module() -> None:
-    # the rule modules read the analyses; an analysis that named a rule would tie the flow back upwards
-    rule_module = re.compile(r"wmaplint\.rules\.(?!(context|examples|placement)\b)\w+\.\w+(\.\w+)?")
-    backwards = {name: sorted(m for m in _imported(path) if rule_module.fullmatch(m))
-                 for name, path in _modules().items() if name.partition(".")[2].split(".")[0] in ANALYSES}
-    assert {name: found for name, found in backwards.items() if found} == {}

@@ -283,7 +283,8 @@ def _services(fragments: dict) -> dict:
 
 
 def test_gpus_in_the_frameworks_own_words_count_and_are_marked_unseen(runtime):
-    from wmaplint.report.workloads import platform_gpus, render_text, unseen_note
+    from wmaplint.report.workloads import render_text, unseen_note
+    from wmaplint.resolve.resources import platform_gpus
 
     definition = _services(
         {"containerPath": ".spec.services[].main", "resourcesPath": ".spec.services[].resources"}
@@ -319,7 +320,8 @@ def test_a_resources_fragment_without_containers_keeps_its_kubernetes_part(runti
 
 
 def test_other_accelerators_are_totalled_by_name(runtime):
-    from wmaplint.report.workloads import render_text, totals
+    from wmaplint.report.workloads import render_text
+    from wmaplint.resolve.resources import totals
 
     definition = _single({"podTemplateSpecPath": ".spec.template"}, {"replicasPath": "8"})
     template = {"spec": {"containers": [{"name": "m", "resources": {"limits": {"google.com/tpu": 4}}}]}}

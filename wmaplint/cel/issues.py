@@ -111,3 +111,14 @@ class CelViolation:
     def at(self, path: str, span: Span, **more: Any) -> ObjectFinding:
         """The fact, placed at ``span`` of file ``path``."""
         return self.kind(path, span, self.message, self.expression, field_path=self.field_path, **more)
+
+    @property
+    def key_path(self) -> tuple[str | int, ...]:
+        """``data_path`` as keys into the object: it names an additionalProperties entry "[key]"."""
+        return tuple(_unbracket(part) for part in self.data_path)
+
+
+def _unbracket(part: str | int) -> str | int:
+    if isinstance(part, str) and len(part) >= 2 and part.startswith("[") and part.endswith("]"):
+        return part[1:-1]
+    return part

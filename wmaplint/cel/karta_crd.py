@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from wmaplint.definition.model import KARTA
 from wmaplint.definition.selectors import type_selector_fault
 from wmaplint.diagnostics import Span
-from wmaplint.source import MappingNode, Node, find_node, to_python
+from wmaplint.source import MappingNode, Node, anchor_node, find_node, to_python
 
 if TYPE_CHECKING:
     from wmaplint.cel.issues import ObjectFinding
@@ -85,11 +85,9 @@ def karta_crd_facts(path: str, document: Document, definition: Definition, store
     facts: list[ObjectFinding] = []
     seen: set[tuple[int, str]] = set()
     for violation in validate_object(schema.raw, to_python(root), schema.resolve_ref):
-        from wmaplint.resolve.validate import anchor_node, unbracket  # resolution code only for a violation
-
         if _covered(find_node(root, tuple(violation.data_path)), violation.detail, definition.components):
             continue
-        anchor = anchor_node(root, tuple(unbracket(p) for p in violation.data_path))
+        anchor = anchor_node(root, violation.key_path)
         key = (id(anchor), violation.message)
         if key in seen:
             continue

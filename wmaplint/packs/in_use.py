@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.facts import Fact
+from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.packs.loader import PackRule, load_pack
 from wmaplint.packs.problems import DuplicateRuleId
 from wmaplint.resources import shipped
@@ -63,7 +63,6 @@ def run_packs(root: MappingNode, path: str, config: Config) -> Iterator[Diagnost
     clean), then the findings of their rules that the configuration does not ignore (those are not even
     run)."""
     from wmaplint.packs.run import run_rules
-    from wmaplint.rules import diagnostics_of
 
     rules, problems = packs_for(config)
     yield from diagnostics_of(problems)

@@ -17,7 +17,7 @@ from typing import Any
 
 from wmaplint.cel.budget import CostTable
 from wmaplint.diagnostics import Rule, Severity, Span
-from wmaplint.facts import Fact
+from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.packs import jsonpath, paths, record
 from wmaplint.packs.problems import BadAssert, BadGiven, DuplicateRuleId, PackInvalid
 from wmaplint.packs.schema import API_VERSION, KIND, PACK_SCHEMA
@@ -309,8 +309,6 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     """Load a pack from its text; never raises for bad input (problems are in ``.problems``)."""
     source = load_text(text, path)
     pack = LoadedPack(path=path, name=os.path.basename(path))
-    from wmaplint.rules import diagnostics_of
-
     for problem in diagnostics_of(source.problems):
         message = f"rule pack is not valid YAML: {problem.message}"
         pack.problems.append(PackInvalid(path, problem.span, message))

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
 from decimal import Decimal
 from typing import Any
 
+from wmaplint.resolve.loading import shown_path
 from wmaplint.resolve.model import ComponentNode, Instance, PodComparison, Workload
-from wmaplint.resolve.resources import GPU, format_count, format_number, format_quantity, is_accelerator
+from wmaplint.resolve.resources import (
+    GPU,
+    format_count,
+    format_number,
+    format_quantity,
+    gpu_count,
+    is_accelerator,
+    quantities,
+    totals,
+)
 from wmaplint.source import to_python
 
 MAX_TEXT_LINES = 2000  # child subtrees repeat under every parent instance; keep output bounded
@@ -17,10 +26,6 @@ MAX_TEXT_LINES = 2000  # child subtrees repeat under every parent instance; keep
 def _plural(count: int | float | str, word: str) -> str:
     text = format_count(count) if isinstance(count, int) else str(count)
     return f"{text} {word}" if count == 1 else f"{text} {word}s"
-
-
-def _gpus(resources: dict[str, Decimal]) -> int | float | str:
-    return format_number(resources.get(GPU, Decimal(0)))
 
 
 def _accelerators(resources: dict[str, Decimal]) -> str:
@@ -35,7 +40,7 @@ def _accelerators(resources: dict[str, Decimal]) -> str:
 def _devices(resources: dict[str, Decimal]) -> str:
     """The GPU count, then other accelerators by name."""
     others = _accelerators(resources)
-    return _plural(_gpus(resources), "GPU") + (f", {others}" if others else "")
+    return _plural(gpu_count(resources), "GPU") + (f", {others}" if others else "")
 
 
 def _extra(resources: dict[str, Decimal]) -> str:
@@ -47,33 +52,6 @@ def _extra(resources: dict[str, Decimal]) -> str:
     return ", ".join(parts)
 
 
-def _quantities(resources: dict[str, Decimal]) -> dict[str, str]:
-    return {name: format_quantity(name, amount) for name, amount in sorted(resources.items())}
-
-
-def totals(workload: Workload) -> dict[str, Any]:
-    resources = workload.total_resources
-    return {
-        "pods": workload.total_pods,
-        "gpus": _gpus(resources),
-        "cpu": format_quantity("cpu", resources["cpu"]) if "cpu" in resources else None,
-        "memory": format_quantity("memory", resources["memory"]) if "memory" in resources else None,
-        "accelerators": {
-            name: format_number(amount) for name, amount in sorted(resources.items()) if is_accelerator(name)
-        },
-        "resources": _quantities(resources),
-        # counted above, but asked for in the framework's own fields: a platform reading the definition
-        # does not see these
-        "unseenByPlatform": _quantities(workload.total_unseen),
-    }
-
-
-def platform_gpus(workload: Workload) -> int | float | str:
-    """The GPUs a platform reading the definition counts: the totals without those it does not see."""
-    zero = Decimal(0)
-    return format_number(workload.total_resources.get(GPU, zero) - workload.total_unseen.get(GPU, zero))
-
-
 def unseen_note(workload: Workload) -> str | None:
     """One plain sentence when the totals hold accelerators a platform reading the definition does not see."""
     unseen = {n: a for n, a in workload.total_unseen.items() if a and is_accelerator(n)}
@@ -81,7 +59,7 @@ def unseen_note(workload: Workload) -> str | None:
         return None
     total = workload.total_resources
     asked = ", ".join(
-        f"{format_number(amount)} of the {_plural(_gpus(total), 'GPU')}"
+        f"{format_number(amount)} of the {_plural(gpu_count(total), 'GPU')}"
         if name == GPU
         else f"{format_number(amount)} of the {format_number(total[name])} {name}"
         for name, amount in sorted(unseen.items(), key=lambda item: (item[0] != GPU, item[0]))
@@ -103,15 +81,15 @@ def _instance_json(inst: Instance) -> dict[str, Any]:
         "maxReplicas": inst.max_replicas,
         "effectiveReplicas": inst.effective_replicas,
         "pods": inst.pods,
-        "gpus": _gpus(inst.resources),
-        "resources": _quantities(inst.resources),
-        "unseenByPlatform": _quantities(inst.unseen),
+        "gpus": gpu_count(inst.resources),
+        "resources": quantities(inst.resources),
+        "unseenByPlatform": quantities(inst.unseen),
     }
     if inst.template is not None:
         data["pod"] = {
-            "gpus": _gpus(inst.template.resources),
-            "resources": _quantities(inst.template.resources),
-            "unseenByPlatform": _quantities(inst.template.unseen),
+            "gpus": gpu_count(inst.template.resources),
+            "resources": quantities(inst.template.resources),
+            "unseenByPlatform": quantities(inst.template.unseen),
             "containers": [
                 c.get("name") for c in inst.template.spec.get("containers", []) if isinstance(c, dict)
             ]
@@ -128,8 +106,8 @@ def _component_json(node: ComponentNode) -> dict[str, Any]:
         "owner": node.owner,
         "hasSpec": node.has_spec,
         "pods": node.pods,
-        "gpus": _gpus(node.resources),
-        "unseenByPlatform": _quantities(node.unseen),
+        "gpus": gpu_count(node.resources),
+        "unseenByPlatform": quantities(node.unseen),
         "instances": [_instance_json(inst) for inst in node.instances],
     }
 
@@ -257,23 +235,6 @@ def _instance_line(node: ComponentNode, inst: Instance) -> str:
         )
         text += f"  (per pod: {_devices(inst.template.resources)}{unseen}{', ' + extra if extra else ''})"
     return text
-
-
-def shown_path(path: str) -> str:
-    """A file as the reports name it: relative to the working directory when below it, a file of the shipped
-    catalog by its name in the catalog, any other file as given."""
-    if not path or path == "<stdin>":
-        return path
-    absolute = os.path.abspath(path)
-    below = os.path.relpath(absolute)
-    if not below.startswith(os.pardir + os.sep) and below != os.pardir:
-        return below
-    from wmaplint.resolve.loading import catalog_dir
-
-    catalog = str(catalog_dir())
-    if os.path.dirname(absolute) == catalog:
-        return f"the shipped catalog's {os.path.basename(absolute)}"
-    return path
 
 
 def definition_source(workload: Workload) -> str:
@@ -409,7 +370,7 @@ def render_dot(workloads: list[Workload]) -> str:
             out.append(f"  {parent} -> {cid};")
             for inst in node.instances:
                 iid = f"{cid}i{inst.index}"
-                label = f"{inst.id or '(single)'}\n{inst.pods} pods, {_gpus(inst.resources)} GPUs"
+                label = f"{inst.id or '(single)'}\n{inst.pods} pods, {gpu_count(inst.resources)} GPUs"
                 out.append(f"  {iid} [shape=ellipse, label={_quote(label)}];")
                 out.append(f"  {cid} -> {iid};")
     out.append("}")

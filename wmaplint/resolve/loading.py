@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import Diagnostic, Span
-from wmaplint.facts import Fact
+from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.resolve.facts import DocumentTooLarge, TooManyDocuments, TooManyNodes
 from wmaplint.resources import shipped
 from wmaplint.source import (
@@ -47,6 +47,20 @@ _DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.M)
 
 def catalog_dir() -> Path:
     return shipped("catalog")
+
+
+def shown_path(path: str) -> str:
+    """A file as the reports name it: relative to the working directory when below it, a file of the shipped
+    catalog by its name in the catalog, any other file as given."""
+    if not path or path == "<stdin>":
+        return path
+    absolute = os.path.abspath(path)
+    below = os.path.relpath(absolute)
+    if not below.startswith(os.pardir + os.sep) and below != os.pardir:
+        return below
+    if os.path.dirname(absolute) == str(catalog_dir()):
+        return f"the shipped catalog's {os.path.basename(absolute)}"
+    return path
 
 
 @dataclass(slots=True)
@@ -179,8 +193,6 @@ def load_file(path: str, text: str | None = None, budget: Budget | None = None) 
         except RecursionError:
             raise InputError(path, "nesting too deep to read") from None
         loaded.append(LoadedDocument(source, document, value))
-    from wmaplint.rules import diagnostics_of
-
     return LoadedFile(shown, read, loaded, list(diagnostics_of([*source.problems, *found])))
 
 

@@ -14,7 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from decimal import ROUND_CEILING, Decimal, InvalidOperation, localcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wmaplint.resolve.model import Workload
 
 GPU = "nvidia.com/gpu"
 
@@ -296,3 +299,35 @@ def format_quantity(name: str, amount: Decimal, *, readable: bool = False) -> st
     if name in ("memory", "ephemeral-storage") or name.startswith("hugepages-"):
         return readable_memory(amount) if readable else format_memory(amount)
     return str(format_number(amount))
+
+
+def gpu_count(resources: dict[str, Decimal]) -> int | float | str:
+    return format_number(resources.get(GPU, Decimal(0)))
+
+
+def quantities(resources: dict[str, Decimal]) -> dict[str, str]:
+    return {name: format_quantity(name, amount) for name, amount in sorted(resources.items())}
+
+
+def totals(workload: Workload) -> dict[str, Any]:
+    """What a workload asks for in all, as the JSON tree shows it and a suite case's expectations name it."""
+    resources = workload.total_resources
+    return {
+        "pods": workload.total_pods,
+        "gpus": gpu_count(resources),
+        "cpu": format_quantity("cpu", resources["cpu"]) if "cpu" in resources else None,
+        "memory": format_quantity("memory", resources["memory"]) if "memory" in resources else None,
+        "accelerators": {
+            name: format_number(amount) for name, amount in sorted(resources.items()) if is_accelerator(name)
+        },
+        "resources": quantities(resources),
+        # counted above, but asked for in the framework's own fields: a platform reading the definition
+        # does not see these
+        "unseenByPlatform": quantities(workload.total_unseen),
+    }
+
+
+def platform_gpus(workload: Workload) -> int | float | str:
+    """The GPUs a platform reading the definition counts: the totals without those it does not see."""
+    zero = Decimal(0)
+    return format_number(workload.total_resources.get(GPU, zero) - workload.total_unseen.get(GPU, zero))

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
-from wmaplint.facts import Fact
+from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.resolve.facts import (
     AmbiguousDefinition,
     NoDefinition,
@@ -55,8 +55,6 @@ class TreeRun:
 
 def diagnostics(facts: Iterable[Fact]) -> list[Diagnostic]:
     """Facts as the diagnostics of the rules that report them."""
-    from wmaplint.rules import diagnostics_of
-
     return list(diagnostics_of(facts))
 
 

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, Span
-from wmaplint.facts import Fact
-from wmaplint.source import Document, MappingNode, Node, SequenceNode, find_node
+from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.source import Document, Node, anchor_node
 from wmaplint.structs import dataclass, field
 
 MAX_NODES = 200_000
@@ -270,16 +270,9 @@ def cel_problems(schema: Mapping[str, Any], obj: Any, resolve_ref: Any = None) -
     from wmaplint.cel import validate_object
 
     return [
-        ManifestProblem(v.kind, v.message, tuple(unbracket(p) for p in v.data_path))
+        ManifestProblem(v.kind, v.message, v.key_path)
         for v in validate_object(schema, obj, resolve_ref)
     ]
-
-
-def unbracket(part: str | int) -> str | int:
-    """validate_object names additionalProperties entries "[key]"."""
-    if isinstance(part, str) and len(part) >= 2 and part.startswith("[") and part.endswith("]"):
-        return part[1:-1]
-    return part
 
 
 def validate_manifest(value: Any, store: Any) -> tuple[list[ManifestProblem], str | None]:
@@ -305,27 +298,8 @@ def validate_manifest(value: Any, store: Any) -> tuple[list[ManifestProblem], st
     ), None
 
 
-def anchor_node(root: Node | None, path: Path, at_key: bool = True) -> Node | None:
-    """The node of a data path: a mapping entry's key (or value); else the nearest existing ancestor."""
-    parts = list(path)
-    while parts:
-        parent = find_node(root, tuple(parts[:-1]))
-        last = parts[-1]
-        if isinstance(parent, MappingNode) and isinstance(last, str):
-            value = parent.get(last)
-            key = parent.key_node(last)
-            if key is not None:
-                return key if at_key or value is None else value
-        if isinstance(parent, SequenceNode) and isinstance(last, int) and 0 <= last < len(parent.items):
-            return parent.items[last]
-        parts.pop()
-    return root
-
-
 def problem_diagnostics(problems: list[ManifestProblem], root: Node | None, path: str) -> list[Diagnostic]:
     """The diagnostics of a manifest's problems, placed in file ``path`` whose manifest is ``root``."""
-    from wmaplint.rules import diagnostics_of
-
     return list(diagnostics_of(problem.at(path, root) for problem in problems))
 
 
@@ -386,7 +360,6 @@ def validate_loaded(manifests: list[Any], crds: list[str] | tuple[str, ...] = ()
 
 def _source_diagnostic(error: Any) -> Diagnostic:
     """The diagnostic of a schema source the store skipped (a --crds typo, a broken file)."""
-    from wmaplint.rules import diagnostics_of
     from wmaplint.schema.errors import SkippedSource
 
     line = getattr(error, "line", None) or 1

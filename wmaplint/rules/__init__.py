@@ -39,9 +39,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
+from wmaplint.facts import REPORTERS, Fact, diagnostics_of, set_rule_loader
 
 if TYPE_CHECKING:
-    from wmaplint.facts import Fact
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.findings import JqFinding
     from wmaplint.jq.parser import JqSyntaxError
@@ -53,13 +53,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 DefinitionCheck = Callable[["DefinitionContext"], Iterable[Diagnostic]]
 DocumentCheck = Callable[["DocumentContext"], Iterable[Diagnostic]]
 DefinitionAnalysis = Callable[["DefinitionContext"], Iterable["Fact"]]
-Reporter = Callable[[Any], "str | Diagnostic | None"]
 
 # (rule, check) in the order the modules were found: the report order of findings at one position
 DEFINITION_CHECKS: list[tuple[Rule, DefinitionCheck]] = []
 DOCUMENT_CHECKS: dict[str, list[tuple[Rule, DocumentCheck]]] = {}  # by the kind of document they check
 DEFINITION_ANALYSES: list[DefinitionAnalysis] = []
-REPORTERS: dict[type, tuple[Rule, Reporter]] = {}
 
 _loaded = False
 
@@ -202,19 +200,7 @@ def load() -> None:
             importlib.import_module(f"{package.__name__}.{module.name}")
 
 
-def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
-    """Each fact as the diagnostic of the rule that reports its kind (facts no rule reports are dropped)."""
-    load()
-    for fact in facts:
-        found = REPORTERS.get(type(fact))
-        if found is None:
-            continue
-        rule, word = found
-        said = word(fact)
-        if isinstance(said, Diagnostic):
-            yield said
-        elif said is not None:
-            yield fact.diagnostic(rule, said)
+set_rule_loader(load)  # the analyses below word their facts through wmaplint.facts, which loads the rules
 
 
 def reported(kind: type[Fact], facts: Iterable[Fact]) -> Iterator[Diagnostic]:
@@ -244,6 +230,6 @@ def run_document_checks(ctx: DocumentContext) -> Iterator[Diagnostic]:
         yield from check(ctx)
 
 
-__all__ = ["RULES", "definition_analysis", "definition_check", "diagnostics_of", "document_check",
-           "document_kinds", "expression_check", "expression_findings", "load", "reported", "reports",
-           "run_definition_checks", "run_document_checks"]
+__all__ = ["REPORTERS", "RULES", "definition_analysis", "definition_check", "diagnostics_of",
+           "document_check", "document_kinds", "expression_check", "expression_findings", "load", "reported",
+           "reports", "run_definition_checks", "run_document_checks"]

@@ -8,6 +8,7 @@ from wmaplint.source.nodes import (
     ScalarNode,
     SequenceNode,
     SourceText,
+    anchor_node,
     content_span,
     find_node,
     iter_nodes,
@@ -24,6 +25,6 @@ def find_span(document: Document, pointer: tuple[str | int, ...]) -> Span | None
 
 __all__ = [
     "Document", "InputError", "MappingNode", "Node", "ScalarNode", "SequenceNode", "SourceFile", "SourceText",
-    "content_span", "decode_bytes", "find_node", "find_span", "iter_nodes", "load_path", "load_text",
-    "read_bytes", "read_path", "read_stdin", "to_python",
+    "anchor_node", "content_span", "decode_bytes", "find_node", "find_span", "iter_nodes", "load_path",
+    "load_text", "read_bytes", "read_path", "read_stdin", "to_python",
 ]

@@ -169,6 +169,23 @@ def find_node(node: Node | None, pointer: tuple[str | int, ...]) -> Node | None:
     return node
 
 
+def anchor_node(root: Node | None, path: tuple[str | int, ...], at_key: bool = True) -> Node | None:
+    """The node of a data path: a mapping entry's key (or value); else the nearest existing ancestor."""
+    parts = list(path)
+    while parts:
+        parent = find_node(root, tuple(parts[:-1]))
+        last = parts[-1]
+        if isinstance(parent, MappingNode) and isinstance(last, str):
+            value = parent.get(last)
+            key = parent.key_node(last)
+            if key is not None:
+                return key if at_key or value is None else value
+        if isinstance(parent, SequenceNode) and isinstance(last, int) and 0 <= last < len(parent.items):
+            return parent.items[last]
+        parts.pop()
+    return root
+
+
 def iter_nodes(node: Node) -> Iterator[Node]:
     stack = [node]
     while stack:

@@ -16,11 +16,17 @@ from typing import Any
 
 from wmaplint.definition.model import Definition
 from wmaplint.diagnostics import Diagnostic
-from wmaplint.facts import Fact
-from wmaplint.report.workloads import shown_path
+from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
-from wmaplint.resolve.loading import DefinitionIndex, LoadedDocument, load_file, manifest_gvk, show_gvk
+from wmaplint.resolve.loading import (
+    DefinitionIndex,
+    LoadedDocument,
+    load_file,
+    manifest_gvk,
+    show_gvk,
+    shown_path,
+)
 from wmaplint.resolve.model import StatusResult
 from wmaplint.resolve.status_match import UNDEFINED, evaluate_status
 from wmaplint.resolve.values import get
@@ -158,8 +164,6 @@ def _run_event(
     }
     diagnostics: list[Diagnostic] = []
     if facts:
-        from wmaplint.rules import diagnostics_of
-
         diagnostics = sorted(diagnostics_of(facts), key=lambda d: d.sort_key())
     if recorded in matched:
         return CaseResult(name, position, True, actual=actual, diagnostics=diagnostics)

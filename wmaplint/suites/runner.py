@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from wmaplint.diagnostics import Diagnostic
+from wmaplint.facts import diagnostics_of
 from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import DefinitionIndex, load_file
 from wmaplint.selection import SUITE_SUFFIX
@@ -108,8 +109,6 @@ def run_suites(
 
 def suite_diagnostics(result: SuiteResult) -> list[Diagnostic]:
     """What running a suite found (a suite that cannot be run, each failing case), as diagnostics."""
-    from wmaplint.rules import diagnostics_of
-
     return list(diagnostics_of(result.facts()))
 
 

@@ -32,13 +32,12 @@ from wmaplint.confinement import outside_reason
 from wmaplint.definition.model import Definition, build, recognise
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span
 from wmaplint.facts import Fact
-from wmaplint.report.workloads import platform_gpus, totals
 from wmaplint.resolve.jqrun import JqRuntime
 from wmaplint.resolve.loading import Budget, LoadedDocument, load_file
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
 from wmaplint.resolve.references import References
-from wmaplint.resolve.resources import GPU
+from wmaplint.resolve.resources import GPU, platform_gpus, totals
 from wmaplint.resolve.run import workload_diagnostics
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, Node, SequenceNode, find_node, find_span
