@@ -129,7 +129,7 @@ def test(
     catalog/tests/ of the working directory. Each suite case's manifest is also validated against its CRD;
     schema findings (manifest-schema-violation, crd-rule-violation) count as case findings."""
     from wmaplint.report.lines import render_lines
-    from wmaplint.report.suites import render_results, write_junit
+    from wmaplint.report.suites import junit_target, render_results, write_junit
     from wmaplint.suites.runner import (
         DEFAULT_SUITES,
         discover_suites,
@@ -150,6 +150,12 @@ def test(
               "none; name suite files, recordings or directories")
     if not suites:
         _fail("no test suites found (*.test.yaml)")
+    from wmaplint.writes import WriteError
+
+    try:  # refused before any suite runs or is updated, as --output is
+        report = junit_target(junit, [*map(str, suites), *definitions, *crds]) if junit else None
+    except WriteError as exc:
+        _fail(str(exc))
     used: set[str] = set()
     results = run_suites(suites, update=update, crds=crds, index=index, used=used)
     # each failure is in the report once; the schema sources validation could not use are said beside it
@@ -159,11 +165,11 @@ def test(
     for result in results:
         if result.not_updated:
             click.echo(f"wmaplint: {result.not_updated}", err=True)
-    if junit:
+    if report is not None:
         try:
-            write_junit(results, junit)
-        except OSError as exc:
-            _fail(f"{junit}: cannot write JUnit report ({exc.strerror or exc})")
+            write_junit(results, report)
+        except WriteError as exc:
+            _fail(str(exc))
     unused = [path for path in definitions if path not in used]
     if unused:
         # a definition given for the run that no recorded object is of: never a silent fallback to another

@@ -12,6 +12,7 @@ import base64
 import binascii
 import hashlib
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,25 +64,38 @@ def write(path: Path | None, value: Any) -> None:
     cachefiles.write_record(path, path.parent.name, RECORD_VERSION, payload, _base(path))
 
 
-def yaml_data(kind: str, text: str, name: str = "", limits: Any = None) -> Any:
+def yaml_data(kind: str, text: str, name: str = "", limits: Any = None,
+              build: Callable[[Any], Any] | None = None, refuses: tuple[type[Exception], ...] = ()) -> Any:
     """The data of a YAML text (a knowledge file), read back from its record when there is one: parsing the
     conditions knowledge cost more than the rest of a small check's status analysis, and its JSON reads back
     in a thirtieth of the time. The text is read under the data limits (``wmaplint.source.data``, the tool's
-    own files' by default); raises DataError for a text that is not YAML or breaks them."""
+    own files' by default); raises DataError for a text that is not YAML or breaks them.
+
+    With ``build``, what is returned is ``build(data)``; a record whose data ``build`` cannot take (an error
+    of ``DAMAGED`` or of ``refuses``: a checksum detects damage, not a record forged in the cache) is
+    discarded and the text parsed again, so a reader that trusts the shape of the tool's own files never
+    meets another shape."""
     from wmaplint.source.data import SHIPPED_DATA
     from wmaplint.source.data import yaml_data as read_yaml
 
     path = record_path(kind, text.encode("utf-8", "surrogatepass"))
     found = read(path)
     if isinstance(found, dict) and "value" in found:
-        return found["value"]
+        if build is None:
+            return found["value"]
+        damaged: tuple[type[BaseException], ...] = (*DAMAGED, RecursionError, *refuses)
+        try:
+            return build(found["value"])
+        except damaged:
+            assert path is not None
+            cachefiles.discard(path, "holds data of another shape")
     value = read_yaml(text, name or kind, limits or SHIPPED_DATA)
     try:
         value = json.loads(json.dumps(value))  # what a later run reads back, from the first run on
     except (TypeError, ValueError):
-        return value  # not JSON data (a date, a binary): parsed every time
+        return value if build is None else build(value)  # not JSON data (a date, a binary): parsed every time
     write(path, {"value": value})
-    return value
+    return value if build is None else build(value)
 
 
 def text_of(value: bytes) -> str:

@@ -93,7 +93,6 @@ class Target:
 REFUSED = "nothing written"
 
 
-
 def _lstat(shown: str, path: str) -> os.stat_result | None:
     """What stands at ``path`` itself (a link is not followed), None when nothing does."""
     try:
@@ -103,9 +102,12 @@ def _lstat(shown: str, path: str) -> os.stat_result | None:
     except OSError as exc:
         raise WriteError(f"{shown}: {exc.strerror or exc}; {REFUSED}") from None
 
-def output_target(name: str, *, shown: str, follow_symlinks: bool) -> Target:
+
+def output_target(name: str, *, shown: str, follow_symlinks: bool,
+                  link_hint: str = " (--follow-symlinks writes to its target)") -> Target:
     """Decide how to write ``name``; WriteError (one line) for a link not to be followed, a directory, a
-    block device, a pipe no one reads. A device or pipe is opened here (a refusal comes before any write)."""
+    block device, a pipe no one reads. A device or pipe is opened here (a refusal comes before any write).
+    ``link_hint`` ends the refusal of a link: how this command follows one, if it can."""
     match = _OPEN_DESCRIPTOR.fullmatch(name)
     if match is not None:
         fd = int(match["fd"] or match["proc"]) if not match["std"] else (1 if match["std"] == "stdout" else 2)
@@ -118,8 +120,7 @@ def output_target(name: str, *, shown: str, follow_symlinks: bool) -> Target:
     info = _lstat(shown, path)
     if info is not None and stat.S_ISLNK(info.st_mode):
         if not follow_symlinks:
-            raise WriteError(
-                f"{shown}: is a symbolic link; {REFUSED} (--follow-symlinks writes to its target)")
+            raise WriteError(f"{shown}: is a symbolic link; {REFUSED}{link_hint}")
         path = os.path.realpath(name)
         info = _lstat(shown, path)
     if info is None:
@@ -163,6 +164,18 @@ def write_target(target: Target, data: bytes) -> None:
     finally:
         if not target.borrowed:
             os.close(target.fd)
+
+
+def refuse_inputs(target: Target, inputs: list[str]) -> None:
+    """WriteError when the file ``target`` would replace is one of ``inputs``, by resolved name or by device
+    and inode (another name of the same file): an input of a run is never its output."""
+    if target.path is None:
+        return
+    names = {os.path.realpath(p) for p in inputs if p != "-"}
+    identities = {identity(p) for p in inputs if p != "-"} - {None}
+    same_file = target.identity is not None and target.identity in identities
+    if os.path.realpath(target.path) in names or same_file:
+        raise WriteError(f"{target.shown}: {target.name} is an input of this run; {REFUSED}")
 
 
 def identity(path: str) -> tuple[int, int] | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from wmaplint import cachefiles, records
+from wmaplint.resources import shipped
 from wmaplint.schema.cache import ParsedCache
 from wmaplint.schema.loader import ParsedFile
 from wmaplint.schema.types import OBJECT, SchemaType
@@ -215,3 +216,44 @@ def test_eviction_never_follows_a_linked_entry(tmp_path: Path) -> None:
     assert sorted(p.name for p in victims.iterdir()) == ["keep0.txt", "keep1.txt", "keep2.txt"]
     assert all(p.read_text() == "precious\n" * 1000 for p in victims.iterdir())
     assert not (tmp_path / "cache" / "types" / ("b" * 64)).is_symlink()  # the link itself is gone
+
+
+def test_eviction_never_reaches_through_a_linked_cache_directory(tmp_path: Path) -> None:
+    # the parsed cache a link to a directory elsewhere: refused for reads and writes, and so for eviction
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "types" / ("b" * 64)).mkdir(parents=True)
+    (elsewhere / "types" / ("b" * 64) / "meta.json").write_text("precious\n" * 1000)
+    (elsewhere / "raw").mkdir()
+    (elsewhere / "raw" / f"{'c' * 64}.json").write_text("precious\n")
+    (tmp_path / "cache").mkdir(mode=0o700)
+    (tmp_path / "cache" / "parsed-6").symlink_to(elsewhere)
+    cachefiles.forget()
+    cache = ParsedCache(tmp_path / "cache" / "parsed-6", max_bytes=1, base=tmp_path / "cache")
+    cache.store_types("a" * 64, ParsedFile("k.yaml", "crd", {GVK: SchemaType(OBJECT)}))
+    assert cache.evict() == []
+    assert (elsewhere / "types" / ("b" * 64) / "meta.json").read_text() == "precious\n" * 1000
+    assert (elsewhere / "raw" / f"{'c' * 64}.json").read_text() == "precious\n"
+
+
+FORGED_MODELS = [{"value": {"kinds": [["not", "a", "kind"]]}}, {"value": {"kinds": {"a": 7}}},
+                 {"value": {"kinds": [{"group": 7}]}}, {"value": 7}]
+
+
+@pytest.mark.parametrize("value", FORGED_MODELS)
+def test_a_record_of_the_shipped_model_of_another_shape_is_rebuilt(widget: dict[str, Path], monkeypatch,
+                                                                    value: object) -> None:
+    # a valid frame and checksum around data no shipped file gives: read as damaged, the file parsed again
+    def draft():  # type: ignore[no-untyped-def]
+        return assert_clean(wmaplint("new", "--crd", widget["crd"], cwd=widget["home"],
+                                     env={"WMAPLINT_CACHE_DIR": str(widget["cache"])}, timeout=60), 0, 1, 2)
+
+    expected = draft()
+    monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(widget["cache"]))
+    for path in sorted((shipped("schemas") / "controllers").glob("*.yaml")):
+        record = records.record_path("controllers", path.read_text(encoding="utf-8").encode())
+        assert record is not None and record.is_file(), record  # written by the first run
+        forged = cachefiles.frame("controllers", records.RECORD_VERSION, json.dumps(value).encode())
+        record.write_bytes(forged)
+    run = draft()
+    assert (run.returncode, run.stdout) == (expected.returncode, expected.stdout)
+    assert (run.returncode, run.stdout) == (draft().returncode, expected.stdout)  # and rebuilt

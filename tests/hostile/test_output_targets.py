@@ -196,3 +196,65 @@ def test_update_leaves_a_linked_suite_alone(tmp_path) -> None:
     assert run.returncode == 2
     assert os.path.islink(tmp_path / "link.test.yaml") and suite.read_text() == SUITE
 
+
+
+# -- test --junit -----------------------------------------------------------------------------------------
+
+def _junit(tmp_path, target: str, *extra: str):
+    _suite(tmp_path)
+    return assert_clean(wmaplint("test", "--junit", target, *extra, "job.test.yaml", cwd=tmp_path), 1, 2)
+
+
+def test_junit_into_the_suite_itself_is_refused(tmp_path) -> None:
+    run = _junit(tmp_path, "job.test.yaml")
+    assert run.returncode == 2
+    assert run.error_lines == ["wmaplint: --junit job.test.yaml: job.test.yaml is an input of this run; "
+                               "nothing written"]
+    assert (tmp_path / "job.test.yaml").read_text() == SUITE
+    os.link(tmp_path / "job.test.yaml", tmp_path / "same.xml")  # another name of the suite
+    assert "same.xml is an input of this run" in _junit(tmp_path, "same.xml", "--update").stderr
+    assert (tmp_path / "job.test.yaml").read_text() == SUITE  # refused before --update wrote anything
+
+
+def test_junit_to_a_link_is_refused(tmp_path) -> None:
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("keep me\n")
+    os.symlink(elsewhere, tmp_path / "report.xml")
+    run = _junit(tmp_path, "report.xml")
+    assert run.returncode == 2
+    assert run.error_lines == ["wmaplint: --junit report.xml: is a symbolic link; nothing written"]
+    assert elsewhere.read_text() == "keep me\n" and os.path.islink(tmp_path / "report.xml")
+
+
+def test_junit_into_a_pipe_is_written_into(tmp_path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    try:
+        run = _junit(tmp_path, str(fifo))
+        out, _ = reader.communicate(timeout=30)
+    finally:
+        reader.kill()
+    assert run.returncode == 1 and b"<testsuites" in out and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    os.unlink(fifo)
+    os.mkfifo(fifo)  # and with no reader: one line, not a run that never ends
+    run = _junit(tmp_path, "pipe")
+    assert run.error_lines == ["wmaplint: --junit pipe: no process reads this pipe; nothing written"]
+
+
+def test_junit_keeps_a_reports_mode_and_writes_into_a_descriptor(tmp_path) -> None:
+    report = tmp_path / "report.xml"
+    report.write_text("old\n")
+    report.chmod(0o640)
+    assert _junit(tmp_path, "report.xml").returncode == 1
+    assert stat.S_IMODE(report.stat().st_mode) == 0o640 and "<testsuites" in report.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["def.yaml", "job.test.yaml", "report.xml"]
+    assert "<testsuites" in _junit(tmp_path, "/dev/fd/1").stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="replacing a device needs root")
+def test_as_root_junit_to_a_device_leaves_it_a_device(tmp_path) -> None:
+    device = tmp_path / "null"
+    os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    assert _junit(tmp_path, str(device)).returncode == 1
+    assert stat.S_ISCHR(os.lstat(device).st_mode)

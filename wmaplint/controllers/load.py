@@ -192,11 +192,12 @@ def _read(path: Path, *, validate: bool, noun: str = "the controller model") -> 
         text = read_path(path, limits.max_bytes)
     except InputError as exc:
         raise ModelError(f"{path}: cannot read {noun}: {exc.reason}") from None
-    try:
-        data = records.yaml_data("controllers", text, str(path), limits)
+    try:  # the shipped files' shape is trusted (validate=False), a record of them in the cache is not
+        return records.yaml_data("controllers", text, str(path), limits,  # type: ignore[no-any-return]
+                                 build=lambda data: parse_model(data, str(path), validate=validate),
+                                 refuses=(ModelError,))
     except DataError as exc:
         raise ModelError(str(exc)) from None
-    return parse_model(data, str(path), validate=validate)
 
 
 def _merge_kind(base: KindModel, more: KindModel) -> KindModel:

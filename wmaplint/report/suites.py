@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
 
 from wmaplint.report.lines import diagnostic_line
 from wmaplint.suites.suite import CaseResult, SuiteResult
+from wmaplint.writes import Target, WriteError, output_target, refuse_inputs, write_target
 
 
 def _notes(suite: SuiteResult) -> list[str]:
@@ -81,6 +83,20 @@ def junit_xml(results: list[SuiteResult]) -> str:
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def write_junit(results: list[SuiteResult], path: str) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(junit_xml(results))
+def junit_target(name: str, inputs: list[str]) -> Target:
+    """Where ``--junit`` goes, decided before any suite runs (``wmaplint.writes``, as ``--output``): a link is
+    refused, a device or pipe written into, a directory or an input of the run (a suite, a definition, a CRD
+    named) refused; WriteError, one line."""
+    target = output_target(name, shown=f"--junit {name}", follow_symlinks=False, link_hint="")
+    try:
+        refuse_inputs(target, inputs)
+    except WriteError:
+        if target.fd is not None and not target.borrowed:
+            os.close(target.fd)
+        raise
+    return target
+
+
+def write_junit(results: list[SuiteResult], target: Target) -> None:
+    """Write the report to a target of `junit_target`; WriteError when it cannot be."""
+    write_target(target, junit_xml(results).encode("utf-8"))

@@ -181,8 +181,13 @@ class ParsedCache:
     def evict(self, keep: str = "") -> list[str]:
         """When the cache holds more than ``max_bytes``, remove the least recently used digests (never
         ``keep``) until it holds three quarters of it; returns the digests removed. Nothing is followed: a
-        link in the cache is removed as a link, and only what is directly in the cache's own directories."""
+        link in the cache is removed as a link, and only what is directly in the cache's own directories. A
+        cache directory not used (a link, another user's) is not evicted from either: its entries are not
+        the cache's."""
         if self.root is None:
+            return []
+        assert self.base is not None
+        if any(cachefiles.refused(d, self.base) for d in (self.root, self.root / "types", self.root / "raw")):
             return []
         entries = self._entries()
         total = sum(size for size, _, _ in entries.values())
