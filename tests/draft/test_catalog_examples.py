@@ -11,11 +11,6 @@ from .test_samples import _workloads, drafts  # noqa: F401  (the module's drafts
 
 # example -> ((catalog pods, GPUs), (draft pods, GPUs), why they differ)
 DIFFERENT = {
-    "agents-x-k8s-io-sandbox-v1beta1/browser-suspended.yaml": (
-        (1, 0), (0, 0), "the controller model counts no pod while operatingMode is Suspended; the catalog "
-        "counts the pod the sandbox runs"),
-    "serving-knative-dev-service-v1/gpu-inference.yaml": (
-        (2, 2), (1, 1), "the model does not count Knative pods; the catalog reads the min-scale annotation"),
     "serving-kserve-io-llminferenceservice-v1alpha2/autoscaled-pd.yaml": (
         (4, 8), (3, 6), "the draft's group reads .spec.replicas alone; the catalog falls back to "
         "scaling.minReplicas"),
