@@ -16,9 +16,6 @@ DIFFERENT = {
         "counts the pod the sandbox runs"),
     "serving-knative-dev-service-v1/gpu-inference.yaml": (
         (2, 2), (1, 1), "the model does not count Knative pods; the catalog reads the min-scale annotation"),
-    "serving-kserve-io-llminferenceservice-v1alpha2/autoscaled-pd.yaml": (
-        (4, 8), (3, 6), "the draft's group reads .spec.replicas alone; the catalog falls back to "
-        "scaling.minReplicas"),
 }
 
 
