@@ -9,12 +9,8 @@ from pathlib import Path
 from .helpers import EXAMPLES, totals
 from .test_samples import _workloads, drafts  # noqa: F401  (the module's drafts fixture, shared)
 
-# example -> ((catalog pods, GPUs), (draft pods, GPUs), why they differ)
-DIFFERENT = {
-    "serving-kserve-io-llminferenceservice-v1alpha2/autoscaled-pd.yaml": (
-        (4, 8), (3, 6), "the draft's group reads .spec.replicas alone; the catalog falls back to "
-        "scaling.minReplicas"),
-}
+# example -> ((catalog pods, GPUs), (draft pods, GPUs), why they differ): none differ today
+DIFFERENT: dict[str, tuple[tuple[int, int], tuple[int, int], str]] = {}
 
 
 def test_every_catalog_example_of_a_drafted_kind_has_the_catalogs_totals_or_a_reason(drafts) -> None:  # noqa: F811

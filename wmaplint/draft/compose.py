@@ -167,10 +167,26 @@ class Composer:
         entry = site.entry() if site is not None else None
         return entry.location if entry is not None else None
 
+    def _autoscaled_minimum(self, counts: _Counts) -> Location | None:
+        """The minReplicas of an autoscaling object beside a replica count that has no minimum of its own
+        (an LLMInferenceService's ``scaling``): without the count, the autoscaler's minimum runs."""
+        if "min" in counts.members:
+            return None
+        for name, prop in counts.level.type.properties.items():
+            t = prop.type
+            if t.kind == OBJECT and "minReplicas" in t.properties and \
+                    integer(t.properties["minReplicas"].type) and \
+                    self.exists((*counts.level.location, name, "minReplicas")):
+                return (*counts.level.location, name, "minReplicas")
+        return None
+
     def _count_term(self, counts: _Counts, role: str, entry: Location | None, with_default: bool) -> str:
         member = counts.members[role]
         location = (*counts.level.location, member)
         term = jqtext.relative(location, entry)
+        minimum = self._autoscaled_minimum(counts) if role == "replicas" else None
+        if minimum is not None:
+            term = f"{term} // {jqtext.relative(minimum, entry)}"
         found = type_at(self.target.type, location)
         if found is not None and found.has_default and isinstance(found.default, int):
             return f"({jqtext.default(term, found.default)})"
@@ -343,6 +359,10 @@ class Composer:
             if found is None or not found.has_default:
                 comments.append(f"{counts.members['replicas']} has no default in the schema: 1 assumed when "
                                 "it is not set")
+            minimum = self._autoscaled_minimum(counts)
+            if minimum is not None:
+                comments.append(f"without {counts.members['replicas']}, the autoscaler's minimum "
+                                f"({jqtext.shown(minimum)}) runs")
         job = self._job_term(site, entry) if site is not None else None
         if job is not None:
             terms.append(job)

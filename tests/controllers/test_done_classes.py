@@ -1,0 +1,46 @@
+"""The issue's last holes: a phase value compared inside a byExpression on a second framework, and
+`replicasPath: .metadata.name` an error on every catalog kind, built-in ones included, with no `// 1` fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from wmaplint.engine import lint_text
+from wmaplint.resources import shipped
+
+CATALOG = shipped("catalog")
+NAMES = sorted(p.name for p in CATALOG.glob("*.yaml"))
+
+
+def test_a_jobset_terminal_state_misspelt_inside_an_expression() -> None:
+    text = (CATALOG / "jobset-x-k8s-io-jobset-v1alpha2.yaml").read_text(encoding="utf-8")
+    assert "expression: .status.terminalState // \"\"" in text
+    assert [d for d in lint_text(text, "jobset.yaml") if d.rule == "WM441"] == []
+    wrong = text.replace('expression: .status.terminalState // ""',
+                         'expression: (.status.terminalState // "") == "Complete"', 1)
+    wrong = wrong.replace("expectedResult: Completed", 'expectedResult: "true"', 1)
+    found = [d for d in lint_text(wrong, "jobset.yaml") if d.rule == "WM441"]
+    assert len(found) == 1 and "Completed" in found[0].message
+
+
+def _first_replicas_path_reading_the_name(text: str) -> str:
+    lines = text.splitlines(keepends=True)
+    # a kind scaled by its autoscaler alone (InferenceService) has a minReplicasPath only
+    field = "replicasPath" if any(line.lstrip().startswith("replicasPath:") for line in lines) \
+        else "minReplicasPath"
+    at = next(i for i, line in enumerate(lines) if line.lstrip().startswith(f"{field}:"))
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    end = at + 1
+    while end < len(lines) and len(lines[end]) - len(lines[end].lstrip()) > indent:
+        end += 1  # the lines of a block scalar
+    return "".join([*lines[:at], " " * indent + f"{field}: .metadata.name\n", *lines[end:]])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_replicas_path_reading_the_name_is_an_error_without_a_default_fix(name: str) -> None:
+    text = (CATALOG / name).read_text(encoding="utf-8")
+    wrong = _first_replicas_path_reading_the_name(text)
+    found = lint_text(wrong, name)
+    errors = [d for d in found if d.rule == "WM536"]
+    assert errors and all(d.severity.label == "error" and d.fixes == () for d in errors), name
+    assert not any("// 1" in fix.title for d in found for fix in d.fixes), name
