@@ -92,7 +92,8 @@ def test_knative_reads_the_older_camel_case_key_too() -> None:
 def test_a_podcliqueset_expression_reading_a_podclique_condition() -> None:
     running = "(.spec.replicas // 0) > 0 and (.status.availableReplicas // 0) >= (.spec.replicas // 0)"
     breached = 'any(.status.conditions[]?; .type == "MinAvailableBreached" and .status == "False")'
-    text = vary(catalog("grove-io-podcliqueset-v1alpha1.yaml"), f"expression: {running}", f"expression: {breached}")
+    grove = catalog("grove-io-podcliqueset-v1alpha1.yaml")
+    text = vary(grove, f"expression: {running}", f"expression: {breached}")
     [d] = findings(text, "WM440")
     assert "MinAvailableBreached" in d.message
 
