@@ -138,6 +138,7 @@ def test(
         skipped_schema_sources,
     )
     from wmaplint.suites.suite import SuiteError
+    from wmaplint.writes import WriteError
 
     try:
         index = recording_index(definitions)
@@ -150,8 +151,6 @@ def test(
               "none; name suite files, recordings or directories")
     if not suites:
         _fail("no test suites found (*.test.yaml)")
-    from wmaplint.writes import WriteError
-
     try:  # refused before any suite runs or is updated, as --output is
         report = junit_target(junit, [*map(str, suites), *definitions, *crds]) if junit else None
     except WriteError as exc:
