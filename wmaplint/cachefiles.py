@@ -10,7 +10,8 @@ back from it is held to this:
 * A record is a regular file (opened with ``O_NOFOLLOW | O_NONBLOCK``: a link, a FIFO or a device is no
   record) of at most ``MAX_RECORD_BYTES``, framed as ``wmaplint-cache <kind> <version> <sha256 of the
   payload>\\n<payload>``. A record of another kind or version, or whose payload does not hash to its
-  digest, is ignored and rebuilt (``-v`` says so, in one line). Payloads are JSON (or the framing its
+  digest, or that holds more than ``MAX_RECORD_VALUES`` values (which would take far more memory than
+  bytes), is ignored and rebuilt (``-v`` says so, in one line). Payloads are JSON (or the framing its
   reader gives them); nothing in the cache is ever code.
 * A record is written to a fresh temporary file made in its directory (``mkstemp``: ``O_EXCL``, a random
   name, so a planted ``.tmp`` link is never followed) and renamed over its place, which replaces a link
@@ -27,6 +28,10 @@ import sys
 from pathlib import Path
 
 MAX_RECORD_BYTES = 32 * 1024 * 1024
+# Values (counted by their separators and openings) a payload may hold: the largest record of a real CRD (a
+# 2 MB schema) holds about 100,000 and takes 23 bytes a value; a planted 28 MB record of one value in every
+# three bytes took 800 MB to read. Past this it is not read.
+MAX_RECORD_VALUES = 3_000_000
 _MAGIC = b"wmaplint-cache"
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
@@ -107,6 +112,9 @@ def unframe(data: bytes, kind: str, version: int, name: str = "") -> bytes | Non
         return None  # another version's record: rebuilt silently
     if hashlib.sha256(payload).hexdigest().encode() != parts[3]:
         _note(f"cache record {name} does not match its checksum; ignored and rebuilt")
+        return None
+    if payload.count(b",") + payload.count(b"[") + payload.count(b"{") > MAX_RECORD_VALUES:
+        _note(f"cache record {name} holds more than {MAX_RECORD_VALUES:,} values; ignored and rebuilt")
         return None
     return payload
 

@@ -12,7 +12,6 @@ from typing import Any, NoReturn
 import click
 
 from wmaplint import __version__
-from wmaplint import rules as _rules  # noqa: F401  # installs the rules' wording of facts for every command
 
 # Subcommands load their module only when used, so `wmaplint --version` and `check` stay light.
 LAZY_COMMANDS = {

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from wmaplint import rules as _rules  # noqa: F401  # installs the wording of the facts this command reports
 from wmaplint.path_options import readable
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2

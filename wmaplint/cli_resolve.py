@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from wmaplint import rules as _rules  # noqa: F401  # installs the wording of the facts this command reports
 from wmaplint.path_options import readable, writable
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -138,6 +139,7 @@ def test(
         skipped_schema_sources,
     )
     from wmaplint.suites.suite import SuiteError
+    from wmaplint.writes import WriteError
 
     try:
         index = recording_index(definitions)
@@ -150,8 +152,6 @@ def test(
               "none; name suite files, recordings or directories")
     if not suites:
         _fail("no test suites found (*.test.yaml)")
-    from wmaplint.writes import WriteError
-
     try:  # refused before any suite runs or is updated, as --output is
         report = junit_target(junit, [*map(str, suites), *definitions, *crds]) if junit else None
     except WriteError as exc:

@@ -192,6 +192,9 @@ def load_config_file(path: str | Path) -> Config:
         raise ConfigError(f"{path}: cannot read configuration: {exc.reason}") from None
     if p.name.endswith(".toml"):
         import tomllib
+
+        if _LONG_DOTTED_KEY.search(text):
+            raise ConfigError(f"{path}: a dotted key of more than {MAX_KEY_PARTS} parts; it is not read")
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -285,6 +288,13 @@ def _refuse_outside_link(found: Path) -> None:
     reason = file_outside_reason(found)
     if reason is not None:
         raise ConfigError(f"{found}: {reason}; it is not read")
+
+
+# tomllib's work on a dotted key (`a.b.c = 1`, `[a.b.c]`) grows with the square of its parts: 50,000 parts in
+# 100 kB took 3 GB. A key of more parts than the settings' depth is refused before it is parsed.
+MAX_KEY_PARTS = 100
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')"""
+_LONG_DOTTED_KEY = re.compile(rf"(?:{_KEY_PART}[ \t]*\.[ \t]*){{{MAX_KEY_PARTS},}}")
 
 
 def _mentions_wmaplint(pyproject: Path) -> bool:

@@ -9,15 +9,21 @@ A case may also name what its run may write (``Case.writable``): every other fil
 its directory and beside it is held to its kind and bytes, and a change is a write outside its place. An LSP
 case may name the request ids to be answered exactly once (``Case.answers``).
 
+Every run holds a secret it must never show: a canary in its environment (``WMAPLINT_FUZZ_SECRET``) and in a
+file beside its directory (``../secret.yaml``, whose key and value are the canary). Any output, report or
+file the run leaves in its home that holds the canary is a secret printed.
+
 ``python -m tests.hostile.fuzz [--count N] [--seed S] [--family F ...]`` (``make fuzz``) runs every family and
 prints the counts: inputs, runs, tracebacks, bad exit codes, overruns, peak memory, writes outside their
-place, requests not answered exactly once.
+place, requests not answered exactly once, secrets printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
+import secrets
 import signal
 import stat
 import subprocess
@@ -30,12 +36,15 @@ from pathlib import Path
 
 from wmaplint.lsp import rpc
 
-from .generators import FAMILIES, Case, Hardlink, Link, Special, cases
+from .generators import FAMILIES, Case, Hardlink, Link, Sparse, Special, cases
 
 TIME_BOUND = 20.0  # seconds per run
 MEMORY_BOUND = 500 * 1024 * 1024  # peak resident bytes per run
 ADDRESS_CAP = 3 << 30  # the child cannot grow past this at all: a runaway ends as an error, not a swap storm
 REPO = Path(__file__).resolve().parents[2]
+SECRET_VARIABLE = "WMAPLINT_FUZZ_SECRET"
+SECRET_FILE = "secret.yaml"  # beside each case's directory
+HUGE = 64 << 20  # a file larger than this is held to its size and inode, not read
 
 
 @dataclass
@@ -48,6 +57,7 @@ class Outcome:
     stderr: str
     misplaced: list[str] = field(default_factory=list)  # writes outside their place
     unanswered: list[str] = field(default_factory=list)  # ids not answered exactly once
+    leaked: list[str] = field(default_factory=list)  # where the secret was shown: a stream or a file
 
     @property
     def traceback(self) -> bool:
@@ -63,22 +73,28 @@ class Outcome:
 
     @property
     def ok(self) -> bool:
-        return not (self.traceback or self.overrun or self.bad_exit or self.misplaced or self.unanswered)
+        return not (self.traceback or self.overrun or self.bad_exit or self.misplaced or self.unanswered
+                    or self.leaked)
 
     def __str__(self) -> str:
         code = "killed" if self.returncode is None else f"exit {self.returncode}"
         notes = "".join(f"\n  write outside its place: {m}" for m in self.misplaced)
         notes += "".join(f"\n  {u}" for u in self.unanswered)
+        notes += "".join(f"\n  secret printed: {where}" for where in self.leaked)
         return (f"{self.case.describe()[:300]}\n  -> {code}, {self.seconds:.1f} s, "
                 f"{self.peak_bytes // (1024 * 1024)} MB{notes}\n{self.stdout[-1500:]}\n{self.stderr[-3000:]}")
 
 
-def _write(directory: Path, case: Case) -> None:
+def _write(directory: Path, case: Case, secret: str) -> None:
     (directory.parent / "outside.txt").write_text("a file beside the case, never to be written\n")
+    (directory.parent / SECRET_FILE).write_text(f"{secret}: {secret}\n")
     for name, content in case.files.items():
         path = directory / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, Link):
+        if isinstance(content, Sparse):
+            with open(path, "wb") as handle:
+                handle.truncate(content.size)
+        elif isinstance(content, Link):
             os.symlink(content.target, path)
         elif isinstance(content, Hardlink):
             os.link(directory / content.target, path)
@@ -94,6 +110,11 @@ def _write(directory: Path, case: Case) -> None:
             path.write_bytes(content)
         else:
             path.write_bytes(content.encode("utf-8", "surrogatepass"))
+    for name, mode in case.modes.items():
+        os.chmod(directory / name, mode)
+    if os.geteuid() == 0:
+        for name, uid in case.owners.items():
+            os.chown(directory / name, uid, uid, follow_symlinks=False)
 
 
 # The child sets its own limits, then runs wmaplint as `python -m wmaplint` would; at exit it writes its peak
@@ -130,9 +151,11 @@ runpy.run_module("wmaplint", run_name="__main__", alter_sys=True)
 """
 
 
-def _snapshot(home: Path) -> dict[str, tuple[str, object]]:
-    """Every entry below ``home``: its kind and, for a file, its bytes and mode; for a link, its target."""
+def _snapshot(home: Path, secret: str = "", leaked: list[str] | None = None) -> dict[str, tuple[str, object]]:
+    """Every entry below ``home``: its kind and, for a file, the digest of its bytes and its mode; for a link,
+    its target. With ``leaked``, each file but the secret's own that holds ``secret`` is added to it."""
     seen: dict[str, tuple[str, object]] = {}
+    canary = secret.encode()
     for folder, directories, names in os.walk(home):
         for name in [*directories, *names]:
             path = os.path.join(folder, name)
@@ -140,9 +163,13 @@ def _snapshot(home: Path) -> dict[str, tuple[str, object]]:
             info = os.lstat(path)
             if stat.S_ISLNK(info.st_mode):
                 seen[relative] = ("link", os.readlink(path))
+            elif stat.S_ISREG(info.st_mode) and info.st_size > HUGE:  # a planted hole: known by its size
+                seen[relative] = ("file", (info.st_size, info.st_ino, stat.S_IMODE(info.st_mode)))
             elif stat.S_ISREG(info.st_mode):
-                with open(path, "rb") as handle:
-                    seen[relative] = ("file", (handle.read(), stat.S_IMODE(info.st_mode)))
+                digest, holds = _digest(path, canary)
+                seen[relative] = ("file", (digest, stat.S_IMODE(info.st_mode)))
+                if holds and leaked is not None and relative != SECRET_FILE and info.st_nlink == 1:
+                    leaked.append(f"file {relative}")
             elif stat.S_ISDIR(info.st_mode):
                 seen[relative] = ("directory", None)
             else:
@@ -150,13 +177,29 @@ def _snapshot(home: Path) -> dict[str, tuple[str, object]]:
     return seen
 
 
+def _digest(path: str, canary: bytes) -> tuple[str, bool]:
+    """The sha256 of a file's bytes, and whether they hold ``canary`` (read in chunks: a huge sparse record
+    is read, never held)."""
+    digest, holds, tail = hashlib.sha256(), False, b""
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+            holds = holds or bool(canary) and canary in tail + chunk
+            tail = chunk[-len(canary):] if canary else b""
+    return digest.hexdigest(), holds
+
+
 def _misplaced(before: dict[str, tuple[str, object]], after: dict[str, tuple[str, object]],
                writable: set[str]) -> list[str]:
     allowed = {os.path.normpath(os.path.join("case", name)) for name in writable}
     changed = [name for name in sorted(set(before) | set(after))
-               if before.get(name) != after.get(name) and name not in allowed
+               if before.get(name) != after.get(name) and not _below(name, allowed)
                and not (after.get(name, ("directory",))[0] == "directory" and name not in before)]
     return [f"{name}: {_kind(before.get(name))} -> {_kind(after.get(name))}" for name in changed]
+
+
+def _below(name: str, allowed: set[str]) -> bool:
+    return any(name == place or name.startswith(place + os.sep) for place in allowed)
 
 
 def _kind(entry: tuple[str, object] | None) -> str:
@@ -187,7 +230,8 @@ def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
     home = Path(tempfile.mkdtemp(prefix=f"{case.family}-", dir=base))
     directory = home / "case"
     directory.mkdir()
-    _write(directory, case)
+    secret = env.get(SECRET_VARIABLE, "")
+    _write(directory, case, secret)
     before = _snapshot(home) if case.writable is not None else {}
     peak_file = base / f"{home.name}.peak"
     limits = {"HOSTILE_ADDRESS_CAP": str(ADDRESS_CAP), "HOSTILE_PEAK_FILE": str(peak_file)}
@@ -195,7 +239,7 @@ def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
     proc = subprocess.Popen(
         [sys.executable, "-c", BOOT, *case.args],
         cwd=directory,
-        env={**env, **case.env, **limits},
+        env={**env, **{k: v.replace("{home}", str(home)) for k, v in case.env.items()}, **limits},
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -230,8 +274,12 @@ def run_case(case: Case, base: Path, env: dict[str, str]) -> Outcome:
     except (OSError, ValueError):
         peak = 0  # killed, or ended without running its exit handlers
     outcome = Outcome(case, code, seconds, peak, out, err)
+    after = _snapshot(home, secret, outcome.leaked)
     if case.writable is not None:
-        outcome.misplaced = _misplaced(before, _snapshot(home), case.writable)
+        outcome.misplaced = _misplaced(before, after, case.writable)
+    if secret:
+        outcome.leaked[:0] = [name for name, text in (("standard output", out), ("standard error", err))
+                              if secret in text]
     if case.answers is not None and code is not None:
         outcome.unanswered = _unanswered(out, case.answers)
     return outcome
@@ -254,9 +302,11 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
 
 
 def environment(base: Path) -> dict[str, str]:
-    """No colour, a private cache and configuration home; the schema path the caller set (if any) stays."""
+    """No colour, a private cache and configuration home, and a secret the runs must never show (a fresh
+    canary each time); the schema path the caller set (if any) stays."""
     env = {**os.environ, "NO_COLOR": "1", "WMAPLINT_CACHE_DIR": str(base / "cache"),
-           "XDG_CONFIG_HOME": str(base / "config"), "HOME": str(base / "home")}
+           "XDG_CONFIG_HOME": str(base / "config"), "HOME": str(base / "home"),
+           SECRET_VARIABLE: f"canary-{secrets.token_hex(16)}"}
     return env
 
 
@@ -269,6 +319,7 @@ class Tally:
     overruns: int = 0
     misplaced: int = 0  # runs that wrote outside their place
     unanswered: int = 0  # runs with a request not answered exactly once
+    leaked: int = 0  # runs that printed or wrote the secret
     peak_bytes: int = 0
     slowest: float = 0.0
 
@@ -280,6 +331,7 @@ class Tally:
         self.overruns += outcome.overrun
         self.misplaced += bool(outcome.misplaced)
         self.unanswered += bool(outcome.unanswered)
+        self.leaked += bool(outcome.leaked)
         self.peak_bytes = max(self.peak_bytes, outcome.peak_bytes)
         self.slowest = max(self.slowest, outcome.seconds)
 
@@ -287,6 +339,7 @@ class Tally:
         return (f"{name:<12} inputs {self.inputs:>5}  runs {self.runs:>5}  tracebacks {self.tracebacks:>3}  "
                 f"bad exits {self.bad_exits:>3}  overruns {self.overruns:>3}  "
                 f"misplaced writes {self.misplaced:>3}  unanswered {self.unanswered:>3}  "
+                f"secrets printed {self.leaked:>3}  "
                 f"peak {self.peak_bytes // (1024 * 1024):>4} MB  slowest {self.slowest:5.1f} s")
 
 
@@ -313,7 +366,8 @@ def main(argv: list[str] | None = None) -> int:
         for family in args.family or list(FAMILIES):
             tally, failed = run_family(family, args.seed, args.count, Path(tmp))
             print(tally.line(family), flush=True)
-            for name in ("inputs", "runs", "tracebacks", "bad_exits", "overruns", "misplaced", "unanswered"):
+            for name in ("inputs", "runs", "tracebacks", "bad_exits", "overruns", "misplaced", "unanswered",
+                         "leaked"):
                 setattr(total, name, getattr(total, name) + getattr(tally, name))
             total.peak_bytes = max(total.peak_bytes, tally.peak_bytes)
             total.slowest = max(total.slowest, tally.slowest)

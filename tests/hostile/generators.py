@@ -43,15 +43,29 @@ class Special:
 
 
 @dataclass
+class Sparse:
+    """A file of ``size`` bytes that takes no disk (a hole): a huge cache record, a cache past its cap."""
+
+    size: int
+
+
+Content = str | bytes | Link | Hardlink | Special | Sparse
+
+
+@dataclass
 class Case:
     family: str
     name: str
-    files: dict[str, str | bytes | Link | Hardlink | Special]
+    files: dict[str, Content]
     args: list[str]
     stdin: bytes | None = None
+    # "{home}" in a value is the case's home (its directory's parent): a cache of the case's own
     env: dict[str, str] = field(default_factory=dict)
-    # Names (relative to the case's directory, "../x" for beside it) a run may write; None: not watched. Any
-    # other change in the case's home is a write outside its place.
+    # after the files are written: modes to set, and owners (uids) to give where the runner may (root)
+    modes: dict[str, int] = field(default_factory=dict)
+    owners: dict[str, int] = field(default_factory=dict)
+    # Names (relative to the case's directory, "../x" for beside it) a run may write, each with what lies
+    # below it; None: not watched. Any other change in the case's home is a write outside its place.
     writable: set[str] | None = None
     # Request ids the server must answer exactly once (LSP families); every other id at most once.
     answers: list[int | str] | None = None
@@ -476,6 +490,12 @@ def lsp_frames(rng: random.Random, index: int) -> Case:
     return Case("lsp-frames", f"{index}", {}, ["lsp"], stdin=stream, answers=answers)
 
 
+def _planted() -> dict[str, Callable[[random.Random, int], Case]]:
+    from .planted import caches, configfiles  # they build on this module's cases
+
+    return {"caches": caches, "configfiles": configfiles}
+
+
 FAMILIES: dict[str, Callable[[random.Random, int], Case]] = {
     "definitions": definitions,
     "jq": jq,
@@ -488,6 +508,7 @@ FAMILIES: dict[str, Callable[[random.Random, int], Case]] = {
     "lsp": lsp,
     "outputs": outputs,
     "lsp-frames": lsp_frames,
+    **_planted(),
 }
 
 

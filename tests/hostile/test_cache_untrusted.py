@@ -257,3 +257,21 @@ def test_a_record_of_the_shipped_model_of_another_shape_is_rebuilt(widget: dict[
     run = draft()
     assert (run.returncode, run.stdout) == (expected.returncode, expected.stdout)
     assert (run.returncode, run.stdout) == (draft().returncode, expected.stdout)  # and rebuilt
+
+
+@pytest.mark.parametrize("body", [b"[" + b"{}," * 9_000_000 + b"{}]", b"[" + b"0.5," * 7_000_000 + b"1]"])
+def test_a_record_of_many_small_values_is_not_read(tmp_path: Path, body: bytes) -> None:
+    # under the size cap, but each byte or two a value: read, 28 MB became 800 MB of objects
+    from .fuzz import MEMORY_BOUND, environment, run_case
+    from .generators import Case, Content
+    from .planted import CACHE_ENV, PARSED, WIDGET_CRD, _warm
+
+    files: dict[str, Content] = {"crd.yaml": WIDGET_CRD, "def.yaml": WIDGET_DEFINITION}
+    for name in _warm():
+        kind = "index" if name == "index.json" else "raw" if name.startswith("raw/") else \
+            "types" if name.endswith(".types") else "meta"
+        files[f"{PARSED}/{name}"] = cachefiles.frame(kind, 6, body)
+    case = Case("t", "many", files, ["check", "--crds", "crd.yaml", "def.yaml"], env=dict(CACHE_ENV))
+    outcome = run_case(case, tmp_path, environment(tmp_path))
+    assert outcome.ok and outcome.returncode == 1, str(outcome)
+    assert outcome.peak_bytes < MEMORY_BOUND // 2, outcome.peak_bytes

@@ -127,3 +127,23 @@ def test_a_damaged_bundle_is_one_line(tmp_path: Path, damage: str) -> None:
     assert store.lookup("batch", "v1", "Job") == [] and store.rows() == []
     [error] = store.errors
     assert isinstance(error, BundleError) and "reinstall wmaplint" in str(error) and "\n" not in str(error)
+
+
+def test_a_rule_pack_of_a_million_keys(tmp_path: Path) -> None:
+    # read as a definition is (20 MB, positioned): 16 MB of keys took 21 s; a pack is read as a document is
+    repo = _repository(tmp_path)
+    (repo / "pack.yaml").write_text("".join(f"k{i}: {i}\n" for i in range(1_000_000)))
+    (repo / ".wmaplint.yaml").write_text("rule-packs: [pack.yaml]\n")
+    start = time.perf_counter()
+    run = assert_clean(wmaplint("check", "def.yaml", cwd=repo, limit_memory=True,
+                                env={"WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}), 1, 2)
+    assert time.perf_counter() - start < 5.0, str(run)
+    assert "cannot read rule pack: file is 15 MB, over the 1 MB limit" in run.stdout + run.stderr, str(run)
+
+
+def test_a_configuration_key_of_fifty_thousand_parts(tmp_path: Path) -> None:
+    # 100 kB of `a.a.a...b = 1`: the TOML parser's work grows with the square of a dotted key's parts (3 GB)
+    repo = _repository(tmp_path)
+    (repo / "pyproject.toml").write_text("[tool.wmaplint]\n" + "a." * 50_000 + "b = 1\n")
+    run = _run(repo, "check", "def.yaml")
+    assert "pyproject.toml: a dotted key of more than 100 parts; it is not read" in run.stderr, str(run)

@@ -33,3 +33,23 @@ def test_the_runner_measures_and_judges(tmp_path) -> None:
     broken = Outcome(small.case, 1, 0.1, small.peak_bytes, "", "Traceback (most recent call last):\n")
     assert not broken.ok and not Outcome(small.case, None, 31.0, 0, "", "").ok
     assert not Outcome(small.case, 0, 0.1, MEMORY_BOUND + 1, "", "").ok
+
+
+def test_the_runner_finds_a_secret_shown(tmp_path) -> None:
+    from .fuzz import SECRET_FILE, SECRET_VARIABLE, _snapshot, environment, run_case
+    from .generators import Case
+
+    env = environment(tmp_path)
+    secret = env[SECRET_VARIABLE]
+    assert secret.startswith("canary-") and environment(tmp_path)[SECRET_VARIABLE] != secret
+    # the command line is trusted: a configuration it names beside the case is read, and its key quoted
+    shown = run_case(Case("t", "named", {"d.yaml": "a: 1\n"}, ["check", "--config", f"../{SECRET_FILE}",
+                                                                 "d.yaml"]), tmp_path, env)
+    assert shown.returncode == 2 and not shown.ok and shown.leaked == ["standard error"], str(shown)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / SECRET_FILE).write_text(f"{secret}: {secret}\n")
+    (home / "report.txt").write_bytes(b"x" * ((1 << 20) - 3) + secret.encode())  # across a read's chunks
+    leaked: list[str] = []
+    _snapshot(home, secret, leaked)
+    assert leaked == ["file report.txt"]

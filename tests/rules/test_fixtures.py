@@ -35,4 +35,5 @@ def test_fixture_shows_its_rule_firing(fixture: Fixture) -> None:
 def test_every_rule_has_a_fixture() -> None:
     covered = {f.rule for f in ALL}
     missing = [f"{r.id}-{r.name}" for r in sorted(RULES.values(), key=lambda r: r.id) if r.id not in covered]
-    assert not missing, f"rules without a fixture in {FIXTURES}: {', '.join(missing)}"
+    assert not missing, (f"rules without a fixture in {FIXTURES}: {', '.join(missing)}; add a folder with "
+                         "the inputs and a `command` file, then python -m tests.rules.fixtures --write ID")

@@ -1,7 +1,7 @@
 """Resolve manifest files with definitions: the shared engine of `wmaplint tree` and `wmaplint test`.
 
-What resolving finds is recorded as facts (``wmaplint.resolve.facts``); a run hands them to the rules that
-report them (``wmaplint.rules.diagnostics_of``) and returns the diagnostics with the workloads.
+What resolving finds is recorded as facts (``wmaplint.resolve.facts``); a run words them as the rules that
+report them registered (``wmaplint.facts.diagnostics_of``) and returns the diagnostics with the workloads.
 """
 
 from __future__ import annotations
