@@ -43,18 +43,24 @@ def test_every_assumption_names_its_source_and_evaluates_on_the_catalog_examples
             assert result.ok and all(isinstance(v, str) for v in result.outputs), (example, result.error)
 
 
+# before 2.6 the coordinators run separately only where one is configured; without any the defaulting
+# webhook adds a mixCoord (milvus-operator v1.3.8 DefaultComponents)
+COORD = {"rootCoord": {}}
+
+
 @pytest.mark.parametrize(
     ("components", "topology", "says"),
     [
         # no image, no version: the operator's default image, 2.6 or later for current operators
         ({}, "2.6", "assumed 2.6 or later"),
         ({"image": "milvusdb/milvus:v2.6.0-gpu"}, "2.6", "Milvus 2.6 or later (image tag v2.6.0-gpu)"),
-        ({"image": "milvusdb/milvus:v2.5.16"}, "2.5", "Milvus before 2.6 (image tag v2.5.16)"),
-        ({"version": "2.5.4", "image": "milvusdb/milvus:v2.6.1"}, "2.5", "(components.version 2.5.4)"),
+        ({"image": "milvusdb/milvus:v2.5.16", **COORD}, "2.5", "Milvus before 2.6 (image tag v2.5.16)"),
+        ({"version": "2.5.4", "image": "milvusdb/milvus:v2.6.1", **COORD}, "2.5",
+         "(components.version 2.5.4)"),
         ({"image": "registry:5000/milvus:master-20260501"}, "2.6", "2.6 or later (image tag master-"),
         # a tag that is no version: the operator reads it as older than 2.6
-        ({"image": "milvusdb/milvus:latest"}, "2.5", "Milvus before 2.6 (image tag latest)"),
-        ({"image": "milvusdb/milvus"}, "2.5", "image without a tag"),
+        ({"image": "milvusdb/milvus:latest", **COORD}, "2.5", "Milvus before 2.6 (image tag latest)"),
+        ({"image": "milvusdb/milvus", **COORD}, "2.5", "image without a tag"),
     ],
 )
 def test_the_milvus_topology_and_its_stated_assumption_agree(runtime, components, topology, says) -> None:
