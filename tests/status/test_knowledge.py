@@ -61,12 +61,12 @@ def test_non_exhaustive_kind_reports_only_near_misses() -> None:
     text = """\
 apiVersion: run.ai/v1alpha1
 kind: Karta
-metadata: {name: llmisvc}
+metadata: {name: dgd}
 spec:
   structureDefinition:
     rootComponent:
-      name: llminferenceservice
-      kind: {group: serving.kserve.io, version: v1alpha2, kind: LLMInferenceService}
+      name: graph
+      kind: {group: nvidia.com, version: v1alpha1, kind: DynamoGraphDeployment}
       statusDefinition:
         conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
         statusMappings:
