@@ -11,28 +11,14 @@ from typing import Any
 import pytest
 import yaml
 
-from wmaplint.diagnostics import Diagnostic
 from wmaplint.engine import lint_text
 from wmaplint.resolve.created import created_pods, kind_model
 from wmaplint.resolve.jqrun import JqRuntime
-from wmaplint.resources import shipped
 
-CATALOG = shipped("catalog")
+from .helpers import CATALOG, catalog, findings, vary
+
 EXAMPLES = CATALOG / "examples"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-
-
-def catalog(name: str) -> str:
-    return (CATALOG / name).read_text(encoding="utf-8")
-
-
-def vary(text: str, old: str, new: str) -> str:
-    assert old in text, f"{old!r} not in the definition"
-    return text.replace(old, new, 1)
-
-
-def findings(text: str, rule: str) -> list[Diagnostic]:
-    return [d for d in lint_text(text, "definition.yaml") if d.rule == rule]
 
 
 def pods_by_component(manifest: dict[str, Any]) -> Counter[str]:
@@ -124,7 +110,7 @@ def _input(obj: Any) -> Any:
 def test_a_milvus_phase_that_is_an_annotation() -> None:
     text = vary(catalog("milvus-io-milvus-v1beta1.yaml"), "            - byPhase: Healthy\n",
                 "            - byPhase: Healthy\n            - byPhase: Maintaining\n")
-    [d] = [d for d in lint_text(text, "definition.yaml") if d.rule == "WM421"]
+    [d] = findings(text, "WM421")
     assert "Maintaining" in d.message
 
 
@@ -153,7 +139,7 @@ def test_milvus_counts_its_deployments() -> None:
 def test_a_nimservice_mapping_a_state_never_written() -> None:
     text = vary(catalog("apps-nvidia-com-nimservice-v1alpha1.yaml"), "            - byPhase: NotReady\n",
                 "            - byPhase: NotReady\n            - byPhase: Pending\n")
-    [d] = [d for d in lint_text(text, "definition.yaml") if d.rule == "WM421"]
+    [d] = findings(text, "WM421")
     assert "'Pending'" in d.message and "PVC-Created" in d.message
 
 
