@@ -296,23 +296,19 @@ def _output_targets(files: list[tuple[str, str]], inputs: list[str], follow_syml
         except WriteError as exc:
             _fail(str(exc))
         targets.append((file_format, target))
-    _refuse_inputs(targets, [p for p in inputs if p != "-"])
+    _refuse_inputs(targets, inputs)
     return targets
 
 
 def _refuse_inputs(targets: list[tuple[str, Any]], inputs: list[str]) -> None:
-    """An input of the run is never an output: compared by resolved name and by device and inode."""
-    from wmaplint.writes import identity
+    """An input of the run is never an output (``wmaplint.writes.refuse_inputs``)."""
+    from wmaplint.writes import WriteError, refuse_inputs
 
-    if not any(target.path is not None for _, target in targets):
-        return
-    names = {os.path.realpath(p) for p in inputs}
-    identities = {identity(p) for p in inputs} - {None}
     for _, target in targets:
-        if target.path is None:
-            continue
-        if os.path.realpath(target.path) in names or target.identity in identities:
-            _fail(f"{target.shown}: {target.name} is an input of this run; nothing written")
+        try:
+            refuse_inputs(target, inputs)
+        except WriteError as exc:
+            _fail(str(exc))
 
 
 def _write_output(target: Any, text: str) -> None:
