@@ -275,3 +275,18 @@ def test_a_record_of_many_small_values_is_not_read(tmp_path: Path, body: bytes) 
     outcome = run_case(case, tmp_path, environment(tmp_path))
     assert outcome.ok and outcome.returncode == 1, str(outcome)
     assert outcome.peak_bytes < MEMORY_BOUND // 2, outcome.peak_bytes
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to chown")
+@pytest.mark.parametrize("owned", ["uid", "mode"])
+def test_schemas_add_never_writes_into_a_cache_not_used(widget: dict[str, Path], owned: str) -> None:
+    # the whole cache another user's (or writable by all): `schemas add` wrote its copy there all the same
+    widget["cache"].mkdir()
+    if owned == "uid":
+        os.chown(widget["cache"], 65534, 65534)
+    else:
+        os.chmod(widget["cache"], 0o777)
+    run = assert_clean(wmaplint("schemas", "add", widget["crd"], cwd=widget["home"],
+                                env={"WMAPLINT_CACHE_DIR": str(widget["cache"])}), 2, bad_inputs=2)
+    assert "the cache is not used" in run.stderr and "nothing was added" in run.stderr, str(run)
+    assert not list(widget["cache"].rglob("*"))

@@ -147,3 +147,14 @@ def test_a_configuration_key_of_fifty_thousand_parts(tmp_path: Path) -> None:
     (repo / "pyproject.toml").write_text("[tool.wmaplint]\n" + "a." * 50_000 + "b = 1\n")
     run = _run(repo, "check", "def.yaml")
     assert "pyproject.toml: a dotted key of more than 100 parts; it is not read" in run.stderr, str(run)
+
+
+def test_a_suite_of_a_million_keys(tmp_path: Path) -> None:
+    # read without the document limits, 16 MB of keys took 13 s and 1.6 GB before `test` said what was wrong
+    repo = _repository(tmp_path)
+    (repo / "s.test.yaml").write_text("".join(f"k{i}: {i}\n" for i in range(1_000_000)))
+    start = time.perf_counter()
+    run = assert_clean(wmaplint("test", "--update", "s.test.yaml", cwd=repo, limit_memory=True,
+                                env={"WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}), 2)
+    assert time.perf_counter() - start < 5.0, str(run)
+    assert "ERROR s.test.yaml: manifest document of 15.0 MiB is larger than the 1 MiB" in run.stdout, str(run)

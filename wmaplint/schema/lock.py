@@ -8,8 +8,6 @@ is kept.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -75,11 +73,15 @@ def _urllib_fetch(url: str) -> bytes:
 
 
 def _write(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, target)
+    """Write a schema into the cache as every cache file is (``cachefiles``): never into a cache directory
+    another user owns or others can write (refused, said once), directories made 0700, written whole."""
+    from wmaplint import cachefiles
+    from wmaplint.schema.sources import user_dir
+
+    base = user_dir()
+    root = base if target.is_relative_to(base) else target.parent
+    if not cachefiles.write_file(target, data, root):
+        raise SchemaError("cannot be written into the schema cache; nothing was added", str(target.parent))
 
 
 def pull(
