@@ -22,15 +22,17 @@ def main() -> None:
     from wmaplint.engine import lint_text
     from wmaplint.resolve.loading import load_file
     from wmaplint.resolve.validate import validate_loaded
+    from wmaplint.schema.store import shared_store
 
     documents = [d for p in sorted((SHARED / "samples").rglob("*.yaml")) for d in load_file(str(p)).documents]
     start = time.perf_counter()
-    first = validate_loaded(documents)
+    store = shared_store()
+    first = validate_loaded(documents, store)
     cold = time.perf_counter() - start
     rounds = 5
     start = time.perf_counter()
     for _ in range(rounds):
-        validate_loaded(documents)
+        validate_loaded(documents, store)
     warm = (time.perf_counter() - start) / rounds
     print(f"manifests_validated: {first.checked} count")
     print(f"validate_samples_first: {cold * 1000:.1f} ms")

@@ -52,20 +52,6 @@ class Options:
         holding = [d for d in self.named if directory == d or directory.startswith(d.rstrip(os.sep) + os.sep)]
         return min(holding, key=len) if holding else None
 
-    def schema_store(self, config: Config) -> Any:
-        """The schema store for a configuration's sources, shared by every run in this process."""
-        key = (*config.crds, "\0", os.environ.get("WMAPLINT_SCHEMA_PATH", ""),
-               os.environ.get("WMAPLINT_CACHE_DIR", ""), os.environ.get("XDG_CACHE_HOME", ""))
-        store = _STORES.get(key)
-        if store is None:
-            from wmaplint.schema import default_store
-
-            store = _STORES[key] = default_store(list(config.crds))
-        return store
-
-
-_STORES: dict[tuple[str, ...], Any] = {}
-
 
 _EXPLICIT: dict[str, Config] = {}
 
@@ -89,6 +75,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
     from wmaplint.packs.in_use import run_packs
     from wmaplint.rules import diagnostics_of, run_definition_checks, run_document_checks
     from wmaplint.rules.context import DefinitionContext, DocumentContext
+    from wmaplint.schema.store import shared_store
     from wmaplint.suppression import apply_suppressions
 
     found: list[Diagnostic] = list(diagnostics_of(source.problems))
@@ -101,7 +88,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
         if definition is not None:
             ctx = DefinitionContext(path=source.path, source=source, document=document, definition=definition,
                                     config=config, strict=options.strict,
-                                    schema_store=lambda: options.schema_store(config))
+                                    store=shared_store(config.crds))
             found.extend(run_definition_checks(ctx))
             found.extend(run_packs(definition.document_node, source.path, config))
             continue

@@ -10,7 +10,8 @@ import yaml
 from click.testing import CliRunner
 
 from wmaplint.resolve.run import resolve_files
-from wmaplint.resolve.validate import SchemaViolation, schema_store, structural_problems, validate_manifest
+from wmaplint.resolve.validate import SchemaViolation, structural_problems, validate_manifest
+from wmaplint.schema.store import shared_store
 
 LWS = """apiVersion: leaderworkerset.x-k8s.io/v1
 kind: LeaderWorkerSet
@@ -181,14 +182,14 @@ def test_hostile_nesting_is_bounded() -> None:
         node = node["x"]
     manifest = yaml.safe_load(LWS)
     manifest["spec"]["leaderWorkerTemplate"]["workerTemplate"]["metadata"] = {"annotations": deep}
-    problems, note = validate_manifest(manifest, schema_store())
+    problems, note = validate_manifest(manifest, shared_store())
     assert note is None
     assert len(problems) == 1 and problems[0].kind is SchemaViolation
 
 
 @pytest.mark.parametrize("value", [None, [], "text", {"kind": "X"}, {"apiVersion": 3, "kind": "Job"}])
 def test_odd_documents_are_skipped(value: object) -> None:
-    assert validate_manifest(value, schema_store()) == ([], None)
+    assert validate_manifest(value, shared_store()) == ([], None)
 
 
 def test_structural_problems_without_schema_details() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.definition.model import KARTA
+from wmaplint.definition.fields import KARTA
 from wmaplint.definition.selectors import type_selector_fault
 from wmaplint.diagnostics import Span
 from wmaplint.source import MappingNode, Node, anchor_node, find_node, to_python
@@ -19,6 +19,7 @@ from wmaplint.source import MappingNode, Node, anchor_node, find_node, to_python
 if TYPE_CHECKING:
     from wmaplint.cel.issues import ObjectFinding
     from wmaplint.definition.model import Component, Definition
+    from wmaplint.schema.store import Schemas
     from wmaplint.source import Document
 
 KARTA_GVK = ("run.ai", "v1alpha1", "Karta")
@@ -68,7 +69,9 @@ def _decided_natively(rule: Any) -> bool:
     return text is not None and " ".join(str(rule.get("rule", "")).split()) == text
 
 
-def karta_crd_facts(path: str, document: Document, definition: Definition, store: Any) -> list[ObjectFinding]:
+def karta_crd_facts(
+    path: str, document: Document, definition: Definition, store: Schemas | None
+) -> list[ObjectFinding]:
     """What the validation rules of the Karta CRD (as the schema store serves it) find on a Karta
     definition, placed in its file ``path``: each finding once a node, none the selector rules report."""
     if definition.kind != KARTA[1] or store is None:

@@ -11,7 +11,7 @@ import hashlib
 from wmaplint.diagnostics import BUNDLED_SCHEMAS
 from wmaplint.schema.loader import GVK, format_gvk
 from wmaplint.schema.names import gvk_name_problem
-from wmaplint.schema.store import SchemaStore, default_store
+from wmaplint.schema.store import SchemaStore, shared_store
 from wmaplint.schema.types import ANY_KIND, SchemaType
 from wmaplint.source.reading import InputError, read_bytes
 from wmaplint.structs import dataclass, field
@@ -100,13 +100,13 @@ def from_crd_file(path: str, kind: str | None = None, version: str | None = None
     target = Target(gvk, _usable(found[0].type if found else None, gvk, path), path)
     digest = hashlib.sha256(data).hexdigest()
     # the sources `check` reads the draft against when the user gives no --crds
-    target.others = [s.type for s in default_store([]).lookup(*gvk) if s.sha256 != digest]
+    target.others = [s.type for s in shared_store().lookup(*gvk) if s.sha256 != digest]
     return target
 
 
 def from_store(kind: str, version: str | None = None, crds: tuple[str, ...] = ()) -> Target:
     """A kind the schema store serves (``crds`` first, then the environment, the user cache, the bundle)."""
-    store = default_store(list(crds))
+    store = shared_store(crds)
     gvk = _choose(store.gvks(), kind, version, "the schema store (see `wmaplint schemas list`)")
     found = store.lookup(*gvk)
     if not found:

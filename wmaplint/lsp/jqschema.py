@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
@@ -20,10 +20,13 @@ from wmaplint.lsp.uris import from_path
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, UNION, Property, SchemaType
 from wmaplint.structs import dataclass
 
+if TYPE_CHECKING:
+    from wmaplint.schema.store import ResolvedSchema, Schemas
+
 MAX_LABEL_DEPTH = 4
 MAX_DESCRIPTION = 1500  # characters of a CRD description shown in a completion item
 # (definition, "root" | "pod") -> the schema sources to type against, first one shown
-SchemaLookup = Callable[[Definition, str], list[Any]]
+SchemaLookup = Callable[[Definition, str], list["ResolvedSchema"]]
 
 
 @dataclass
@@ -48,11 +51,11 @@ def cursor_in_expression(snapshot: Snapshot, offset: int) -> tuple[Definition, C
     return None
 
 
-def schemas_from_store(store: Any) -> SchemaLookup:
+def schemas_from_store(store: Schemas | None) -> SchemaLookup:
     """The lookup of a schema store: root kinds (one per distinct file content) or the Pod."""
     from wmaplint.typecheck.paths import POD, distinct
 
-    def lookup(definition: Definition, context: str) -> list[Any]:
+    def lookup(definition: Definition, context: str) -> list[ResolvedSchema]:
         if store is None:
             return []
         if context == "pod":
@@ -97,7 +100,7 @@ def _enum(t: SchemaType) -> tuple[Any, ...]:
     return tuple(values)
 
 
-def _location(schema: Any, line: int | None) -> str:
+def _location(schema: ResolvedSchema, line: int | None) -> str:
     """Where a schema declares something: a link to the file, or the bundled schema's name (no file)."""
     name = Path(schema.source).name
     if line is None:
@@ -108,7 +111,7 @@ def _location(schema: Any, line: int | None) -> str:
     return f"[{name}:{line}]({uri}#L{line})"
 
 
-def property_markdown(prop: Property, required: bool | None, source: Any | None) -> str:
+def property_markdown(prop: Property, required: bool | None, source: ResolvedSchema | None) -> str:
     """Name, type, required/optional, description, enum, default and where it is declared."""
     head = f"**{prop.name}**: {type_label(prop.type)}"
     if required is not None:

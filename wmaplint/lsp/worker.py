@@ -178,9 +178,10 @@ class Worker:
         """Schema sources for a document's jq expressions (none when the configuration is broken: the lint
         reports the configuration problem)."""
         from wmaplint.lsp import jqschema
+        from wmaplint.schema.store import shared_store
 
         try:
-            store = self.options.schema_store(self.options.config_for(path))
+            store = shared_store(self.options.config_for(path).crds)
         except Exception as exc:
             log.warning("wmaplint lsp: no schemas for %s: %s", path, _first_line(exc))
             store = None

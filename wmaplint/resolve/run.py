@@ -291,8 +291,9 @@ def resolve_files(
         run.notes.append("manifests over the resolution limits were left out")
     if validate:
         from wmaplint.resolve.validate import validate_loaded
+        from wmaplint.schema.store import shared_store
 
-        checked = validate_loaded(manifests + referenced, crds)
+        checked = validate_loaded(manifests + referenced, shared_store(crds))
         run.diagnostics.extend(checked.diagnostics)
         run.notes.extend(checked.notes)
     return run

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import Diagnostic, Span
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.source import Document, Node, anchor_node
 from wmaplint.structs import dataclass, field
+
+if TYPE_CHECKING:
+    from wmaplint.resolve.loading import LoadedDocument
+    from wmaplint.schema.store import Schemas
 
 MAX_NODES = 200_000
 MAX_DEPTH = 100
@@ -275,7 +279,7 @@ def cel_problems(schema: Mapping[str, Any], obj: Any, resolve_ref: Any = None) -
     ]
 
 
-def validate_manifest(value: Any, store: Any) -> tuple[list[ManifestProblem], str | None]:
+def validate_manifest(value: Any, store: Schemas | None) -> tuple[list[ManifestProblem], str | None]:
     """Problems of one manifest and, when no schema source serves its kind, a note saying so."""
     if not isinstance(value, Mapping):
         return [], None
@@ -304,7 +308,7 @@ def problem_diagnostics(problems: list[ManifestProblem], root: Node | None, path
 
 
 def validate_node(
-    value: Any, root: Node | None, path: str, store: Any
+    value: Any, root: Node | None, path: str, store: Schemas | None
 ) -> tuple[list[Diagnostic], str | None]:
     """Diagnostics of one manifest whose source is ``root`` in file ``path`` (a whole document or a node
     inside one, e.g. a manifest written inline in a test suite); the note when no schema serves its kind."""
@@ -312,12 +316,12 @@ def validate_node(
     return problem_diagnostics(problems, root, path), note
 
 
-def skipped_sources(store: Any) -> list[Diagnostic]:
+def skipped_sources(store: Schemas) -> list[Diagnostic]:
     """The diagnostics of every schema source the store could not use."""
     return [_source_diagnostic(error) for error in store.errors]
 
 
-def validate_documents(documents: list[tuple[str, Document, Any]], store: Any) -> ManifestValidation:
+def validate_documents(documents: list[tuple[str, Document, Any]], store: Schemas) -> ManifestValidation:
     """Validate (file path, positioned document, plain value) triples; notes name kinds without a schema."""
     result = ManifestValidation()
     noted: set[str] = set()
@@ -333,25 +337,9 @@ def validate_documents(documents: list[tuple[str, Document, Any]], store: Any) -
     return result
 
 
-_STORES: dict[tuple[str, ...], Any] = {}
-
-
-def schema_store(crds: list[str] | tuple[str, ...] = ()) -> Any:
-    """The default schema store (explicit CRDs, WMAPLINT_SCHEMA_PATH, the user cache), shared per process."""
-    import os
-
-    from wmaplint.schema import default_store
-
-    key = (*crds, "\0", os.environ.get("WMAPLINT_SCHEMA_PATH", ""), os.environ.get("WMAPLINT_CACHE_DIR", ""))
-    store = _STORES.get(key)
-    if store is None:
-        store = _STORES[key] = default_store(list(crds))
-    return store
-
-
-def validate_loaded(manifests: list[Any], crds: list[str] | tuple[str, ...] = ()) -> ManifestValidation:
-    """Validate loaded manifest documents (wmaplint.resolve.loading.LoadedDocument) with the default store."""
-    store = schema_store(crds)
+def validate_loaded(manifests: list[LoadedDocument], store: Schemas) -> ManifestValidation:
+    """Validate loaded manifest documents against the schemas of ``store``; the sources it could not use are
+    reported when a kind was looked up."""
     result = validate_documents([(m.path, m.document, m.value) for m in manifests], store)
     if result.checked or result.notes:  # errors surface when a kind was looked up
         result.diagnostics.extend(_source_diagnostic(error) for error in store.errors)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
+    from wmaplint.schema.store import Schemas
     from wmaplint.schema.types import SchemaType
     from wmaplint.status.knowledge import Controller
     from wmaplint.typecheck.paths import DefinitionSchemas, TypedPath
@@ -72,8 +73,7 @@ class DefinitionContext(_Shared):
     definition: Definition
     config: Config
     strict: bool = False
-    schema_store: Callable[[], Any] | None = None  # gives the configuration's store (engine.Options)
-    _store: Any = field(default=None, repr=False)
+    store: Schemas | None = None  # the configuration's schema store (wmaplint.schema.store.shared_store)
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
     _shared: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False)
     _root_controller: Controller | None = field(default=_UNSET, repr=False)
@@ -81,13 +81,6 @@ class DefinitionContext(_Shared):
     _model: Model | None = field(default=None, repr=False)
     _schemas: DefinitionSchemas | None = field(default=None, repr=False)
     _typed_paths: list[TypedPath] | None = field(default=None, repr=False)
-
-    @property
-    def store(self) -> Any:
-        """The schema store of the configuration (``wmaplint.schema.store.SchemaStore``), or None."""
-        if self._store is None and self.schema_store is not None:
-            self._store = self.schema_store()
-        return self._store
 
     @property
     def schemas(self) -> DefinitionSchemas | None:

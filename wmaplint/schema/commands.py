@@ -10,7 +10,7 @@ from wmaplint.path_options import readable
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.lock import DEFAULT_LOCK, add, list_schemas, pull
 from wmaplint.schema.sources import user_schema_dir
-from wmaplint.schema.store import SchemaStore, default_store
+from wmaplint.schema.store import SchemaStore, shared_store
 
 
 def _fail(message: str) -> None:
@@ -28,7 +28,7 @@ def schemas() -> None:
               help="Extra schema file or directory (repeatable).")
 def list_command(crds: tuple[str, ...]) -> None:
     """Show every GVK the schema sources serve and what serves it: a file, the user cache or the bundle."""
-    store = default_store(list(crds))
+    store = shared_store(crds)
     rows = list_schemas(store)
     for err in store.errors:
         click.echo(f"warning: {err}", err=True)

@@ -4,9 +4,12 @@ and Kubernetes' ObjectMeta as `metadata`, on every object and every embedded res
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from wmaplint.schema.types import ANY, OBJECT, STRING, Property, SchemaType
+
+if TYPE_CHECKING:
+    from wmaplint.schema.store import ResolvedSchema
 
 # what the API server sets on every object and every embedded resource, whatever their schema declares
 SERVED_FIELDS = ("apiVersion", "kind", "metadata")
@@ -23,7 +26,7 @@ def served(t: SchemaType, object_meta: SchemaType | None) -> SchemaType:
     if object_meta is None and declared_meta is not None and is_object_meta(declared_meta.type):
         object_meta = declared_meta.type  # a core kind: its schema already says ObjectMeta
     copy = SchemaType(OBJECT)
-    for slot in SchemaType.__slots__:  # type: ignore[attr-defined]
+    for slot in SchemaType.__slots__:
         setattr(copy, slot, getattr(t, slot))
     copy.properties = dict(t.properties)
     for name in SERVED_FIELDS:
@@ -44,7 +47,7 @@ def is_object_meta(t: SchemaType) -> bool:
     return (t.ref or "").endswith("meta.v1.ObjectMeta")
 
 
-def object_meta_from(pod_schemas: Iterable[Any]) -> SchemaType | None:
+def object_meta_from(pod_schemas: Iterable[ResolvedSchema]) -> SchemaType | None:
     """Kubernetes' ObjectMeta as the core schemas give it: the `metadata` of the resolved v1 Pod schemas
     (``.type``), or None without core schemas."""
     for schema in pod_schemas:

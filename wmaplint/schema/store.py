@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.schema.bundle import Bundle, BundledSource, BundleError, forget_bundle, shipped_bundle
@@ -24,6 +24,8 @@ from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir, u
 from wmaplint.schema.types import SchemaType
 from wmaplint.source.reading import InputError, read_bytes
 from wmaplint.structs import dataclass, field
+
+T = TypeVar("T")
 
 # parsed files shared by every store in the process, by digest
 _MEMO: dict[str, ParsedFile] = {}
@@ -66,8 +68,9 @@ class ResolvedSchema:
         """The dict a ``$ref`` points at; raises SchemaError when it does not resolve."""
         comps = self._store._raw_payload(self.sha256, self.file)["components"]
         for prefix in ("#/components/schemas/", "#/definitions/"):
-            if ref.startswith(prefix) and isinstance(comps.get(ref[len(prefix):]), dict):
-                return comps[ref[len(prefix):]]
+            target = comps.get(ref[len(prefix):]) if ref.startswith(prefix) else None
+            if isinstance(target, dict):
+                return target
         raise SchemaError(f"unresolvable $ref {ref!r}", self.source)
 
     def __repr__(self) -> str:
@@ -224,8 +227,8 @@ class SchemaStore:
         entry = self._index.get(key)
         if isinstance(entry, list) and len(entry) == 5 and entry[:2] == [st.st_mtime_ns, st.st_size]:
             f.sha256 = entry[2]
-            f.gvks = [tuple(g) for g in entry[3]]  # type: ignore[misc]
-            f.declared = {tuple(k.split("\0", 1)): v for k, v in entry[4].items()}  # type: ignore[misc]
+            f.gvks = [tuple(g) for g in entry[3]]
+            f.declared = {tuple(k.split("\0", 1)): v for k, v in entry[4].items()}
             return True
         mention_key = "mentions\0" + key
         known = self._index.get(mention_key)
@@ -340,7 +343,7 @@ class SchemaStore:
         return self._bundle_call(lambda b: b.by_sha256(sha))
 
     def _bundled_type(self, source: BundledSource, gvk: GVK) -> SchemaType | None:
-        return self._bundle_call(lambda b: b.type(source, gvk))  # type: ignore[no-any-return]
+        return self._bundle_call(lambda b: b.type(source, gvk))
 
     def _bundled_meta(self, f: _File) -> ParsedFile | None:
         """A file whose content is a bundled source: its GVKs from the bundle (types loaded on demand)."""
@@ -350,7 +353,7 @@ class SchemaStore:
         return ParsedFile(f.name, source.format, dict.fromkeys(source.gvks),
                           declared_versions={k: list(v) for k, v in source.declared.items()})
 
-    def _bundle_call(self, read: Callable[[Bundle], Any]) -> Any:
+    def _bundle_call(self, read: Callable[[Bundle], T]) -> T | None:
         """``read(bundle)``; a damaged bundle is reported once and then treated as absent."""
         if self.bundle is None:
             return None
@@ -380,9 +383,45 @@ def _mentioned_kinds(data: bytes) -> set[str]:
     return {m.decode("utf-8", "replace") for m in _KIND_VALUE.findall(data)}
 
 
+class Schemas(Protocol):
+    """What the rules and analyses read of a schema store: the schemas serving a kind, the versions declared
+    of it, and the sources that could not be used. ``SchemaStore`` is the one implementation; tests may pass
+    another."""
+
+    def lookup(self, group: str, version: str, kind: str) -> list[ResolvedSchema]: ...
+
+    def versions_of(self, group: str, kind: str) -> list[tuple[str, str]]: ...
+
+    @property
+    def errors(self) -> list[SchemaError]: ...
+
+
 def default_store(explicit_paths: list[str], env: Mapping[str, str] | None = None) -> SchemaStore:
-    """The store ``check`` uses: explicit paths, WMAPLINT_SCHEMA_PATH, the user schema dir, the bundle."""
+    """A new store over the default sources: explicit paths, WMAPLINT_SCHEMA_PATH, the user schema dir, the
+    bundle. A run takes ``shared_store``'s instead, so that every command sees the same one."""
     return SchemaStore(ordered_sources(explicit_paths, env), env=env, cached_root=user_schema_dir(env))
+
+
+# The one store per set of sources and cache directories in the process: `check`, `tree`, `test`, `new` and
+# the language server all take theirs here, so they read the same parsed schemas and report a source once.
+_SHARED: dict[tuple[tuple[str, ...], str, str], SchemaStore] = {}
+
+
+def shared_store(explicit_paths: Iterable[str] = (), env: Mapping[str, str] | None = None) -> SchemaStore:
+    """The store of a run over ``explicit_paths`` and the default sources (``default_store``), built once per
+    process for the sources and cache directories these resolve to now."""
+    explicit = [str(p) for p in explicit_paths]
+    key = (tuple(ordered_sources(explicit, env)), str(parsed_cache_dir(env)), str(user_schema_dir(env)))
+    store = _SHARED.get(key)
+    if store is None:
+        store = _SHARED[key] = default_store(explicit, env)
+    return store
+
+
+def forget_shared_stores() -> None:
+    """Drop the stores ``shared_store`` built (the next call builds new ones); for tests and long-lived
+    servers."""
+    _SHARED.clear()
 
 
 def forget_parsed() -> None:

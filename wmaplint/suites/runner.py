@@ -114,9 +114,10 @@ def suite_diagnostics(result: SuiteResult) -> list[Diagnostic]:
 
 def skipped_schema_sources(crds: list[str] | tuple[str, ...] = ()) -> list[Diagnostic]:
     """The diagnostics of schema sources (a --crds typo, a broken CRD file) that validation could not use."""
-    from wmaplint.resolve.validate import schema_store, skipped_sources
+    from wmaplint.resolve.validate import skipped_sources
+    from wmaplint.schema.store import shared_store
 
-    return skipped_sources(schema_store(crds))
+    return skipped_sources(shared_store(crds))
 
 
 def update_suite(path: Path, result: SuiteResult) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.confinement import outside_reason
 from wmaplint.definition.model import Definition, build, recognise
@@ -43,6 +43,9 @@ from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, Node, SequenceNode, find_node, find_span
 from wmaplint.structs import dataclass, field
 from wmaplint.suites.facts import CaseFailed, SuiteInvalid
+
+if TYPE_CHECKING:
+    from wmaplint.schema.store import Schemas
 
 EXPECT_KEYS = ("totals", "status", "matches", "instances", "gangs", "pods", "findings")
 
@@ -187,7 +190,8 @@ def _diff(where: str, expected: Any, actual: Any, out: list[str]) -> None:
 
 
 def read_suite(path: Path) -> dict[str, Any]:
-    return read_suite_document(path).value
+    value: dict[str, Any] = read_suite_document(path).value  # a suite's shape is checked when it is read
+    return value
 
 
 def read_suite_document(path: Path) -> LoadedDocument:
@@ -229,11 +233,11 @@ def run_suite(
     if found is None:
         result.error = "definition: no Karta or ResourceInterface document"
         return result
-    store = None
+    store: Schemas | None = None
     if validate:
-        from wmaplint.resolve.validate import schema_store
+        from wmaplint.schema.store import shared_store
 
-        store = schema_store(crds)
+        store = shared_store(crds)
     for index, case in enumerate(suite["cases"]):
         outcome = _run_case(index, case, found, loaded, runtime, store)
         outcome.span = find_span(loaded.document, ("cases", index))
@@ -299,7 +303,7 @@ def _run_case(
     found: tuple[Definition, str],
     suite: LoadedDocument,
     runtime: JqRuntime | None,
-    store: Any = None,
+    store: Schemas | None = None,
 ) -> CaseResult:
     base = Path(suite.path).parent
     name = str(case.get("name", f"case {index + 1}")) if isinstance(case, dict) else f"case {index + 1}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import RelatedLocation, Span
 from wmaplint.schema.served import object_meta_from
@@ -16,6 +16,7 @@ from wmaplint.typecheck.expectations import check_expression, expectation_of
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition, Expr
     from wmaplint.jq.inference.facts import TypeFact
+    from wmaplint.schema.store import ResolvedSchema, Schemas
     from wmaplint.schema.types import SchemaType
 
 POD = ("", "v1", "Pod")
@@ -27,16 +28,16 @@ class DefinitionSchemas:
     source serving it; ``pods``, the store's Pod schemas (paths are typed against the first); and
     ``object_meta``, Kubernetes' ObjectMeta from them (None without core schemas)."""
 
-    roots: tuple[Any, ...]
-    pods: tuple[Any, ...]
+    roots: tuple[ResolvedSchema, ...]
+    pods: tuple[ResolvedSchema, ...]
     object_meta: SchemaType | None
 
-    def of_context(self, context: str) -> tuple[Any, ...]:
+    def of_context(self, context: str) -> tuple[ResolvedSchema, ...]:
         """The schemas the paths evaluated in ``context`` ("root" or "pod") are typed against."""
         return self.roots if context == "root" else self.pods[:1]
 
 
-def schemas_of(store: Any, definition: Definition) -> DefinitionSchemas | None:
+def schemas_of(store: Schemas, definition: Definition) -> DefinitionSchemas | None:
     """The schemas of ``definition`` in ``store``; None when it names no root kind (nothing is checked)."""
     root = definition.root
     if root is None or root.kind is None or not root.kind.kind:
@@ -47,7 +48,7 @@ def schemas_of(store: Any, definition: Definition) -> DefinitionSchemas | None:
                              object_meta_from(pods))
 
 
-def distinct(schemas: Iterable[Any]) -> list[Any]:
+def distinct(schemas: Iterable[ResolvedSchema]) -> list[ResolvedSchema]:
     """One schema per distinct file content: the same CRD in --crds and in the user cache is one release."""
     seen: set[str] = set()
     out = []
@@ -64,7 +65,7 @@ class TypedPath:
     findings name the source when several serve the kind (else None)."""
 
     expr: Expr
-    schema: Any
+    schema: ResolvedSchema
     against: str | None
     fact: TypeFact
 

@@ -31,9 +31,10 @@ RULE = define(
 def skipped_sources(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     # after the definition's schemas were looked up: the store finds a broken source when it first reads it
     root = ctx.definition.root
-    if ctx.schemas is None or root is None or root.kind is None:
+    store = ctx.store
+    if ctx.schemas is None or store is None or root is None or root.kind is None:
         return
-    for error in ctx.store.errors:
+    for error in store.errors:
         message = f"a schema source was skipped, its kinds are not checked: {error}"
         yield ctx.diag(RULE, root.kind.node, message)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
@@ -11,6 +11,9 @@ from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.schema.loader import format_gvk
 from wmaplint.typecheck.paths import POD
+
+if TYPE_CHECKING:
+    from wmaplint.schema.store import Schemas
 
 RULE = define(
     "WM901", "missing-schema", "warning",
@@ -28,24 +31,24 @@ RULE = define(
 
 @definition_check(RULE)
 def missing_schemas(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    schemas = ctx.schemas
+    schemas, store = ctx.schemas, ctx.store
     root = ctx.definition.root
-    if schemas is None or root is None or root.kind is None:
+    if schemas is None or store is None or root is None or root.kind is None:
         return
     gvk = root.kind
     if not schemas.roots:
-        message, data = missing_schema(ctx.store, gvk.group, gvk.version, gvk.kind)
+        message, data = missing_schema(store, gvk.group, gvk.version, gvk.kind)
         yield ctx.diag(RULE, gvk.node, message, data=data)
     pod_exprs = [e for e in ctx.definition.expressions() if e.context == "pod"]
     if not schemas.pods and pod_exprs:
-        _, data = missing_schema(ctx.store, *POD)
+        _, data = missing_schema(store, *POD)
         message = ("no schema for the Kubernetes core API (v1/Pod): pod selectors and gang paths are not "
                    "checked; run `wmaplint schemas pull` (it includes the core OpenAPI documents) or pass "
                    "their directory with --crds")
         yield ctx.diag(RULE, pod_exprs[0].node, message, data=data)
 
 
-def missing_schema(store: Any, group: str, version: str, kind: str) -> tuple[str, dict[str, Any]]:
+def missing_schema(store: Schemas, group: str, version: str, kind: str) -> tuple[str, dict[str, Any]]:
     """The message and data of a GVK no source serves: the versions of its kind the sources do have, and the
     fix."""
     others = sorted({v for v, _ in store.versions_of(group, kind)} - {version})

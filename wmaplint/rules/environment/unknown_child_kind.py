@@ -46,12 +46,12 @@ RULE = define(
 
 @definition_check(RULE)
 def unknown_child_kinds(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    schemas = ctx.schemas
-    if schemas is None:
+    schemas, store = ctx.schemas, ctx.store
+    if schemas is None or store is None:
         return
     for child in ctx.definition.children:
         k = child.kind
-        if k is None or not k.kind or not k.version or ctx.store.lookup(k.group, k.version, k.kind):
+        if k is None or not k.kind or not k.version or store.lookup(k.group, k.version, k.kind):
             continue
         if k.group in BUILT_IN_GROUPS and not schemas.pods:
             continue  # a real Kubernetes kind; the missing core schemas are reported once (missing-schema)
