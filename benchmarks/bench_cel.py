@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -14,7 +15,7 @@ def main() -> None:
     if not (SHARED / "crds").is_dir():
         print("skipped: needs ../shared beside the repository")
         return
-    docs: list[dict] = []
+    docs: list[dict[str, Any]] = []
     for path in sorted((SHARED / "crds").rglob("*.yaml")):
         with path.open() as handle:
             docs.extend(d for d in yaml.load_all(handle, Loader=yaml.CSafeLoader) if isinstance(d, dict))

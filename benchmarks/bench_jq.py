@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 
 from wmaplint.jq.parser import _parse_cached
 from wmaplint.jq.roles import ExprRole
@@ -67,7 +68,7 @@ def clear() -> None:
     _cached_findings.cache_clear()
 
 
-def median_us(fn, repeat: int) -> float:
+def median_us(fn: Callable[[], object], repeat: int) -> float:
     samples = []
     for _ in range(repeat):
         t0 = time.perf_counter()

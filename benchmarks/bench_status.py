@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from wmaplint.config import Config
@@ -17,7 +17,7 @@ from wmaplint.status.knowledge import load_knowledge
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _time(fn, repeat: int) -> float:
+def _time(fn: Callable[[], object], repeat: int) -> float:
     start = time.perf_counter()
     for _ in range(repeat):
         fn()

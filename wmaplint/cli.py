@@ -81,7 +81,8 @@ class LazyGroup(click.Group):
         if name in LAZY_COMMANDS:
             module_name, attr = LAZY_COMMANDS[name].split(":")
             try:
-                return getattr(importlib.import_module(module_name), attr)
+                command: click.Command = getattr(importlib.import_module(module_name), attr)
+                return command
             except (ImportError, AttributeError) as exc:
                 raise click.ClickException(f"the {name} command is not available: {exc}") from None
         return super().get_command(ctx, name)

@@ -293,7 +293,8 @@ def validate_object(
     schema_pointer: Pointer = (),
 ) -> list[CelViolation]:
     """Run every validation rule of ``schema_dict`` on the matching nodes of ``obj`` (depth-first)."""
-    from wmaplint.cel.budget import CostBudget, SizeIndex, charge
+    from wmaplint.cel.budget import CostBudget, charge
+    from wmaplint.cel.sizes import SizeIndex
 
     violations: list[CelViolation] = []
     budget = CostBudget()

@@ -69,7 +69,7 @@ def _scalar_fits(value: Any) -> bool:
     if kind is str:
         return "\0" not in value and (value.isascii() or not _SURROGATE.search(value))
     if kind is int:
-        return INT64_MIN <= value <= INT64_MAX
+        return bool(INT64_MIN <= value <= INT64_MAX)
     return value is None or kind is bool or kind is float
 
 

@@ -255,7 +255,8 @@ def is_url(text: str) -> bool:
 
 
 def _split(u: Any) -> urllib.parse.SplitResult:
-    return urllib.parse.urlsplit(_expect(u, "kubernetes.URL")["url"])
+    text: str = _expect(u, "kubernetes.URL")["url"]
+    return urllib.parse.urlsplit(text)
 
 
 def url_scheme(u: Any) -> str:

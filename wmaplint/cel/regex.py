@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable
+from typing import Any
 
 MAX_STATES = 2_000  # NFA states after repetitions are spelled out
 MAX_NESTING = 100  # groups within groups
@@ -21,6 +22,10 @@ MAX_REPEAT = 1_000  # RE2's limit, on one count and on the product of nested cou
 MAX_CODE_POINT = 0x10FFFF
 
 Ranges = tuple[tuple[int, int], ...]
+# A parsed pattern, tagged by its first item: ("cat", [RegexNode]), ("alt", [RegexNode]),
+# ("repeat", RegexNode, least, most or None), ("chars", Ranges), ("bol",), ("eol",); a union of these
+# tuples would not narrow on the tag.
+RegexNode = tuple[Any, ...]
 _DIGITS: Ranges = ((0x30, 0x39),)
 _SPACE: Ranges = ((0x09, 0x0A), (0x0C, 0x0D), (0x20, 0x20))  # RE2's \s has no \v
 _WORD: Ranges = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
@@ -64,7 +69,7 @@ class _Parser:
         self.pos += 1
         return char
 
-    def alternation(self, depth: int) -> tuple:
+    def alternation(self, depth: int) -> RegexNode:
         if depth > MAX_NESTING:
             raise _Refused
         parts = [self.concatenation(depth)]
@@ -73,13 +78,13 @@ class _Parser:
             parts.append(self.concatenation(depth))
         return parts[0] if len(parts) == 1 else ("alt", parts)
 
-    def concatenation(self, depth: int) -> tuple:
-        parts: list[tuple] = []
+    def concatenation(self, depth: int) -> RegexNode:
+        parts: list[RegexNode] = []
         while self.peek() not in ("", "|", ")"):
             parts.append(self.repetition(self.atom(depth)))
         return ("cat", parts)
 
-    def repetition(self, atom: tuple) -> tuple:
+    def repetition(self, atom: RegexNode) -> RegexNode:
         char = self.peek()
         if char not in ("*", "+", "?", "{"):
             return atom
@@ -118,7 +123,7 @@ class _Parser:
             raise _Refused
         return int(self.text[start : self.pos])
 
-    def atom(self, depth: int) -> tuple:
+    def atom(self, depth: int) -> RegexNode:
         char = self.take()
         if char == "(":
             if self.peek() == "?":
@@ -200,7 +205,7 @@ class _Parser:
         return _complement(ranges) if negated else tuple(sorted(ranges))
 
 
-def _within_repeat_limit(node: tuple, allowed: int = MAX_REPEAT, depth: int = 0) -> bool:
+def _within_repeat_limit(node: RegexNode, allowed: int = MAX_REPEAT, depth: int = 0) -> bool:
     """RE2 refuses a pattern whose nested repetition counts multiply past 1,000 (``(x{100}){100}``)."""
     if depth > 2 * MAX_NESTING + 10:
         return False
@@ -234,7 +239,7 @@ class _Nfa:
         self.alt.append(alt)
         return len(self.kind) - 1
 
-    def build(self, node: tuple, follow: int, depth: int = 0) -> int:
+    def build(self, node: RegexNode, follow: int, depth: int = 0) -> int:
         if depth > 2 * MAX_NESTING + 10:
             raise _Refused
         kind = node[0]

@@ -316,7 +316,7 @@ def _expr(component: Component | None, holder: MappingNode | None, of: FormatFie
     if node is None or not node.value.strip():
         return None
     expr = Expr(text=node.value, node=node, pointer=(*pointer, of.key), format_field=of, component=component,
-                holder=holder, **values)  # type: ignore[arg-type]
+                holder=holder, **values)
     if component is not None:
         component.expressions.append(expr)
     return expr

@@ -93,7 +93,8 @@ class StatusBlock(Fact):
 def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
     ref = schema.get("$ref")
     if ref:
-        return _DEFS[ref.rsplit("/", 1)[1]]
+        found: dict[str, Any] = _DEFS[ref.rsplit("/", 1)[1]]
+        return found
     return schema
 
 

@@ -103,7 +103,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @lru_cache(maxsize=4096)
-def _reads_back(text: str) -> Any:
+def _reads_back(text: str) -> object:
     try:
         return yaml.load(f"k: {text}\n", Loader=_LOADER)
     except yaml.YAMLError:

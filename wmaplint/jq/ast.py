@@ -87,10 +87,11 @@ def _finish_nodes() -> None:
         }
     exec("\n".join(lines), scope)  # noqa: S102 - source built above from the classes' own field names
     for index, cls in enumerate(_NODE_CLASSES):
-        cls.__init__ = scope[f"_init{index}"]  # type: ignore[misc]
-        cls.__eq__ = scope[f"_eq{index}"]  # type: ignore[method-assign,assignment]
-        cls.__hash__ = scope[f"_hash{index}"]  # type: ignore[method-assign,assignment]
-        cls.__match_args__ = _all_fields(cls)  # type: ignore[attr-defined,misc]
+        # mypy types the classes by their declared fields; these generated methods are the same signatures
+        cls.__init__ = scope[f"_init{index}"]  # type: ignore[misc]  # assigning to a method
+        cls.__eq__ = scope[f"_eq{index}"]  # type: ignore[method-assign]  # generated above
+        cls.__hash__ = scope[f"_hash{index}"]  # type: ignore[method-assign]  # generated above
+        cls.__match_args__ = _all_fields(cls)  # type: ignore[attr-defined,misc]  # not declared on Node
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.structs import dataclass
 
@@ -23,5 +23,5 @@ class JqFinding:
     start: int
     end: int
     severity: Severity | None = None
-    data: dict | None = None
+    data: dict[str, Any] | None = None
     replacement: str | None = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from functools import lru_cache
+from typing import Any
 
 from wmaplint.jq import ast as A
 
@@ -103,7 +104,8 @@ class JqSyntaxError(Exception):
         self.start = start
         self.end = end
 
-    def __reduce__(self):  # keep picklable with the extra arguments
+    # picklable with the extra arguments
+    def __reduce__(self) -> tuple[type[JqSyntaxError], tuple[str, int, int]]:
         return (JqSyntaxError, (self.message, self.start, self.end))
 
 
@@ -339,7 +341,8 @@ class _Parser:
         """query := def...; query | label $x | query | expr as pats | query | query '|' query |
         query ',' query."""
         self._enter()
-        frames: list[tuple] = []
+        # ("def", token, head), ("label", token, name), ("bind", expr, patterns), ("comma" or "pipe", expr)
+        frames: list[tuple[Any, ...]] = []
         node: A.Node | None = None
         while True:
             tok = self.tok

@@ -7,7 +7,7 @@ import re
 from lsprotocol import types as lsp
 
 from wmaplint.lsp.convert import SOURCE, range_from_json
-from wmaplint.lsp.positions import utf16_len
+from wmaplint.lsp.documents import utf16_len
 from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.source import ScalarNode, iter_nodes
 

@@ -4,6 +4,7 @@ label keys the controller writes, inside a selector."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from lsprotocol import types as lsp
 
@@ -74,7 +75,7 @@ def completions(
     return items
 
 
-def _insert_text(name: str, schema: dict, column: int) -> str:
+def _insert_text(name: str, schema: dict[str, Any], column: int) -> str:
     kind = schema.get("type")
     if kind == "object":
         return f"{name}:\n{' ' * (column + 2)}"

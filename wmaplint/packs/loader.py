@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.cel.budget import CostTable
+from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.diagnostics import Rule, Severity, Span
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.packs import jsonpath, paths, record
@@ -187,7 +188,7 @@ def _schema_message(error: Any) -> str:
     if rule == "enum":
         return "must be one of " + ", ".join(map(str, expected))
     if rule == "required":
-        return error.message  # names the missing key of the schema, nothing of the file
+        return str(error.message)  # names the missing key of the schema, nothing of the file
     if rule in ("minLength", "minItems"):
         return "must not be empty"
     if rule == "pattern":
@@ -214,7 +215,7 @@ def _compile_given(
 
 
 def root_type() -> Any:
-    return paths.TYPES.type_of(paths.DEFINITION_SCHEMA, "root")
+    return paths.TYPES.type_of(DEFINITION_SCHEMA, "root")
 
 
 def _check_cel(

@@ -11,13 +11,15 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.diagnostics import SHIPPED_PACKS, Diagnostic, RelatedLocation
 from wmaplint.packs import paths
 from wmaplint.packs.loader import VARIABLES, PackCel, PackRule
 from wmaplint.source import Node, find_node, to_python
 
 if TYPE_CHECKING:
-    from wmaplint.cel.budget import CostBudget, SizeIndex
+    from wmaplint.cel.budget import CostBudget
+    from wmaplint.cel.sizes import SizeIndex
 
 MAX_MATCHES = 10_000  # per rule and definition
 MAX_MESSAGE_CHARS = 1_000
@@ -96,7 +98,7 @@ def _within(cel_root: Any, location: tuple[str | int, ...]) -> Any:
 
     if len(location) > MAX_SHARED_DEPTH:
         return _MISSING
-    node: Any = paths.DEFINITION_SCHEMA
+    node: Any = DEFINITION_SCHEMA
     part_of: Any = cel_root
     for part in location:
         node = paths.TYPES.resolve(node) if node is not None else None
@@ -157,8 +159,9 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
     The API server's CEL cost limits apply to pack rules too: each evaluation's cost is bounded before it runs
     (at most 1,000,000), and all evaluations on one definition share a budget of 10,000,000; an evaluation
     past either is a finding of its rule that says so, and past the budget no further evaluation runs."""
-    from wmaplint.cel.budget import CostBudget, SizeIndex
+    from wmaplint.cel.budget import CostBudget
     from wmaplint.cel.interpret import fits
+    from wmaplint.cel.sizes import SizeIndex
 
     data = to_python(root_node)
     cel_root = _cel_value((), data)

@@ -42,7 +42,7 @@ def repository_url() -> str | None:
     from importlib import metadata
 
     try:
-        urls = metadata.metadata("wmaplint").get_all("Project-URL") or []
+        urls: list[str] = metadata.metadata("wmaplint").get_all("Project-URL") or []
     except metadata.PackageNotFoundError:
         return None
     for entry in urls:

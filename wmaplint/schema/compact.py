@@ -207,8 +207,9 @@ class _LazyType(LazyType):
         get = graph.get
         (_, props, required, additional, preserve, embedded, items, list_type, keys, fmt, enum, pattern,
          nullable, default, has_default, variants, line, column, ref) = row
-        self.properties = {  # type: ignore[misc]
-            name: Property(name, get(i), pl, pc, text) for name, i, pl, pc, text in props  # type: ignore
+        self.properties = {  # every index was checked against the table when it was read (_index)
+            name: Property(name, get(i), pl, pc, text)  # type: ignore[arg-type]  # so get() finds it
+            for name, i, pl, pc, text in props
         }
         self.required = frozenset(required)
         self.additional = get(additional)

@@ -31,7 +31,8 @@ class SchemaError(Exception):
             where = self.file + (f":{self.line}" if self.line else "") + ": "
         return where + self.message
 
-    def __reduce__(self):  # keep the extra fields through pickle (cached parse results carry errors)
+    # keep the extra fields through pickle (cached parse results carry errors)
+    def __reduce__(self) -> tuple[type[SchemaError], tuple[str, str | None, int | None, int | None]]:
         return (SchemaError, (self.message, self.file, self.line, self.column))
 
 

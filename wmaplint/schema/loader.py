@@ -103,8 +103,8 @@ def _part(where: Where | None, keyword: str, index: int | None = None) -> Where 
     parts = where[3] if where is not None else None
     found = parts.get(keyword) if parts else None
     if index is None or found is None:
-        return found  # type: ignore[no-any-return]
-    return found[index] if index < len(found) else None  # type: ignore[no-any-return]
+        return found
+    return found[index] if index < len(found) else None
 
 
 class _Pending(LazyType):
@@ -179,7 +179,7 @@ class TypeBuilder:
             self.refs[ref] = built
             return built
         self._building.pop(ref, None)
-        for slot in SchemaType.__slots__:  # type: ignore[attr-defined]
+        for slot in SchemaType.__slots__:
             setattr(placeholder, slot, getattr(built, slot))
         placeholder.ref = name
         return placeholder
@@ -203,7 +203,7 @@ class TypeBuilder:
         nullable = bool(schema.get("nullable"))
         if nullable or "default" in schema:
             copy = SchemaType(base.kind)
-            for slot in SchemaType.__slots__:  # type: ignore[attr-defined]
+            for slot in SchemaType.__slots__:
                 setattr(copy, slot, getattr(base, slot))
             copy.nullable = copy.nullable or nullable
             if "default" in schema:

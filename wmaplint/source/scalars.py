@@ -239,7 +239,7 @@ class _IndentProbe(yaml.reader.Reader, yaml.scanner.Scanner):
         yaml.scanner.Scanner.__init__(self)
         self.target = target
 
-    def scan_block_scalar(self, style):  # type: ignore[no-untyped-def]
+    def scan_block_scalar(self, style):  # type: ignore[no-untyped-def]  # overrides PyYAML's, unannotated
         if self.index == self.target:
             raise _IndentFound(self.indent)
         return super().scan_block_scalar(style)
@@ -267,7 +267,7 @@ def _enclosing_indent(text: str, header: int) -> int | None:
     probe = _IndentProbe(text[base:header + 1], header - base)
     try:
         while probe.check_token():
-            probe.get_token()
+            probe.get_token()  # type: ignore[no-untyped-call]  # PyYAML's stubs leave it unannotated
     except _IndentFound as found:
         return found.indent
     except yaml.YAMLError:

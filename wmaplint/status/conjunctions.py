@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
+from wmaplint.controllers.paths import normalise_path
 from wmaplint.definition.model import Matcher, StatusDefinition
 from wmaplint.source import ScalarNode
-from wmaplint.status.knowledge import Controller, normalise_path
+from wmaplint.status.knowledge import Controller
 from wmaplint.status.mappings import reads_reasons
 from wmaplint.structs import dataclass
 

@@ -36,7 +36,10 @@ class Calls(Operators):
             return self.user_call(user, node, inp, env, d, quiet)
         if user is None and f"{name}/{len(args)}" in env:  # a filter parameter: its body is not tracked
             return ANY_VAL
-        arg = lambda i, v=inp: self.eval(args[i], v, env, d, quiet)  # noqa: E731
+
+        def arg(i: int, v: Val = inp) -> Val:
+            return self.eval(args[i], v, env, d, quiet)
+
         arity = len(args)
         if name == "select" and arity == 1:
             self.condition(arg(0), args[0])

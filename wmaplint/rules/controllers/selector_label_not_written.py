@@ -14,6 +14,7 @@ from wmaplint.rules.examples import PYTORCHJOB
 
 if TYPE_CHECKING:
     from wmaplint.controllers import CreatedObject, KindModel
+    from wmaplint.controllers.model import LabelFact
     from wmaplint.definition.model import Component
     from wmaplint.rules.context import DefinitionContext
 
@@ -71,7 +72,9 @@ def _check(ctx: DefinitionContext, model: KindModel, component: Component,
             yield ctx.diag(RULE, read.expr.node.span_of(read.start, read.end), message)
 
 
-def _message(model: KindModel, created: CreatedObject, read: LabelRead, on_pods: dict) -> str | None:
+def _message(
+    model: KindModel, created: CreatedObject, read: LabelRead, on_pods: dict[str, LabelFact]
+) -> str | None:
     assert model.pods is not None
     known = model.pods.labels.get(read.key)
     what = (f"the pods of {a(model.kind)}" if created.name == "pod"

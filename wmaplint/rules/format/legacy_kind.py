@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wmaplint.definition.model import KARTA
+from wmaplint.definition.fields import KARTA
 from wmaplint.diagnostics import Diagnostic, define, fix
 from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext

@@ -39,7 +39,7 @@ RULE = define(
 
 @expression_check(RULE, lambda role: role.cardinality == "per-instance" and role.has_instances)
 def count_changing_filters(text: str, tree: A.Node, role: ExprRole) -> Iterator[JqFinding]:
-    from wmaplint.definition.model import FRAGMENT_FIELDS  # the format's model, which `tree` does without
+    from wmaplint.definition.fields import FRAGMENT_FIELDS  # the format's table, which `tree` does without
 
     if role.field in FRAGMENT_FIELDS:
         outcome = "later instances then shift onto the wrong values, since fragments are merged by index"

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from wmaplint.controllers.paths import normalise_path
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.examples import POD
 from wmaplint.status.compared import string_comparisons
 from wmaplint.status.conjunctions import expression_requirement
-from wmaplint.status.knowledge import closest, normalise_path, phase_values
+from wmaplint.status.knowledge import closest, phase_values
 from wmaplint.status.mappings import matchers, runtime_status
 
 if TYPE_CHECKING:

@@ -13,11 +13,12 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from wmaplint.controllers.paths import normalise_path
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.examples import POD
 from wmaplint.status.coverage import mappings_node, unreported
-from wmaplint.status.knowledge import Controller, normalise_path, phase_values
+from wmaplint.status.knowledge import Controller, phase_values
 
 if TYPE_CHECKING:
     from wmaplint.rules.context import DefinitionContext
