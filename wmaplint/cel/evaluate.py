@@ -279,7 +279,7 @@ def _verdict(
     return verdict
 
 
-def _worth_visiting(schema: Any, types: t.SchemaTypes) -> bool:
+def _worth_visiting(schema: object, types: t.SchemaTypes) -> bool:
     node = types.resolve(schema)
     return node is not None and _validation_rules_below(node, types)
 

@@ -93,7 +93,7 @@ def _numbers(left: Any, right: Any) -> tuple[Any, Any] | None:
 
 
 def _ordering(function: str, test: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
-    def compare(left: Any, right: Any) -> bool:
+    def compare(left: object, right: object) -> bool:
         pair = _numbers(left, right)
         if pair is None:
             raise no_overload(function)
@@ -166,7 +166,7 @@ def _negate(value: Any) -> Any:
     raise no_overload("-_")
 
 
-def _not(value: Any) -> bool:
+def _not(value: object) -> bool:
     if type(value) is not bool:
         raise no_overload("!_")
     return not value
@@ -223,7 +223,7 @@ def _strings(function: str, apply: Callable[..., Any], *kinds: type) -> Callable
     return checked
 
 
-def _matches(text: Any, pattern: Any) -> bool:
+def _matches(text: object, pattern: object) -> bool:
     if type(text) is not str or type(pattern) is not str:
         raise no_overload("matches")
     compiled = compile_pattern(pattern)

@@ -103,7 +103,7 @@ def fits(value: Any) -> bool:
 # ---- compiling a plan to closures --------------------------------------------------------------------------
 
 
-def _mentions(plan: Any, name: str, depth: int = 0) -> bool:
+def _mentions(plan: object, name: str, depth: int = 0) -> bool:
     if depth > MAX_PLAN_DEPTH:
         return True
     if isinstance(plan, list):

@@ -55,14 +55,14 @@ def _validation_rules_of(schema: Any) -> Iterator[Any]:
 _NATIVE: dict[str, bool] = {}  # by the schema source's sha256
 
 
-def _all_decided_natively(sha256: str, schema: Any) -> bool:
+def _all_decided_natively(sha256: str, schema: object) -> bool:
     found = _NATIVE.get(sha256)
     if found is None:
         found = _NATIVE[sha256] = all(_decided_natively(rule) for rule in _validation_rules_of(schema))
     return found
 
 
-def _decided_natively(rule: Any) -> bool:
+def _decided_natively(rule: object) -> bool:
     if not isinstance(rule, dict) or set(rule) - {"rule", "message"}:
         return False
     text = SELECTOR_RULES.get(rule.get("message"))  # type: ignore[arg-type]

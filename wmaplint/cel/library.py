@@ -146,7 +146,7 @@ def quantity_as_integer(q: Any) -> int:
     return int(value)
 
 
-def quantity_is_integer(q: Any) -> bool:
+def quantity_is_integer(q: object) -> bool:
     value = _qval(q)
     return value == value.to_integral_value() and -(2**63) <= value < 2**63
 
@@ -226,11 +226,11 @@ def compare_to(a: Any, b: Any) -> int:
     return _cmp(_qval(a), _qval(b))
 
 
-def is_greater_than(a: Any, b: Any) -> bool:
+def is_greater_than(a: object, b: object) -> bool:
     return compare_to(a, b) > 0
 
 
-def is_less_than(a: Any, b: Any) -> bool:
+def is_less_than(a: object, b: object) -> bool:
     return compare_to(a, b) < 0
 
 
@@ -335,7 +335,7 @@ IP_PREDICATES = (
 
 
 def ip_predicate(name: str) -> Any:
-    def check(v: Any) -> bool:
+    def check(v: object) -> bool:
         addr = _ip(v)
         if name == "isUnspecified":
             return addr.is_unspecified
@@ -394,12 +394,12 @@ def _network(v: Any) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
     return ipaddress.ip_network(_expect(v, "net.CIDR")["cidr"], strict=False)
 
 
-def cidr_contains_ip(v: Any, other: Any) -> bool:
+def cidr_contains_ip(v: object, other: object) -> bool:
     addr = _parse_ip(other) if isinstance(other, str) else _ip(other)
     return addr in _network(v)
 
 
-def cidr_contains_cidr(v: Any, other: Any) -> bool:
+def cidr_contains_cidr(v: object, other: object) -> bool:
     inner = _network(cidr(other) if isinstance(other, str) else other)
     outer = _network(v)
     return inner.version == outer.version and inner.subnet_of(outer)  # type: ignore[arg-type]

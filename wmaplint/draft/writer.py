@@ -110,7 +110,7 @@ def _reads_back(text: str) -> object:
         return None
 
 
-def _reads_as(text: str, value: Any) -> bool:
+def _reads_as(text: str, value: object) -> bool:
     return _reads_back(text) == {"k": value}
 
 

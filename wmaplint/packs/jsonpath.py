@@ -234,7 +234,7 @@ def _apply(selector: Selector, value: Any) -> Iterator[tuple[str | int, Any]]:
                 yield key, child
 
 
-def _exists(value: Any, names: tuple[str, ...]) -> bool:
+def _exists(value: object, names: tuple[str, ...]) -> bool:
     """Whether the relative singular path selects a node (its value may be null or false)."""
     for name in names:
         if not isinstance(value, dict) or name not in value:

@@ -305,7 +305,7 @@ def _remembered(program: PackCel) -> record.Program:
     return program.serialized, program.root_reads, program.costs, program.plan
 
 
-def _is_pack(data: Any) -> bool:
+def _is_pack(data: object) -> bool:
     return isinstance(data, dict) and data.get("kind") == KIND
 
 

@@ -63,7 +63,7 @@ def _owner(obj: Any) -> Mapping[str, Any] | None:
     return next((r for r in refs if r.get("controller") is True), refs[0] if refs else None)
 
 
-def _is_workload(ref: Mapping[str, Any], workload: Workload, uid: Any) -> bool:
+def _is_workload(ref: Mapping[str, Any], workload: Workload, uid: object) -> bool:
     if isinstance(uid, str) and isinstance(ref.get("uid"), str):
         return bool(ref["uid"] == uid)
     return ref.get("kind") == workload.kind and ref.get("name") == workload.name

@@ -201,7 +201,7 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def is_definition(value: Any) -> bool:
+def is_definition(value: object) -> bool:
     if not isinstance(value, dict):
         return False
     api_version, kind = _text(value.get("apiVersion")), _text(value.get("kind"))

@@ -71,7 +71,7 @@ class PodMatcher:
         self.with_spec = [c for c in self.components if c.component.spec_node is not None]
         self.leaves = [c for c in self.components if not c.children]
 
-    def type_matches(self, comp: _Selecting, ev: Evaluator, pod: Any) -> bool:
+    def type_matches(self, comp: _Selecting, ev: Evaluator, pod: object) -> bool:
         component = comp.component
         if component.type_selector_node is None:
             return False
@@ -164,7 +164,7 @@ def attribute_pods(
     return attributions
 
 
-def controller_owned(pod: Any) -> bool:
+def controller_owned(pod: object) -> bool:
     """Whether a controller owns the pod: an ownerReferences entry with ``controller: true``
     (k8s.io/apimachinery pkg/apis/meta/v1 OwnerReference.Controller; metav1.GetControllerOf reads the same).
     A Pod without one is a workload of its own, of the Pod definition."""

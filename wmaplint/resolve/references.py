@@ -42,14 +42,14 @@ _NOT_WORKLOADS = {
 }
 
 
-def is_built_in_non_workload(value: Any) -> bool:
+def is_built_in_non_workload(value: object) -> bool:
     """A built-in object that never runs pods (ConfigMap, Service, RBAC, ...)."""
     if not isinstance(value, dict) or not isinstance(value.get("apiVersion"), str):
         return False
     return value.get("kind") in _NOT_WORKLOADS.get(value["apiVersion"], ())
 
 
-def is_referenced_object(value: Any) -> bool:
+def is_referenced_object(value: object) -> bool:
     """Objects only ever referred to by workloads (not workloads themselves)."""
     if not isinstance(value, dict) or not isinstance(value.get("apiVersion"), str):
         return False

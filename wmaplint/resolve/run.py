@@ -149,7 +149,7 @@ def resolve_documents(
     return run
 
 
-def _is_pod_list(value: Any) -> bool:
+def _is_pod_list(value: object) -> bool:
     return isinstance(value, dict) and value.get("kind") in ("Pod", "PodList")
 
 

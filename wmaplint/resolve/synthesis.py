@@ -72,7 +72,7 @@ class SyntheticPod:
         )
 
 
-def _contains(haystack: Any, needle: Any, depth: int = 0) -> bool:
+def _contains(haystack: object, needle: object, depth: int = 0) -> bool:
     if depth > 12:  # pod templates sit a few levels down; a deeper search only costs time
         return False
     if haystack == needle:

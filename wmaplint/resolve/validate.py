@@ -84,7 +84,7 @@ def _type_name(value: Any) -> str:
     return "null"
 
 
-def _fits(kind: str, value: Any) -> bool:
+def _fits(kind: str, value: object) -> bool:
     actual = _type_name(value)
     if kind == "number":
         return actual in ("integer", "number")
@@ -225,13 +225,13 @@ def structural_problems(
     return out
 
 
-def _has_default(schema: Any, schemas: _Schemas) -> bool:
+def _has_default(schema: object, schemas: _Schemas) -> bool:
     """The API server fills a missing (or null) field from its schema default before validating."""
     node = schemas.resolve(schema)
     return isinstance(node, Mapping) and "default" in node
 
 
-def _declares_properties(schema: Any, schemas: _Schemas) -> bool:
+def _declares_properties(schema: object, schemas: _Schemas) -> bool:
     node = schemas.resolve(schema)
     return (
         isinstance(node, Mapping) and isinstance(node.get("properties"), Mapping) and bool(node["properties"])
@@ -247,7 +247,7 @@ def _branches(node: Mapping[str, Any], schemas: _Schemas) -> list[Mapping[str, A
     return out
 
 
-def _type_ok(node: Mapping[str, Any], value: Any, schemas: _Schemas) -> bool:
+def _type_ok(node: Mapping[str, Any], value: object, schemas: _Schemas) -> bool:
     if node.get("x-kubernetes-int-or-string") is True or node.get("format") == "int-or-string":
         return isinstance(value, (int, str)) and not isinstance(value, bool)
     kind = node.get("type")

@@ -35,20 +35,20 @@ MAX_INDEX_ENTRIES = 4096
 _DIGEST = re.compile(r"[0-9a-f]{64}\Z")
 
 
-def is_digest(value: Any) -> bool:
+def is_digest(value: object) -> bool:
     """Whether ``value`` is a sha256 in hex: the only text of a record that becomes part of a path."""
     return isinstance(value, str) and _DIGEST.match(value) is not None
 
 
-def _strings(value: Any) -> bool:
+def _strings(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-def _gvk(value: Any) -> bool:
+def _gvk(value: object) -> bool:
     return isinstance(value, list) and len(value) == 3 and all(isinstance(v, str) for v in value)
 
 
-def _position(value: Any) -> bool:
+def _position(value: object) -> bool:
     return value is None or type(value) is int
 
 
@@ -259,7 +259,7 @@ def _meta_of(data: Any) -> ParsedFile | None:
                       [SchemaError(*e) for e in errors], {(d[0], d[1]): list(d[2]) for d in declared})
 
 
-def _index_entry(key: Any, entry: Any) -> bool:
+def _index_entry(key: object, entry: object) -> bool:
     """Whether an index entry has the shape the store writes: ``[mtime_ns, size, sha, gvks, declared]`` for
     a file, ``[mtime_ns, size, kinds]`` under a ``mentions\\0`` key."""
     if not isinstance(key, str) or not isinstance(entry, list) or len(entry) < 3:

@@ -73,7 +73,7 @@ KINDS = frozenset({OBJECT, ARRAY, UNION, ANY_KIND, *SCALAR_KINDS})
 _WIDTH = 1 + len(_FIELDS)
 
 
-def _json_value(value: Any) -> bool:
+def _json_value(value: object) -> bool:
     """Whether a default or enum value reads back from JSON as itself (YAML gives dicts and lists, no tuples;
     a mapping with keys that are not strings does not)."""
     if isinstance(value, (dict, list)):
@@ -153,21 +153,21 @@ class _Graph:
         return row if _valid(row, len(self.kinds)) and row[0] == self.kinds[i] else None
 
 
-def _index(value: Any, count: int, optional: bool = True) -> bool:
+def _index(value: object, count: int, optional: bool = True) -> bool:
     if value is None:
         return optional
     return type(value) is int and (value == _ANY_INDEX or 0 <= value < count)
 
 
-def _text(value: Any) -> bool:
+def _text(value: object) -> bool:
     return value is None or type(value) is str
 
 
-def _position(value: Any) -> bool:
+def _position(value: object) -> bool:
     return value is None or type(value) is int
 
 
-def _valid(row: Any, count: int) -> bool:
+def _valid(row: object, count: int) -> bool:
     """Whether ``row`` has the shape ``encode`` gives (a list when read from JSON, a tuple when fresh)."""
     if not isinstance(row, (list, tuple)) or len(row) != _WIDTH:
         return False

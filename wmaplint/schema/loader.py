@@ -342,7 +342,7 @@ def parse_bytes(data: bytes, path: str) -> ParsedFile:
     return _parse_crd_stream(data, path)
 
 
-def _is_crd_document(doc: Any) -> bool:
+def _is_crd_document(doc: object) -> bool:
     if not isinstance(doc, dict):
         return False
     if doc.get("kind") == "CustomResourceDefinition":
