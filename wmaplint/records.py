@@ -14,9 +14,12 @@ import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint import __version__, cachefiles
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 DAMAGED = (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, binascii.Error)
 
@@ -102,7 +105,7 @@ def text_of(value: bytes) -> str:
     return base64.b64encode(value).decode("ascii")
 
 
-def bytes_of(value: Any) -> bytes:
+def bytes_of(value: Json) -> bytes:
     """Bytes written with ``text_of``; ValueError (binascii.Error) when they are not."""
     if not isinstance(value, str):
         raise ValueError("not base64 text")

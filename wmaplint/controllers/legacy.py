@@ -7,10 +7,13 @@ wrong shape is a :class:`PodLabelsError` naming the file and the offending key. 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers.errors import ModelError
 from wmaplint.structs import dataclass, field
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 ROLES = ("workload", "component", "entry", "replica", "attempt", "revision", "other")
 _KIND_KEYS = {"source", "gang", "labels"}
@@ -74,7 +77,7 @@ def closest_key(keys: Iterable[str], group: str, version: str, kind: str) -> str
                  if key.startswith(prefix) and key.endswith(f"/{kind}") and key.count("/") == slashes), None)
 
 
-def _text(value: Any, where: str, *, required: bool = True) -> str:
+def _text(value: Json, where: str, *, required: bool = True) -> str:
     if value is None and not required:
         return ""
     if not isinstance(value, str) or not value.strip():
@@ -82,7 +85,7 @@ def _text(value: Any, where: str, *, required: bool = True) -> str:
     return value
 
 
-def _location(value: Any, where: str) -> str:
+def _location(value: Json, where: str) -> str:
     text = _text(value, where)
     if not text.startswith("."):
         raise PodLabelsError(f"{where}: expected a location such as .spec.template, not {text!r}")
@@ -93,7 +96,7 @@ def _optional_location(raw: dict[str, Any], name: str, where: str) -> str | None
     return _location(raw[name], f"{where}.{name}") if raw.get(name) is not None else None
 
 
-def _label(key: str, raw: Any, where: str) -> PodLabel:
+def _label(key: str, raw: Json, where: str) -> PodLabel:
     if not isinstance(raw, dict):
         raise PodLabelsError(f"{where}: expected a mapping")
     unknown = sorted(set(raw) - _LABEL_KEYS)

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint import records
 from wmaplint.controllers.errors import ModelError
@@ -33,13 +33,16 @@ from wmaplint.controllers.paths import normalise_path
 from wmaplint.resources import shipped
 from wmaplint.structs import replace
 
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
+
 MODEL_DIR = shipped("schemas") / "controllers"
 SCHEMA_FILE = shipped("schemas") / "controllers.schema.json"
 
 __all__ = ["MODEL_DIR", "SCHEMA_FILE", "ModelError", "load_model", "model_for", "parse_model"]
 
 
-def _strings(value: Any) -> tuple[str, ...]:
+def _strings(value: Json) -> tuple[str, ...]:
     return tuple("" if v is None else str(v) for v in value) if isinstance(value, list) else ()
 
 
@@ -139,7 +142,7 @@ def _validator() -> Any:
     return jsonschema.Draft202012Validator(schema)
 
 
-def validation_errors(data: Any) -> list[str]:
+def validation_errors(data: Json) -> list[str]:
     """Where ``data`` departs from the model's JSON Schema, each as "place: message"."""
     found = []
     for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
@@ -162,7 +165,7 @@ def parse_model(data: Any, source: str = "<controller model>", *,
     return tuple(_kind(raw, data, source) for raw in data["kinds"])
 
 
-def _from_pod_labels(data: Any, source: str) -> tuple[KindModel, ...]:
+def _from_pod_labels(data: Json, source: str) -> tuple[KindModel, ...]:
     from wmaplint.controllers.legacy import parse_pod_labels
 
     kinds = []

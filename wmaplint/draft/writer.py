@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import yaml
 
 from wmaplint.structs import dataclass, field
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 WIDTH = 110
 INDENT = 2
@@ -114,7 +117,7 @@ def _reads_as(text: str, value: object) -> bool:
     return _reads_back(text) == {"k": value}
 
 
-def scalar(value: Any, flow: bool = False) -> str:
+def scalar(value: Json, flow: bool = False) -> str:
     """A scalar as it can be written on one line: plain when that reads back the same, else quoted."""
     if value is None:
         return "null"

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 Location = tuple[str | int, ...]
 
@@ -87,7 +90,7 @@ class Query:
     def __repr__(self) -> str:
         return f"Query({self.text!r})"
 
-    def finditer(self, data: Any) -> Iterator[tuple[Location, Any]]:
+    def finditer(self, data: Json) -> Iterator[tuple[Location, Any]]:
         """Every node the query selects, as (normalized location, value), in the RFC's order."""
         if self.compiled is not None:
             for match in self.compiled.finditer(data):
@@ -210,14 +213,14 @@ def _select(segments: tuple[Segment, ...], at: int, location: Location, value: A
             yield from _select(segments, at + 1, (*location, key), child)
 
 
-def _children(value: Any) -> Iterator[tuple[str | int, Any]]:
+def _children(value: Json) -> Iterator[tuple[str | int, Any]]:
     if isinstance(value, dict):
         yield from value.items()
     elif isinstance(value, list):
         yield from enumerate(value)
 
 
-def _apply(selector: Selector, value: Any) -> Iterator[tuple[str | int, Any]]:
+def _apply(selector: Selector, value: Json) -> Iterator[tuple[str | int, Any]]:
     if isinstance(selector, Name):
         if isinstance(value, dict) and selector.name in value:
             yield selector.name, value[selector.name]

@@ -13,7 +13,7 @@ import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.cel.budget import CostTable
 from wmaplint.definition.format import DEFINITION_SCHEMA
@@ -33,6 +33,9 @@ from wmaplint.source import (
     read_path,
     to_python,
 )
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 MAX_PROBLEMS = 100  # per pack: a hopeless file should not flood the report
 # A pack is read as a resolved document is (``resolve.loading``), not as a definition file: 16 MB of keys took
@@ -146,7 +149,7 @@ def _word(message: str) -> str:
     return found.group(1) if found else ""
 
 
-def _schema_problems(data: Any, root: Node, path: str) -> list[Fact]:
+def _schema_problems(data: Json, root: Node, path: str) -> list[Fact]:
     from jsonschema import Draft202012Validator
 
     problems: list[Fact] = []

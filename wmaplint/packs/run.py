@@ -20,6 +20,7 @@ from wmaplint.source import Node, find_node, to_python
 if TYPE_CHECKING:
     from wmaplint.cel.budget import CostBudget
     from wmaplint.cel.sizes import SizeIndex
+    from wmaplint.source.plain import Json
 
 MAX_MATCHES = 10_000  # per rule and definition
 MAX_MESSAGE_CHARS = 1_000
@@ -78,7 +79,7 @@ def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str
         return None, _runtime_message(str(exc)) or "evaluation failed"
 
 
-def _cel_value(location: tuple[str | int, ...], value: Any) -> Any:
+def _cel_value(location: tuple[str | int, ...], value: Json) -> Any:
     from wmaplint.cel.evaluate import to_cel_value
 
     schema = paths.schema_at(location)

@@ -10,7 +10,7 @@ import json
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from wmaplint.diagnostics import (
@@ -25,6 +25,9 @@ from wmaplint.diagnostics import (
 )
 from wmaplint.source.lines import split_lines
 from wmaplint.structs import dataclass
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 STDIN_PATH = "<stdin>"
 
@@ -216,7 +219,7 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 _COMPACT_ASCII = json.JSONEncoder(ensure_ascii=True, separators=(", ", ": "))
 
 
-def dump_json(value: Any, expand_depth: int, indent: int = 2) -> str:
+def dump_json(value: Json, expand_depth: int, indent: int = 2) -> str:
     """JSON text with the outer ``expand_depth`` levels indented and everything deeper on one line.
 
     The standard library's indenting encoder is pure Python and about ten times slower than the
@@ -224,7 +227,7 @@ def dump_json(value: Any, expand_depth: int, indent: int = 2) -> str:
     Lone surrogates (from undecodable input) are written as escapes, so the text always encodes as UTF-8.
     """
 
-    def layout(item: Any, level: int, encode: Callable[[Any], str]) -> str:
+    def layout(item: Json, level: int, encode: Callable[[Any], str]) -> str:
         if level >= expand_depth or not isinstance(item, (dict, list)) or not item:
             return encode(item)
         inner = " " * (indent * (level + 1))

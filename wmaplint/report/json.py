@@ -13,10 +13,13 @@ import json
 import math
 from collections.abc import Mapping
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Report, Severity, Span
 from wmaplint.report.common import SourceLines, count, dump_json, output_span, sorted_diagnostics
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 FORMAT_VERSION = 2
 # Deeply nested ``data`` is cut off rather than recursed into without bound.
@@ -32,7 +35,7 @@ def span_json(span: Span | None) -> dict[str, Any] | None:
     }
 
 
-def plain_data(value: Any, depth: int = 0) -> Any:
+def plain_data(value: Json, depth: int = 0) -> Any:
     """``value`` as JSON-compatible data (bounded depth; unknown objects become their ``str``)."""
     if depth > MAX_DATA_DEPTH:
         return "..."

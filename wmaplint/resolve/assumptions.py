@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from wmaplint import records
 from wmaplint.resolve.jqrun import JqInput, JqRuntime
 from wmaplint.structs import dataclass
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ def load_assumptions(path: str | None = None) -> dict[str, tuple[Assumption, ...
     return found
 
 
-def assumptions_for(obj: Any, runtime: JqRuntime) -> list[str]:
+def assumptions_for(obj: Json, runtime: JqRuntime) -> list[str]:
     """The notes that apply to a manifest, in file order. A note that fails to evaluate is left out (the
     shipped notes are tested on the catalog's examples)."""
     if not isinstance(obj, dict) or not isinstance(obj.get("apiVersion"), str):

@@ -30,6 +30,7 @@ from wmaplint.resolve.values import get
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition
     from wmaplint.resolve.jqrun import JqRuntime
+    from wmaplint.source.plain import Json
 
 GPU = "nvidia.com/gpu"
 MAX_OWNER_STEPS = 10
@@ -57,7 +58,7 @@ class Owners:
         return self.by_name.get((str(ref.get("kind")), str(ref.get("name"))))
 
 
-def _owner(obj: Any) -> Mapping[str, Any] | None:
+def _owner(obj: Json) -> Mapping[str, Any] | None:
     refs = get(get(obj, "metadata"), "ownerReferences")
     refs = [r for r in refs if isinstance(r, Mapping)] if isinstance(refs, list) else []
     return next((r for r in refs if r.get("controller") is True), refs[0] if refs else None)
@@ -69,7 +70,7 @@ def _is_workload(ref: Mapping[str, Any], workload: Workload, uid: object) -> boo
     return ref.get("kind") == workload.kind and ref.get("name") == workload.name
 
 
-def belongs(pod: Any, workload: Workload, uid: Any, owners: Owners) -> str | None:
+def belongs(pod: Json, workload: Workload, uid: Any, owners: Owners) -> str | None:
     """How ``pod`` is found to be of the workload ("owner", "owner name", "labels", BY_SELECTORS: not
     known, the selectors decide), or None when it is not of the workload."""
     ref = _owner(pod)
@@ -96,7 +97,7 @@ def belongs(pod: Any, workload: Workload, uid: Any, owners: Owners) -> str | Non
     return BY_SELECTORS
 
 
-def pods_of(workload: Workload, obj: Any, pods: list[Any], owners: Owners) -> set[int]:
+def pods_of(workload: Workload, obj: Json, pods: list[Any], owners: Owners) -> set[int]:
     """The ids of the pods found (by owner or label) to be of the workload."""
     uid = get(get(obj, "metadata"), "uid")
     return {id(pod) for pod in pods if belongs(pod, workload, uid, owners) not in (None, BY_SELECTORS)}
@@ -122,7 +123,7 @@ def workload_label_keys(workload: Workload) -> list[str]:
             if label.role == "workload" and label.value.startswith(f"the {workload.kind}'s name")]
 
 
-def _gpus(pod: Any) -> Decimal:
+def _gpus(pod: Json) -> Decimal:
     resources, _ = pod_resources(get(pod, "spec"))
     return resources.get(GPU, Decimal(0))
 

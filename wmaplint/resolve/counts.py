@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 # Numeric strings as the runtime reads them: strconv.ParseInt(s, 10, 32), a sign and decimal digits without
 # spaces, underscores, fractions or exponents; older releases refused strings altogether (FORMAT.md §2.4).
@@ -13,7 +16,7 @@ MAX_REPLICAS = 2**31 - 1  # the runtime stores replica counts as int32
 _LARGEST_DOUBLE = 1.7976931348623157e308  # libjq gives `infinite` as the largest double
 
 
-def as_count(value: Any) -> int | None:
+def as_count(value: Json) -> int | None:
     """A replica count as the runtime reads it: an integral JSON number or a base-10 numeric string, within
     int32 and not negative; None otherwise. "1.5", "2.0", -5, NaN and infinity (libjq gives it as the largest
     double) are not counts."""
@@ -36,7 +39,7 @@ def as_count(value: Any) -> int | None:
     return number if 0 <= number <= MAX_REPLICAS else None
 
 
-def why_not_a_count(value: Any) -> str:
+def why_not_a_count(value: Json) -> str:
     """Why ``as_count`` refuses a value: ``infinite``, ``nan``, ``range`` (a number, or a numeric string, that
     is no non-negative int32) or ``type`` (not a number)."""
     if isinstance(value, float) and value >= _LARGEST_DOUBLE:
@@ -49,7 +52,7 @@ def why_not_a_count(value: Any) -> str:
     return "type"
 
 
-def instance_id(value: Any) -> str | None:
+def instance_id(value: Json) -> str | None:
     """An output of instanceIdPath as the id string the runtime reads, None for a value that gives none."""
     if value is None:
         return None

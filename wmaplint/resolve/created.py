@@ -18,6 +18,8 @@ from wmaplint.structs import dataclass
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from wmaplint.source.plain import Json
+
 MAX_CREATED = 5000
 MAX_VISITS = 20_000  # values looked at to find where one template sits: a real manifest has far fewer
 
@@ -63,7 +65,7 @@ def _at(entry_path: tuple[Any, ...]) -> str:
     return f"getpath({json.dumps(list(entry_path))})"
 
 
-def _found_at(obj: Any, value: Any, key: Any) -> tuple[Any, ...] | None:
+def _found_at(obj: Json, value: Json, key: Any) -> tuple[Any, ...] | None:
     """Where ``value`` sits in ``obj``: its one place, or the one of its places under map key ``key`` (the
     entry of a ``to_entries[]``)."""
     places: list[tuple[Any, ...]] = []

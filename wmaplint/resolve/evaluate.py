@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wmaplint.resolve.facts import BuiltinNotAllowed, EvaluationFailed, LimitExceeded
 from wmaplint.resolve.jqrun import JqInput, JqResult, JqRuntime
@@ -10,12 +10,13 @@ from wmaplint.resolve.jqrun import JqInput, JqResult, JqRuntime
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr
     from wmaplint.facts import Fact
+    from wmaplint.source.plain import Json
 
 
 class Evaluator:
     """Runs expressions on one document; a failure becomes a fact at the expression, in file ``path``."""
 
-    def __init__(self, runtime: JqRuntime, data: Any, facts: list[Fact], path: str) -> None:
+    def __init__(self, runtime: JqRuntime, data: Json, facts: list[Fact], path: str) -> None:
         self.runtime = runtime
         self.input = JqInput(data)
         self.facts = facts

@@ -25,9 +25,12 @@ import select
 import subprocess
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.structs import dataclass, field
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 MAX_OUTPUTS = 1000
 DEFAULT_TIMEOUT = 2.0
@@ -168,7 +171,7 @@ class JqInput:
 _FLOAT_TEXT = re.compile(r"\d(?:\.0+|(?:\.\d+)?[eE][+-]?\d+)(?:[,\]}]|$)")
 
 
-def _fast_text(value: Any) -> str | None:
+def _fast_text(value: Json) -> str | None:
     """JSON text straight from the value when normalising would not change it (no floats to rewrite,
     only JSON types, string keys)."""
     try:
@@ -178,7 +181,7 @@ def _fast_text(value: Any) -> str | None:
     return None if _FLOAT_TEXT.search(text) else text
 
 
-def normalize(value: Any) -> Any:
+def normalize(value: Json) -> Any:
     """JSON-normalise iteratively (no recursion limit): integral floats to ints, keys to strings."""
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]

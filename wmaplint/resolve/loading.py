@@ -32,6 +32,7 @@ from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition
+    from wmaplint.source.plain import Json
 
 DEFINITION_KINDS = {("run.ai/v1alpha1", "Karta"), ("optimization.nvidia.com/v1alpha1", "ResourceInterface")}
 GVK = tuple[str, str, str]
@@ -196,7 +197,7 @@ def load_file(path: str, text: str | None = None, budget: Budget | None = None) 
     return LoadedFile(shown, read, loaded, list(diagnostics_of([*source.problems, *found])))
 
 
-def _text(value: Any) -> str | None:
+def _text(value: Json) -> str | None:
     """The value if it is a string; YAML lets apiVersion, kind or group be a list or mapping."""
     return value if isinstance(value, str) else None
 

@@ -25,9 +25,10 @@ from wmaplint.source import to_python
 if TYPE_CHECKING:
     from wmaplint.definition.model import Component, Definition, Expr
     from wmaplint.facts import Fact
+    from wmaplint.source.plain import Json
 
 
-def pod_name(pod: Any) -> str:
+def pod_name(pod: Json) -> str:
     metadata = get(pod, "metadata")
     name = get(metadata, "name")
     namespace = get(metadata, "namespace")
@@ -35,7 +36,7 @@ def pod_name(pod: Any) -> str:
     return f"{namespace}/{text}" if isinstance(namespace, str) else text
 
 
-def _selector_text(value: Any) -> str:
+def _selector_text(value: Json) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
 
 
@@ -95,7 +96,7 @@ class PodMatcher:
                 return False
         return key_path is not None or labels is not None
 
-    def _single(self, comp: _Selecting, selector: Any, ev: Evaluator, pod: Any) -> str | None:
+    def _single(self, comp: _Selecting, selector: Any, ev: Evaluator, pod: Json) -> str | None:
         """The one non-empty value a pod gives for an instance or replica selector of comp or an ancestor."""
         node: _Selecting | None = comp
         while node is not None and selector(node.component) is None:
@@ -112,7 +113,7 @@ class PodMatcher:
             return None
         return _selector_text(values[0])
 
-    def attribute(self, pod: Any, facts: list[Fact]) -> PodAttribution:
+    def attribute(self, pod: Json, facts: list[Fact]) -> PodAttribution:
         ev = Evaluator(self.runtime, pod, facts, self.path)
         name = pod_name(pod)
         if len(self.with_spec) == 1:

@@ -12,12 +12,15 @@ component's pods are resolved from it; when it is not, a note says which runtime
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.resolve.model import ComponentNode
 from wmaplint.resolve.templates import pod_template
 from wmaplint.resolve.values import get
 from wmaplint.structs import dataclass, field
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 TRAINER_GROUP = "trainer.kubeflow.org"
 RUNTIME_KINDS = ("TrainingRuntime", "ClusterTrainingRuntime")
@@ -126,7 +129,7 @@ def _trainer_job(runtime: dict[str, Any]) -> dict[str, Any] | None:
     return next((j for j in jobs if j.get("name") == TRAINER_CONTAINER), None)
 
 
-def _count(value: Any) -> int | None:
+def _count(value: Json) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31 else None
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from wmaplint.resolve.model import Workload
+    from wmaplint.source.plain import Json
 
 GPU = "nvidia.com/gpu"
 
@@ -60,7 +61,7 @@ class QuantityError(ValueError):
     """A value that is not a Kubernetes quantity."""
 
 
-def parse_quantity(value: Any) -> Decimal:
+def parse_quantity(value: Json) -> Decimal:
     """A Kubernetes resource quantity ("500m", "4Gi", "1e3", 2) as an exact Decimal, rounded up to the nano
     unit; QuantityError for anything else, for negative amounts and for amounts above 2^63-1."""
     if isinstance(value, bool) or value is None:
@@ -107,7 +108,7 @@ def _parse_text(text: str) -> Decimal:
     return amount * _DECIMAL[suffix or ""]
 
 
-def _short(value: Any) -> str:
+def _short(value: Json) -> str:
     if isinstance(value, int) and value.bit_length() > 200:
         return f"a {value.bit_length()}-bit number"
     text = str(value)
@@ -124,7 +125,7 @@ def _container_asks(container: Any, problems: list[str]) -> Resources:
     return requirements(resources, problems)
 
 
-def requirements(resources: Any, problems: list[str]) -> Resources:
+def requirements(resources: Json, problems: list[str]) -> Resources:
     """requests, else limits, per resource name, of a ResourceRequirements."""
     if not isinstance(resources, Mapping):
         return {}
@@ -159,7 +160,7 @@ def _framework_asks(values: Mapping[Any, Any]) -> dict[str, Any]:
     return asked
 
 
-def split_framework_words(resources: Any) -> tuple[Any, dict[str, Any]]:
+def split_framework_words(resources: Json) -> tuple[Any, dict[str, Any]]:
     """The Kubernetes part of a resources value, and {"limits"/"requests": {resource name: amount}} of what it
     asks for in the framework's words."""
     if not isinstance(resources, Mapping):
@@ -187,7 +188,7 @@ def _max(total: Resources, more: Mapping[str, Decimal]) -> None:
             total[name] = amount
 
 
-def _containers(value: Any) -> Iterable[Any]:
+def _containers(value: Json) -> Iterable[Any]:
     return value if isinstance(value, list) else ()
 
 

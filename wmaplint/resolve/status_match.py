@@ -21,6 +21,7 @@ from wmaplint.source import SequenceNode, to_python
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr, Matcher, StatusDefinition
     from wmaplint.resolve.evaluate import Evaluator
+    from wmaplint.source.plain import Json
 
 EVALUATION_ORDER = (
     ("resuming", "Resuming"),
@@ -35,7 +36,7 @@ EVALUATION_ORDER = (
 UNDEFINED = "Undefined"
 
 
-def _text(value: Any) -> str:
+def _text(value: Json) -> str:
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers import KindModel
 from wmaplint.pod_labels import PodLabel
@@ -24,6 +24,9 @@ from wmaplint.resolve.jqrun import JqInput, JqRuntime, default_runtime
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
 from wmaplint.resolve.values import get
 from wmaplint.structs import dataclass, field
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 MAX_PODS = 5000  # a full synthesis of a huge manifest stops here; the totals still count every pod
 _FOUND_NOWHERE = object()
@@ -84,7 +87,7 @@ def _contains(haystack: object, needle: object, depth: int = 0) -> bool:
     return False
 
 
-def _at(obj: Any, location: str) -> Any:
+def _at(obj: Json, location: str) -> Any:
     """The value at a schema location such as ``.spec.workerGroupSpecs`` (lists and maps without [])."""
     value = obj
     for step in location.strip(".").split("."):
@@ -94,7 +97,7 @@ def _at(obj: Any, location: str) -> Any:
     return value
 
 
-def _entries(value: Any) -> list[tuple[str | None, Any]]:
+def _entries(value: Json) -> list[tuple[str | None, Any]]:
     if isinstance(value, dict):
         return [(str(k), v) for k, v in value.items()]
     if isinstance(value, list):
@@ -348,7 +351,7 @@ def as_pod_list(pods: list[SyntheticPod]) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "List", "items": [p.pod for p in pods]}
 
 
-def _spec_of(template: Any) -> Any:
+def _spec_of(template: Json) -> Any:
     """The pod spec of a template ({metadata, spec}) or of a pod spec itself."""
     if isinstance(template, dict) and isinstance(template.get("spec"), dict) and "containers" not in template:
         return template["spec"]

@@ -8,11 +8,14 @@ and ``containerPath`` first; without any, one container named ``main`` takes the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.definition.fields import fragment_pod_fields, shape_of
 from wmaplint.resolve.model import PodTemplate
 from wmaplint.resolve.resources import Resources, pod_resources, requirements, split_framework_words
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 # The Python value a fragment of each shape must be to be placed (others are left out, as a failed JSON
 # conversion leaves the field unset).
@@ -31,7 +34,7 @@ _IN_CONTAINER = CONTAINER + "."
 FRAGMENT_PLACES = tuple((key, place, shape_of(key)) for key, place in fragment_pod_fields())
 
 
-def pod_template(metadata: Any, spec: Any, framework_words: Any = None) -> tuple[PodTemplate, list[str]]:
+def pod_template(metadata: Json, spec: Json, framework_words: Any = None) -> tuple[PodTemplate, list[str]]:
     """A pod template with what one pod asks for, and the quantity problems met on the way."""
     spec = spec if isinstance(spec, dict) else {}
     resources, problems = pod_resources(spec)

@@ -23,6 +23,7 @@ from wmaplint.structs import dataclass, field
 if TYPE_CHECKING:
     from wmaplint.resolve.loading import LoadedDocument
     from wmaplint.schema.store import Schemas
+    from wmaplint.source.plain import Json
 
 MAX_NODES = 200_000
 MAX_DEPTH = 100
@@ -263,7 +264,7 @@ def _expected_type(node: Mapping[str, Any]) -> str:
     return kind if isinstance(kind, str) else "the declared type"
 
 
-def _show(value: Any) -> str:
+def _show(value: Json) -> str:
     if isinstance(value, (Mapping, list)):
         return _type_name(value)
     return json.dumps(value)
@@ -279,7 +280,7 @@ def cel_problems(schema: Mapping[str, Any], obj: Any, resolve_ref: Any = None) -
     ]
 
 
-def validate_manifest(value: Any, store: Schemas | None) -> tuple[list[ManifestProblem], str | None]:
+def validate_manifest(value: Json, store: Schemas | None) -> tuple[list[ManifestProblem], str | None]:
     """Problems of one manifest and, when no schema source serves its kind, a note saying so."""
     if not isinstance(value, Mapping):
         return [], None

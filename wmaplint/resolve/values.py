@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 MAX_SHOWN = 60
 
@@ -21,7 +24,7 @@ def get(value: Any, *keys: str | int) -> Any:
     return value
 
 
-def show(value: Any) -> str:
+def show(value: Json) -> str:
     """A value as short JSON text (cut at MAX_SHOWN characters)."""
     try:
         text = json.dumps(value)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from wmaplint.definition.model import Component, Definition, Expr
     from wmaplint.facts import Fact
     from wmaplint.resolve.model import Workload
+    from wmaplint.source.plain import Json
 
 PER_INSTANCE = 2  # replicas synthesized per instance: labels differ by replica index only
 _KEY = re.compile(r"""\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\.labels\.([A-Za-z_][A-Za-z0-9_]*)""")
@@ -201,7 +202,7 @@ def _shown(value: tuple[Any, ...]) -> str:
                      for outputs in value)
 
 
-def verify_selectors(definition: Definition, workload: Workload, obj: Any, runtime: JqRuntime) -> list[Fact]:
+def verify_selectors(definition: Definition, workload: Workload, obj: Json, runtime: JqRuntime) -> list[Fact]:
     """What the definition's selectors and gang keys get wrong on the pods the controller creates for
     ``obj``."""
     pods = synthesize(workload, obj, PER_INSTANCE, runtime)

@@ -16,12 +16,15 @@ import zlib
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.schema.bundle import BUNDLE_NAME, MAGIC, Bundle
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, ParsedFile, format_gvk, parse_bytes
 from wmaplint.schema.lock import DEFAULT_LOCK, LockEntry, locked_files, read_lock
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 # A subtree shared by several places is stored once when it is at least this big (bytes of marshal data,
 # roughly): below it a patch costs more than the copy compresses to.
@@ -133,7 +136,7 @@ class _Pool:
                 self.seen[self._digest(v)[0]] += 1
                 stack.extend(v.values() if isinstance(v, dict) else v)
 
-    def _digest(self, root: Any) -> tuple[bytes, int]:
+    def _digest(self, root: Json) -> tuple[bytes, int]:
         """(sha256 of the exact content, size) of a container; post-order without recursion."""
         stack: list[tuple[Any, bool]] = [(root, False)]
         while stack:
@@ -161,7 +164,7 @@ class _Pool:
             self._alive.append(v)
         return self.digests[id(root)]
 
-    def place(self, value: Any, limit: int, path: tuple[Any, ...], patches: Patches) -> Any:
+    def place(self, value: Json, limit: int, path: tuple[Any, ...], patches: Patches) -> Any:
         """``value`` as stored at ``path``: ``None`` plus a patch when it goes to the pool, which it does when
         it is big enough and occurs more often than the entry it sits in (``limit``)."""
         if not isinstance(value, (dict, list)):
@@ -177,7 +180,7 @@ class _Pool:
             return {k: self.place(v, limit, (*path, k), patches) for k, v in value.items()}
         return [self.place(v, limit, (*path, i), patches) for i, v in enumerate(value)]
 
-    def _entry(self, value: Any, digest: bytes) -> int:
+    def _entry(self, value: Json, digest: bytes) -> int:
         index = self.index.get(digest)
         if index is None:
             index = self.index[digest] = len(self.entries)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -29,6 +29,9 @@ from wmaplint.schema.types import (
 from wmaplint.schema.yamldata import Positions, load_documents
 from wmaplint.source.reading import InputError, read_bytes
 from wmaplint.structs import dataclass, field
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 GVK = tuple[str, str, str]
 
@@ -64,7 +67,7 @@ class ParsedFile:
     positions: dict[GVK, Where | None] = field(default_factory=dict)
 
 
-def position_tree(schema: Any, positions: Positions, base: int = 0, depth: int = 0) -> Where | None:
+def position_tree(schema: Json, positions: Positions, base: int = 0, depth: int = 0) -> Where | None:
     """The position tree of ``schema`` from the loader's identity-keyed positions (see ``Where``)."""
     if not isinstance(schema, dict) or depth > MAX_DEPTH + 1:
         return None
@@ -135,7 +138,7 @@ class TypeBuilder:
         self.errors: list[SchemaError] = []
         self._too_deep_reported = False
 
-    def build(self, schema: Any, where: Where | None = None, base: int = 0, depth: int = 0) -> SchemaType:
+    def build(self, schema: Json, where: Where | None = None, base: int = 0, depth: int = 0) -> SchemaType:
         """The type of ``schema``; ``where`` is its position tree, whose line counts from ``base``."""
         if depth > MAX_DEPTH:
             if not self._too_deep_reported:

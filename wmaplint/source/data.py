@@ -14,13 +14,16 @@ allowance of the positioned reader (``loader.MAX_ALIAS_EXPANSION``), which a set
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from wmaplint.source.loader import MAX_ALIAS_EXPANSION
 from wmaplint.source.reading import InputError, decode_bytes, read_bytes
 from wmaplint.structs import dataclass
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR_TAG = "tag:yaml.org,2002:str"
@@ -159,7 +162,7 @@ def _convert(root: yaml.Node, path: str, limits: Limits) -> Any:
     return top
 
 
-def check_value(value: Any, path: str, limits: Limits = SETTINGS) -> Any:
+def check_value(value: Json, path: str, limits: Limits = SETTINGS) -> Any:
     """``value`` (data another parser made, such as TOML) held to the value and depth limits; DataError."""
     count = 0
     stack: list[tuple[Any, int]] = [(value, 0)]

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from wmaplint.controllers import Model
     from wmaplint.definition.model import GVK
     from wmaplint.schema.types import SchemaType
+    from wmaplint.source.plain import Json
 
 MODEL_DIR = shipped("schemas") / "controllers"
 
@@ -98,7 +99,7 @@ def gvk_key(group: str, version: str, kind: str) -> str:
     return f"{group}/{version}/{kind}" if group else f"{version}/{kind}"
 
 
-def _strings(value: Any) -> tuple[str, ...]:
+def _strings(value: Json) -> tuple[str, ...]:
     return tuple(str(v) if v is not None else "" for v in value) if isinstance(value, list) else ()
 
 

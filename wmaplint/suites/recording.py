@@ -12,7 +12,7 @@ shipped catalog, as ``wmaplint tree`` finds it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.definition.model import Definition
 from wmaplint.diagnostics import Diagnostic
@@ -32,6 +32,9 @@ from wmaplint.resolve.status_match import UNDEFINED, evaluate_status
 from wmaplint.resolve.values import get
 from wmaplint.source import InputError, find_span
 from wmaplint.suites.suite import CaseResult, SuiteError, SuiteResult, _definition, _tidy, kind_misfit
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 MAX_CONDITIONS_SHOWN = 8
 
@@ -96,7 +99,7 @@ class _Definitions:
         self.index = index
         self.used: set[str] = set()  # files of definitions given with --definition that a case used
 
-    def find(self, obj: Any) -> tuple[Definition, str] | str:
+    def find(self, obj: Json) -> tuple[Definition, str] | str:
         """The definition and its file, or why there is none."""
         if self.own is not None:
             misfit = kind_misfit(self.own[0], obj)

@@ -46,6 +46,7 @@ from wmaplint.suites.facts import CaseFailed, SuiteInvalid
 
 if TYPE_CHECKING:
     from wmaplint.schema.store import Schemas
+    from wmaplint.source.plain import Json
 
 EXPECT_KEYS = ("totals", "status", "matches", "instances", "gangs", "pods", "findings")
 
@@ -281,7 +282,7 @@ def _manifests(ref: Any, suite: LoadedDocument, index: int, what: str) -> list[_
     return [_Manifest(_tidy(d.path), d.document.root, d.value) for d in _load_single(ref, base, what)]
 
 
-def kind_misfit(definition: Definition, manifest: Any) -> str | None:
+def kind_misfit(definition: Definition, manifest: Json) -> str | None:
     """Why the definition does not describe the manifest (another group or kind), or None when it does; any
     version of the group and kind fits, as the runtime finds definitions."""
     from wmaplint.resolve.loading import definition_gvk, manifest_gvk, show_gvk

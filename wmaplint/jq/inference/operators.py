@@ -3,7 +3,7 @@ they find wrong (operands of kinds that never compare or combine, a condition th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.jq import ast as A
 from wmaplint.jq.inference import guards
@@ -39,11 +39,14 @@ from wmaplint.schema.types import (
     variants,
 )
 
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
+
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 
 class Operators(Navigation):
-    def literal(self, value: Any) -> Val:
+    def literal(self, value: Json) -> Val:
         if value is None:
             return Val(SchemaType(NULL), False, None, True)
         if isinstance(value, bool):
