@@ -30,6 +30,8 @@ MAX_DEPTH = 100
 MAX_REF_HOPS = 16
 
 Path = tuple[str | int, ...]
+# the dict a schema's `$ref` names (ResolvedSchema.resolve_ref); raises when it does not resolve
+RefResolver = Callable[[str], "dict[str, Json]"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -97,10 +99,10 @@ def _fits(kind: str, value: object) -> bool:
 class _Schemas:
     """Follows ``$ref`` and the OpenAPI ``allOf: [{$ref}]`` wrapper through a resolver."""
 
-    def __init__(self, resolve_ref: Any) -> None:
+    def __init__(self, resolve_ref: RefResolver | None) -> None:
         self.resolve_ref = resolve_ref
 
-    def resolve(self, schema: Any) -> Mapping[str, Any] | None:
+    def resolve(self, schema: object) -> Mapping[str, Any] | None:
         for _ in range(MAX_REF_HOPS):
             if not isinstance(schema, Mapping):
                 return None
@@ -116,7 +118,7 @@ class _Schemas:
                     ref = all_of[0]["$ref"]
             if ref is None:
                 return schema
-            if self.resolve_ref is None:
+            if self.resolve_ref is None or not isinstance(ref, str):
                 return None
             try:
                 schema = self.resolve_ref(ref)
@@ -126,7 +128,7 @@ class _Schemas:
 
 
 def structural_problems(
-    schema: Mapping[str, Any], obj: Any, resolve_ref: Any = None
+    schema: Mapping[str, Any], obj: Json, resolve_ref: RefResolver | None = None
 ) -> list[ManifestProblem]:
     """Unknown fields, wrong types, missing required fields and enum violations of ``obj`` (iterative walk).
 
@@ -270,7 +272,9 @@ def _show(value: Json) -> str:
     return json.dumps(value)
 
 
-def cel_problems(schema: Mapping[str, Any], obj: Any, resolve_ref: Any = None) -> list[ManifestProblem]:
+def cel_problems(
+    schema: Mapping[str, Any], obj: Json, resolve_ref: RefResolver | None = None
+) -> list[ManifestProblem]:
     """The CRD's validation rules on ``obj``, with the API server's messages."""
     from wmaplint.cel import validate_object
 

@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.schema.bundle import Bundle, BundledSource, BundleError, forget_bundle, shipped_bundle
@@ -24,6 +24,9 @@ from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir, u
 from wmaplint.schema.types import SchemaType
 from wmaplint.source.reading import InputError, read_bytes
 from wmaplint.structs import dataclass, field
+
+if TYPE_CHECKING:
+    from wmaplint.source.plain import Json
 
 T = TypeVar("T")
 
@@ -58,13 +61,13 @@ class ResolvedSchema:
         return source_label(self.source, self.base)
 
     @property
-    def raw(self) -> dict[str, Any]:
+    def raw(self) -> dict[str, Json]:
         """The openAPIV3Schema (or OpenAPI component) dict, ``$ref``s left as they are. Shared: never change
         it."""
         raw = self._store._raw_payload(self.sha256, self.file)["raws"].get(self.gvk)
         return raw if isinstance(raw, dict) else {}
 
-    def resolve_ref(self, ref: str) -> dict[str, Any]:
+    def resolve_ref(self, ref: str) -> dict[str, Json]:
         """The dict a ``$ref`` points at; raises SchemaError when it does not resolve."""
         comps = self._store._raw_payload(self.sha256, self.file)["components"]
         for prefix in ("#/components/schemas/", "#/definitions/"):
