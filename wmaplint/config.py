@@ -116,7 +116,7 @@ def normalise_selector(text: str, where: str) -> str:
     return rule.id
 
 
-def parse_config(data: Any, source: str) -> Config:
+def parse_config(data: object, source: str) -> Config:
     if data is None:
         return Config(source=source)
     if not isinstance(data, dict):

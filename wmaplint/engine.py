@@ -14,7 +14,6 @@ import sys
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from wmaplint.config import Config, ConfigError, Overrides, discovery_bound, find_config, load_config_file
 from wmaplint.diagnostics import RULES, Diagnostic, Report, Severity
@@ -129,7 +128,7 @@ def _strict_error(rule_id: str) -> bool:
     return rule is not None and rule.strict_error
 
 
-def _checked_kind(root: Any) -> str | None:
+def _checked_kind(root: object) -> str | None:
     """The kind of a document that is not a definition when rules check documents of that kind (a CRD, a rule
     pack), else None."""
     from wmaplint.source import MappingNode

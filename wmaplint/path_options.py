@@ -64,7 +64,7 @@ def output_problem(path: str) -> str | None:
 def readable(accepts: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
     """A click callback refusing, for an option that names paths to read, any that cannot be read."""
 
-    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    def check(ctx: click.Context, param: click.Parameter, value: object) -> Any:
         values = value if isinstance(value, tuple) else (value,)
         for item in values:
             if item is None:
@@ -77,7 +77,7 @@ def readable(accepts: str) -> Callable[[click.Context, click.Parameter, Any], An
     return check
 
 
-def writable(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+def writable(ctx: click.Context, param: click.Parameter, value: object) -> Any:
     """A click callback for an option naming a file to write: its directory must exist."""
     if value is not None and value != "-":
         reason = output_problem(str(value))

@@ -57,7 +57,7 @@ def read(path: Path | None) -> Any:
         return None
 
 
-def write(path: Path | None, value: Any) -> None:
+def write(path: Path | None, value: object) -> None:
     if path is None:
         return
     try:

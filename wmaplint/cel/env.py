@@ -292,7 +292,7 @@ def _impl(name: str, fn: Callable[..., Any], arity: int, member: bool = False, r
 
 
 def _runtime_functions() -> list[Any]:
-    def dispatch_ip(value: Any) -> Any:
+    def dispatch_ip(value: object) -> Any:
         return lib.ip(value)
 
     decls = [

@@ -109,7 +109,7 @@ def _render_path(path: tuple[str | int, ...]) -> str:
     return out
 
 
-def _render_value(value: Any) -> str:
+def _render_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):

@@ -39,7 +39,7 @@ class CelError(EvaluationError):
     """A CEL error value: ``&&``, ``||`` and the comprehension macros may absorb it."""
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     """The runtime's name of a value's type, as its error texts spell it."""
     kind = type(value)
     if value is None:
@@ -51,7 +51,7 @@ def no_overload(function: str) -> CelError:
     return CelError(f"No matching overloads found : {function}")
 
 
-def _key_text(key: Any) -> str:
+def _key_text(key: object) -> str:
     if type(key) is str:
         if not key.isprintable() or '"' in key or "\\" in key:
             raise Unsupported("a key the runtime quotes with escapes")
@@ -63,7 +63,7 @@ def _key_text(key: Any) -> str:
     raise Unsupported("a key the runtime formats its own way")
 
 
-def missing_key(key: Any) -> CelError:
+def missing_key(key: object) -> CelError:
     return CelError(f"Key not found in map : {_key_text(key)}")
 
 
@@ -139,7 +139,7 @@ def _divide_ints(left: int, right: int) -> int:
     return quotient if (left < 0) == (right < 0) else -quotient
 
 
-def _modulo(left: Any, right: Any) -> Any:
+def _modulo(left: object, right: object) -> Any:
     if type(left) is not int or type(right) is not int:
         raise no_overload("_%_")
     if right == 0:
@@ -158,7 +158,7 @@ def _divide_doubles(left: float, right: float) -> float:
     return left / right
 
 
-def _negate(value: Any) -> Any:
+def _negate(value: object) -> Any:
     if type(value) is int:
         return _int(-value)
     if type(value) is float:
@@ -249,13 +249,13 @@ def _split(text: str, separator: str, count: int = -1) -> list[str]:
     return list(text)
 
 
-def _join(values: Any, separator: Any = "") -> str:
+def _join(values: object, separator: Any = "") -> str:
     if type(values) is not list or type(separator) is not str or any(type(v) is not str for v in values):
         raise no_overload("join")
     return separator.join(values)
 
 
-def _string(value: Any) -> str:
+def _string(value: object) -> str:
     kind = type(value)
     if kind is str:
         return str(value)

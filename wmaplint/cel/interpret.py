@@ -128,7 +128,7 @@ class _Compiler:
         self.variables = variables
         self.used: set[str] = set()
 
-    def node(self, plan: Any, scope: Mapping[str, bool], depth: int) -> Eval:
+    def node(self, plan: object, scope: Mapping[str, bool], depth: int) -> Eval:
         """``scope`` maps the comprehension variables in reach to whether each is a list built in place."""
         if depth > MAX_PLAN_DEPTH:
             raise Unsupported("nested too deep")
@@ -388,7 +388,7 @@ def _append(accumulator: str, extra: Eval) -> Eval:
 class Program:
     """A plan made ready to evaluate; raises ``Unsupported`` when the plan is outside the subset."""
 
-    def __init__(self, plan: Any, variables: tuple[str, ...]) -> None:
+    def __init__(self, plan: object, variables: tuple[str, ...]) -> None:
         compiler = _Compiler(frozenset(variables))
         try:
             self._root = compiler.node(plan, {}, 0)
@@ -410,7 +410,7 @@ class Program:
             raise Unsupported("nested too deep") from None
 
 
-def program_of(plan: Any, variables: tuple[str, ...]) -> Program | None:
+def program_of(plan: object, variables: tuple[str, ...]) -> Program | None:
     """The plan made ready to evaluate over these variables, or None when it is outside the subset."""
     try:
         return Program(plan, variables)

@@ -39,7 +39,7 @@ def _covered(node: Node | None, detail: str, components: list[Component]) -> boo
     return any(c.type_selector_node is node and type_selector_fault(node) is not None for c in components)
 
 
-def _validation_rules_of(schema: Any) -> Iterator[Any]:
+def _validation_rules_of(schema: object) -> Iterator[Any]:
     """Every entry of every ``x-kubernetes-validations`` list in a schema (the Karta CRD's has no $ref)."""
     stack = [schema]
     while stack:

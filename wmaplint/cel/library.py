@@ -24,7 +24,7 @@ def _tagged(kind: str, **payload: Any) -> dict[str, Any]:
     return {TAG: kind, **payload}
 
 
-def _expect(value: Any, kind: str) -> dict[str, Any]:
+def _expect(value: object, kind: str) -> dict[str, Any]:
     if not isinstance(value, dict) or value.get(TAG) != kind:
         raise ValueError("no such overload")
     return value
@@ -127,7 +127,7 @@ def is_quantity(text: str) -> bool:
     return True
 
 
-def _qval(q: Any) -> Decimal:
+def _qval(q: object) -> Decimal:
     return Decimal(_expect(q, "kubernetes.Quantity")["value"])
 
 
@@ -135,11 +135,11 @@ def _cmp(a: Decimal, b: Decimal) -> int:
     return (a > b) - (a < b)
 
 
-def quantity_sign(q: Any) -> int:
+def quantity_sign(q: object) -> int:
     return _cmp(_qval(q), Decimal(0))
 
 
-def quantity_as_integer(q: Any) -> int:
+def quantity_as_integer(q: object) -> int:
     value = _qval(q)
     if value != value.to_integral_value() or not -(2**63) <= value < 2**63:
         raise ValueError("cannot convert value to integer")
@@ -151,12 +151,12 @@ def quantity_is_integer(q: object) -> bool:
     return value == value.to_integral_value() and -(2**63) <= value < 2**63
 
 
-def quantity_add(q: Any, other: Any) -> dict[str, Any]:
+def quantity_add(q: object, other: object) -> dict[str, Any]:
     delta = Decimal(other) if isinstance(other, int) else _qval(other)
     return _tagged("kubernetes.Quantity", value=_canonical(_qval(q) + delta))
 
 
-def quantity_sub(q: Any, other: Any) -> dict[str, Any]:
+def quantity_sub(q: object, other: object) -> dict[str, Any]:
     delta = Decimal(other) if isinstance(other, int) else _qval(other)
     return _tagged("kubernetes.Quantity", value=_canonical(_qval(q) - delta))
 
@@ -211,7 +211,7 @@ def _pre_key(pre: str) -> tuple[Any, ...]:
     return (0, tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in pre.split(".")))
 
 
-def _semver_key(v: Any) -> tuple[Any, ...]:
+def _semver_key(v: object) -> tuple[Any, ...]:
     v = _expect(v, "kubernetes.Semver")
     return (v["major"], v["minor"], v["patch"], _pre_key(v["pre"]))
 
@@ -219,7 +219,7 @@ def _semver_key(v: Any) -> tuple[Any, ...]:
 # ---- comparisons shared by Quantity and Semver -------------------------------------------------------------
 
 
-def compare_to(a: Any, b: Any) -> int:
+def compare_to(a: object, b: object) -> int:
     if isinstance(a, dict) and a.get(TAG) == "kubernetes.Semver":
         ka, kb = _semver_key(a), _semver_key(b)
         return (ka > kb) - (ka < kb)
@@ -254,37 +254,37 @@ def is_url(text: str) -> bool:
     return True
 
 
-def _split(u: Any) -> urllib.parse.SplitResult:
+def _split(u: object) -> urllib.parse.SplitResult:
     text: str = _expect(u, "kubernetes.URL")["url"]
     return urllib.parse.urlsplit(text)
 
 
-def url_scheme(u: Any) -> str:
+def url_scheme(u: object) -> str:
     return _split(u).scheme
 
 
-def url_host(u: Any) -> str:
+def url_host(u: object) -> str:
     return _split(u).netloc.rpartition("@")[2]
 
 
-def url_hostname(u: Any) -> str:
+def url_hostname(u: object) -> str:
     host = url_host(u)
     if host.startswith("["):
         return host[1:].partition("]")[0]
     return host.rpartition(":")[0] if ":" in host else host
 
 
-def url_port(u: Any) -> str:
+def url_port(u: object) -> str:
     host = url_host(u)
     tail = host.rpartition("]")[2] if host.startswith("[") else host
     return tail.rpartition(":")[2] if ":" in tail else ""
 
 
-def url_path(u: Any) -> str:
+def url_path(u: object) -> str:
     return _split(u).path
 
 
-def url_query(u: Any) -> dict[str, list[str]]:
+def url_query(u: object) -> dict[str, list[str]]:
     return urllib.parse.parse_qs(_split(u).query, keep_blank_values=True)
 
 
@@ -321,11 +321,11 @@ def ip_is_canonical(text: str) -> bool:
     return str(_parse_ip(text)) == text
 
 
-def _ip(v: Any) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+def _ip(v: object) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
     return ipaddress.ip_address(_expect(v, "net.IP")["ip"])
 
 
-def ip_family(v: Any) -> int:
+def ip_family(v: object) -> int:
     return _ip(v).version
 
 
@@ -390,7 +390,7 @@ def is_cidr(text: str) -> bool:
     return True
 
 
-def _network(v: Any) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+def _network(v: object) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
     return ipaddress.ip_network(_expect(v, "net.CIDR")["cidr"], strict=False)
 
 
@@ -405,11 +405,11 @@ def cidr_contains_cidr(v: object, other: object) -> bool:
     return inner.version == outer.version and inner.subnet_of(outer)  # type: ignore[arg-type]
 
 
-def cidr_prefix_length(v: Any) -> int:
+def cidr_prefix_length(v: object) -> int:
     return _network(v).prefixlen
 
 
-def cidr_masked(v: Any) -> dict[str, Any]:
+def cidr_masked(v: object) -> dict[str, Any]:
     return _tagged("net.CIDR", cidr=str(_network(v)))
 
 

@@ -29,7 +29,7 @@ def merged(first: Reads | Any, second: Reads | Any) -> Reads | Any:
     return out
 
 
-def pruned(value: Any, tree: Reads | Any) -> Any:
+def pruned(value: object, tree: Reads | Any) -> Any:
     """``value`` with only the parts ``tree`` names (lists keep every item, so sizes stay true)."""
     if tree is WHOLE:
         return value
@@ -54,7 +54,7 @@ def to_json(tree: Reads | Any) -> Any:
     return 1 if tree is WHOLE else {key: to_json(value) for key, value in tree.items()}
 
 
-def from_json(data: Any, depth: int = 0) -> Reads | Any:
+def from_json(data: object, depth: int = 0) -> Reads | Any:
     """A tree from ``to_json``'s data; anything unexpected reads as WHOLE (the whole value kept)."""
     if not isinstance(data, dict) or depth > 300:
         return WHOLE

@@ -4,12 +4,11 @@ data-fed cost estimator reads instead of the schema's maxima."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 _ELEMENT = "\0[]"  # the child pattern shared by every item of a list
 
 
-def _size(value: Any) -> int:
+def _size(value: object) -> int:
     if isinstance(value, (str, bytes, list, tuple, Mapping)):
         return len(value)
     return 1
@@ -19,7 +18,7 @@ class SizeIndex:
     """The largest size met at each path of a value, list items folded into one path: what any evaluation over
     the value can meet. Built once per value in one pass; map keys are kept as they are in the CEL value."""
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: object) -> None:
         self._children: dict[tuple[int, str], int] = {}
         self._parents: set[int] = set()  # paths with at least one child
         self._sizes: list[int] = [_size(value)]
@@ -37,7 +36,7 @@ class SizeIndex:
                 for item in current:
                     stack.append((item, self._record(pid, _ELEMENT, item)))
 
-    def _record(self, parent: int, key: str, value: Any) -> int:
+    def _record(self, parent: int, key: str, value: object) -> int:
         self._parents.add(parent)
         pid = self._children.get((parent, key))
         size = _size(value)

@@ -212,7 +212,7 @@ def same_type(a: CelType, b: CelType, depth: int = 0) -> bool:
 # Schema conversion
 
 
-def _bound(value: Any) -> int | None:
+def _bound(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return None
     return max(value, 0)
@@ -225,7 +225,7 @@ class SchemaTypes:
         self.resolve_ref = resolve_ref
         self._memo: dict[tuple[int, bool], CelType | None] = {}
 
-    def resolve(self, schema: Any) -> Mapping[str, Any] | None:
+    def resolve(self, schema: object) -> Mapping[str, Any] | None:
         """Follow ``$ref`` (also the OpenAPI ``allOf: [{$ref}]`` wrapper) a bounded number of times."""
         for _ in range(16):
             if not isinstance(schema, Mapping):

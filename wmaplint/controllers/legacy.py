@@ -131,7 +131,7 @@ def _label(key: str, raw: Json, where: str) -> PodLabel:
     return label
 
 
-def parse_pod_labels(data: Any, source: str = "<pod labels>") -> PodLabels:
+def parse_pod_labels(data: object, source: str = "<pod labels>") -> PodLabels:
     """The facts of one file's data; raises PodLabelsError for a wrong shape."""
     if not isinstance(data, dict) or not isinstance(data.get("kinds"), dict):
         raise PodLabelsError(f"{source}: expected a mapping with `kinds`")

@@ -103,7 +103,7 @@ class Node:
 
     if not TYPE_CHECKING:
 
-        def __setattr__(self, name: str, value: Any) -> None:
+        def __setattr__(self, name: str, value: object) -> None:
             raise AttributeError(f"cannot assign to field {name!r}: nodes are immutable")
 
         def __delattr__(self, name: str) -> None:

@@ -15,25 +15,25 @@ class BadParams(Exception):
     pass
 
 
-def _object(value: Any, what: str) -> dict[str, Any]:
+def _object(value: object, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadParams(f"{what} must be an object")
     return value
 
 
-def _string(value: Any, what: str) -> str:
+def _string(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise BadParams(f"{what} must be a string")
     return value
 
 
-def _uinteger(value: Any, what: str) -> int:
+def _uinteger(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_UINTEGER:
         raise BadParams(f"{what} must be an integer from 0 to {MAX_UINTEGER}")
     return value
 
 
-def _version(value: Any) -> int | None:
+def _version(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
@@ -41,7 +41,7 @@ def _version(value: Any) -> int | None:
     return value
 
 
-def _language(value: Any) -> str:
+def _language(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
@@ -50,13 +50,13 @@ def document_uri(params: Any) -> str:
     return _string(document.get("uri"), "textDocument.uri")
 
 
-def position(value: Any, what: str = "position") -> tuple[int, int]:
+def position(value: object, what: str = "position") -> tuple[int, int]:
     where = _object(value, what)
     line = _uinteger(where.get("line"), f"{what}.line")
     return line, _uinteger(where.get("character"), f"{what}.character")
 
 
-def text_range(value: Any, what: str = "range") -> dict[str, Any]:
+def text_range(value: object, what: str = "range") -> dict[str, Any]:
     where = _object(value, what)
     position(where.get("start"), f"{what}.start")
     position(where.get("end"), f"{what}.end")

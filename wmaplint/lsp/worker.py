@@ -38,7 +38,7 @@ def read_frame(stream: IO[bytes]) -> Any:
     return pickle.loads(body)
 
 
-def frame(obj: Any) -> bytes:
+def frame(obj: object) -> bytes:
     body = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     return HEADER.pack(len(body)) + body
 

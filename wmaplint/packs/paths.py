@@ -29,7 +29,7 @@ def resolve_ref(ref: str) -> Schema | None:
 TYPES = t.SchemaTypes(resolve_ref)  # one converter, so a schema node always maps to the same CEL type
 
 
-def _resolve(schema: Any) -> Schema | None:
+def _resolve(schema: object) -> Schema | None:
     return TYPES.resolve(schema)
 
 

@@ -46,7 +46,7 @@ def _disarm() -> None:
         signal.alarm(0)
 
 
-def _answer(programs: dict[str, Any], expr: Any, text: Any, limit: int) -> dict[str, object]:
+def _answer(programs: dict[str, Any], expr: Any, text: object, limit: int) -> dict[str, object]:
     import jq
 
     from wmaplint.resolve.jqrun import clean_message

@@ -65,7 +65,7 @@ def _at(entry_path: tuple[Any, ...]) -> str:
     return f"getpath({json.dumps(list(entry_path))})"
 
 
-def _found_at(obj: Json, value: Json, key: Any) -> tuple[Any, ...] | None:
+def _found_at(obj: Json, value: Json, key: object) -> tuple[Any, ...] | None:
     """Where ``value`` sits in ``obj``: its one place, or the one of its places under map key ``key`` (the
     entry of a ``to_entries[]``)."""
     places: list[tuple[Any, ...]] = []

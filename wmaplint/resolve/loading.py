@@ -249,7 +249,7 @@ def catalog_file(path: Path) -> tuple[LoadedFile, list[DefinitionEntry]]:
     return loaded, entries
 
 
-def manifest_gvk(value: Any) -> GVK | None:
+def manifest_gvk(value: object) -> GVK | None:
     if (
         not isinstance(value, dict)
         or not isinstance(value.get("apiVersion"), str)

@@ -118,7 +118,7 @@ def _short(value: Json) -> str:
 Resources = dict[str, Decimal]
 
 
-def _container_asks(container: Any, problems: list[str]) -> Resources:
+def _container_asks(container: object, problems: list[str]) -> Resources:
     if not isinstance(container, Mapping):
         return {}
     resources = container.get("resources")

@@ -71,7 +71,7 @@ def render_path(path: Path) -> str:
     return out or "<root>"
 
 
-def _type_name(value: Any) -> str:
+def _type_name(value: object) -> str:
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int):

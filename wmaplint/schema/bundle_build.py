@@ -128,7 +128,7 @@ class _Pool:
         self.entries: list[tuple[Any, Patches]] = []
         self._alive: list[Any] = []  # keeps measured containers alive, so their ids stay theirs
 
-    def count(self, value: Any) -> None:
+    def count(self, value: object) -> None:
         stack = [value]
         while stack:
             v = stack.pop()

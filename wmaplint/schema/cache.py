@@ -239,7 +239,7 @@ def _meta_payload(parsed: ParsedFile) -> bytes:
     }, separators=(",", ":")).encode()
 
 
-def _meta_of(data: Any) -> ParsedFile | None:
+def _meta_of(data: object) -> ParsedFile | None:
     """The meta record's ParsedFile; None when it is not of the shape ``_meta_payload`` writes."""
     if not isinstance(data, dict):
         return None

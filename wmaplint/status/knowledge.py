@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -103,7 +103,7 @@ def _strings(value: Json) -> tuple[str, ...]:
     return tuple(str(v) if v is not None else "" for v in value) if isinstance(value, list) else ()
 
 
-def parse_knowledge(data: Any, source: str = "<knowledge>") -> Knowledge:
+def parse_knowledge(data: object, source: str = "<knowledge>") -> Knowledge:
     if not isinstance(data, dict) or not isinstance(data.get("kinds"), dict):
         raise KnowledgeError(f"{source}: expected a mapping with `kinds`")
     kinds: dict[str, Controller] = {}

@@ -98,7 +98,7 @@ class SuiteResult:
         ]
 
 
-def _load_single(ref: Any, base: Path, what: str) -> list[LoadedDocument]:
+def _load_single(ref: object, base: Path, what: str) -> list[LoadedDocument]:
     if isinstance(ref, dict) and set(ref) == {"file"}:
         ref = ref["file"]
     if isinstance(ref, str):
@@ -116,7 +116,7 @@ def _load_single(ref: Any, base: Path, what: str) -> list[LoadedDocument]:
     raise SuiteError(f"{what} must be a file path or an inline mapping")
 
 
-def _value(ref: Any, base: Path, what: str) -> list[Any]:
+def _value(ref: object, base: Path, what: str) -> list[Any]:
     """Plain values of a reference: an inline mapping/list, or the documents of a file."""
     if isinstance(ref, dict) and set(ref) != {"file"}:
         return [ref]
@@ -246,7 +246,7 @@ def run_suite(
     return result
 
 
-def _definition(ref: Any, suite: LoadedDocument) -> tuple[Definition, str] | None:
+def _definition(ref: object, suite: LoadedDocument) -> tuple[Definition, str] | None:
     """The suite's definition as the typed model, with the file it is written in: inline in the suite, or
     the first definition document of the file it names."""
     written = find_node(suite.document.root, ("definition",))
@@ -271,7 +271,7 @@ class _Manifest:
     value: Any
 
 
-def _manifests(ref: Any, suite: LoadedDocument, index: int, what: str) -> list[_Manifest]:
+def _manifests(ref: object, suite: LoadedDocument, index: int, what: str) -> list[_Manifest]:
     """The case's manifest documents with their positions: inline in the suite, or in a referenced file."""
     base = Path(suite.path).parent
     at = ("cases", index, "manifest")

@@ -34,7 +34,7 @@ RULE = define(
 _MISSING = object()
 
 
-def _json(text: Any) -> Any:
+def _json(text: object) -> Any:
     try:
         return json.loads(text) if isinstance(text, str) else _MISSING
     except ValueError:
