@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Union
 
 import yaml
 
@@ -73,7 +73,7 @@ class WriterError(Exception):
     """The text written does not read back as the data it was written from (a bug, never bad input)."""
 
 
-def data(node: Node) -> Any:
+def data(node: Node) -> Json:
     """The plain data a node stands for."""
     if isinstance(node, Map):
         return {e.key: data(e.value) for e in node.entries if e.key is not None}

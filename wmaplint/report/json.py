@@ -35,7 +35,7 @@ def span_json(span: Span | None) -> dict[str, Any] | None:
     }
 
 
-def plain_data(value: Json, depth: int = 0) -> Any:
+def plain_data(value: Json, depth: int = 0) -> Json:
     """``value`` as JSON-compatible data (bounded depth; unknown objects become their ``str``)."""
     if depth > MAX_DATA_DEPTH:
         return "..."

@@ -145,7 +145,7 @@ class JqResult:
         return self.error is None
 
     @property
-    def first(self) -> Any:
+    def first(self) -> Json:
         return self.outputs[0] if self.outputs else None
 
 

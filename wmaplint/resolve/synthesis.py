@@ -87,7 +87,7 @@ def _contains(haystack: object, needle: object, depth: int = 0) -> bool:
     return False
 
 
-def _at(obj: Json, location: str) -> Any:
+def _at(obj: Json, location: str) -> Json:
     """The value at a schema location such as ``.spec.workerGroupSpecs`` (lists and maps without [])."""
     value = obj
     for step in location.strip(".").split("."):
@@ -351,7 +351,7 @@ def as_pod_list(pods: list[SyntheticPod]) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "List", "items": [p.pod for p in pods]}
 
 
-def _spec_of(template: Json) -> Any:
+def _spec_of(template: Json) -> Json:
     """The pod spec of a template ({metadata, spec}) or of a pod spec itself."""
     if isinstance(template, dict) and isinstance(template.get("spec"), dict) and "containers" not in template:
         return template["spec"]

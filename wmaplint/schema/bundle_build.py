@@ -175,7 +175,7 @@ class _Pool:
             return None
         return self._inner(value, limit, path, patches)
 
-    def _inner(self, value: Any, limit: int, path: tuple[Any, ...], patches: Patches) -> Any:
+    def _inner(self, value: Any, limit: int, path: tuple[Any, ...], patches: Patches) -> Json:
         if isinstance(value, dict):
             return {k: self.place(v, limit, (*path, k), patches) for k, v in value.items()}
         return [self.place(v, limit, (*path, i), patches) for i, v in enumerate(value)]

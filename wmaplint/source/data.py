@@ -162,7 +162,7 @@ def _convert(root: yaml.Node, path: str, limits: Limits) -> Any:
     return top
 
 
-def check_value(value: Json, path: str, limits: Limits = SETTINGS) -> Any:
+def check_value(value: Json, path: str, limits: Limits = SETTINGS) -> Json:
     """``value`` (data another parser made, such as TOML) held to the value and depth limits; DataError."""
     count = 0
     stack: list[tuple[Any, int]] = [(value, 0)]
