@@ -326,7 +326,7 @@ def crd_facts(path: str, document: Document) -> list[CelFact]:
         elif node is not None:
             span = node.span
         else:
-            root = document.root.span  # type: ignore[union-attr]
+            root = document.root.span  # type: ignore[union-attr]  # a CRD document has a root
             span = Span(root.start_line, root.start_col, root.start_line, root.start_col + 1)
         data = {"expression": issue.expression} if issue.expression else None
         facts.append(issue.at(path, span, _one_line(issue.message), data=data))

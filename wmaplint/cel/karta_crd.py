@@ -65,7 +65,8 @@ def _all_decided_natively(sha256: str, schema: object) -> bool:
 def _decided_natively(rule: object) -> bool:
     if not isinstance(rule, dict) or set(rule) - {"rule", "message"}:
         return False
-    text = SELECTOR_RULES.get(rule.get("message"))  # type: ignore[arg-type]
+    message = rule.get("message")
+    text = SELECTOR_RULES.get(message) if isinstance(message, str) else None
     return text is not None and " ".join(str(rule.get("rule", "")).split()) == text
 
 

@@ -402,7 +402,7 @@ def cidr_contains_ip(v: object, other: object) -> bool:
 def cidr_contains_cidr(v: object, other: object) -> bool:
     inner = _network(cidr(other) if isinstance(other, str) else other)
     outer = _network(v)
-    return inner.version == outer.version and inner.subnet_of(outer)  # type: ignore[arg-type]
+    return inner.version == outer.version and inner.subnet_of(outer)  # type: ignore[arg-type]  # one version: one class
 
 
 def cidr_prefix_length(v: object) -> int:

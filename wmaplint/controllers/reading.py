@@ -8,7 +8,7 @@ navigation chains): where an expression is anything else, nothing is read from i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from wmaplint.controllers.model import CreatedObject, KindModel
@@ -48,13 +48,15 @@ def label_reads(expr: Expr, where: str) -> Iterator[LabelRead]:
         yield LabelRead(expr, key, start, end, where)
 
 
-def root_model(definition: Definition, model_of: object) -> KindModel | None:
+def root_model(
+    definition: Definition, model_of: Callable[[str, str, str], KindModel | None]
+) -> KindModel | None:
     """The model of the definition's root kind (``model_of`` is ``Model.model_for``)."""
     root = definition.root
     if root is None or root.kind is None:
         return None
     kind = root.kind
-    return model_of(kind.group, kind.kind, kind.version)  # type: ignore[operator, no-any-return]
+    return model_of(kind.group, kind.kind, kind.version)
 
 
 def segments(path: str) -> tuple[str, ...] | None:

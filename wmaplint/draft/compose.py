@@ -380,7 +380,7 @@ class Composer:
         if terms:
             text = self._expression(terms, entry)
             if guard:
-                where = jqtext.nav(site.location)  # type: ignore[union-attr]
+                where = jqtext.nav(site.location)  # type: ignore[union-attr]  # a guard needs a site
                 text = f"if {where} == null then 0 else {jqtext.grouped(text)} end"
                 comments.append(f"no pods while {where} is not set")
             scale.add("replicasPath", text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Union
 
@@ -82,7 +83,7 @@ def data(node: Node) -> Json:
     return node
 
 
-def render(document: Map, header: list[str] = ()) -> str:  # type: ignore[assignment]
+def render(document: Map, header: Sequence[str] = ()) -> str:
     """The document as YAML text, ``header`` comment lines first."""
     lines = _comments(list(header), 0)
     lines.extend(_block_map(document, 0))

@@ -33,7 +33,7 @@ _TABLE: dict[tuple[str, int], BuiltinInfo] = {}
 def _add(spec: str, **kw: object) -> None:
     for item in spec.split():
         name, arity = item.rsplit("/", 1)
-        _TABLE[(name, int(arity))] = BuiltinInfo(name, int(arity), **kw)  # type: ignore[arg-type]
+        _TABLE[(name, int(arity))] = BuiltinInfo(name, int(arity), **kw)  # type: ignore[arg-type]  # kw: its fields
 
 
 _EXCESSIVE = "function '{name}' may produce excessive output and is not allowed"

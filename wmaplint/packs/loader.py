@@ -298,7 +298,7 @@ def _load_rule(
         assertion=assertion,
         pack_path=path,
         assert_span=assert_node.span,
-        id_span=node.get("id").span if node.get("id") is not None else node.span,  # type: ignore[union-attr]
+        id_span=node.get("id").span if node.get("id") is not None else node.span,  # type: ignore[union-attr]  # not None: asked
         message_expression=message_expression,
         message_program=message_program,
     ), []

@@ -297,7 +297,7 @@ def _pack_descriptor(rule_id: str) -> dict[str, Any] | None:
     rule = packs.pack_rule(rule_id) if packs is not None else None
     if rule is None:
         return None
-    shipped = {str(Path(path).resolve()) for path in packs.shipped_pack_paths()}  # type: ignore[union-attr]
+    shipped = {str(Path(path).resolve()) for path in packs.shipped_pack_paths()}  # type: ignore[union-attr]  # a rule: imported
     is_shipped = str(Path(rule.pack_path).resolve()) in shipped
     return rule_descriptor(rule.as_rule(), docs_uri("rule-packs.md", "shipped-pack" if is_shipped else ""))
 

@@ -45,7 +45,7 @@ class _Shared:
         definition or document: the rules that share an analysis pass it the same arguments."""
         if analysis not in self._shared:
             self._shared[analysis] = analysis(*args, **kwargs)
-        return self._shared[analysis]  # type: ignore[no-any-return]
+        return self._shared[analysis]  # type: ignore[no-any-return]  # what analysis returned, kept by it
 
 
 @dataclass(eq=False)

@@ -224,7 +224,7 @@ class _LazyType(LazyType):
         self.nullable = nullable
         self.default = default
         self.has_default = has_default
-        self.variants = tuple(get(v) for v in variants)  # type: ignore[misc]
+        self.variants = tuple(get(v) for v in variants)  # type: ignore[misc]  # indices checked by _index
         self.line = line
         self.column = column
         self.ref = ref

@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.schema.bundle import Bundle, BundledSource, BundleError, forget_bundle, shipped_bundle
@@ -110,12 +110,12 @@ class SchemaStore:
     """
 
     def __init__(self, sources: Iterable[str | Path], cache_dir: str | Path | None = "default",
-                 env: Mapping[str, str] | None = None, bundle: Bundle | str | None = "default",
+                 env: Mapping[str, str] | None = None, bundle: Bundle | Literal["default"] | None = "default",
                  cached_root: str | Path | None = None) -> None:
         self.sources: list[str] = [str(s) for s in sources]
         root = parsed_cache_dir(env) if cache_dir == "default" else (Path(cache_dir) if cache_dir else None)
         self._cache = ParsedCache(root, base=user_dir(env) if cache_dir == "default" else None)
-        self.bundle: Bundle | None = shipped_bundle() if bundle == "default" else bundle  # type: ignore[assignment]
+        self.bundle: Bundle | None = shipped_bundle() if isinstance(bundle, str) else bundle
         self._cached_root = os.path.abspath(cached_root) if cached_root is not None else None
         self._index = self._cache.load_index()
         self._index_dirty = False

@@ -131,7 +131,7 @@ def _fold_breaks(text: str, pos: int, limit: int) -> tuple[list[_Break], int]:
     """Read the blank lines after a line break: returns the breaks and the position of the next content."""
     breaks: list[_Break] = []
     while True:
-        pos = _BLANKS.match(text, pos, limit).end()  # type: ignore[union-attr]
+        pos = _BLANKS.match(text, pos, limit).end()  # type: ignore[union-attr]  # matches the empty string: never None
         brk = _break_at(text, pos, limit)
         if brk is None:
             return breaks, pos
@@ -290,7 +290,7 @@ def _decode_block(text: str, start: int, end: int, folded: bool) -> tuple[str, l
         elif pos < len(text) and text[pos] in "123456789" and increment == 0:
             increment = int(text[pos])
             pos += 1
-    pos = _BLANKS.match(text, pos).end()  # type: ignore[union-attr]
+    pos = _BLANKS.match(text, pos).end()  # type: ignore[union-attr]  # matches the empty string: never None
     if pos < len(text) and text[pos] == "#":
         while pos < len(text) and text[pos] not in _BREAK_CHARS:
             pos += 1
@@ -358,7 +358,7 @@ def _block_breaks(text: str, pos: int, indent: int | None) -> tuple[list[_Break]
     while True:
         line_start = pos
         limit = size if indent is None else min(size, line_start + indent)
-        pos = _SPACES.match(text, pos, limit).end()  # type: ignore[union-attr]
+        pos = _SPACES.match(text, pos, limit).end()  # type: ignore[union-attr]  # matches the empty string: never None
         column = pos - line_start
         max_indent = max(max_indent, column)
         if pos < size and text[pos] == "\t" and (indent is None or column < indent):
