@@ -15,7 +15,7 @@ from wmaplint.rules.examples import PYTORCHJOB
 if TYPE_CHECKING:
     from wmaplint.controllers import CreatedObject, KindModel
     from wmaplint.controllers.model import LabelFact
-    from wmaplint.definition.model import Component
+    from wmaplint.definition.model import Component, Expr, GangMember
     from wmaplint.rules.context import DefinitionContext
 
 RULE = define(
@@ -53,9 +53,8 @@ def selector_label_not_written(ctx: DefinitionContext) -> Iterator[Diagnostic]:
             yield from _check(ctx, model, owner, reads)
 
 
-def _under(expr: object, member: object) -> bool:
-    pointer = getattr(expr, "pointer", ())
-    return tuple(pointer[: len(member.pointer)]) == tuple(member.pointer)  # type: ignore[attr-defined]
+def _under(expr: Expr, member: GangMember) -> bool:
+    return tuple(expr.pointer[: len(member.pointer)]) == tuple(member.pointer)
 
 
 def _check(ctx: DefinitionContext, model: KindModel, component: Component,
