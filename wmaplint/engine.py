@@ -12,10 +12,10 @@ import re
 import stat
 import sys
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from wmaplint import memo
 from wmaplint.config import Config, ConfigError, Overrides, discovery_bound, find_config, load_config_file
 from wmaplint.diagnostics import RULES, Diagnostic, Report, Severity
 from wmaplint.selection import LINK_OUT, Skip, head_text, is_suite, kind_test, link_out_of, vendored, walk
@@ -64,10 +64,10 @@ class Options:
         return store
 
 
-_STORES: dict[tuple[str, ...], Any] = {}
+_STORES: dict[tuple[str, ...], Any] = memo.kept(__name__, "_STORES", {})
 
 
-_EXPLICIT: dict[str, Config] = {}
+_EXPLICIT: dict[str, Config] = memo.kept(__name__, "_EXPLICIT", {})
 
 
 def _load_explicit(path: str) -> Config:
@@ -153,14 +153,14 @@ def _checked_kind(root: Any) -> str | None:
     return kind if isinstance(kind, str) and kind in _document_kinds() else None
 
 
-@lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1)
 def _document_kinds() -> frozenset[str]:
     from wmaplint.rules import document_kinds
 
     return frozenset(document_kinds())
 
 
-@lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1)
 def _kind_test() -> re.Pattern[str]:
     from wmaplint.definition.model import DEFINITION_KINDS
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 from typing import Any, Union
 
 import yaml
 
+from wmaplint import memo
 from wmaplint.structs import dataclass, field
 
 WIDTH = 110
@@ -102,7 +102,7 @@ _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-@lru_cache(maxsize=4096)
+@memo.lru_cache(maxsize=4096)
 def _reads_back(text: str) -> Any:
     try:
         return yaml.load(f"k: {text}\n", Loader=_LOADER)

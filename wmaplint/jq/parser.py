@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import lru_cache
 
+from wmaplint import memo
 from wmaplint.jq import ast as A
 
 MAX_NESTING = 90
@@ -923,7 +923,7 @@ def _check_tree_depth(root: A.Node) -> None:
             stack.append((child, depth + 1))
 
 
-@lru_cache(maxsize=8192)
+@memo.lru_cache(maxsize=8192)
 def _parse_cached(text: str) -> A.Node | JqSyntaxError:
     try:
         node = _Parser(text).parse_program()

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from wmaplint import memo
 from wmaplint.cel.budget import CostTable
 from wmaplint.diagnostics import Rule, Severity, Span
 from wmaplint.facts import Fact, diagnostics_of
@@ -368,7 +369,7 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     return pack
 
 
-_cache: dict[str, tuple[tuple[int, int], LoadedPack]] = {}
+_cache: dict[str, tuple[tuple[int, int], LoadedPack]] = memo.kept(__name__, "_cache", {})
 _cache_lock = threading.Lock()
 
 

@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from wmaplint import memo
 from wmaplint.diagnostics import Diagnostic, Span
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.source import Document, Node, anchor_node
@@ -333,7 +334,7 @@ def validate_documents(documents: list[tuple[str, Document, Any]], store: Any) -
     return result
 
 
-_STORES: dict[tuple[str, ...], Any] = {}
+_STORES: dict[tuple[str, ...], Any] = memo.kept(__name__, "_STORES", {})
 
 
 def schema_store(crds: list[str] | tuple[str, ...] = ()) -> Any:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from wmaplint import memo
 from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.schema.bundle import Bundle, BundledSource, BundleError, forget_bundle, shipped_bundle
 from wmaplint.schema.cache import ParsedCache
@@ -26,8 +27,8 @@ from wmaplint.source.reading import InputError, read_bytes
 from wmaplint.structs import dataclass, field
 
 # parsed files shared by every store in the process, by digest
-_MEMO: dict[str, ParsedFile] = {}
-_RAW_MEMO: dict[str, dict[str, Any]] = {}
+_MEMO: dict[str, ParsedFile] = memo.kept(__name__, "_MEMO", {})
+_RAW_MEMO: dict[str, dict[str, Any]] = memo.kept(__name__, "_RAW_MEMO", {})
 
 
 class ResolvedSchema:
