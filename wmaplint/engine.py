@@ -153,14 +153,14 @@ def _checked_kind(root: Any) -> str | None:
     return kind if isinstance(kind, str) and kind in _document_kinds() else None
 
 
-@memo.lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1, pure=True)
 def _document_kinds() -> frozenset[str]:
     from wmaplint.rules import document_kinds
 
     return frozenset(document_kinds())
 
 
-@memo.lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1, pure=True)
 def _kind_test() -> re.Pattern[str]:
     from wmaplint.definition.model import DEFINITION_KINDS
 

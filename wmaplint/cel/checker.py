@@ -116,7 +116,7 @@ class CheckResult:
 
 
 _compile_cache: OrderedDict[tuple[str, tuple[str, ...]], Compiled] = memo.kept(
-    __name__, "_compile_cache", OrderedDict())
+    __name__, "_compile_cache", OrderedDict(), pure=True)
 _cache_lock = threading.Lock()
 _CACHE_SIZE = 8192
 

@@ -275,7 +275,7 @@ def _library_names() -> frozenset[str]:
 LIBRARY_FUNCTIONS = _library_names()
 
 
-@memo.lru_cache(maxsize=8)
+@memo.lru_cache(maxsize=8, pure=True)
 def check_env(variables: tuple[str, ...] = ("self", "oldSelf")) -> Any:
     """The type-checking environment; every variable is ``dyn`` (schema typing happens over the AST)."""
     return _env(variables, [cel.CelExtension("kubernetes", _declarations()), ext_optional.ExtOptional(2)])
@@ -374,7 +374,7 @@ def _runtime_functions() -> list[Any]:
     return decls
 
 
-@memo.lru_cache(maxsize=8)
+@memo.lru_cache(maxsize=8, pure=True)
 def run_env(variables: tuple[str, ...] = ("self", "oldSelf")) -> Any:
     """The evaluation environment: standard and extension libraries plus Python implementations."""
     return _env(variables, [cel.CelExtension("kubernetes", _runtime_functions()), ext_strings.ExtStrings(2),

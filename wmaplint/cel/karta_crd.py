@@ -52,7 +52,7 @@ def _validation_rules_of(schema: Any) -> Iterator[Any]:
             stack.extend(node)
 
 
-_NATIVE: dict[str, bool] = memo.kept(__name__, "_NATIVE", {})  # by the schema source's sha256
+_NATIVE: dict[str, bool] = memo.kept(__name__, "_NATIVE", {}, pure=True)  # by the schema source's sha256
 
 
 def _all_decided_natively(sha256: str, schema: Any) -> bool:

@@ -349,7 +349,7 @@ class Pattern:
         return any(self._nfa.kind[s] == MATCH for s in self._closure(ends, not text, True, work))
 
 
-_compiled: dict[str, Pattern | None] = memo.kept(__name__, "_compiled", {})
+_compiled: dict[str, Pattern | None] = memo.kept(__name__, "_compiled", {}, pure=True)
 MAX_REMEMBERED = 256
 
 

@@ -28,7 +28,8 @@ _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ESCAPABLE = re.compile(r"[A-Za-z_./-][A-Za-z0-9_./-]*\Z")
 
 
-@memo.lru_cache(maxsize=4096)  # the same few hundred property names, for every node of every object
+# the same few hundred property names, for every node of every object
+@memo.lru_cache(maxsize=4096, pure=True)
 def escape(name: str) -> str | None:
     """The CEL spelling of a property name, or None when Kubernetes cannot expose it."""
     if not name or name[0].isdigit():

@@ -130,7 +130,7 @@ def _kind(raw: dict[str, Any], header: dict[str, Any], file: str) -> KindModel:
     )
 
 
-@memo.lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1, pure=True)
 def _validator() -> Any:
     import jsonschema
 
@@ -245,7 +245,7 @@ def merged(base: tuple[KindModel, ...], extra: Iterable[KindModel]) -> tuple[Kin
     return tuple(kinds)
 
 
-@memo.lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1, pure=True)
 def _shipped() -> Model:
     files = sorted(MODEL_DIR.glob("*.yaml"))
     kinds: tuple[KindModel, ...] = ()

@@ -102,7 +102,7 @@ _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-@memo.lru_cache(maxsize=4096)
+@memo.lru_cache(maxsize=4096, pure=True)
 def _reads_back(text: str) -> Any:
     try:
         return yaml.load(f"k: {text}\n", Loader=_LOADER)

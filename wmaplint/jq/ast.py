@@ -522,7 +522,7 @@ def _forget_listed() -> None:
     _listed = None
 
 
-memo.register(__name__, "_listed", _forget_listed)
+memo.register(__name__, "_listed", _forget_listed, pure=True)
 
 
 _ONE, _MANY, _PAIRS = "one", "many", "pairs"

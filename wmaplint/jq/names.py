@@ -84,7 +84,7 @@ def _forget_last() -> None:
     _last = None
 
 
-memo.register(__name__, "_last", _forget_last)
+memo.register(__name__, "_last", _forget_last, pure=True)
 
 
 def pattern_variables(pattern: A.Node) -> set[str]:

@@ -923,7 +923,7 @@ def _check_tree_depth(root: A.Node) -> None:
             stack.append((child, depth + 1))
 
 
-@memo.lru_cache(maxsize=8192)
+@memo.lru_cache(maxsize=8192, pure=True)
 def _parse_cached(text: str) -> A.Node | JqSyntaxError:
     try:
         node = _Parser(text).parse_program()

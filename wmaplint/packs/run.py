@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 MAX_MATCHES = 10_000  # per rule and definition
 MAX_MESSAGE_CHARS = 1_000
 
-_programs: OrderedDict[bytes, Any] = memo.kept(__name__, "_programs", OrderedDict())
+_programs: OrderedDict[bytes, Any] = memo.kept(__name__, "_programs", OrderedDict(), pure=True)
 _lock = threading.Lock()
 
 

@@ -36,7 +36,7 @@ def _adapt(facts: KindLabels) -> ControllerLabels:
     )
 
 
-@memo.lru_cache(maxsize=64)
+@memo.lru_cache(maxsize=64, pure=True)
 def controller_labels(api_version: str, kind: str) -> ControllerLabels | None:
     """The labels the controller of ``apiVersion``/``kind`` writes, or None when nothing is known."""
     group, _, version = api_version.rpartition("/")

@@ -628,4 +628,4 @@ def _forget_default() -> None:
     _DEFAULT = None
 
 
-memo.register(__name__, "_DEFAULT", _forget_default)
+memo.register(__name__, "_DEFAULT", _forget_default, pure=True)

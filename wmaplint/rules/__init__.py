@@ -142,7 +142,7 @@ class _Expression:
 
 # Kept by text and role, for all the checks at once: the same catalog expressions recur in many definitions
 # and in every keystroke of an editor, and one look-up an expression is what a warm check costs.
-@memo.lru_cache(maxsize=16384)
+@memo.lru_cache(maxsize=16384, pure=True)
 def _cached_findings(key: _Expression) -> tuple[JqFinding, ...]:
     found: list[JqFinding] = []
     parsed = not isinstance(key.tree, Exception)

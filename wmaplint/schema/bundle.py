@@ -186,7 +186,7 @@ class Bundle:
         return found
 
 
-_SHIPPED: dict[str, Bundle | None] = memo.kept(__name__, "_SHIPPED", {})
+_SHIPPED: dict[str, Bundle | None] = memo.kept(__name__, "_SHIPPED", {}, pure=True)
 
 
 def shipped_bundle() -> Bundle | None:

@@ -27,8 +27,8 @@ from wmaplint.source.reading import InputError, read_bytes
 from wmaplint.structs import dataclass, field
 
 # parsed files shared by every store in the process, by digest
-_MEMO: dict[str, ParsedFile] = memo.kept(__name__, "_MEMO", {})
-_RAW_MEMO: dict[str, dict[str, Any]] = memo.kept(__name__, "_RAW_MEMO", {})
+_MEMO: dict[str, ParsedFile] = memo.kept(__name__, "_MEMO", {}, pure=True)
+_RAW_MEMO: dict[str, dict[str, Any]] = memo.kept(__name__, "_RAW_MEMO", {}, pure=True)
 
 
 class ResolvedSchema:

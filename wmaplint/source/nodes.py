@@ -273,4 +273,4 @@ class SourceText:
         return offsets
 
 
-_OFFSETS: dict[int, tuple[ScalarNode, list[int]]] = memo.kept(__name__, "_OFFSETS", {})
+_OFFSETS: dict[int, tuple[ScalarNode, list[int]]] = memo.kept(__name__, "_OFFSETS", {}, pure=True)

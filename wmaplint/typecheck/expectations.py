@@ -184,7 +184,7 @@ def check_expression(
     return list(_check_expression_cached(text, expected, input_type, source, object_meta))
 
 
-@memo.lru_cache(maxsize=8192)
+@memo.lru_cache(maxsize=8192, pure=True)
 def _check_expression_cached(
     text: str,
     expected: Expectation,
