@@ -290,3 +290,24 @@ def test_a_crd_written_as_json_is_read_as_a_crd(tmp_path):
     ):
         parsed = parse_bytes(data.encode(), str(tmp_path / name))
         assert list(parsed.types) == [("example.com", "v1", "Widget")] and not parsed.errors, name
+
+
+def test_a_file_another_store_parsed_is_kept_in_this_stores_cache(bundled_crd, tmp_path, monkeypatch):
+    # the parse results are the process's, each store's disk cache its own: the second store's cache must
+    # get the file even though the process parsed it already (it used to stay empty, so the next run parsed
+    # the file again)
+    crd = tmp_path / "jobset.yaml"
+    crd.write_text(bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"))
+    forget_parsed()
+    assert SchemaStore([crd], cache_dir=None).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    assert SchemaStore([crd], cache_dir=tmp_path / "cache").lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    forget_parsed()
+
+    def no_parse(data, path):
+        raise AssertionError(f"{path} was parsed again")
+
+    monkeypatch.setattr("wmaplint.schema.store.parse_bytes", no_parse)
+    warm = SchemaStore([crd], cache_dir=tmp_path / "cache")
+    (jobset,) = warm.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    assert "replicatedJobs" in jobset.type.member("spec").properties
+    assert jobset.raw["properties"]["spec"]["type"] == "object"

@@ -259,7 +259,10 @@ class SchemaStore:
         """The file's parse result; its ``types`` may hold ``None`` for GVKs not loaded yet. The pre-parsed
         forms (bundle, user cache) come first: YAML is parsed only for a file seen for the first time."""
         sha = f.sha256 or ""
-        parsed = _MEMO.get(sha) or self._bundled_meta(f) or self._cache.load_meta(sha)
+        parsed = _MEMO.get(sha)
+        if parsed is not None and sha not in self._reported:
+            self._keep_parsed_elsewhere(sha, parsed)
+        parsed = parsed or self._bundled_meta(f) or self._cache.load_meta(sha)
         if parsed is None:
             if data is None:
                 data = read_bytes(f.path)
@@ -279,6 +282,14 @@ class SchemaStore:
         if parsed.raws or parsed.components:
             _RAW_MEMO[sha] = {"raws": parsed.raws, "components": parsed.components}
             self._cache.store_raw(sha, parsed.raws, parsed.components)
+
+    def _keep_parsed_elsewhere(self, sha: str, parsed: ParsedFile) -> None:
+        """A file another store of this process parsed (the memo is the process's, each store has its own
+        disk cache): its parse result is kept in this store's cache too when that cache lacks it, as if
+        this store had parsed it. A memo entry read from a cache holds no raw dicts and is not kept."""
+        if (self._cache.root is not None and (parsed.raws or parsed.components)
+                and self._bundle_by_sha(sha) is None and self._cache.load_meta(sha) is None):
+            self._keep(sha, parsed)
 
     def _type(self, f: _File, gvk: GVK) -> SchemaType | None:
         try:
