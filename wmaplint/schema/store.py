@@ -250,6 +250,8 @@ class SchemaStore:
         parsed = self._parse(f, data)
         f.gvks = list(parsed.types)
         f.declared = parsed.declared_versions
+        if parsed.errors:  # not indexed: every run reads it again to report its problems (from the cache)
+            return True
         self._index[key] = [st.st_mtime_ns, st.st_size, f.sha256, [list(g) for g in f.gvks],
                             {"\0".join(k): v for k, v in f.declared.items()}]
         self._index_dirty = True
