@@ -9,8 +9,8 @@ one that is not registered here.
 A cache is *pure* when each entry is determined by its key alone (a text, a digest, an object it holds, the
 data shipped in the package): it is never out of date and holds nothing of one run that another would see
 differently. The others depend on files, the environment or the working directory. The test suite empties
-the others before every test (``reset_all(keep_pure=True)``): refilling the pure ones (the controller model,
-the schema bundle, parsed jq) cost a third more time in the schema and resolution tests.
+the others before every test (``reset_all(keep_pure=True)``), since refilling the pure ones (the controller
+model, the schema bundle, parsed jq) before every test is only cost.
 """
 
 from __future__ import annotations
