@@ -34,6 +34,16 @@ for _name in ("WMAPLINT_SCHEMA_PATH", "WMAPLINT_CACHE_DIR"):
 import wmaplint.rules  # noqa: E402,F401
 
 
+@pytest.fixture(autouse=True)
+def _empty_caches() -> None:
+    """Every test starts with the package's process-wide caches that depend on files, the environment or the
+    working directory empty (``wmaplint.memo``), as a fresh run has them: none sees what an earlier test
+    left there. The pure ones (entries determined by their keys) are kept: refilling them is the cost."""
+    from wmaplint import memo
+
+    memo.reset_all(keep_pure=True)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without ../shared, the tests that read it are deselected (never reported as skipped)."""
     if HAS_SHARED:

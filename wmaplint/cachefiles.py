@@ -27,6 +27,8 @@ import stat
 import sys
 from pathlib import Path
 
+from wmaplint import memo
+
 MAX_RECORD_BYTES = 32 * 1024 * 1024
 # Values (counted by their separators and openings) a payload may hold: the largest record of a real CRD (a
 # 2 MB schema) holds about 100,000 and takes 23 bytes a value; a planted 28 MB record of one value in every
@@ -37,10 +39,10 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLO
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
 
 # directories already judged in this process: path -> why it is refused, or None
-_JUDGED: dict[str, str | None] = {}
-_SAID: set[str] = set()
+_JUDGED: dict[str, str | None] = memo.kept(__name__, "_JUDGED", {})
+_SAID: set[str] = memo.kept(__name__, "_SAID", set())
 # what was ignored in the cache (damaged or foreign records), for -v
-notes: list[str] = []
+notes: list[str] = memo.kept(__name__, "notes", [])
 
 
 def _note(line: str) -> None:

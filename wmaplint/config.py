@@ -14,12 +14,12 @@ from __future__ import annotations
 import errno
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import pathspec
 
+from wmaplint import memo
 from wmaplint.diagnostics import Severity, rule_by_name_or_id
 from wmaplint.structs import dataclass, field, replace
 
@@ -81,7 +81,7 @@ class Config:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})
 
 
-@lru_cache(maxsize=64)
+@memo.lru_cache(maxsize=64)
 def exclude_spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     """``exclude`` patterns as git reads .gitignore lines (pathspec, as ruff's ``exclude`` does): a pattern
     without a slash matches a name at any depth (``drafts``, ``*.gen.yaml``), one with a slash is anchored
@@ -221,7 +221,7 @@ def find_config(directory: str, named: str | None = None) -> Config:
     return _find_config(directory, os.getcwd(), named)
 
 
-@lru_cache(maxsize=256)
+@memo.lru_cache(maxsize=256)
 def _find_config(directory: str, cwd: str, named: str | None) -> Config:
     d = Path(directory).resolve()
     bound, _ = discovery_bound(d, cwd, named)

@@ -12,9 +12,9 @@ import re
 import stat
 import sys
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 
+from wmaplint import memo
 from wmaplint.config import Config, ConfigError, Overrides, discovery_bound, find_config, load_config_file
 from wmaplint.diagnostics import RULES, Diagnostic, Report, Severity
 from wmaplint.selection import LINK_OUT, Skip, head_text, is_suite, kind_test, link_out_of, vendored, walk
@@ -52,7 +52,7 @@ class Options:
         return min(holding, key=len) if holding else None
 
 
-_EXPLICIT: dict[str, Config] = {}
+_EXPLICIT: dict[str, Config] = memo.kept(__name__, "_EXPLICIT", {})
 
 
 def _load_explicit(path: str) -> Config:
@@ -139,14 +139,14 @@ def _checked_kind(root: object) -> str | None:
     return kind if isinstance(kind, str) and kind in _document_kinds() else None
 
 
-@lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1, pure=True)
 def _document_kinds() -> frozenset[str]:
     from wmaplint.rules import document_kinds
 
     return frozenset(document_kinds())
 
 
-@lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1, pure=True)
 def _kind_test() -> re.Pattern[str]:
     from wmaplint.definition.model import DEFINITION_KINDS
 

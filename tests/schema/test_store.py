@@ -2,10 +2,14 @@
 real schema loaded from its YAML."""
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+import wmaplint
 from wmaplint.diagnostics import BUNDLED_SCHEMAS
 from wmaplint.rules.environment.missing_schema import missing_schema
 from wmaplint.schema import ANY, SchemaStore, default_store
@@ -290,3 +294,55 @@ def test_a_crd_written_as_json_is_read_as_a_crd(tmp_path):
     ):
         parsed = parse_bytes(data.encode(), str(tmp_path / name))
         assert list(parsed.types) == [("example.com", "v1", "Widget")] and not parsed.errors, name
+
+
+def test_a_file_another_store_parsed_is_kept_in_this_stores_cache(bundled_crd, tmp_path, monkeypatch):
+    # the parse results are the process's, each store's disk cache its own: the second store's cache must
+    # get the file even though the process parsed it already (it used to stay empty, so the next run parsed
+    # the file again)
+    crd = tmp_path / "jobset.yaml"
+    crd.write_text(bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml"))
+    forget_parsed()
+    assert SchemaStore([crd], cache_dir=None).lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    assert SchemaStore([crd], cache_dir=tmp_path / "cache").lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    forget_parsed()
+
+    def no_parse(data, path):
+        raise AssertionError(f"{path} was parsed again")
+
+    monkeypatch.setattr("wmaplint.schema.store.parse_bytes", no_parse)
+    warm = SchemaStore([crd], cache_dir=tmp_path / "cache")
+    (jobset,) = warm.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    assert "replicatedJobs" in jobset.type.member("spec").properties
+    assert jobset.raw["properties"]["spec"]["type"] == "object"
+
+
+WM902 = Path(__file__).parents[1] / "rules" / "fixtures" / "WM902-bad-schema-source"
+
+
+def test_a_broken_schema_source_is_reported_by_every_run(tmp_path):
+    # the rule's own case: a CRD file whose YAML is cut off; the second run used to find the file in the
+    # index of the user cache as serving nothing, read nothing and say nothing
+    env = {**os.environ, "WMAPLINT_CACHE_DIR": str(tmp_path / "cache"), "WMAPLINT_SCHEMA_PATH": "",
+           "PYTHONPATH": os.pathsep.join([str(Path(wmaplint.__file__).parents[1]),
+                                          os.environ.get("PYTHONPATH", "")])}
+    command = [sys.executable, "-m", "wmaplint", "check", "--format", "json", "--crds", "input.yaml",
+               "job.yaml"]
+    runs = [subprocess.run(command, cwd=WM902, env=env, capture_output=True, text=True, check=False)
+            for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 1, run.stderr
+        (found,) = json.loads(run.stdout)["diagnostics"]
+        assert (found["rule"], found["span"]["start"]["line"]) == ("WM902", 8)
+        assert found["message"] == ("a schema source was skipped, its kinds are not checked: input.yaml:8: "
+                                    "broken YAML: did not find expected node content")
+    assert (tmp_path / "cache").is_dir()  # the runs did use the cache
+
+
+def test_a_broken_schema_source_is_reported_by_a_store_reading_a_warm_cache(tmp_path):
+    for _ in range(2):
+        forget_parsed()
+        store = SchemaStore([WM902 / "input.yaml"], cache_dir=tmp_path / "cache")
+        assert store.lookup("example.com", "v1", "Job") == []
+        broken = [(e.line, e.message) for e in store.errors]
+        assert broken == [(8, "broken YAML: did not find expected node content")]

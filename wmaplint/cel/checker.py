@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from wmaplint import memo
 from wmaplint.cel import ast as A
 from wmaplint.cel import types as t
 from wmaplint.cel.protowire import WireError
@@ -114,7 +115,8 @@ class CheckResult:
         return not self.problems
 
 
-_compile_cache: OrderedDict[tuple[str, tuple[str, ...]], Compiled] = OrderedDict()
+_compile_cache: OrderedDict[tuple[str, tuple[str, ...]], Compiled] = memo.kept(
+    __name__, "_compile_cache", OrderedDict(), pure=True)
 _cache_lock = threading.Lock()
 _CACHE_SIZE = 8192
 

@@ -18,6 +18,7 @@ from typing import Any
 from cel_expr_python import cel
 from cel_expr_python.ext import ext_optional, ext_strings
 
+from wmaplint import memo
 from wmaplint.cel import library as lib
 
 _EXTENSIONS_YAML = (
@@ -274,7 +275,7 @@ def _library_names() -> frozenset[str]:
 LIBRARY_FUNCTIONS = _library_names()
 
 
-@functools.lru_cache(maxsize=8)
+@memo.lru_cache(maxsize=8, pure=True)
 def check_env(variables: tuple[str, ...] = ("self", "oldSelf")) -> Any:
     """The type-checking environment; every variable is ``dyn`` (schema typing happens over the AST)."""
     return _env(variables, [cel.CelExtension("kubernetes", _declarations()), ext_optional.ExtOptional(2)])
@@ -373,7 +374,7 @@ def _runtime_functions() -> list[Any]:
     return decls
 
 
-@functools.lru_cache(maxsize=8)
+@memo.lru_cache(maxsize=8, pure=True)
 def run_env(variables: tuple[str, ...] = ("self", "oldSelf")) -> Any:
     """The evaluation environment: standard and extension libraries plus Python implementations."""
     return _env(variables, [cel.CelExtension("kubernetes", _runtime_functions()), ext_strings.ExtStrings(2),

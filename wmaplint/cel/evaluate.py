@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wmaplint import records
+from wmaplint import memo, records
 from wmaplint.cel import types as t
 from wmaplint.cel.issues import CelViolation, Pointer, ValidationRuleNotEvaluated, ValidationRuleRejected
 
@@ -25,7 +25,7 @@ MAX_MESSAGE_BYTES = 5120
 MAX_NODES = 200_000
 MAX_DATA_DEPTH = 100
 
-_programs: OrderedDict[str, Any] = OrderedDict()
+_programs: OrderedDict[str, Any] = memo.kept(__name__, "_programs", OrderedDict(), pure=True)
 _programs_lock = threading.Lock()
 
 
@@ -139,7 +139,8 @@ def _runtime_message(raw: str) -> str:
 
 
 # id(schema node) -> (node, whether a validation rule is declared on it or below it)
-_VALIDATION_RULES_BELOW: dict[int, tuple[Mapping[str, Any], bool]] = {}
+_VALIDATION_RULES_BELOW: dict[int, tuple[Mapping[str, Any], bool]] = memo.kept(
+    __name__, "_VALIDATION_RULES_BELOW", {}, pure=True)
 MAX_REMEMBERED_NODES = 200_000
 
 
@@ -218,7 +219,8 @@ class ValidationRuleVerdict:
 
 
 _UNREAD = object()
-_VERDICTS: dict[tuple[str, int, bool], tuple[Mapping[str, Any], ValidationRuleVerdict]] = {}
+_VERDICTS: dict[tuple[str, int, bool], tuple[Mapping[str, Any], ValidationRuleVerdict]] = memo.kept(
+    __name__, "_VERDICTS", {}, pure=True)
 MAX_RECORDED_SCHEMA_CHARS = 65_536  # a rule's schema node keys its record; beyond this, compiling is cheaper
 
 

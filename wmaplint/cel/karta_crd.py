@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from wmaplint import memo
 from wmaplint.definition.fields import KARTA
 from wmaplint.definition.selectors import type_selector_fault
 from wmaplint.diagnostics import Span
@@ -52,7 +53,7 @@ def _validation_rules_of(schema: object) -> Iterator[Any]:
             stack.extend(node)
 
 
-_NATIVE: dict[str, bool] = {}  # by the schema source's sha256
+_NATIVE: dict[str, bool] = memo.kept(__name__, "_NATIVE", {}, pure=True)  # by the schema source's sha256
 
 
 def _all_decided_natively(sha256: str, schema: object) -> bool:

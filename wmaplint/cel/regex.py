@@ -14,6 +14,8 @@ import string
 from collections.abc import Iterable
 from typing import Any
 
+from wmaplint import memo
+
 MAX_STATES = 2_000  # NFA states after repetitions are spelled out
 MAX_NESTING = 100  # groups within groups
 MAX_DFA_STATES = 1_000  # remembered per pattern; past this the DFA is built afresh
@@ -352,7 +354,7 @@ class Pattern:
         return any(self._nfa.kind[s] == MATCH for s in self._closure(ends, not text, True, work))
 
 
-_compiled: dict[str, Pattern | None] = {}
+_compiled: dict[str, Pattern | None] = memo.kept(__name__, "_compiled", {}, pure=True)
 MAX_REMEMBERED = 256
 
 

@@ -7,11 +7,12 @@ deeper nodes become ``dyn`` (never an error).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from wmaplint import memo
 
 RefResolver = Callable[[str], Mapping[str, Any] | None]
 
@@ -27,7 +28,8 @@ _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ESCAPABLE = re.compile(r"[A-Za-z_./-][A-Za-z0-9_./-]*\Z")
 
 
-@functools.lru_cache(maxsize=4096)  # the same few hundred property names, for every node of every object
+# the same few hundred property names, for every node of every object
+@memo.lru_cache(maxsize=4096, pure=True)
 def escape(name: str) -> str | None:
     """The CEL spelling of a property name, or None when Kubernetes cannot expose it."""
     if not name or name[0].isdigit():

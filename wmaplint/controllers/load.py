@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wmaplint import records
+from wmaplint import memo, records
 from wmaplint.controllers.errors import ModelError
 from wmaplint.controllers.model import (
     Assumption,
@@ -134,7 +133,7 @@ def _kind(raw: dict[str, Any], header: dict[str, Any], file: str) -> KindModel:
     )
 
 
-@lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1, pure=True)
 def _validator() -> Any:
     import jsonschema
 
@@ -249,7 +248,7 @@ def merged(base: tuple[KindModel, ...], extra: Iterable[KindModel]) -> tuple[Kin
     return tuple(kinds)
 
 
-@lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1, pure=True)
 def _shipped() -> Model:
     files = sorted(MODEL_DIR.glob("*.yaml"))
     kinds: tuple[KindModel, ...] = ()

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Union
 
 import yaml
 
+from wmaplint import memo
 from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ _FLOW_UNSAFE = re.compile(r"[,\[\]{}]")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-@lru_cache(maxsize=4096)
+@memo.lru_cache(maxsize=4096, pure=True)
 def _reads_back(text: str) -> object:
     try:
         return yaml.load(f"k: {text}\n", Loader=_LOADER)

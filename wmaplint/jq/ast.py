@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from wmaplint import memo
+
 JsonScalar = None | bool | int | float | str
 
 if TYPE_CHECKING:
@@ -514,6 +516,14 @@ def nodes(tree: Node) -> list[Node]:
     if _listed is None or _listed[0] is not tree:
         _listed = (tree, list(walk(tree)))
     return _listed[1]
+
+
+def _forget_listed() -> None:
+    global _listed
+    _listed = None
+
+
+memo.register(__name__, "_listed", _forget_listed, pure=True)
 
 
 _ONE, _MANY, _PAIRS = "one", "many", "pairs"

@@ -4,6 +4,7 @@ and module directives the program names."""
 
 from __future__ import annotations
 
+from wmaplint import memo
 from wmaplint.jq import ast as A
 from wmaplint.jq import builtins as B
 from wmaplint.structs import dataclass, field
@@ -76,6 +77,14 @@ def resolve(tree: A.Node) -> Names:
     _Resolver(names).visit(tree, {}, frozenset(), frozenset())
     _last = (tree, names)
     return names
+
+
+def _forget_last() -> None:
+    global _last
+    _last = None
+
+
+memo.register(__name__, "_last", _forget_last, pure=True)
 
 
 def pattern_variables(pattern: A.Node) -> set[str]:

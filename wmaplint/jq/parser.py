@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import lru_cache
 from typing import Any
 
+from wmaplint import memo
 from wmaplint.jq import ast as A
 
 MAX_NESTING = 90
@@ -926,7 +926,7 @@ def _check_tree_depth(root: A.Node) -> None:
             stack.append((child, depth + 1))
 
 
-@lru_cache(maxsize=8192)
+@memo.lru_cache(maxsize=8192, pure=True)
 def _parse_cached(text: str) -> A.Node | JqSyntaxError:
     try:
         node = _Parser(text).parse_program()

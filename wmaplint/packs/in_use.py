@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from wmaplint import memo
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.packs.loader import PackRule, load_pack
 from wmaplint.packs.problems import DuplicateRuleId
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from wmaplint.source import MappingNode
 
 SHIPPED_DIR = shipped("packs")
-PACK_RULES: dict[str, PackRule] = {}  # id -> rule
+PACK_RULES: dict[str, PackRule] = memo.kept(__name__, "PACK_RULES", {})  # id -> rule
 
 
 def shipped_pack_paths() -> list[str]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from wmaplint import memo
 from wmaplint.cel.budget import CostTable
 from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.diagnostics import Rule, Severity, Span
@@ -372,7 +373,7 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     return pack
 
 
-_cache: dict[str, tuple[tuple[int, int], LoadedPack]] = {}
+_cache: dict[str, tuple[tuple[int, int], LoadedPack]] = memo.kept(__name__, "_cache", {})
 _cache_lock = threading.Lock()
 
 

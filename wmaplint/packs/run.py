@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import threading
 from collections import OrderedDict
@@ -11,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wmaplint import memo
 from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.diagnostics import SHIPPED_PACKS, Diagnostic, RelatedLocation
 from wmaplint.packs import paths
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 MAX_MATCHES = 10_000  # per rule and definition
 MAX_MESSAGE_CHARS = 1_000
 
-_programs: OrderedDict[bytes, Any] = OrderedDict()
+_programs: OrderedDict[bytes, Any] = memo.kept(__name__, "_programs", OrderedDict(), pure=True)
 _lock = threading.Lock()
 
 
@@ -132,7 +132,7 @@ def _message(rule: PackRule, cel_self: Any, cel_root: Any, sizes: Mapping[str, S
     return rule.message
 
 
-@functools.lru_cache(maxsize=64)
+@memo.lru_cache(maxsize=64)
 def _pack_location(pack_path: str) -> tuple[str, str | None]:
     """Where a pack lies for reporters: relative to the shipped rule packs (never a machine path), or the
     user's own file relative to the working directory when it lies below it (a configuration names its packs

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
+from wmaplint import memo
 from wmaplint.diagnostics import Rule, Severity
 from wmaplint.rule_docs import rule_anchor
 
@@ -36,7 +36,7 @@ AREA_TAGS = {
 DOCS_PATH = "blob/main/docs"
 
 
-@functools.lru_cache(maxsize=1)
+@memo.lru_cache(maxsize=1)
 def repository_url() -> str | None:
     """The ``Repository`` URL of the installed wmaplint without a trailing slash; None when not installed."""
     from importlib import metadata

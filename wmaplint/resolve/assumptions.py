@@ -4,11 +4,10 @@ group/version/kind, each a jq program run on the manifest that yields the senten
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wmaplint import records
+from wmaplint import memo, records
 from wmaplint.resolve.jqrun import JqInput, JqRuntime
 from wmaplint.structs import dataclass
 
@@ -23,7 +22,7 @@ class Assumption:
     note: str  # jq program
 
 
-@lru_cache(maxsize=4)
+@memo.lru_cache(maxsize=4)
 def load_assumptions(path: str | None = None) -> dict[str, tuple[Assumption, ...]]:
     """The model's assumptions by "group/version/Kind" (core kinds "version/Kind"); with ``path``, those of a
     file of the older shape (kinds keyed by group/version/kind, each a list of notes)."""

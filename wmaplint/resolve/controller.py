@@ -4,8 +4,7 @@ each value identifies, and whether that list is complete. One narrow reader over
 
 from __future__ import annotations
 
-from functools import lru_cache
-
+from wmaplint import memo
 from wmaplint.pod_labels import KindLabels, PodLabel, load_pod_labels
 from wmaplint.structs import dataclass, field
 
@@ -37,7 +36,7 @@ def _adapt(facts: KindLabels) -> ControllerLabels:
     )
 
 
-@lru_cache(maxsize=64)
+@memo.lru_cache(maxsize=64, pure=True)
 def controller_labels(api_version: str, kind: str) -> ControllerLabels | None:
     """The labels the controller of ``apiVersion``/``kind`` writes, or None when nothing is known."""
     group, _, version = api_version.rpartition("/")

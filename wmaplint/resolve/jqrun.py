@@ -27,6 +27,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from wmaplint import memo
 from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
@@ -620,3 +621,14 @@ def default_runtime() -> JqRuntime:
     if _DEFAULT is None:
         _DEFAULT = JqRuntime()
     return _DEFAULT
+
+
+def _forget_default() -> None:
+    """Drop the process-wide runtime, ending its worker: its compiled programs go with it."""
+    global _DEFAULT
+    if _DEFAULT is not None:
+        _DEFAULT.close()
+    _DEFAULT = None
+
+
+memo.register(__name__, "_DEFAULT", _forget_default, pure=True)

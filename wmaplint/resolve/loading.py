@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wmaplint import memo
 from wmaplint.diagnostics import Diagnostic, Span
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.resolve.facts import DocumentTooLarge, TooManyDocuments, TooManyNodes
@@ -233,7 +234,7 @@ def definitions_of(documents: Iterable[LoadedDocument]) -> list[DefinitionEntry]
 
 
 # path -> (modification time, size, the file, its definitions): the catalog's files, read once per process
-_CATALOG: dict[str, tuple[int, int, LoadedFile, list[DefinitionEntry]]] = {}
+_CATALOG: dict[str, tuple[int, int, LoadedFile, list[DefinitionEntry]]] = memo.kept(__name__, "_CATALOG", {})
 
 
 def catalog_file(path: Path) -> tuple[LoadedFile, list[DefinitionEntry]]:

@@ -35,9 +35,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from wmaplint import memo
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
 from wmaplint.facts import REPORTERS, Fact, diagnostics_of, set_rule_loader
 
@@ -142,7 +142,7 @@ class _Expression:
 
 # Kept by text and role, for all the checks at once: the same catalog expressions recur in many definitions
 # and in every keystroke of an editor, and one look-up an expression is what a warm check costs.
-@lru_cache(maxsize=16384)
+@memo.lru_cache(maxsize=16384, pure=True)
 def _cached_findings(key: _Expression) -> tuple[JqFinding, ...]:
     found: list[JqFinding] = []
     parsed = not isinstance(key.tree, Exception)

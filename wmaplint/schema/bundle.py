@@ -22,6 +22,7 @@ from bisect import bisect_right
 from pathlib import Path
 from typing import Any
 
+from wmaplint import memo
 from wmaplint.resources import shipped
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, TypeBuilder
@@ -185,7 +186,7 @@ class Bundle:
         return found
 
 
-_SHIPPED: dict[str, Bundle | None] = {}
+_SHIPPED: dict[str, Bundle | None] = memo.kept(__name__, "_SHIPPED", {}, pure=True)
 
 
 def shipped_bundle() -> Bundle | None:

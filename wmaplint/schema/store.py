@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
+from wmaplint import memo
 from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.schema.bundle import Bundle, BundledSource, BundleError, forget_bundle, shipped_bundle
 from wmaplint.schema.cache import ParsedCache
@@ -31,8 +32,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 # parsed files shared by every store in the process, by digest
-_MEMO: dict[str, ParsedFile] = {}
-_RAW_MEMO: dict[str, dict[str, Any]] = {}
+_MEMO: dict[str, ParsedFile] = memo.kept(__name__, "_MEMO", {}, pure=True)
+_RAW_MEMO: dict[str, dict[str, Any]] = memo.kept(__name__, "_RAW_MEMO", {}, pure=True)
 
 
 class ResolvedSchema:
@@ -255,6 +256,8 @@ class SchemaStore:
         parsed = self._parse(f, data)
         f.gvks = list(parsed.types)
         f.declared = parsed.declared_versions
+        if parsed.errors:  # not indexed: every run reads it again to report its problems (from the cache)
+            return True
         self._index[key] = [st.st_mtime_ns, st.st_size, f.sha256, [list(g) for g in f.gvks],
                             {"\0".join(k): v for k, v in f.declared.items()}]
         self._index_dirty = True
@@ -264,7 +267,10 @@ class SchemaStore:
         """The file's parse result; its ``types`` may hold ``None`` for GVKs not loaded yet. The pre-parsed
         forms (bundle, user cache) come first: YAML is parsed only for a file seen for the first time."""
         sha = f.sha256 or ""
-        parsed = _MEMO.get(sha) or self._bundled_meta(f) or self._cache.load_meta(sha)
+        parsed = _MEMO.get(sha)
+        if parsed is not None and sha not in self._reported:
+            self._keep_parsed_elsewhere(sha, parsed)
+        parsed = parsed or self._bundled_meta(f) or self._cache.load_meta(sha)
         if parsed is None:
             if data is None:
                 data = read_bytes(f.path)
@@ -284,6 +290,14 @@ class SchemaStore:
         if parsed.raws or parsed.components:
             _RAW_MEMO[sha] = {"raws": parsed.raws, "components": parsed.components}
             self._cache.store_raw(sha, parsed.raws, parsed.components)
+
+    def _keep_parsed_elsewhere(self, sha: str, parsed: ParsedFile) -> None:
+        """A file another store of this process parsed (the memo is the process's, each store has its own
+        disk cache): its parse result is kept in this store's cache too when that cache lacks it, as if
+        this store had parsed it. A memo entry read from a cache holds no raw dicts and is not kept."""
+        if (self._cache.root is not None and (parsed.raws or parsed.components)
+                and self._bundle_by_sha(sha) is None and self._cache.load_meta(sha) is None):
+            self._keep(sha, parsed)
 
     def _type(self, f: _File, gvk: GVK) -> SchemaType | None:
         try:
@@ -407,7 +421,7 @@ def default_store(explicit_paths: list[str], env: Mapping[str, str] | None = Non
 
 # The one store per set of sources and cache directories in the process: `check`, `tree`, `test`, `new` and
 # the language server all take theirs here, so they read the same parsed schemas and report a source once.
-_SHARED: dict[tuple[tuple[str, ...], str, str], SchemaStore] = {}
+_SHARED: dict[tuple[tuple[str, ...], str, str], SchemaStore] = memo.kept(__name__, "_SHARED", {})
 
 
 def shared_store(explicit_paths: Iterable[str] = (), env: Mapping[str, str] | None = None) -> SchemaStore:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from wmaplint import memo
 from wmaplint.diagnostics import Span
 from wmaplint.source.lines import LineIndex
 from wmaplint.structs import dataclass, field
@@ -272,4 +273,4 @@ class SourceText:
         return offsets
 
 
-_OFFSETS: dict[int, tuple[ScalarNode, list[int]]] = {}
+_OFFSETS: dict[int, tuple[ScalarNode, list[int]]] = memo.kept(__name__, "_OFFSETS", {}, pure=True)

@@ -12,13 +12,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import yaml
 
-from wmaplint import records
+from wmaplint import memo, records
 from wmaplint.controllers.paths import normalise_path
 from wmaplint.resources import shipped
 from wmaplint.structs import dataclass, field
@@ -161,7 +160,7 @@ def from_model(model: Model) -> Knowledge:
     return Knowledge(kinds)
 
 
-@lru_cache(maxsize=4)
+@memo.lru_cache(maxsize=4)
 def load_knowledge(path: str | None = None) -> Knowledge:
     """The status facts of the controller model, or of a file of the older shape at ``path``. Raises
     KnowledgeError when unreadable."""

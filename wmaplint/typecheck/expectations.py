@@ -5,9 +5,9 @@ conditions, a suspend action's value, a byExpression's expected result)."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from wmaplint import memo
 from wmaplint.definition.fields import shape_of
 from wmaplint.jq import ast as A
 from wmaplint.jq.inference.facts import WRONG_PATH, TypeFact
@@ -184,7 +184,7 @@ def check_expression(
     return list(_check_expression_cached(text, expected, input_type, source, object_meta))
 
 
-@lru_cache(maxsize=8192)
+@memo.lru_cache(maxsize=8192, pure=True)
 def _check_expression_cached(
     text: str,
     expected: Expectation,
