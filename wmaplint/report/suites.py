@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from wmaplint.report.lines import diagnostic_line
 from wmaplint.suites.suite import CaseResult, SuiteResult
@@ -85,10 +86,15 @@ def junit_xml(results: list[SuiteResult]) -> str:
 
 def junit_target(name: str, inputs: list[str]) -> Target:
     """Where ``--junit`` goes, decided before any suite runs (``wmaplint.writes``, as ``--output``): a link is
-    refused, a device or pipe written into, a directory or an input of the run (a suite, a definition, a CRD
-    named) refused; WriteError, one line."""
+    refused, a device or pipe written into, a directory or a file the run reads refused: one of ``inputs``
+    (the suites, definitions and CRDs named) or a file a suite or recording among them names (its
+    definition, manifests, pods, objects); WriteError, one line."""
+    from wmaplint.suites.runner import files_read
+
     target = output_target(name, shown=f"--junit {name}", follow_symlinks=False, link_hint="")
     try:
+        if target.path is not None:  # only a file to replace can be an input; a suite is read to know
+            inputs = [*inputs, *(f for p in inputs if os.path.isfile(p) for f in files_read(Path(p)))]
         refuse_inputs(target, inputs)
     except WriteError:
         if target.fd is not None and not target.borrowed:

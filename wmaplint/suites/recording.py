@@ -36,7 +36,8 @@ from wmaplint.suites.suite import CaseResult, SuiteError, SuiteResult, _definiti
 MAX_CONDITIONS_SHOWN = 8
 
 
-def _read(path: Path) -> LoadedDocument:
+def read_recording(path: Path) -> LoadedDocument:
+    """The recording at ``path`` as a positioned document; SuiteError (one line) when it is not one."""
     try:
         loaded = load_file(str(path))
     except InputError as exc:
@@ -121,7 +122,7 @@ def run_recording(
     runtime = runtime or default_runtime()
     result = SuiteResult(path=str(path), recording=True)
     try:
-        loaded = _read(path)
+        loaded = read_recording(path)
         own = None
         if "definition" in loaded.value:
             own = _definition(loaded.value["definition"], loaded)

@@ -120,6 +120,24 @@ def _load_single(ref: Any, base: Path, what: str) -> list[LoadedDocument]:
     raise SuiteError(f"{what} must be a file path or an inline mapping")
 
 
+def _named_file(ref: Any, base: Path) -> str | None:
+    """The file a reference names (a path or ``{file: PATH}``, relative to the suite), None for inline."""
+    if isinstance(ref, dict) and set(ref) == {"file"}:
+        ref = ref["file"]
+    if not isinstance(ref, str):
+        return None
+    return str(base / ref) if not Path(ref).is_absolute() else ref
+
+
+def named_files(suite: dict[str, Any], base: Path) -> list[str]:
+    """The files a suite's value names: its definition and each case's manifest, pods and ``with``."""
+    refs = [suite.get("definition")]
+    for case in suite.get("cases") or []:
+        if isinstance(case, dict):
+            refs.extend(case.get(key) for key in ("manifest", "pods", "with"))
+    return [name for name in (_named_file(ref, base) for ref in refs) if name is not None]
+
+
 def _value(ref: Any, base: Path, what: str) -> list[Any]:
     """Plain values of a reference: an inline mapping/list, or the documents of a file."""
     if isinstance(ref, dict) and set(ref) != {"file"}:
