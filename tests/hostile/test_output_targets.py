@@ -18,7 +18,7 @@ import pytest
 
 from wmaplint.rules.examples import JOB, job_with
 
-from .helpers import JOB_MANIFEST, assert_clean, wmaplint
+from .helpers import JOB_MANIFEST, assert_clean, widget_crd, wmaplint
 
 FINDING = job_with("specDefinition:", "specDefiniton:")
 
@@ -259,6 +259,25 @@ def test_junit_into_a_recordings_definition_is_refused(tmp_path) -> None:
         assert run.error_lines == [f"wmaplint: --junit {target}: {target} is an input of this run; "
                                    "nothing written"]
     assert (tmp_path / "def.yaml").read_text() == JOB
+
+
+def test_junit_into_a_schema_source_below_a_directory_is_refused(tmp_path) -> None:
+    # `--crds crds` named the directory only: `--junit crds/widget.yaml` replaced a CRD validation reads
+    _suite(tmp_path)
+    crd = widget_crd({"type": "object"})
+    for folder in ("crds", "schemas"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "widget.yaml").write_text(crd)
+    env = {"WMAPLINT_SCHEMA_PATH": str(tmp_path / "schemas"), "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
+    for target in ("crds/widget.yaml", "schemas/widget.yaml"):
+        run = assert_clean(wmaplint("test", "--crds", "crds", "--junit", target, "job.test.yaml",
+                                    cwd=tmp_path, env=env), 2)
+        assert run.error_lines == [f"wmaplint: --junit {target}: {target} is an input of this run; "
+                                   "nothing written"]
+        assert (tmp_path / target).read_text() == crd
+    run = assert_clean(wmaplint("test", "--crds", "crds", "--junit", "crds/report.xml", "job.test.yaml",
+                                cwd=tmp_path, env=env), 1)  # a file no schema source is: written
+    assert "<testsuites" in (tmp_path / "crds" / "report.xml").read_text()
 
 
 def test_junit_to_a_link_is_refused(tmp_path) -> None:
