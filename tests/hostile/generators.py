@@ -475,6 +475,8 @@ _JUNIT_TARGETS: list[tuple[str, dict[str, str | bytes | Link | Hardlink | Specia
     ("pipe", {"pipe": Special("fifo")}, set()),
     ("null", {"null": Special("device")}, set()),
     ("/dev/fd/1", {}, set()),
+    ("crds/widget.yaml", {"crds/widget.yaml": widget_crd({"type": "object"})}, set()),  # with --crds crds
+    ("crds/report.xml", {"crds/widget.yaml": widget_crd({"type": "object"})}, {"crds/report.xml"}),
 ]
 
 
@@ -486,6 +488,8 @@ def _junit_output(rng: random.Random, index: int) -> Case:
         "def.yaml": JOB, "m.yaml": rng.choice(MANIFESTS), "pods.yaml": "items: []\n",
         "s.test.yaml": _NAMING_SUITE, **extra}
     args = ["test", "--junit", name, "s.test.yaml"]
+    if name.startswith("crds/"):
+        args[1:1] = ["--crds", "crds"]
     if rng.random() < 0.3:
         args.insert(1, "--update")
         writable = writable | {"s.test.yaml"}
