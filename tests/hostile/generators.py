@@ -453,9 +453,55 @@ _TARGETS: list[tuple[str, dict[str, str | bytes | Link | Hardlink | Special], se
 ]
 
 
+# A suite whose definition, manifest and pods are files: each is read by the run, so none is a report's place.
+_NAMING_SUITE = """\
+definition: def.yaml
+cases:
+- name: a
+  manifest: {file: m.yaml}
+  pods: pods.yaml
+  expect: {totals: {pods: 9}}
+"""
+# (the --junit name, the files the case holds beside the suite and the files it names, what the run may write)
+_JUNIT_TARGETS: list[tuple[str, dict[str, str | bytes | Link | Hardlink | Special], set[str]]] = [
+    ("out.xml", {}, {"out.xml"}),
+    ("out.xml", {"out.xml": "old report\n"}, {"out.xml"}),
+    ("s.test.yaml", {}, set()), ("def.yaml", {}, set()), ("m.yaml", {}, set()), ("pods.yaml", {}, set()),
+    ("./sub/../m.yaml", {"sub/keep.txt": "x\n"}, set()),
+    ("same.xml", {"same.xml": Hardlink("m.yaml")}, set()),
+    ("linked.xml", {"linked.xml": Link("pods.yaml")}, set()),
+    ("away.xml", {"away.xml": Link("../outside.txt")}, set()),
+    ("sub", {"sub/keep.txt": "x\n"}, set()),
+    ("pipe", {"pipe": Special("fifo")}, set()),
+    ("null", {"null": Special("device")}, set()),
+    ("/dev/fd/1", {}, set()),
+    ("crds/widget.yaml", {"crds/widget.yaml": widget_crd({"type": "object"})}, set()),  # with --crds crds
+    ("crds/report.xml", {"crds/widget.yaml": widget_crd({"type": "object"})}, {"crds/report.xml"}),
+]
+
+
+def _junit_output(rng: random.Random, index: int) -> Case:
+    """``test --junit TARGET`` on a suite that names its files, the target any of the kinds ``--output`` meets
+    or a file the suite names."""
+    name, extra, writable = rng.choice(_JUNIT_TARGETS)
+    files: dict[str, str | bytes | Link | Hardlink | Special] = {
+        "def.yaml": JOB, "m.yaml": rng.choice(MANIFESTS), "pods.yaml": "items: []\n",
+        "s.test.yaml": _NAMING_SUITE, **extra}
+    args = ["test", "--junit", name, "s.test.yaml"]
+    if name.startswith("crds/"):
+        args[1:1] = ["--crds", "crds"]
+    if rng.random() < 0.3:
+        args.insert(1, "--update")
+        writable = writable | {"s.test.yaml"}
+    return Case("outputs", f"{index}", files, args, writable=writable)
+
+
 def outputs(rng: random.Random, index: int) -> Case:
     """``check --output FORMAT=TARGET`` on a definition, the target a file, a link, a device, a pipe, an input
-    of the run; the runner holds every name but the writable ones to their bytes and kinds."""
+    of the run; and ``test --junit`` (`_junit_output`). The runner holds every name but the writable ones to
+    their bytes and kinds."""
+    if rng.random() < 0.3:
+        return _junit_output(rng, index)
     name, extra, writable = rng.choice(_TARGETS)
     files: dict[str, str | bytes | Link | Hardlink | Special] = {"def.yaml": FINDING, **extra}
     args = ["check", "--format", rng.choice(["text", "json"])]

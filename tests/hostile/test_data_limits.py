@@ -157,4 +157,21 @@ def test_a_suite_of_a_million_keys(tmp_path: Path) -> None:
     run = assert_clean(wmaplint("test", "--update", "s.test.yaml", cwd=repo, limit_memory=True,
                                 env={"WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}), 2)
     assert time.perf_counter() - start < 5.0, str(run)
-    assert "ERROR s.test.yaml: manifest document of 15.0 MiB is larger than the 1 MiB" in run.stdout, str(run)
+    said = run.stdout.splitlines()[0]
+    assert said == "ERROR s.test.yaml: the suite is 15.0 MiB, over the 1 MiB a suite may be; not run", said
+
+
+def test_a_suite_of_too_many_values_says_suite(tmp_path: Path) -> None:
+    # 160 kB, 40,000 values: over a suite's 30,000, and the line says so (it said "manifest document")
+    repo = _repository(tmp_path)
+    (repo / "s.test.yaml").write_text("definition: def.yaml\ncases: [{manifest: m.yaml}]\n"
+                                      "padding: [" + "x, " * 40_000 + "]\n")
+    run = assert_clean(wmaplint("test", "s.test.yaml", cwd=repo, limit_memory=True,
+                                env={"WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}), 2)
+    said = run.stdout.splitlines()[0]
+    assert said == "ERROR s.test.yaml: the suite holds more than 30,000 values; not run", str(run)
+    (repo / "s.test.yaml").write_text("a: 1\n" + "---\na: 1\n" * 6_000)  # 50 kB, 6,001 documents
+    run = assert_clean(wmaplint("test", "s.test.yaml", cwd=repo), 2)
+    said = run.stdout.splitlines()[0]
+    assert said == ("ERROR s.test.yaml: a suite is one YAML mapping with `definition` and `cases`, found "
+                    "more than 5,000 documents"), str(run)

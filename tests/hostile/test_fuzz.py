@@ -53,3 +53,20 @@ def test_the_runner_finds_a_secret_shown(tmp_path) -> None:
     leaked: list[str] = []
     _snapshot(home, secret, leaked)
     assert leaked == ["file report.txt"]
+
+
+
+def test_the_readme_and_the_threat_model_name_every_family() -> None:
+    # the README's list fell behind: it had neither `caches`, `configfiles`, `outputs` nor `lsp-frames`
+    import re
+
+    from .helpers import REPO
+
+    readme = (REPO / "README.md").read_text()
+    paragraph = readme[readme.index("hostile-input suite"):readme.index("[docs/security.md]")]
+    assert set(FAMILIES) <= set(re.findall(r"`([a-z-]+)`", paragraph)), paragraph
+    security = (REPO / "docs" / "security.md").read_text()
+    table = security[security.index("## The fuzz families"):security.index("## What is not promised")]
+    rows = {name for line in table.splitlines() if line.startswith("| `")
+            for name in re.findall(r"`([a-z-]+)`", line.split("|")[1])}
+    assert rows == set(FAMILIES), rows

@@ -18,7 +18,7 @@ import pytest
 
 from wmaplint.rules.examples import JOB, job_with
 
-from .helpers import assert_clean, wmaplint
+from .helpers import JOB_MANIFEST, assert_clean, widget_crd, wmaplint
 
 FINDING = job_with("specDefinition:", "specDefiniton:")
 
@@ -214,6 +214,70 @@ def test_junit_into_the_suite_itself_is_refused(tmp_path) -> None:
     os.link(tmp_path / "job.test.yaml", tmp_path / "same.xml")  # another name of the suite
     assert "same.xml is an input of this run" in _junit(tmp_path, "same.xml", "--update").stderr
     assert (tmp_path / "job.test.yaml").read_text() == SUITE  # refused before --update wrote anything
+
+
+NAMING_SUITE = """\
+definition: {file: def.yaml}
+cases:
+- name: files
+  manifest: m.yaml
+  pods: pods.yaml
+  with: runtime.yaml
+  expect: {totals: {pods: 99}}
+"""
+
+RECORDING = """\
+definition: def.yaml
+events:
+- kind: STATE
+  state: Running
+  object: {apiVersion: batch/v1, kind: Job, metadata: {name: train}}
+"""
+
+
+@pytest.mark.parametrize("named", ["def.yaml", "m.yaml", "pods.yaml", "runtime.yaml"])
+def test_junit_into_a_file_a_suite_names_is_refused(tmp_path, named: str) -> None:
+    # only the suites were inputs: `--junit m.yaml` replaced the manifest a case reads with the report
+    (tmp_path / "def.yaml").write_text(JOB)
+    texts = {"m.yaml": JOB_MANIFEST, "pods.yaml": "[]\n", "runtime.yaml": "{}\n"}
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "s.test.yaml").write_text(NAMING_SUITE)
+    run = assert_clean(wmaplint("test", "--junit", named, "s.test.yaml", cwd=tmp_path), 2)
+    assert run.error_lines == [f"wmaplint: --junit {named}: {named} is an input of this run; nothing written"]
+    assert run.stdout == ""  # refused before any suite ran
+    assert (tmp_path / "def.yaml").read_text() == JOB
+    assert all((tmp_path / name).read_text() == text for name, text in texts.items())
+
+
+def test_junit_into_a_recordings_definition_is_refused(tmp_path) -> None:
+    (tmp_path / "def.yaml").write_text(JOB)
+    (tmp_path / "run.yaml").write_text(RECORDING)
+    os.link(tmp_path / "def.yaml", tmp_path / "same.xml")  # and through another name of it
+    for target in ("def.yaml", "same.xml"):
+        run = assert_clean(wmaplint("test", "--junit", target, "run.yaml", cwd=tmp_path), 2)
+        assert run.error_lines == [f"wmaplint: --junit {target}: {target} is an input of this run; "
+                                   "nothing written"]
+    assert (tmp_path / "def.yaml").read_text() == JOB
+
+
+def test_junit_into_a_schema_source_below_a_directory_is_refused(tmp_path) -> None:
+    # `--crds crds` named the directory only: `--junit crds/widget.yaml` replaced a CRD validation reads
+    _suite(tmp_path)
+    crd = widget_crd({"type": "object"})
+    for folder in ("crds", "schemas"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "widget.yaml").write_text(crd)
+    env = {"WMAPLINT_SCHEMA_PATH": str(tmp_path / "schemas"), "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
+    for target in ("crds/widget.yaml", "schemas/widget.yaml"):
+        run = assert_clean(wmaplint("test", "--crds", "crds", "--junit", target, "job.test.yaml",
+                                    cwd=tmp_path, env=env), 2)
+        assert run.error_lines == [f"wmaplint: --junit {target}: {target} is an input of this run; "
+                                   "nothing written"]
+        assert (tmp_path / target).read_text() == crd
+    run = assert_clean(wmaplint("test", "--crds", "crds", "--junit", "crds/report.xml", "job.test.yaml",
+                                cwd=tmp_path, env=env), 1)  # a file no schema source is: written
+    assert "<testsuites" in (tmp_path / "crds" / "report.xml").read_text()
 
 
 def test_junit_to_a_link_is_refused(tmp_path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from wmaplint.report.lines import diagnostic_line
 from wmaplint.suites.suite import CaseResult, SuiteResult
@@ -83,12 +84,27 @@ def junit_xml(results: list[SuiteResult]) -> str:
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
+def _files_read(inputs: list[str]) -> list[str]:
+    """Every file a run of ``inputs`` (suites, definitions, CRD files and directories) reads: themselves, the
+    files a suite or recording names (a suite is read to know), the schema files below a CRD directory, on
+    WMAPLINT_SCHEMA_PATH and in the user's schema directory."""
+    from wmaplint.schema.sources import expand, ordered_sources
+    from wmaplint.suites.runner import files_read
+
+    read = [*inputs, *(f for p in inputs if os.path.isfile(p) for f in files_read(Path(p)))]
+    for source in ordered_sources([p for p in inputs if os.path.isdir(p)]):
+        read.extend(str(f) for f in expand(source))
+    return read
+
+
 def junit_target(name: str, inputs: list[str]) -> Target:
     """Where ``--junit`` goes, decided before any suite runs (``wmaplint.writes``, as ``--output``): a link is
-    refused, a device or pipe written into, a directory or an input of the run (a suite, a definition, a CRD
-    named) refused; WriteError, one line."""
+    refused, a device or pipe written into, a directory or a file the run reads refused (``inputs``, the
+    suites, definitions and CRDs named, and what they bring: `_files_read`); WriteError, one line."""
     target = output_target(name, shown=f"--junit {name}", follow_symlinks=False, link_hint="")
     try:
+        if target.path is not None:  # only a file to replace can be one the run reads
+            inputs = _files_read(inputs)
         refuse_inputs(target, inputs)
     except WriteError:
         if target.fd is not None and not target.borrowed:

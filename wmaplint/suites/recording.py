@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 MAX_CONDITIONS_SHOWN = 8
 
 
-def _read(path: Path) -> LoadedDocument:
+def read_recording(path: Path) -> LoadedDocument:
+    """The recording at ``path`` as a positioned document; SuiteError (one line) when it is not one."""
     try:
         loaded = load_file(str(path))
     except InputError as exc:
@@ -124,7 +125,7 @@ def run_recording(
     runtime = runtime or default_runtime()
     result = SuiteResult(path=str(path), recording=True)
     try:
-        loaded = _read(path)
+        loaded = read_recording(path)
         own = None
         if "definition" in loaded.value:
             own = _definition(loaded.value["definition"], loaded)

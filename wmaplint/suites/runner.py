@@ -48,6 +48,20 @@ def _is_recording(path: Path) -> bool:
     return not str(path).endswith(SUITE_SUFFIX) and is_recording(head_text(str(path)) or "")
 
 
+def files_read(path: Path) -> list[str]:
+    """The files running the suite or recording at ``path`` reads besides itself (the definition, manifests,
+    pods and objects it names), read under its limits; none when it cannot be read or has the wrong shape,
+    as it is then not run. Known before any suite runs, so that no report replaces one of them."""
+    from wmaplint.suites.recording import read_recording
+    from wmaplint.suites.suite import named_files, read_suite_document
+
+    try:
+        loaded = read_recording(path) if _is_recording(path) else read_suite_document(path)
+    except SuiteError:
+        return []
+    return named_files(loaded.value, path.parent)
+
+
 def recording_index(definitions: list[str] | tuple[str, ...] = ()) -> DefinitionIndex:
     """The definitions recordings without their own are replayed with: the files given, then the catalog.
     Raises SuiteError when a file cannot be read or holds no definition."""

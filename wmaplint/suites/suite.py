@@ -33,20 +33,29 @@ from wmaplint.definition.model import Definition, build, recognise
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span
 from wmaplint.facts import Fact
 from wmaplint.resolve.jqrun import JqRuntime
-from wmaplint.resolve.loading import Budget, LoadedDocument, load_file
+from wmaplint.resolve.loading import (
+    MAX_DOCUMENT_BYTES,
+    MAX_DOCUMENT_NODES,
+    MAX_DOCUMENTS,
+    Budget,
+    LoadedDocument,
+    load_file,
+)
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
 from wmaplint.resolve.references import References
 from wmaplint.resolve.resources import GPU, platform_gpus, totals
 from wmaplint.resolve.run import workload_diagnostics
 from wmaplint.resolve.tree import resolve_workload
-from wmaplint.source import InputError, Node, SequenceNode, find_node, find_span
+from wmaplint.source import InputError, Node, SequenceNode, find_node, find_span, read_path
 from wmaplint.structs import dataclass, field
 from wmaplint.suites.facts import CaseFailed, SuiteInvalid
 
 if TYPE_CHECKING:
     from wmaplint.schema.store import Schemas
     from wmaplint.source.plain import Json
+
+_MIB = 1 << 20
 
 EXPECT_KEYS = ("totals", "status", "matches", "instances", "gangs", "pods", "findings")
 
@@ -114,6 +123,25 @@ def _load_single(ref: object, base: Path, what: str) -> list[LoadedDocument]:
             raise SuiteError(f"{what}: {target}: {loaded.problems[0].message}")
         return loaded.documents
     raise SuiteError(f"{what} must be a file path or an inline mapping")
+
+
+def _named_file(ref: object, base: Path) -> str | None:
+    """The file a reference names (a path or ``{file: PATH}``, relative to the suite), None for inline."""
+    if isinstance(ref, dict) and set(ref) == {"file"}:
+        ref = ref["file"]
+    if not isinstance(ref, str):
+        return None
+    return str(base / ref) if not Path(ref).is_absolute() else ref
+
+
+def named_files(suite: dict[str, Json], base: Path) -> list[str]:
+    """The files a suite's value names: its definition and each case's manifest, pods and ``with``."""
+    refs = [suite.get("definition")]
+    cases = suite.get("cases")
+    for case in cases if isinstance(cases, list) else []:
+        if isinstance(case, dict):
+            refs.extend(case.get(key) for key in ("manifest", "pods", "with"))
+    return [name for name in (_named_file(ref, base) for ref in refs) if name is not None]
 
 
 def _value(ref: object, base: Path, what: str) -> list[Any]:
@@ -197,11 +225,24 @@ def read_suite(path: Path) -> dict[str, Any]:
 
 def read_suite_document(path: Path) -> LoadedDocument:
     """The suite as a positioned document (for findings inside inline manifests) with its plain value."""
-    try:  # under a manifest document's limits (1 MiB, 30,000 values): 16 MB of keys took 13 s and 1.6 GB
-        loaded = load_file(str(path), budget=Budget())
+    # under a manifest document's limits (1 MiB, 30,000 values): 16 MB of keys took 13 s and 1.6 GB; the
+    # limits are said as a suite's, not in the manifest wording of the budget's own findings
+    try:
+        text = read_path(str(path))
     except InputError as exc:
         raise SuiteError(str(exc)) from None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_DOCUMENT_BYTES:
+        limit = MAX_DOCUMENT_BYTES // _MIB
+        raise SuiteError(f"the suite is {size / _MIB:.1f} MiB, over the {limit} MiB a suite may be; not run")
+    budget = Budget()
+    loaded = load_file(str(path), text=text, budget=budget)
     documents, problems = loaded.documents, loaded.problems
+    if budget.exhausted:
+        raise SuiteError(f"a suite is one YAML mapping with `definition` and `cases`, found more than "
+                         f"{MAX_DOCUMENTS:,} documents")
+    if budget.refused:  # neither the size nor the documents: a document of too many values
+        raise SuiteError(f"the suite holds more than {MAX_DOCUMENT_NODES:,} values; not run")
     if problems:
         raise SuiteError(f"{problems[0].message} (line {problems[0].span.start_line})")
     if len(documents) != 1 or not isinstance(documents[0].value, dict):
