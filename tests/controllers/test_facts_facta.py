@@ -212,3 +212,44 @@ def test_a_workload_suspend_writing_the_resume_value() -> None:
     suspend, resume = findings(swapped.replace("<resume>", "true"), "WM535")
     assert "suspends on false and resumes on true" in suspend.message
     assert "this resume action writes false to .spec.active" in resume.message
+
+
+# -- Kubernetes: API facts at kubernetes/api v0.36.3 (Kubernetes v1.36.3); the Deployment controller's
+# ReplicaSetCreateError
+
+POD = "core-pod-v1.yaml"
+RUNNING_POD = "          running:\n            - byPhase: Running\n"
+
+
+def test_a_pod_expression_on_the_all_containers_restarting_condition() -> None:
+    old = 'expression: (.status.phase // "") == ""'
+    restarting = 'expression: any(.status.conditions[]?; .type == "AllContainersRestarting")'
+    assert findings(vary(catalog(POD), old, restarting), "WM440") == []
+    misspelled = restarting.replace("AllContainersRestarting", "AllContainersRestart")
+    [d] = findings(vary(catalog(POD), old, misspelled), "WM440")
+    assert "AllContainersRestart" in d.message
+
+
+def test_a_misspelled_scheduler_error_reason() -> None:
+    matcher = '            - byConditions: [{type: PodScheduled, status: "False", reason: SchedulerEror}]\n'
+    text = vary(catalog(POD), RUNNING_POD, RUNNING_POD + matcher)
+    [d] = findings(text, "WM423")
+    assert "'SchedulerError'" in d.message
+
+
+def test_a_misspelled_replica_set_create_error_reason() -> None:
+    deployment = catalog("apps-deployment-v1.yaml")
+    old = '- {type: Progressing, status: "False", reason: ProgressDeadlineExceeded}'
+    misspelled = old.replace("ProgressDeadlineExceeded", "ReplicaSetCreateEror")
+    [d] = findings(vary(deployment, old, misspelled), "WM423")
+    assert "'ReplicaSetCreateError'" in d.message
+
+
+def test_job_pods_carry_the_per_index_failure_counts() -> None:
+    model = kind_model("batch/v1", "Job")
+    assert model is not None and model.pods is not None
+    annotations = model.pods.annotations
+    failures = "batch.kubernetes.io/job-index-failure-count"
+    ignored = "batch.kubernetes.io/job-index-ignored-failure-count"
+    assert {failures, ignored, "batch.kubernetes.io/job-completion-index"} <= set(annotations)
+    assert "JobIndexFailureCountAnnotation" in annotations[failures].source
