@@ -95,7 +95,8 @@ def test_the_status_readers_see_the_model() -> None:
     job = load_knowledge().controller("batch", "v1", "Job")
     assert job is not None and job.exhaustive and "Complete" in job.conditions
     # a flow mapping of the older file read "False on resume" as a key; the model keeps the whole sentence
-    assert job.conditions["Suspended"].source == "set when spec.suspend is true, False on resume"
+    assert job.conditions["Suspended"].source.endswith(
+        "(syncJob: ensureJobConditionStatus True JobSuspended while spec.suspend, False JobResumed)")
     assert set(load_assumptions()) == {"milvus.io/v1beta1/Milvus", "ray.io/v1/RayJob"}
 
 
