@@ -13,8 +13,9 @@ from .test_samples import _workloads, drafts  # noqa: F401  (the module's drafts
 DIFFERENT: dict[str, tuple[tuple[int, int], tuple[int, int], str]] = {
     "kubeflow-org-mpijob-v1/suspended-default-workers.yaml": (
         (1, 0), (2, 1),
-        "the draft reads the CRD's 'defaults to 1' for a Worker without replicas; the training operator defaults "
-        "Worker replicas to 0 (kubeflow/training-operator v1.9.0 pkg/apis/kubeflow.org/v1/mpi_defaults.go)"),
+        "the draft reads the CRD's 'defaults to 1' for a Worker without replicas; the training operator "
+        "defaults Worker replicas to 0 (kubeflow/training-operator v1.9.0 "
+        "pkg/apis/kubeflow.org/v1/mpi_defaults.go)"),
 }
 
 

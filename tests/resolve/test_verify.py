@@ -81,8 +81,8 @@ def test_a_type_selector_copied_from_a_sibling_claims_its_pods(tmp_path: Path) -
     (other,) = [message for rule, message in rules if rule == "WM731"]
     assert other.startswith("componentTypeSelector of master also claims the pods the controller creates for "
                             "worker (such as mnist-")
-    assert other.endswith("labels written per kubeflow/training-operator v1.9.0 pkg/controller.v1/common/pod.go "
-                          "(CreateNewPod))")
+    assert other.endswith("labels written per kubeflow/training-operator v1.9.0 "
+                          "pkg/controller.v1/common/pod.go (CreateNewPod))")
     assert [r for r, _ in rules] == ["WM730", "WM731"]  # and the master's own pod is claimed by none
 
 
