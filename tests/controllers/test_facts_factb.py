@@ -254,7 +254,7 @@ def test_a_rayjob_expression_on_a_failure_reason_never_taken() -> None:
 
 @needs_recordings
 def test_every_recorded_raycluster_reason_is_in_the_model() -> None:
-    # the head pod's own Ready reasons are copied: Unknown before it has one, ContainerCreating while it starts
+    # the head pod's Ready reasons are copied: Unknown before it has one, ContainerCreating while it starts
     model = model_for("ray.io", "RayCluster", "v1")
     assert model is not None
     seen = {(c["type"], c.get("reason", "")) for obj in recorded_objects("ray-io-raycluster-v1")
