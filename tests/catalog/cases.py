@@ -154,11 +154,12 @@ EXPECTED: dict[tuple[str, str], dict[str, Any]] = {
         "pods": 4,
         "gpus": 12,
     },
+    # the training operator defaults Worker replicas to 0 (pkg/apis/kubeflow.org/v1/mpi_defaults.go, v1.9.0)
     ("kubeflow-org-mpijob-v1", "suspended-default-workers"): {
-        "replicas": {"launcher": [1], "worker": [1]},
+        "replicas": {"launcher": [1], "worker": [0]},
         "status": ["suspended"],
-        "pods": 2,
-        "gpus": 1,
+        "pods": 1,
+        "gpus": 0,
     },
     ("trainer-kubeflow-org-trainjob-v1alpha1", "torch-multi-node-gpu"): {
         "replicas": {"node": [4]},

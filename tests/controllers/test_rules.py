@@ -193,7 +193,7 @@ def test_a_deployment_counting_its_name_is_an_error_without_a_fix() -> None:
 
 
 def test_a_crd_counting_its_name_gets_no_default_fix() -> None:
-    worker = 'else (.spec.mpiReplicaSpecs.Worker.replicas // 1) end'
+    worker = 'else (.spec.mpiReplicaSpecs.Worker.replicas // 0) end'
     guard = "if .spec.mpiReplicaSpecs.Worker == null then 0\n            "
     text = vary(MPI_V2, guard + worker, ".metadata.name")
     all_findings = lint_text(text, "definition.yaml")
@@ -204,7 +204,7 @@ def test_a_crd_counting_its_name_gets_no_default_fix() -> None:
 
 
 def test_limits_and_seconds_are_not_counts() -> None:
-    text = vary(MPI_V2, "(.spec.mpiReplicaSpecs.Worker.replicas // 1)", "(.spec.runPolicy.backoffLimit // 6)")
+    text = vary(MPI_V2, "(.spec.mpiReplicaSpecs.Worker.replicas // 0)", "(.spec.runPolicy.backoffLimit // 6)")
     [d] = findings(text, "WM536")
     assert token(text, d) == ".spec.runPolicy.backoffLimit" and "a retry limit of an MPIJob" in d.message
     counted = ("[(.spec.jobTemplate.spec.parallelism // 1), (.spec.jobTemplate.spec.completions // empty)]"

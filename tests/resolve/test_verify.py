@@ -67,7 +67,7 @@ def test_a_type_selector_on_a_value_the_controller_never_writes_claims_no_pod(tm
         "WM730",
         "componentTypeSelector of worker claims none of the 3 pod(s) the controller creates for it: they "
         "carry training.kubeflow.org/replica-type='worker' (labels written per kubeflow/training-operator "
-        "pkg/controller.v1/common/pod.go (CreateNewPod))",
+        "v1.9.0 pkg/controller.v1/common/pod.go (CreateNewPod))",
     )]
     (where,) = [d for d in found if d["rule"] == "WM730"]
     line = definition.splitlines()[where["line"] - 1]
@@ -81,8 +81,8 @@ def test_a_type_selector_copied_from_a_sibling_claims_its_pods(tmp_path: Path) -
     (other,) = [message for rule, message in rules if rule == "WM731"]
     assert other.startswith("componentTypeSelector of master also claims the pods the controller creates for "
                             "worker (such as mnist-")
-    assert other.endswith("labels written per kubeflow/training-operator pkg/controller.v1/common/pod.go "
-                          "(CreateNewPod))")
+    assert other.endswith("labels written per kubeflow/training-operator v1.9.0 "
+                          "pkg/controller.v1/common/pod.go (CreateNewPod))")
     assert [r for r, _ in rules] == ["WM730", "WM731"]  # and the master's own pod is claimed by none
 
 
