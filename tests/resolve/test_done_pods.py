@@ -57,10 +57,6 @@ MANIFESTS = _first_with_pods()
 # draft: the synthesis, the comparison or the catalog definition); strict, so a fix is noticed
 DISAGREES = {
     "grove-io-podcliqueset-v1alpha1": "the synthesized clique pods are claimed by no component",
-    "nvidia-com-dynamographdeployment-v1alpha1": "synthesized pods ask for no GPU, the tree 4",
-    "serving-kserve-io-inferenceservice-v1beta1": "synthesized predictor pods claimed by none",
-    "serving-kserve-io-llminferenceservice-v1alpha1": "the synthesized pods are claimed by no component",
-    "serving-kserve-io-llminferenceservice-v1alpha2": "the synthesized pods are claimed by no component",
 }
 RELABEL_UNNAMED = {
     **{name: "a pod whose labels and owner are gone still agrees (taken by its name)" for name in (

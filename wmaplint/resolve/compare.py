@@ -22,9 +22,9 @@ from wmaplint.resolve.created import kind_model
 from wmaplint.resolve.facts import GpuTotalDiffers, PodCountDiffers, PodUnattributed
 from wmaplint.resolve.jqrun import default_runtime
 from wmaplint.resolve.model import ComponentCount, PodComparison, Workload
-from wmaplint.resolve.pods import attribute_pods, pod_name
+from wmaplint.resolve.pods import PodMatcher, attribute_pods, pod_name
 from wmaplint.resolve.resources import format_number, pod_resources
-from wmaplint.resolve.synthesis import tree_pods
+from wmaplint.resolve.synthesis import SyntheticPod, synthesize, tree_pods
 from wmaplint.resolve.values import get
 
 if TYPE_CHECKING:
@@ -154,11 +154,15 @@ def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: lis
         kept.append(attribution)
         keep_pods.append(pod)
     workload.pods = kept
-    predicted = tree_pods(workload, obj, None, runtime or default_runtime())
+    runtime = runtime or default_runtime()
+    predicted = tree_pods(workload, obj, None, runtime)
+    uncounted = _uncounted(definition, workload, obj, runtime)
+    predicted.extend(uncounted)
     comparison = PodComparison(
-        predicted=workload.total_pods,
+        predicted=workload.total_pods + len(uncounted),
         listed=len(kept),
-        predicted_gpus=workload.total_resources.get(GPU, Decimal(0)),
+        predicted_gpus=workload.total_resources.get(GPU, Decimal(0)) + sum(
+            (_gpus(p.pod) for p in uncounted), Decimal(0)),
         listed_gpus=sum((_gpus(p) for p in keep_pods), Decimal(0)),
         belonging={a.pod: how[id(p)] for a, p in zip(kept, keep_pods, strict=True)},
         unclaimed=[a.pod for a in kept if a.component is None],
@@ -169,6 +173,25 @@ def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: lis
     workload.comparison = comparison
     _facts(definition, workload, comparison)
     return keep_pods
+
+
+def _uncounted(definition: Definition, workload: Workload, obj: Any, runtime: JqRuntime) -> list[SyntheticPod]:
+    """The pods the controller model says are made from a template of the controller's own (a preset's: an
+    LLMInferenceService's scheduler), which the tree cannot count: the manifest holds no template for them.
+    Each is the prediction of the one component whose selectors claim it and whose instances have none."""
+    found: list[SyntheticPod] = []
+    if kind_model(workload.api_version, workload.kind) is None:
+        return found
+    matcher = PodMatcher(definition, runtime, workload.definition_path)
+    for pod in synthesize(workload, obj, None, runtime):
+        if pod.component:
+            continue
+        claimed = matcher.attribute(pod.pod, []).claimed_by
+        node = workload.components.get(claimed[0]) if len(claimed) == 1 else None
+        if node is not None and not any(inst.template is not None for inst in node.instances):
+            pod.component = node.name
+            found.append(pod)
+    return found
 
 
 def _counts(workload: Workload, predicted: list[Any], kept: list[Any]) -> list[ComponentCount]:
