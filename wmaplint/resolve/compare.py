@@ -175,7 +175,8 @@ def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: lis
     return keep_pods
 
 
-def _uncounted(definition: Definition, workload: Workload, obj: Any, runtime: JqRuntime) -> list[SyntheticPod]:
+def _uncounted(definition: Definition, workload: Workload, obj: Any, runtime: JqRuntime
+               ) -> list[SyntheticPod]:
     """The pods the controller model says are made from a template of the controller's own (a preset's: an
     LLMInferenceService's scheduler), which the tree cannot count: the manifest holds no template for them.
     Each is the prediction of the one component whose selectors claim it and whose instances have none."""

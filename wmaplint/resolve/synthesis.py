@@ -379,7 +379,9 @@ def _with_unseen(spec: dict[str, Any], unseen: dict[str, Any]) -> dict[str, Any]
     """The pod spec with what the framework's own words ask for (``gpu: 1``) as the pod's first container
     asks for it once the controller has translated it, as the tree counts it."""
     containers = spec.get("containers")
-    if not unseen or not isinstance(containers, list) or not containers or not isinstance(containers[0], dict):
+    if not unseen or not isinstance(containers, list) or not containers:
+        return spec
+    if not isinstance(containers[0], dict):
         return spec
     first = dict(containers[0])
     resources = dict(first.get("resources") or {})
