@@ -88,12 +88,55 @@ def belongs(pod: Any, workload: Workload, uid: Any, owners: Owners) -> str | Non
         ref = _owner(known)
     if steps:
         return None  # owned by something that does not lead to the workload
+    if workload.kind == "Pod" and workload.api_version == "v1":
+        return "itself" if _is_the_pod(pod, workload) else None
+    labels = get(get(pod, "metadata"), "labels")
+    labels = labels if isinstance(labels, Mapping) else {}
     keys = workload_label_keys(workload)
     if keys:
-        labels = get(get(pod, "metadata"), "labels")
-        labels = labels if isinstance(labels, Mapping) else {}
         return "labels" if any(labels.get(key) == workload.name for key in keys) else None
+    # Without an owner or a label naming the workload, the labels the controller writes decide: it copies
+    # its template's labels onto every pod it makes (a ReplicaSet or Job adopts an orphan its selector
+    # matches), and adds its own keys. A pod with every label of one template is of the workload; one with
+    # none of them and none of the controller's keys is not; between the two, the definition's selectors do.
+    templates = _template_labels(workload)
+    if any(all(labels.get(k) == v for k, v in template.items()) for template in templates):
+        return "labels"
+    written = controller_keys(workload)
+    carries = any(labels.get(k) == v for template in templates for k, v in template.items()) or any(
+        key in labels for key in written)
+    if (templates or written) and not carries:
+        return None
     return BY_SELECTORS
+
+
+def _is_the_pod(pod: Any, workload: Workload) -> bool:
+    """Whether the listed pod is the Pod the manifest declares: a Pod is its own workload, the same object by
+    its name (and namespace where both give one)."""
+    metadata = get(pod, "metadata")
+    namespace = get(metadata, "namespace")
+    return get(metadata, "name") == workload.name and (
+        namespace is None or workload.namespace is None or namespace == workload.namespace)
+
+
+def _template_labels(workload: Workload) -> list[dict[str, str]]:
+    """The labels of each pod template of the tree that has some."""
+    found: list[dict[str, str]] = []
+    for node in workload.components.values():
+        for inst in node.instances:
+            labels = get(inst.template.metadata, "labels") if inst.template is not None else None
+            if isinstance(labels, Mapping) and labels:
+                found.append({str(k): str(v) for k, v in labels.items()})
+    return found
+
+
+def controller_keys(workload: Workload) -> set[str]:
+    """The label keys the controller model says the workload's controller writes on its pods."""
+    model = kind_model(workload.api_version, workload.kind)
+    if model is not None and model.pods is not None:
+        return set(model.pods.labels)
+    facts = controller_labels(workload.api_version, workload.kind)
+    return {label.key for label in facts.labels} if facts else set()
 
 
 def pods_of(workload: Workload, obj: Any, pods: list[Any], owners: Owners) -> set[int]:

@@ -309,6 +309,7 @@ def tree_pods(workload: Workload, obj: Any, per_instance: int | None, runtime: J
     uid = get(metadata, "uid")
     if isinstance(uid, str):
         owner["uid"] = uid
+    bare = workload.kind == "Pod" and workload.api_version == "v1"
     made: list[SyntheticPod] = []
     for node, inst, path in _walk(workload.root, (), per_instance):
         if len(made) >= MAX_PODS:
@@ -327,6 +328,8 @@ def tree_pods(workload: Workload, obj: Any, per_instance: int | None, runtime: J
             "labels": labels,
             "ownerReferences": [_owner_of(workload, path) or owner],
         }
+        if bare:  # a Pod is its own workload: the pod is the object itself, owned by nothing
+            pod_metadata = {"name": workload.name, "labels": labels}
         if isinstance(namespace, str):
             pod_metadata["namespace"] = namespace
         pod = {"apiVersion": "v1", "kind": "Pod", "metadata": pod_metadata, "spec": template.spec}
