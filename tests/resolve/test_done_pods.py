@@ -53,11 +53,6 @@ def _tree(tmp_path: Path, manifest: Path, pods: dict[str, Any]) -> tuple[dict[st
 
 
 MANIFESTS = _first_with_pods()
-# kinds on which the comparison does not yet do what the issue asks, and what it does instead (outside the
-# draft: the synthesis, the comparison or the catalog definition); strict, so a fix is noticed
-DISAGREES = {
-    "grove-io-podcliqueset-v1alpha1": "the synthesized clique pods are claimed by no component",
-}
 
 
 def test_every_kind_with_an_example_is_covered() -> None:
@@ -66,8 +61,6 @@ def test_every_kind_with_an_example_is_covered() -> None:
 
 @pytest.mark.parametrize("manifest", MANIFESTS, ids=[m.parent.name for m in MANIFESTS])
 def test_the_synthesized_pod_list_agrees_and_each_change_is_named(tmp_path: Path, manifest: Path) -> None:
-    if manifest.parent.name in DISAGREES:
-        pytest.xfail(DISAGREES[manifest.parent.name])
     pods = _synthesized(manifest)
     assert pods is not None
     comparison, found = _tree(tmp_path, manifest, pods)
