@@ -171,7 +171,8 @@ def test_an_orphan_deployment_pod_belongs_by_its_template_labels_and_not_without
     (pod,) = pods["items"]
     pod["metadata"].pop("ownerReferences")  # orphaned: its ReplicaSet's selector still matches its labels
     comparison, found = _tree(tmp_path, DEPLOYMENT, pods)
-    assert comparison["agrees"] is True and comparison["belonging"] == {"inference/embedder-pod-0-0": "labels"}
+    assert comparison["agrees"] is True
+    assert comparison["belonging"] == {"inference/embedder-pod-0-0": "labels"}
     pod["metadata"]["labels"] = {"app": "other"}
     comparison, found = _tree(tmp_path, DEPLOYMENT, pods)
     assert comparison["notOfWorkload"] == ["inference/embedder-pod-0-0"] and comparison["agrees"] is False
@@ -191,7 +192,8 @@ def test_a_pod_is_its_own_workload_by_name(tmp_path: Path) -> None:
 
 def test_an_empty_pod_list_is_compared(tmp_path: Path) -> None:
     comparison, found = _tree(tmp_path, NOTEBOOK, {"apiVersion": "v1", "kind": "List", "items": []})
-    assert comparison["predicted"] == {"pods": 1, "gpus": 2} and comparison["listed"] == {"pods": 0, "gpus": 0}
+    assert comparison["predicted"] == {"pods": 1, "gpus": 2}
+    assert comparison["listed"] == {"pods": 0, "gpus": 0}
     assert [rule for rule, _ in found] == ["WM735", "WM734"]
 
 
@@ -202,3 +204,13 @@ def test_predictor_pods_run_the_assembled_template_with_its_component_label(tmp_
     assert container["resources"]["limits"]["nvidia.com/gpu"] == "1"
     comparison, found = _tree(tmp_path, PREDICTOR, pods)
     assert found == [] and comparison["listed"] == {"pods": 2, "gpus": 2}
+
+
+def test_a_pod_of_the_workload_in_no_instance_counts_in_no_instance_row(tmp_path: Path) -> None:
+    pods = _synthesized(DYNAMO)
+    pod = pods["items"][0]  # still owned by its component deployment, but its entry label is gone
+    pod["metadata"]["labels"].pop("nvidia.com/dynamo-component")
+    comparison, found = _tree(tmp_path, DYNAMO, pods)
+    assert comparison["agrees"] is False
+    assert [c["instance"] for c in comparison["components"]] == [None, "Frontend", "decode", "prefill"]
+    assert ("WM734", "component/Frontend: the tree predicts 1 pod(s), the pod list has 0") in found

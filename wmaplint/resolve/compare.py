@@ -251,8 +251,10 @@ def _counts(workload: Workload, predicted: list[Any], kept: list[Any]) -> list[C
             continue
         counts.append(ComponentCount(name, "", expected[name], listed[name]))
         if node.multi_instance:
+            # a pod in no instance (its instance selector gave nothing) counts in the component's row only
+            known = {i.id for i in node.instances}
             ids = [i.id for i in node.instances] + sorted(
-                {str(i) for (c, i) in listed_inst if c == name} - {i.id for i in node.instances})
+                {str(i) for (c, i) in listed_inst if c == name and i is not None} - known)
             counts.extend(ComponentCount(name, i, expected_inst[(name, i)], listed_inst[(name, i)])
                           for i in ids)
     return counts
