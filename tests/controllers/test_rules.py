@@ -115,6 +115,16 @@ def test_a_dynamo_instance_selector_is_right() -> None:
     assert findings(DYNAMO, "WM532") == []
 
 
+def test_a_rayjob_instance_selector_under_a_misplaced_id_path_is_not_blamed() -> None:
+    # ray.io/group is the worker group's groupName on a RayJob's cluster pods (ray-project/kuberay v1.4.2
+    # ray-operator/controllers/ray/common/pod.go labelPod): with the ids read from a list the spec does not
+    # have, the path is what is wrong (WM301), not the label
+    text = vary(RAYJOB, "instanceIdPath: .spec.rayClusterSpec.workerGroupSpecs[]?.groupName",
+                "instanceIdPath: .spec.workerGroupSpecs[]?.groupName")
+    assert findings(text, "WM532") == []
+    assert [d.rule for d in lint_text(text, "rayjob.yaml") if d.rule == "WM301"] == ["WM301"]
+
+
 # -- WM533 child-kind-not-created
 
 

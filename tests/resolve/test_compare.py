@@ -159,3 +159,58 @@ def test_the_text_output_says_what_differs(tmp_path: Path) -> None:
             in result.stdout)
     assert "    replicatedjob/worker: predicted 2, listed 1" in result.stdout
     assert _names(pods)[0] in result.stdout
+
+
+DEPLOYMENT = EXAMPLES / "apps-deployment-v1" / "stalled-rollout.yaml"
+NOTEBOOK = EXAMPLES / "core-pod-v1" / "gpu-notebook.yaml"
+PREDICTOR = EXAMPLES / "serving-kserve-io-inferenceservice-v1beta1" / "hf-llm-gpu.yaml"
+
+
+def test_an_orphan_deployment_pod_belongs_by_its_template_labels_and_not_without_them(tmp_path: Path) -> None:
+    pods = _synthesized(DEPLOYMENT)
+    (pod,) = pods["items"]
+    pod["metadata"].pop("ownerReferences")  # orphaned: its ReplicaSet's selector still matches its labels
+    comparison, found = _tree(tmp_path, DEPLOYMENT, pods)
+    assert comparison["agrees"] is True
+    assert comparison["belonging"] == {"inference/embedder-pod-0-0": "labels"}
+    pod["metadata"]["labels"] = {"app": "other"}
+    comparison, found = _tree(tmp_path, DEPLOYMENT, pods)
+    assert comparison["notOfWorkload"] == ["inference/embedder-pod-0-0"] and comparison["agrees"] is False
+    assert ("WM734", "deployment: the tree predicts 1 pod(s), the pod list has 0") in found
+
+
+def test_a_pod_is_its_own_workload_by_name(tmp_path: Path) -> None:
+    pods = _synthesized(NOTEBOOK)
+    assert _names(pods) == ["notebook-alice"] and "ownerReferences" not in pods["items"][0]["metadata"]
+    pods["items"][0]["metadata"]["labels"] = {"relabelled": "yes"}
+    comparison, _ = _tree(tmp_path, NOTEBOOK, pods)
+    assert comparison["agrees"] is True and comparison["belonging"] == {"notebooks/notebook-alice": "itself"}
+    pods["items"][0]["metadata"]["name"] = "notebook-bob"
+    comparison, _ = _tree(tmp_path, NOTEBOOK, pods)
+    assert comparison["notOfWorkload"] == ["notebooks/notebook-bob"]
+
+
+def test_an_empty_pod_list_is_compared(tmp_path: Path) -> None:
+    comparison, found = _tree(tmp_path, NOTEBOOK, {"apiVersion": "v1", "kind": "List", "items": []})
+    assert comparison["predicted"] == {"pods": 1, "gpus": 2}
+    assert comparison["listed"] == {"pods": 0, "gpus": 0}
+    assert [rule for rule, _ in found] == ["WM735", "WM734"]
+
+
+def test_predictor_pods_run_the_assembled_template_with_its_component_label(tmp_path: Path) -> None:
+    pods = _synthesized(PREDICTOR)
+    assert [p["metadata"]["labels"]["component"] for p in pods["items"]] == ["predictor", "predictor"]
+    (container,) = pods["items"][0]["spec"]["containers"]
+    assert container["resources"]["limits"]["nvidia.com/gpu"] == "1"
+    comparison, found = _tree(tmp_path, PREDICTOR, pods)
+    assert found == [] and comparison["listed"] == {"pods": 2, "gpus": 2}
+
+
+def test_a_pod_of_the_workload_in_no_instance_counts_in_no_instance_row(tmp_path: Path) -> None:
+    pods = _synthesized(DYNAMO)
+    pod = pods["items"][0]  # still owned by its component deployment, but its entry label is gone
+    pod["metadata"]["labels"].pop("nvidia.com/dynamo-component")
+    comparison, found = _tree(tmp_path, DYNAMO, pods)
+    assert comparison["agrees"] is False
+    assert [c["instance"] for c in comparison["components"]] == [None, "Frontend", "decode", "prefill"]
+    assert ("WM734", "component/Frontend: the tree predicts 1 pod(s), the pod list has 0") in found

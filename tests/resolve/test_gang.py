@@ -1,4 +1,5 @@
 from tests.resolve.typed import findings, resolve
+from wmaplint.report.workloads import render_text
 from wmaplint.rules.resolution.gang_member_not_resolved import RULE as GANG_MEMBER_UNKNOWN
 from wmaplint.rules.resolution.gang_min_available_unknown import RULE as GANG_MIN_AVAILABLE_UNKNOWN
 
@@ -47,6 +48,24 @@ def test_zero_scale_cannot_be_computed(jobset_definition, jobset_manifest, runti
     workload = resolve(jobset_definition, jobset_manifest, runtime=runtime)
     assert workload.gangs[0].min_available is None
     assert GANG_MIN_AVAILABLE_UNKNOWN.id in {f.rule for f in findings(workload)}
+
+
+def test_a_min_available_not_computed_is_said_once(jobset_definition, jobset_manifest, runtime):
+    for job in jobset_manifest["spec"]["replicatedJobs"]:
+        job["replicas"] = 0
+    workload = resolve(jobset_definition, jobset_manifest, runtime=runtime)
+    [line] = [line for line in render_text([workload]).splitlines() if line.lstrip().startswith("gang ")]
+    assert line.count("cannot be computed") == 1, line
+
+
+def test_a_v2_min_available_not_computed_is_said_once(jobset_definition, jobset_manifest, runtime):
+    jobset_definition["spec"]["optimizationInstructions"]["gangScheduling"] = {
+        "podGroup": {"name": "train", "subGroups": [{"componentName": "nosuch"}]}}
+    for job in jobset_manifest["spec"]["replicatedJobs"]:
+        job["replicas"] = 0
+    workload = resolve(jobset_definition, jobset_manifest, runtime=runtime)
+    [line] = [line for line in render_text([workload]).splitlines() if line.lstrip().startswith("gang ")]
+    assert "min-available cannot be computed" in line and line.count("cannot be computed") == 1, line
 
 
 def test_alpha_member_without_pods_adds_nothing(jobset_definition, jobset_manifest, runtime):

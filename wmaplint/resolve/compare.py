@@ -22,9 +22,9 @@ from wmaplint.resolve.created import kind_model
 from wmaplint.resolve.facts import GpuTotalDiffers, PodCountDiffers, PodUnattributed
 from wmaplint.resolve.jqrun import default_runtime
 from wmaplint.resolve.model import ComponentCount, PodComparison, Workload
-from wmaplint.resolve.pods import attribute_pods, pod_name
+from wmaplint.resolve.pods import PodMatcher, attribute_pods, pod_name
 from wmaplint.resolve.resources import format_number, pod_resources
-from wmaplint.resolve.synthesis import tree_pods
+from wmaplint.resolve.synthesis import SyntheticPod, synthesize, tree_pods
 from wmaplint.resolve.values import get
 
 if TYPE_CHECKING:
@@ -89,12 +89,55 @@ def belongs(pod: Json, workload: Workload, uid: Any, owners: Owners) -> str | No
         ref = _owner(known)
     if steps:
         return None  # owned by something that does not lead to the workload
+    if workload.kind == "Pod" and workload.api_version == "v1":
+        return "itself" if _is_the_pod(pod, workload) else None
+    labels = get(get(pod, "metadata"), "labels")
+    labels = labels if isinstance(labels, Mapping) else {}
     keys = workload_label_keys(workload)
     if keys:
-        labels = get(get(pod, "metadata"), "labels")
-        labels = labels if isinstance(labels, Mapping) else {}
         return "labels" if any(labels.get(key) == workload.name for key in keys) else None
+    # Without an owner or a label naming the workload, the labels the controller writes decide: it copies
+    # its template's labels onto every pod it makes (a ReplicaSet or Job adopts an orphan its selector
+    # matches), and adds its own keys. A pod with every label of one template is of the workload; one with
+    # none of them and none of the controller's keys is not; between the two, the definition's selectors do.
+    templates = _template_labels(workload)
+    if any(all(labels.get(k) == v for k, v in template.items()) for template in templates):
+        return "labels"
+    written = controller_keys(workload)
+    carries = any(labels.get(k) == v for template in templates for k, v in template.items()) or any(
+        key in labels for key in written)
+    if (templates or written) and not carries:
+        return None
     return BY_SELECTORS
+
+
+def _is_the_pod(pod: Any, workload: Workload) -> bool:
+    """Whether the listed pod is the Pod the manifest declares: a Pod is its own workload, the same object by
+    its name (and namespace where both give one)."""
+    metadata = get(pod, "metadata")
+    namespace = get(metadata, "namespace")
+    return get(metadata, "name") == workload.name and (
+        namespace is None or workload.namespace is None or namespace == workload.namespace)
+
+
+def _template_labels(workload: Workload) -> list[dict[str, str]]:
+    """The labels of each pod template of the tree that has some."""
+    found: list[dict[str, str]] = []
+    for node in workload.components.values():
+        for inst in node.instances:
+            labels = get(inst.template.metadata, "labels") if inst.template is not None else None
+            if isinstance(labels, Mapping) and labels:
+                found.append({str(k): str(v) for k, v in labels.items()})
+    return found
+
+
+def controller_keys(workload: Workload) -> set[str]:
+    """The label keys the controller model says the workload's controller writes on its pods."""
+    model = kind_model(workload.api_version, workload.kind)
+    if model is not None and model.pods is not None:
+        return set(model.pods.labels)
+    facts = controller_labels(workload.api_version, workload.kind)
+    return {label.key for label in facts.labels} if facts else set()
 
 
 def pods_of(workload: Workload, obj: Json, pods: list[Any], owners: Owners) -> set[int]:
@@ -155,11 +198,15 @@ def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: lis
         kept.append(attribution)
         keep_pods.append(pod)
     workload.pods = kept
-    predicted = tree_pods(workload, obj, None, runtime or default_runtime())
+    runtime = runtime or default_runtime()
+    predicted = tree_pods(workload, obj, None, runtime)
+    uncounted = _uncounted(definition, workload, obj, runtime)
+    predicted.extend(uncounted)
     comparison = PodComparison(
-        predicted=workload.total_pods,
+        predicted=workload.total_pods + len(uncounted),
         listed=len(kept),
-        predicted_gpus=workload.total_resources.get(GPU, Decimal(0)),
+        predicted_gpus=workload.total_resources.get(GPU, Decimal(0)) + sum(
+            (_gpus(p.pod) for p in uncounted), Decimal(0)),
         listed_gpus=sum((_gpus(p) for p in keep_pods), Decimal(0)),
         belonging={a.pod: how[id(p)] for a, p in zip(kept, keep_pods, strict=True)},
         unclaimed=[a.pod for a in kept if a.component is None],
@@ -170,6 +217,26 @@ def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: lis
     workload.comparison = comparison
     _facts(definition, workload, comparison)
     return keep_pods
+
+
+def _uncounted(definition: Definition, workload: Workload, obj: Any, runtime: JqRuntime
+               ) -> list[SyntheticPod]:
+    """The pods the controller model says are made from a template of the controller's own (a preset's: an
+    LLMInferenceService's scheduler), which the tree cannot count: the manifest holds no template for them.
+    Each is the prediction of the one component whose selectors claim it and whose instances have none."""
+    found: list[SyntheticPod] = []
+    if kind_model(workload.api_version, workload.kind) is None:
+        return found
+    matcher = PodMatcher(definition, runtime, workload.definition_path)
+    for pod in synthesize(workload, obj, None, runtime):
+        if pod.component:
+            continue
+        claimed = matcher.attribute(pod.pod, []).claimed_by
+        node = workload.components.get(claimed[0]) if len(claimed) == 1 else None
+        if node is not None and not any(inst.template is not None for inst in node.instances):
+            pod.component = node.name
+            found.append(pod)
+    return found
 
 
 def _counts(workload: Workload, predicted: list[Any], kept: list[Any]) -> list[ComponentCount]:
@@ -185,8 +252,10 @@ def _counts(workload: Workload, predicted: list[Any], kept: list[Any]) -> list[C
             continue
         counts.append(ComponentCount(name, "", expected[name], listed[name]))
         if node.multi_instance:
+            # a pod in no instance (its instance selector gave nothing) counts in the component's row only
+            known = {i.id for i in node.instances}
             ids = [i.id for i in node.instances] + sorted(
-                {str(i) for (c, i) in listed_inst if c == name} - {i.id for i in node.instances})
+                {str(i) for (c, i) in listed_inst if c == name and i is not None} - known)
             counts.extend(ComponentCount(name, i, expected_inst[(name, i)], listed_inst[(name, i)])
                           for i in ids)
     return counts

@@ -79,14 +79,13 @@ def _alpha(group: PodGroup, workload: Workload) -> Gang:
     members = [p for p in (_part(m, workload, False) for m in group.members) if p is not None]
     name = group.name or ""
     total = _total([m.min_available for m in members])
+    # a min-available that cannot be computed is said by min_available None, not again in the note
     note = ""
     if total == 0:
         workload.facts.append(PodGroupEmpty(workload.definition_path, group.node.span, name))
         total = None
-    if total is None:
-        note = "min-available cannot be computed"
     if members and any(m.group_by_key_paths for m in members):
-        note = (note + "; " if note else "") + "one group per distinct groupByKeyPaths value of the pods"
+        note = "one group per distinct groupByKeyPaths value of the pods"
     return Gang(name=name, api="podGroups", members=members, min_available=total, note=note)
 
 
@@ -106,6 +105,5 @@ def _v2(group: PodGroupV2, subgroups: list[GangMember], workload: Workload) -> G
         members=members,
         min_available=total,
         topology=topology or None,
-        note="" if total is not None else "min-available cannot be computed",
         min_subgroups=min_subgroups,
     )

@@ -83,9 +83,11 @@ def resolve_documents(
     runtime: JqRuntime | None = None,
     references: References | None = None,
     owners: list[Any] | None = None,
+    listing: bool = False,
 ) -> TreeRun:
     """Resolve the manifests; with ``pods`` (what `kubectl get pods` lists), compare each workload with its
-    pods, following their ownerReferences through ``owners`` (the other objects listed beside them)."""
+    pods, following their ownerReferences through ``owners`` (the other objects listed beside them).
+    ``listing``: a pod list was given, so an empty one is compared too (every predicted pod is missing)."""
     runtime = runtime or default_runtime()
     run = TreeRun(diagnostics=list(index.problems))
     facts: list[Fact] = []
@@ -126,7 +128,7 @@ def resolve_documents(
                                     references=references,
                                     with_verify=verified[id(entry.definition)] <= VERIFIED_MANIFESTS)
         chosen.append((workload, entry, manifest))
-    if pods and chosen:
+    if (pods or listing) and chosen:
         # each pod goes to the workload it is found to belong to; one nothing ties to a workload goes to the
         # first whose selectors claim it (wmaplint.resolve.compare)
         from wmaplint.resolve.compare import Owners, compare_pods, pods_of
@@ -279,7 +281,8 @@ def resolve_files(
     # Resolution allocates many small acyclic objects per document; the cyclic collector would rescan every
     # loaded manifest each time (a third of the time of a 5,000-document stream). Reference counting frees.
     with no_cyclic_gc():
-        run = resolve_documents(manifests, index, pods, runtime, references, owners)
+        run = resolve_documents(manifests, index, pods, runtime, references, owners,
+                                listing=pods_path is not None)
     run.diagnostics[:0] = problems
     if referenced and not manifests:
         run.notes.extend(

@@ -22,6 +22,7 @@ from wmaplint.resolve.controller import ControllerLabels, controller_labels
 from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
 from wmaplint.resolve.jqrun import JqInput, JqRuntime, default_runtime
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
+from wmaplint.resolve.resources import format_number
 from wmaplint.resolve.values import get
 from wmaplint.structs import dataclass, field
 
@@ -259,6 +260,24 @@ def _template_paths(workload: Workload, obj: Any, runtime: JqRuntime
     return found
 
 
+def _fragment_places(workload: Workload, obj: Any, runtime: JqRuntime
+                     ) -> dict[tuple[str, int], list[tuple[Any, ...]]]:
+    """(component, instance index) -> the paths in the manifest of the fragments its pod is assembled from
+    (a fragmented pod spec), where a fragment's path expression gives one path per instance."""
+    found: dict[tuple[str, int], list[tuple[Any, ...]]] = {}
+    data = JqInput(obj)
+    for node in workload.components.values():
+        for expr in node.component.fragment_paths.values():
+            result = runtime.evaluate(f"[path({expr.text})]", data)
+            outputs = result.outputs[0] if result.ok and len(result.outputs) == 1 else None
+            if not isinstance(outputs, list) or len(outputs) != len(node.instances):
+                continue
+            for inst, concrete in zip(node.instances, outputs, strict=True):
+                if isinstance(concrete, list):
+                    found.setdefault((node.name, inst.index), []).append(tuple(concrete))
+    return found
+
+
 def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
                runtime: JqRuntime | None = None) -> list[SyntheticPod]:
     """The pods the controller creates for manifest ``obj`` (resolved as ``workload``): those the controller
@@ -272,7 +291,8 @@ def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
     model = kind_model(workload.api_version, workload.kind)
     created = created_pods(model, obj, runtime, per_instance) if model is not None else None
     if model is not None and created is not None:
-        return _from_model(workload, obj, model, created, _template_paths(workload, obj, runtime))
+        return _from_model(workload, obj, model, created, _template_paths(workload, obj, runtime),
+                           _fragment_places(workload, obj, runtime))
     return tree_pods(workload, obj, per_instance, runtime)
 
 
@@ -292,6 +312,7 @@ def tree_pods(workload: Workload, obj: Any, per_instance: int | None, runtime: J
     uid = get(metadata, "uid")
     if isinstance(uid, str):
         owner["uid"] = uid
+    bare = workload.kind == "Pod" and workload.api_version == "v1"
     made: list[SyntheticPod] = []
     for node, inst, path in _walk(workload.root, (), per_instance):
         if len(made) >= MAX_PODS:
@@ -310,6 +331,8 @@ def tree_pods(workload: Workload, obj: Any, per_instance: int | None, runtime: J
             "labels": labels,
             "ownerReferences": [_owner_of(workload, path) or owner],
         }
+        if bare:  # a Pod is its own workload: the pod is the object itself, owned by nothing
+            pod_metadata = {"name": workload.name, "labels": labels}
         if isinstance(namespace, str):
             pod_metadata["namespace"] = namespace
         pod = {"apiVersion": "v1", "kind": "Pod", "metadata": pod_metadata, "spec": template.spec}
@@ -358,6 +381,22 @@ def _spec_of(template: Json) -> Json:
     return template
 
 
+def _with_unseen(spec: dict[str, Any], unseen: dict[str, Any]) -> dict[str, Any]:
+    """The pod spec with what the framework's own words ask for (``gpu: 1``) as the pod's first container
+    asks for it once the controller has translated it, as the tree counts it."""
+    containers = spec.get("containers")
+    if not unseen or not isinstance(containers, list) or not containers:
+        return spec
+    if not isinstance(containers[0], dict):
+        return spec
+    first = dict(containers[0])
+    resources = dict(first.get("resources") or {})
+    limits = dict(resources.get("limits") or {})
+    limits.update({name: str(format_number(amount)) for name, amount in unseen.items() if name not in limits})
+    first["resources"] = {**resources, "limits": limits}
+    return {**spec, "containers": [first, *containers[1:]]}
+
+
 def _same_place(tree: tuple[Any, ...], model: tuple[Any, ...]) -> bool:
     """Whether a definition's template path and the model's name one template (either may name the spec)."""
     return tree == model or (tree[-1:] == ("spec",) and tree[:-1] == model) or (
@@ -365,7 +404,8 @@ def _same_place(tree: tuple[Any, ...], model: tuple[Any, ...]) -> bool:
 
 
 def _from_model(workload: Workload, obj: Any, model: KindModel, created: list[CreatedPod],
-                concrete: dict[tuple[str, int], tuple[Any, ...]]) -> list[SyntheticPod]:
+                concrete: dict[tuple[str, int], tuple[Any, ...]],
+                fragments: dict[tuple[str, int], list[tuple[Any, ...]]]) -> list[SyntheticPod]:
     listed = frozenset(model.pods.labels) if model.pods else frozenset()
     exhaustive = model.pods.exhaustive if model.pods else False
     metadata = get(obj, "metadata")
@@ -374,15 +414,21 @@ def _from_model(workload: Workload, obj: Any, model: KindModel, created: list[Cr
                if inst.template is not None]
     made: list[SyntheticPod] = []
     for number, pod in enumerate(created):
-        match = _match(workload, pod, concrete, by_spec)
+        match = _match(workload, pod, concrete, fragments, by_spec)
         name, inst = match if match is not None else ("", None)
         template_labels = get(get(pod.template, "metadata"), "labels")
         if not isinstance(template_labels, dict) and inst is not None and inst.template is not None:
             template_labels = get(inst.template.metadata, "labels")  # the model gives the spec alone
         template_labels = template_labels if isinstance(template_labels, dict) else {}
-        labels = {**{str(k): str(v) for k, v in template_labels.items()}, **pod.labels}
-        spec = _spec_of(pod.template) if pod.template is not None else (
-            inst.template.spec if inst is not None and inst.template is not None else {})
+        labels = {**{str(k): str(v) for k, v in template_labels.items()}, **pod.labels,
+                  **_by_location(model, pod, obj)}
+        # the component's template as the tree assembles it where there is one: the model's template may be
+        # the framework's own shape (a KServe predictor, a Dynamo service), not a pod spec
+        spec: Json
+        if inst is not None and inst.template is not None:
+            spec = _with_unseen(inst.template.spec, inst.template.unseen)
+        else:
+            spec = _spec_of(pod.template) if pod.template is not None else {}
         entry = f"-{pod.entry}" if pod.entry is not None else ""
         pod_metadata: dict[str, Any] = {
             "name": f"{workload.name}-{pod.created}{entry}-{pod.group}-{pod.index}",
@@ -402,15 +448,38 @@ def _from_model(workload: Workload, obj: Any, model: KindModel, created: list[Cr
     return made
 
 
+def _by_location(model: KindModel, pod: CreatedPod, obj: Any) -> dict[str, str]:
+    """The labels the model cannot derive but gives by where the pod's template sits (``values``: the
+    predictor's pods are ``component: predictor``), where exactly one location holds the template."""
+    if pod.template_path is None:
+        return {}
+    place = _Place(obj, None, pod.template_path)
+    found: dict[str, str] = {}
+    for key in pod.undetermined:
+        fact = model.label(key)
+        if fact is None or not fact.values:
+            continue
+        matched = {value for value, location in fact.values if place.under(location)}
+        if len(matched) == 1:
+            found[key] = matched.pop()
+    return found
+
+
 def _match(workload: Workload, pod: CreatedPod, concrete: dict[tuple[str, int], tuple[Any, ...]],
-           by_spec: list[tuple[str, Instance]]) -> tuple[str, Instance] | None:
-    """The definition's component instance whose template the created pod runs: by where the template sits,
-    else by its value when exactly one template is equal."""
+           fragments: dict[tuple[str, int], list[tuple[Any, ...]]], by_spec: list[tuple[str, Instance]]
+           ) -> tuple[str, Instance] | None:
+    """The definition's component instance whose template the created pod runs: by where the template sits
+    (or, for a pod assembled from fragments, where a fragment sits inside the model's template), else by its
+    value when exactly one template is equal."""
     found: list[tuple[str, Instance]] = []
     if pod.template_path is not None:
         at = pod.template_path
         found = [(name, workload.components[name].instances[index])
                  for (name, index), place in concrete.items() if place and _same_place(place, at)]
+        if not found and at:
+            found = [(name, workload.components[name].instances[index])
+                     for (name, index), places in fragments.items()
+                     if any(place[:len(at)] == at for place in places)]
     elif pod.template is not None:
         spec = _spec_of(pod.template)
         found = [(name, inst) for name, inst in by_spec

@@ -14,7 +14,7 @@ from wmaplint.rules.controllers import source_of
 from wmaplint.rules.examples import JOBSET
 
 if TYPE_CHECKING:
-    from wmaplint.controllers import LabelFact
+    from wmaplint.controllers import KindModel, LabelFact
     from wmaplint.rules.context import DefinitionContext
 
 RULE = define(
@@ -51,9 +51,12 @@ def instance_selector_not_entry(ctx: DefinitionContext) -> Iterator[Diagnostic]:
             continue
         right = [label.key for label in model.labels_with_role("entry")
                  if label.of and _iterates(ids.text, label.of)]
+        # ids read from a list the controller makes nothing of is most likely a misplaced path (the path
+        # rules say so): which entries were meant is not known, so the label is not blamed
+        known = any(_iterates(ids.text, place) for place in _entry_lists(model))
         for read in label_reads(selector, "instance selector"):
             label = model.label(read.key)
-            problem = _problem(label, ids.text)
+            problem = _problem(label, ids.text, known)
             if label is None or problem is None:
                 continue
             instead = f"; the label naming those entries is {', '.join(right)}" if right else ""
@@ -62,12 +65,23 @@ def instance_selector_not_entry(ctx: DefinitionContext) -> Iterator[Diagnostic]:
             yield ctx.diag(RULE, selector.node.span_of(read.start, read.end), message)
 
 
-def _problem(label: LabelFact | None, ids: str) -> str | None:
+def _entry_lists(model: KindModel) -> set[str]:
+    """The lists whose entries the controller makes objects from: the entry labels' and the creates' ``each``
+    written as a plain path."""
+    places = {label.of for label in model.labels_with_role("entry") if label.of}
+    for created in model.creates:
+        each = re.sub(r"\[\]|\?|\s", "", created.each or "")
+        if re.fullmatch(r"(\.[A-Za-z0-9_]+)+", each):
+            places.add(each)
+    return places
+
+
+def _problem(label: LabelFact | None, ids: str, known: bool) -> str | None:
     if label is None:
         return None
     if label.role in ROLES:
         return ROLES[label.role]
-    if label.role == "entry" and label.of and not _iterates(ids, label.of):
+    if label.role == "entry" and label.of and known and not _iterates(ids, label.of):
         return f"the id of an entry of {label.of}"
     return None
 
