@@ -32,7 +32,7 @@ from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import controller_owned, owner_objects, pod_name, pods_from_documents
 from wmaplint.resolve.references import References, is_built_in_non_workload, is_referenced_object
 from wmaplint.resolve.tree import resolve_workload
-from wmaplint.source import InputError, MappingNode, SequenceNode
+from wmaplint.source import InputError, MappingNode, SequenceNode, anchor_node
 from wmaplint.source.nodes import no_cyclic_gc
 from wmaplint.structs import dataclass, field, replace
 
@@ -214,6 +214,22 @@ class DefinitionMisfit(InputError):
         return self.reason
 
 
+def _without_root_kind(documents: list[LoadedDocument]) -> Span:
+    """Where a definition file without a usable definition is wrong: in its first definition document, the
+    root component's kind as far as it is written (the root component, else the nearest field above it);
+    else the kind of its first document (a manifest given as the definition); the start of the file when it
+    holds no document."""
+    definition = next((d for d in documents if is_definition(d.value)), None)
+    if definition is not None:
+        root_kind = ("spec", "structureDefinition", "rootComponent", "kind", "kind")
+        node = anchor_node(definition.document.root, root_kind)
+    elif documents:
+        node = anchor_node(documents[0].document.root, ("kind",), at_key=False)
+    else:
+        node = None
+    return node.span if node is not None else Span.whole_file()
+
+
 def resolve_files(
     manifest_paths: list[str],
     definition_paths: list[str] | tuple[str, ...] = (),
@@ -244,9 +260,10 @@ def resolve_files(
     empty: list[Fact] = []
     given: list[tuple[str, list[DefinitionEntry]]] = []
     for path in definition_paths:
-        entries = definitions_of(load(path))
+        documents = load(path)
+        entries = definitions_of(documents)
         if not index.add_entries(entries):
-            empty.append(NoDefinitionInFile(path, Span.whole_file()))
+            empty.append(NoDefinitionInFile(path, _without_root_kind(documents)))
         given.append((path, entries))
     problems.extend(diagnostics(empty))
     manifests: list[LoadedDocument] = []
