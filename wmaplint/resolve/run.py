@@ -31,6 +31,7 @@ from wmaplint.resolve.loading import (
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import controller_owned, owner_objects, pod_name, pods_from_documents
 from wmaplint.resolve.references import References, is_built_in_non_workload, is_referenced_object
+from wmaplint.resolve.shipped import is_shipped, on_manifest
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, MappingNode, SequenceNode, anchor_node
 from wmaplint.source.nodes import no_cyclic_gc
@@ -59,8 +60,12 @@ def diagnostics(facts: Iterable[Fact]) -> list[Diagnostic]:
 
 
 def workload_diagnostics(workload: Workload, manifest: LoadedDocument | None = None) -> list[Diagnostic]:
-    """What resolving ``workload`` found, as diagnostics; each relates the manifest it was evaluated on."""
-    found = diagnostics(workload.facts)
+    """What resolving ``workload`` found, as diagnostics; each relates the manifest it was evaluated on. What
+    a shipped definition's file would hold is placed on the manifest (``wmaplint.resolve.shipped``)."""
+    if manifest is not None and is_shipped(workload.definition_path):
+        found = list(on_manifest(workload.facts, workload, manifest))
+    else:
+        found = diagnostics(workload.facts)
     if manifest is not None and manifest.document.root is not None:
         evaluated = RelatedLocation(manifest.path, manifest.document.root.span, "manifest evaluated")
         for diagnostic in found:
