@@ -278,6 +278,21 @@ def test_compile_checks_messages_and_positions() -> None:
     assert finding.rule == "WM203" and finding.data == {"suggestions": ["$item"]}
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # the unclosed bracket is where the finding is placed: its position is said once
+        ("(.status.active // 0 > 0", "`(` at 1:1 has no `)`"),
+        # the token is elsewhere than the bracket it should close: both positions are said
+        ("(.a ]", "unexpected `]`, expected `)` (for `(` at 1:1) (at 1:5)"),
+        (".a | &", "unexpected `&`: jq spells logical and as `and` (at 1:6)"),
+    ],
+)
+def test_syntax_error_names_each_position_once(text: str, message: str) -> None:
+    (finding,) = analyze(text, ExprRole("path", "root", "stream"))
+    assert (finding.rule, finding.message) == ("WM201", message)
+
+
 def test_denied_constructs_everywhere() -> None:
     role = ExprRole("path", "root", "stream")
     for text in (

@@ -38,7 +38,13 @@ def _tree(tmp_path: Path, manifest: Path, pods: dict[str, Any], as_yaml: bool = 
     assert result.exit_code in (0, 1), result.output
     out = json.loads(result.stdout)
     (workload,) = out["workloads"]
-    found = [(d["rule"], d["message"]) for d in out["diagnostics"] if d["rule"] in COMPARE_RULES]
+    found = []
+    for d in out["diagnostics"]:
+        if d["rule"] in COMPARE_RULES:
+            # the catalog's definitions are shipped ones: a finding stands on the manifest and names them
+            message, shipped, _ = d["message"].partition(f" (shipped definition {workload['definition']}, ")
+            assert shipped and d["path"] == str(manifest), d
+            found.append((d["rule"], message))
     return workload["podComparison"], found
 
 

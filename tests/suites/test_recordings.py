@@ -207,3 +207,38 @@ def test_odd_recordings_are_one_error_line_not_a_traceback(tmp_path, text, error
     assert result.exit_code == 2
     [line] = [line for line in result.stdout.splitlines() if line.startswith("ERROR")]
     assert line.startswith(f"ERROR {path}: ") and error in line
+
+
+# the second event is the one without a state: it is where the finding points
+SECOND_EVENT_WITHOUT_STATE = """\
+events:
+- kind: STATE
+  object: {kind: Pod}
+  state: Running
+- kind: STATE
+  object: {kind: Pod}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "span"),
+    [
+        (SECOND_EVENT_WITHOUT_STATE, (5, 3, 7, 1)),
+        ("events: {kind: STATE}\n", (1, 1, 1, 7)),
+        ("kind: Recording\nevents:\n- kind: Normal\n", (2, 1, 2, 7)),
+        ("definition: 3\nevents:\n- kind: STATE\n  object: {kind: Pod}\n  state: Running\n", (1, 13, 1, 14)),
+    ],
+)
+def test_a_recording_that_cannot_be_replayed_is_found_where_it_is_wrong(tmp_path, text, span):
+    from wmaplint import rules
+    from wmaplint.resolve.loading import DefinitionIndex
+    from wmaplint.suites.recording import run_recording
+    from wmaplint.suites.runner import suite_diagnostics
+
+    rules.load()
+    path = tmp_path / "odd.yaml"
+    path.write_text(text)
+    [diagnostic] = suite_diagnostics(run_recording(path, DefinitionIndex())[0])
+    assert diagnostic.rule == "WM721"
+    s = diagnostic.span
+    assert (s.start_line, s.start_col, s.end_line, s.end_col) == span

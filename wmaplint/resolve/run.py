@@ -31,8 +31,9 @@ from wmaplint.resolve.loading import (
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import controller_owned, owner_objects, pod_name, pods_from_documents
 from wmaplint.resolve.references import References, is_built_in_non_workload, is_referenced_object
+from wmaplint.resolve.shipped import is_shipped, on_manifest
 from wmaplint.resolve.tree import resolve_workload
-from wmaplint.source import InputError, MappingNode, SequenceNode
+from wmaplint.source import InputError, MappingNode, SequenceNode, anchor_node
 from wmaplint.source.nodes import no_cyclic_gc
 from wmaplint.structs import dataclass, field, replace
 
@@ -59,8 +60,12 @@ def diagnostics(facts: Iterable[Fact]) -> list[Diagnostic]:
 
 
 def workload_diagnostics(workload: Workload, manifest: LoadedDocument | None = None) -> list[Diagnostic]:
-    """What resolving ``workload`` found, as diagnostics; each relates the manifest it was evaluated on."""
-    found = diagnostics(workload.facts)
+    """What resolving ``workload`` found, as diagnostics; each relates the manifest it was evaluated on. What
+    a shipped definition's file would hold is placed on the manifest (``wmaplint.resolve.shipped``)."""
+    if manifest is not None and is_shipped(workload.definition_path):
+        found = list(on_manifest(workload.facts, workload, manifest))
+    else:
+        found = diagnostics(workload.facts)
     if manifest is not None and manifest.document.root is not None:
         evaluated = RelatedLocation(manifest.path, manifest.document.root.span, "manifest evaluated")
         for diagnostic in found:
@@ -216,6 +221,22 @@ class DefinitionMisfit(InputError):
         return self.reason
 
 
+def _without_root_kind(documents: list[LoadedDocument]) -> Span:
+    """Where a definition file without a usable definition is wrong: in its first definition document, the
+    root component's kind as far as it is written (the root component, else the nearest field above it);
+    else the kind of its first document (a manifest given as the definition); the start of the file when it
+    holds no document."""
+    definition = next((d for d in documents if is_definition(d.value)), None)
+    if definition is not None:
+        root_kind = ("spec", "structureDefinition", "rootComponent", "kind", "kind")
+        node = anchor_node(definition.document.root, root_kind)
+    elif documents:
+        node = anchor_node(documents[0].document.root, ("kind",), at_key=False)
+    else:
+        node = None
+    return node.span if node is not None else Span.whole_file()
+
+
 def resolve_files(
     manifest_paths: list[str],
     definition_paths: list[str] | tuple[str, ...] = (),
@@ -246,9 +267,10 @@ def resolve_files(
     empty: list[Fact] = []
     given: list[tuple[str, list[DefinitionEntry]]] = []
     for path in definition_paths:
-        entries = definitions_of(load(path))
+        documents = load(path)
+        entries = definitions_of(documents)
         if not index.add_entries(entries):
-            empty.append(NoDefinitionInFile(path, Span.whole_file()))
+            empty.append(NoDefinitionInFile(path, _without_root_kind(documents)))
         given.append((path, entries))
     problems.extend(diagnostics(empty))
     manifests: list[LoadedDocument] = []

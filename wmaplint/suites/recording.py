@@ -31,7 +31,15 @@ from wmaplint.resolve.model import StatusResult
 from wmaplint.resolve.status_match import UNDEFINED, evaluate_status
 from wmaplint.resolve.values import get
 from wmaplint.source import InputError, find_span
-from wmaplint.suites.suite import CaseResult, SuiteError, SuiteResult, _definition, _tidy, kind_misfit
+from wmaplint.suites.suite import (
+    CaseResult,
+    SuiteError,
+    SuiteResult,
+    _definition,
+    _tidy,
+    key_span,
+    kind_misfit,
+)
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json
@@ -46,19 +54,23 @@ def read_recording(path: Path) -> LoadedDocument:
     except InputError as exc:
         raise SuiteError(str(exc)) from None
     if loaded.problems:
-        raise SuiteError(f"{loaded.problems[0].message} (line {loaded.problems[0].span.start_line})")
+        problem = loaded.problems[0]
+        raise SuiteError(f"{problem.message} (line {problem.span.start_line})", problem.span)
     documents = loaded.documents
     if len(documents) != 1 or not isinstance(documents[0].value, dict):
-        raise SuiteError("a recording is one YAML mapping with `events`")
+        extra = documents[1] if len(documents) > 1 else documents[0] if documents else None
+        span = extra.document.root.span if extra is not None and extra.document.root is not None else None
+        raise SuiteError("a recording is one YAML mapping with `events`", span)
     events = documents[0].value.get("events")
     if not isinstance(events, list):
-        raise SuiteError("`events` must be a list")
-    states = [e for e in events if isinstance(e, dict) and e.get("kind") == "STATE"]
+        raise SuiteError("`events` must be a list", key_span(documents[0], "events"))
+    states = [(i, e) for i, e in enumerate(events) if isinstance(e, dict) and e.get("kind") == "STATE"]
     if not states:
-        raise SuiteError("the recording has no `kind: STATE` event")
-    for event in states:
+        raise SuiteError("the recording has no `kind: STATE` event", key_span(documents[0], "events"))
+    for i, event in states:
         if not isinstance(event.get("object"), dict) or not isinstance(event.get("state"), str):
-            raise SuiteError("every `kind: STATE` event needs an `object` mapping and a `state` string")
+            raise SuiteError("every `kind: STATE` event needs an `object` mapping and a `state` string",
+                             find_span(documents[0].document, ("events", i)))
     return documents[0]
 
 
@@ -130,10 +142,23 @@ def run_recording(
         if "definition" in loaded.value:
             own = _definition(loaded.value["definition"], loaded)
             if own is None:
-                raise SuiteError("definition: no Karta or ResourceInterface document")
+                raise SuiteError("definition: no Karta or ResourceInterface document",
+                                 key_span(loaded, "definition"))
     except SuiteError as exc:
-        result.error = str(exc)
+        result.error, result.error_span = str(exc), exc.span
         return result, set()
+    own = None
+    if "definition" in loaded.value:
+        at_definition = find_span(loaded.document, ("definition",))
+        try:
+            own = _definition(loaded.value["definition"], loaded)
+        except SuiteError as exc:
+            result.error, result.error_span = str(exc), at_definition
+            return result, set()
+        if own is None:
+            result.error = "definition: no Karta or ResourceInterface document"
+            result.error_span = at_definition
+            return result, set()
     definitions = _Definitions(own, index)
     for position, event in enumerate(loaded.value["events"]):
         if not isinstance(event, dict) or event.get("kind") != "STATE":

@@ -47,7 +47,7 @@ from wmaplint.resolve.references import References
 from wmaplint.resolve.resources import GPU, platform_gpus, totals
 from wmaplint.resolve.run import workload_diagnostics
 from wmaplint.resolve.tree import resolve_workload
-from wmaplint.source import InputError, Node, SequenceNode, find_node, find_span, read_path
+from wmaplint.source import InputError, MappingNode, Node, SequenceNode, find_node, find_span, read_path
 from wmaplint.structs import dataclass, field
 from wmaplint.suites.facts import CaseFailed, SuiteInvalid
 
@@ -61,7 +61,25 @@ EXPECT_KEYS = ("totals", "status", "matches", "instances", "gangs", "pods", "fin
 
 
 class SuiteError(Exception):
-    """A suite that cannot be read or has the wrong shape (one line)."""
+    """A suite that cannot be read or has the wrong shape (one line), with the span in the suite file it is
+    about when it is about one."""
+
+    def __init__(self, message: str, span: Span | None = None) -> None:
+        super().__init__(message)
+        self.span = span
+
+
+def key_span(document: LoadedDocument, key: str) -> Span:
+    """Where a top-level key of a suite document stands: its key, else (the key is missing) the first key of
+    the mapping that lacks it, else the document."""
+    root = document.document.root
+    if isinstance(root, MappingNode):
+        node = root.key_node(key)
+        if node is None and root.pairs:
+            node = root.pairs[0][0]
+        if node is not None:
+            return node.span
+    return root.span if root is not None else Span.whole_file()
 
 
 @dataclass
@@ -82,6 +100,7 @@ class SuiteResult:
     path: str
     cases: list[CaseResult] = field(default_factory=list)
     error: str | None = None
+    error_span: Span | None = None  # where in the suite file the error is, when it is about one place
     updated: bool = False
     recording: bool = False  # a recording of workload states (wmaplint.suites.recording), not a *.test.yaml
     not_updated: str | None = None  # why --update could not write the suite: one line
@@ -93,7 +112,7 @@ class SuiteResult:
     def facts(self) -> list[Fact]:
         """The suite that cannot be run, or each case that fails, as a fact at its place in the suite."""
         if self.error is not None:
-            return [SuiteInvalid(self.path, Span.whole_file(), self.error)]
+            return [SuiteInvalid(self.path, self.error_span or Span.whole_file(), self.error)]
         return [
             CaseFailed(
                 self.path,
@@ -243,15 +262,17 @@ def read_suite_document(path: Path) -> LoadedDocument:
                          f"{MAX_DOCUMENTS:,} documents")
     if budget.refused:  # neither the size nor the documents: a document of too many values
         raise SuiteError(f"the suite holds more than {MAX_DOCUMENT_NODES:,} values; not run")
-    if problems:
-        raise SuiteError(f"{problems[0].message} (line {problems[0].span.start_line})")
+    if problems:  # the line stays in the message: the text and JUnit reports show no span
+        raise SuiteError(f"{problems[0].message} (line {problems[0].span.start_line})", problems[0].span)
     if len(documents) != 1 or not isinstance(documents[0].value, dict):
-        raise SuiteError("a suite is one YAML mapping with `definition` and `cases`")
+        extra = documents[1] if len(documents) > 1 else documents[0] if documents else None
+        span = extra.document.root.span if extra is not None and extra.document.root is not None else None
+        raise SuiteError("a suite is one YAML mapping with `definition` and `cases`", span)
     suite = documents[0].value
     if "definition" not in suite:
-        raise SuiteError("the suite has no `definition`")
+        raise SuiteError("the suite has no `definition`", key_span(documents[0], "definition"))
     if not isinstance(suite.get("cases"), list) or not suite["cases"]:
-        raise SuiteError("`cases` must be a non-empty list")
+        raise SuiteError("`cases` must be a non-empty list", key_span(documents[0], "cases"))
     return documents[0]
 
 
@@ -267,13 +288,19 @@ def run_suite(
     result = SuiteResult(path=str(path))
     try:
         loaded = read_suite_document(path)
-        suite = loaded.value
+    except SuiteError as exc:
+        result.error, result.error_span = str(exc), exc.span
+        return result
+    suite = loaded.value
+    # what is wrong with the definition is said at the suite's `definition` value, inline or a file's name
+    at_definition = find_span(loaded.document, ("definition",))
+    try:
         found = _definition(suite["definition"], loaded)
     except SuiteError as exc:
-        result.error = str(exc)
+        result.error, result.error_span = str(exc), at_definition
         return result
     if found is None:
-        result.error = "definition: no Karta or ResourceInterface document"
+        result.error, result.error_span = "definition: no Karta or ResourceInterface document", at_definition
         return result
     store: Schemas | None = None
     if validate:

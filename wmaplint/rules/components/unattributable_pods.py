@@ -22,7 +22,10 @@ RULE = define(
     why="When more than one component has a pod spec, pods are attributed by componentTypeSelector: KAI "
     "takes the first leaf whose selector matches and skips leaves without one (FORMAT.md §2.7), and kli "
     "describe gives a selector-less component no pods. A pod-bearing component without one (the Milvus "
-    "etcd/minio case) never gets its pods: kli does not list them, and KAI infers no component for them.",
+    "etcd/minio case) never gets its pods: kli does not list them, and KAI infers no component for them. "
+    "This rule alone says so: the shipped rule pack's KBP004 said it of child components too, and was "
+    "removed because this rule covers it and more (the root component, every pod spec form of the model, "
+    "where the pack's JSONPath saw only a child's specDefinition).",
     bad=job_with_child(),
     good=job_with_child(WORKER_CHILD + _selected("worker")).replace(
         "      statusDefinition:", _selected("main") + "      statusDefinition:", 1),

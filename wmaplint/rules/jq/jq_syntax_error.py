@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -36,7 +37,11 @@ RULE = define(
 def syntax_error(text: str, tree: A.Node | JqSyntaxError, role: ExprRole) -> Iterator[JqFinding]:
     if isinstance(tree, JqSyntaxError):
         line, col = line_col(text, tree.start)
-        yield JqFinding(RULE.id, f"{tree.message} (at {line}:{col})", tree.start, tree.end)
+        where = f"{line}:{col}"
+        # A message about an unclosed bracket already names the bracket, which is where it is placed.
+        named = re.search(rf"\bat {where}(?!\d)", tree.message) is not None
+        message = tree.message if named else f"{tree.message} (at {where})"
+        yield JqFinding(RULE.id, message, tree.start, tree.end)
         return
     last = tree
     while isinstance(last, (A.FuncDef, A.Import)) and last.rest is not None:

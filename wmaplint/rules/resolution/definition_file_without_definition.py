@@ -30,4 +30,4 @@ spec:
 
 @reports(RULE, NoDefinitionInFile)
 def message(fact: NoDefinitionInFile) -> str:
-    return f"{fact.path}: no Karta or ResourceInterface document with a root kind"
+    return "no Karta or ResourceInterface document with a root kind"  # the position names the file
