@@ -65,7 +65,8 @@ def test_a_fix_in_a_file_of_many_documents_reads_its_own_document_again(monkeypa
     real = yaml.compose_all
 
     def compose_all(stream: str, **kwargs: object) -> object:
-        composed.append(len(stream))
+        if "batch-job-v1" in stream:  # the linted file, not the tool's own data files read on the way
+            composed.append(len(stream))
         return real(stream, **kwargs)
 
     monkeypatch.setattr(yaml, "compose_all", compose_all)
