@@ -174,6 +174,10 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
         _fail("no paths given (try `wmaplint check catalog/` or `wmaplint check -`)")
     files = _output_files(outputs)
     named = [*paths, *crds, *(f for f in (config_file, diff_file) if f)]
+    if files:  # the schema files the run reads are inputs too: below a --crds directory, on the schema path
+        from wmaplint.schema.sources import schema_files
+
+        named.extend(schema_files(crds))
     targets = _output_targets(files, named, follow_symlinks)
     changes = None
     if diff_file is not None:

@@ -10,13 +10,7 @@ from .helpers import EXAMPLES, totals
 from .test_samples import _workloads, drafts  # noqa: F401  (the module's drafts fixture, shared)
 
 # example -> ((catalog pods, GPUs), (draft pods, GPUs), why they differ)
-DIFFERENT: dict[str, tuple[tuple[int, int], tuple[int, int], str]] = {
-    "kubeflow-org-mpijob-v1/suspended-default-workers.yaml": (
-        (1, 0), (2, 1),
-        "the draft reads the CRD's 'defaults to 1' for a Worker without replicas; the training operator "
-        "defaults Worker replicas to 0 (kubeflow/training-operator v1.9.0 "
-        "pkg/apis/kubeflow.org/v1/mpi_defaults.go)"),
-}
+DIFFERENT: dict[str, tuple[tuple[int, int], tuple[int, int], str]] = {}
 
 
 def test_every_catalog_example_of_a_drafted_kind_has_the_catalogs_totals_or_a_reason(drafts) -> None:  # noqa: F811

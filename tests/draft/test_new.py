@@ -368,3 +368,19 @@ def test_the_walkthrough_of_docs_writing_definitions_shows_real_output(tmp_path)
     assert block == result.stderr + result.stdout
     [excerpt] = re.findall(r"```yaml\n(      - name: worker\n.*?)```", doc, re.S)
     assert excerpt in (tmp_path / "lws.yaml").read_text(encoding="utf-8")
+
+
+def test_a_map_whose_entries_the_controller_makes_apart_is_drafted_one_component_an_entry() -> None:
+    # the training operator makes an MPIJob's launcher and workers apart, Worker replicas defaulting to 0
+    # (kubeflow/training-operator v1.9.0 pkg/apis/kubeflow.org/v1/mpi_defaults.go): one iterated component
+    # with the schema's `// 1` counted a worker that the controller never makes
+    result = wmaplint("new", "--kind", "MPIJob.kubeflow.org", "--version", "v1")
+    assert result.exit_code == 0, result.output
+    draft = yaml.safe_load(result.stdout)
+    children = {c["name"]: c for c in draft["spec"]["structureDefinition"]["childComponents"]}
+    assert set(children) == {"launcher", "worker"}
+    worker = children["worker"]
+    assert worker["specDefinition"] == {"podTemplateSpecPath": ".spec.mpiReplicaSpecs.Worker.template"}
+    assert worker["scaleDefinition"]["replicasPath"] == ".spec.mpiReplicaSpecs.Worker.replicas // 0"
+    assert worker["podSelector"]["componentTypeSelector"] == {
+        "keyPath": '.metadata.labels["training.kubeflow.org/replica-type"]', "value": "worker"}

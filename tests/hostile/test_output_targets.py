@@ -322,3 +322,22 @@ def test_as_root_junit_to_a_device_leaves_it_a_device(tmp_path) -> None:
     os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
     assert _junit(tmp_path, str(device)).returncode == 1
     assert stat.S_ISCHR(os.lstat(device).st_mode)
+
+
+def test_output_into_a_schema_source_below_a_directory_is_refused(tmp_path) -> None:
+    # `check --crds crds --output sarif=crds/widget.yaml` replaced a CRD the run reads with the report
+    _suite(tmp_path)
+    crd = widget_crd({"type": "object"})
+    for folder in ("crds", "schemas"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "widget.yaml").write_text(crd)
+    env = {"WMAPLINT_SCHEMA_PATH": str(tmp_path / "schemas"), "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
+    for target in ("crds/widget.yaml", "schemas/widget.yaml"):
+        run = assert_clean(wmaplint("check", "--crds", "crds", "--output", f"sarif={target}", "def.yaml",
+                                    cwd=tmp_path, env=env), 2)
+        assert run.error_lines == [f"wmaplint: --output sarif={target}: {target} is an input of this run; "
+                                   "nothing written"]
+        assert (tmp_path / target).read_text() == crd
+    run = assert_clean(wmaplint("check", "--crds", "crds", "--output", "sarif=crds/report.sarif", "def.yaml",
+                                cwd=tmp_path, env=env), 0)  # a file no schema source is: written
+    assert '"runs"' in (tmp_path / "crds" / "report.sarif").read_text()

@@ -15,7 +15,7 @@ import re
 
 from wmaplint.definition.fields import shape_of
 from wmaplint.draft import jqtext
-from wmaplint.draft.created import ModelPods, model_pods
+from wmaplint.draft.created import ModelPods, by_named_entry, model_pods
 from wmaplint.draft.created import match as match_created
 from wmaplint.draft.shapes import (
     EACH_LIST,
@@ -120,9 +120,10 @@ class Composer:
         self.model = load_model().model_for(group, kind, version)
         self.model_pods = model_pods(self.model)
         self.recognition = recognise(target.type)
-        self.sites = [s for s in self.recognition.sites if self.exists(s.location)]
+        declared = [s for s in self.recognition.sites if self.exists(s.location)]
+        self.sites = by_named_entry(declared, self.model_pods)
         for site in self.recognition.sites:
-            if site not in self.sites:
+            if site not in declared:
                 self.recognition.skipped.append((site.location, "not declared by every schema source serving "
                                                  "the kind"))
 
@@ -482,6 +483,8 @@ class Composer:
         if best is None:
             return None
         _, label, values = best
+        if label.role == "entry":  # a site split at the entry its controller names (by_named_entry)
+            return Map().add("keyPath", jqtext.label(label.key)).add("value", values[0])
         key = jqtext.label(label.key)
         selector = Map()
         if values == ["present"]:
@@ -501,6 +504,9 @@ class Composer:
         (``present``/``otherwise`` for those rules)."""
         if self.labels is None:
             return None
+        named = self._named_entry(site)
+        if named is not None:
+            return named
         at = _segments(site.location)
         best: tuple[int, PodLabel, list[str]] | None = None
         for label in self.labels.with_role("component"):
@@ -515,6 +521,21 @@ class Composer:
                 if loc is not None and _within(at, loc) and (best is None or depth > best[0]):
                     best = (depth, label, [rule])
         return best
+
+    def _named_entry(self, site: Site) -> tuple[int, PodLabel, list[str]] | None:
+        """The entry label of a map the site is a named entry of (an MPIJob's Launcher), with the value its
+        pods carry: the entry's key, lower-cased where the controller lowers it."""
+        if self.labels is None or site.iteration is not None:
+            return None
+        for level in site.levels:
+            if not level.location:
+                continue
+            label = self.entry_label(level.location[:-1])
+            if label is not None and any(s is not site and s.location[:len(level.location) - 1]
+                                         == level.location[:-1] for s in self.sites):
+                key = level.location[-1]
+                return len(level.location), label, [key.lower() if label.lower else key]
+        return None
 
     def replica_label(self, counts: _Counts | None) -> PodLabel | None:
         if self.labels is None or counts is None or "replicas" not in counts.members:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel
-from wmaplint.draft.shapes import ITERATIONS, Location, Site
-from wmaplint.structs import dataclass
+from wmaplint.draft.shapes import EACH_MAP, ITERATIONS, Level, Location, Site
+from wmaplint.structs import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -102,3 +102,38 @@ def match(pods: list[ModelPods], site: Site, sites: int) -> ModelPods | None:
     if bool(one.created.each) != (site.iteration is not None):
         return None  # the count would not zip with the component's instances
     return one
+
+
+def by_named_entry(sites: list[Site], pods: list[ModelPods]) -> list[Site]:
+    """``sites`` with each site that is one per entry of a map split into one site per entry the controller
+    model names: a controller that makes each part of its own (an MPIJob's Launcher and Worker, counted
+    differently) is drafted as one component each, as it counts them. A site no pod object names stays."""
+    split: list[Site] = []
+    for site in sites:
+        index = site.iteration
+        named = _named_entries(site, index, pods) if index is not None else []
+        if not named:
+            split.append(site)
+            continue
+        assert index is not None
+        for key in named:
+            split.append(replace(site, levels=tuple(_at_entry(level, index, key) for level in site.levels)))
+    return split
+
+
+def _named_entries(site: Site, index: int, pods: list[ModelPods]) -> list[str]:
+    where = site.location
+    if where[index] != EACH_MAP:
+        return []
+    return [p.locations[0][index] for p in pods if not p.created.each and p.locations
+            and len(p.locations[0]) == len(where) and p.locations[0][:index] == where[:index]
+            and p.locations[0][index + 1:] == where[index + 1:]]
+
+
+def _at_entry(level: Level, index: int, key: str) -> Level:
+    location = level.location
+    if len(location) <= index:
+        return level
+    # the named entry may be left out, where an entry of the map always exists once there
+    always = level.always and len(location) != index + 1
+    return Level((*location[:index], key, *location[index + 1:]), level.type, always)

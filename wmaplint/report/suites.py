@@ -88,13 +88,11 @@ def _files_read(inputs: list[str]) -> list[str]:
     """Every file a run of ``inputs`` (suites, definitions, CRD files and directories) reads: themselves, the
     files a suite or recording names (a suite is read to know), the schema files below a CRD directory, on
     WMAPLINT_SCHEMA_PATH and in the user's schema directory."""
-    from wmaplint.schema.sources import expand, ordered_sources
+    from wmaplint.schema.sources import schema_files
     from wmaplint.suites.runner import files_read
 
     read = [*inputs, *(f for p in inputs if os.path.isfile(p) for f in files_read(Path(p)))]
-    for source in ordered_sources([p for p in inputs if os.path.isdir(p)]):
-        read.extend(str(f) for f in expand(source))
-    return read
+    return [*read, *schema_files(p for p in inputs if os.path.isdir(p))]
 
 
 def junit_target(name: str, inputs: list[str]) -> Target:

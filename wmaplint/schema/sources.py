@@ -54,6 +54,12 @@ def ordered_sources(explicit: Iterable[str | Path], env: Mapping[str, str] | Non
     return unique
 
 
+def schema_files(explicit: Iterable[str | Path], env: Mapping[str, str] | None = None) -> list[str]:
+    """Every schema file a run with ``explicit`` sources reads (``ordered_sources``, each expanded): what an
+    output of the run must never replace."""
+    return [str(f) for source in ordered_sources(explicit, env) for f in expand(source)]
+
+
 def expand(source: str) -> list[Path]:
     """A file is itself; a directory is every schema file below it, sorted for a stable order."""
     path = Path(source)
