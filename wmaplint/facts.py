@@ -20,11 +20,19 @@ from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Rule, Span
 from wmaplint.structs import dataclass
 
 
+class Finding:
+    """The base of every kind of finding an analysis records, in one of two shapes of where it was found:
+    ``Fact``, at a span of a file, and ``ExpressionFact``, at offsets into a jq expression's text (typed once
+    for every file that has the expression, and placed in the file by the rules)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class Fact:
-    """Where something was found: the file (as reported) and the span in it. A kind of fact with related
-    locations, fixes or data for machines declares ``related``, ``fixes`` or ``data`` as fields of its own
-    (after its other fields, with defaults): the diagnostic takes them."""
+class Fact(Finding):
+    """Found in a file: the file (as reported) and the span in it. A kind of fact with related locations,
+    fixes or data for machines declares ``related``, ``fixes`` or ``data`` as fields of its own (after its
+    other fields, with defaults): the diagnostic takes them."""
 
     path: str
     span: Span
@@ -37,11 +45,21 @@ class Fact:
                           span=self.span, related=related, fixes=fixes, data=data)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class ExpressionFact(Finding):
+    """Found at offsets ``start``..``end`` of a jq expression's text. A kind that the expression can be fixed
+    for in one sure way declares ``replacement``, the whole text fixed; ``data`` is what the diagnostic tells
+    machines; ``declared``, where a schema declares what the fact is about."""
+
+    start: int
+    end: int
+
+
 #: ``fn(fact) -> message | diagnostic | None``: how a rule words one fact
 Wording = Callable[[Any], "str | Diagnostic | None"]
 
 #: each kind of fact with the rule that reports it and its wording, filled as the rule modules load
-REPORTERS: dict[type[Fact], tuple[Rule, Wording]] = {}
+REPORTERS: dict[type[Finding], tuple[Rule, Wording]] = {}
 
 _rule_loader: Callable[[], None] | None = None
 

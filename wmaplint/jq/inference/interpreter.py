@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.facts import ExpressionFact
 from wmaplint.jq import ast as A
 from wmaplint.jq.inference import guards
 from wmaplint.jq.inference.calls import Calls
-from wmaplint.jq.inference.facts import TypeFact
 from wmaplint.jq.inference.navigation import Navigation
 from wmaplint.jq.inference.operators import Operators
 from wmaplint.jq.inference.values import ANY_VAL, TypeResult, Val, is_never, scalar_val, solid
@@ -33,13 +33,13 @@ class Interpreter:
         self.source = source
         self.object_meta = object_meta
         self.recording = recording
-        self.facts: list[TypeFact] = []
+        self.facts: list[ExpressionFact] = []
         self._seen: set[tuple[type, int, int]] = set()
         self.navigation = Navigation(self)
         self.operators = Operators(self)
         self.calls = Calls(self)
 
-    def record(self, fact: TypeFact) -> None:
+    def record(self, fact: ExpressionFact) -> None:
         key = (type(fact), fact.start, fact.end)
         if key in self._seen:  # functions and reduce bodies are visited more than once
             return
