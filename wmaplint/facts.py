@@ -7,8 +7,8 @@ it into a diagnostic.
 
 The table of wordings lives here, below the analyses, and the rules fill it (``@reports``): an analysis that
 hands back diagnostics words its facts with ``diagnostics_of`` without importing a rule. The rule modules are
-imported on the first wording by the loader the rules package installs when it is imported
-(``set_rule_loader``); wording with no loader installed is a program error, raised, never silent.
+imported on the first wording by the loader the package root installs (``wmaplint/__init__.py``,
+``set_rule_loader``), which runs before any module of the package, whatever the entry point.
 """
 
 from __future__ import annotations
@@ -73,9 +73,8 @@ def set_rule_loader(load: Callable[[], None]) -> None:
 
 def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
     """Each fact as the diagnostic of the rule that reports its kind (facts no rule reports are dropped)."""
-    if _rule_loader is None:
-        raise RuntimeError("facts worded before wmaplint.rules was imported: no rule reports them yet")
-    _rule_loader()
+    if _rule_loader is not None:  # the package root installs it before anything can word a fact
+        _rule_loader()
     for fact in facts:
         found = REPORTERS.get(type(fact))
         if found is None:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from wmaplint import memo
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
-from wmaplint.facts import REPORTERS, Fact, Finding, diagnostics_of, set_rule_loader
+from wmaplint.facts import REPORTERS, Fact, Finding, diagnostics_of
 
 if TYPE_CHECKING:
     from wmaplint.jq.ast import Node as JqNode
@@ -201,9 +201,6 @@ def load() -> None:
         package = importlib.import_module(f"{__name__}.{concern.name}")
         for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
             importlib.import_module(f"{package.__name__}.{module.name}")
-
-
-set_rule_loader(load)  # the analyses below word their facts through wmaplint.facts, which loads the rules
 
 
 def reported(kind: type[Fact], facts: Iterable[Fact]) -> Iterator[Diagnostic]:
