@@ -7,8 +7,8 @@ it into a diagnostic.
 
 The table of wordings lives here, below the analyses, and the rules fill it (``@reports``): an analysis that
 hands back diagnostics words its facts with ``diagnostics_of`` without importing a rule. The rule modules are
-imported on the first wording by the loader the rules package installs when it is imported
-(``set_rule_loader``); wording with no loader installed is a program error, raised, never silent.
+imported on the first wording by the loader the package root installs (``wmaplint/__init__.py``,
+``set_rule_loader``), which runs before any module of the package, whatever the entry point.
 """
 
 from __future__ import annotations
@@ -20,11 +20,19 @@ from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Rule, Span
 from wmaplint.structs import dataclass
 
 
+class Finding:
+    """The base of every kind of finding an analysis records, in one of two shapes of where it was found:
+    ``Fact``, at a span of a file, and ``ExpressionFact``, at offsets into a jq expression's text (typed once
+    for every file that has the expression, and placed in the file by the rules)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class Fact:
-    """Where something was found: the file (as reported) and the span in it. A kind of fact with related
-    locations, fixes or data for machines declares ``related``, ``fixes`` or ``data`` as fields of its own
-    (after its other fields, with defaults): the diagnostic takes them."""
+class Fact(Finding):
+    """Found in a file: the file (as reported) and the span in it. A kind of fact with related locations,
+    fixes or data for machines declares ``related``, ``fixes`` or ``data`` as fields of its own (after its
+    other fields, with defaults): the diagnostic takes them."""
 
     path: str
     span: Span
@@ -37,11 +45,21 @@ class Fact:
                           span=self.span, related=related, fixes=fixes, data=data)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class ExpressionFact(Finding):
+    """Found at offsets ``start``..``end`` of a jq expression's text. A kind that the expression can be fixed
+    for in one sure way declares ``replacement``, the whole text fixed; ``data`` is what the diagnostic tells
+    machines; ``declared``, where a schema declares what the fact is about."""
+
+    start: int
+    end: int
+
+
 #: ``fn(fact) -> message | diagnostic | None``: how a rule words one fact
 Wording = Callable[[Any], "str | Diagnostic | None"]
 
 #: each kind of fact with the rule that reports it and its wording, filled as the rule modules load
-REPORTERS: dict[type[Fact], tuple[Rule, Wording]] = {}
+REPORTERS: dict[type[Finding], tuple[Rule, Wording]] = {}
 
 _rule_loader: Callable[[], None] | None = None
 
@@ -55,9 +73,8 @@ def set_rule_loader(load: Callable[[], None]) -> None:
 
 def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
     """Each fact as the diagnostic of the rule that reports its kind (facts no rule reports are dropped)."""
-    if _rule_loader is None:
-        raise RuntimeError("facts worded before wmaplint.rules was imported: no rule reports them yet")
-    _rule_loader()
+    if _rule_loader is not None:  # the package root installs it before anything can word a fact
+        _rule_loader()
     for fact in facts:
         found = REPORTERS.get(type(fact))
         if found is None:

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wmaplint import __version__, cachefiles
+from wmaplint import cachefiles
+from wmaplint.version import __version__
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

@@ -135,3 +135,19 @@ def unmapped() -> list[str]:
 
 def test_every_module_is_on_the_map() -> None:
     assert unmapped() == []
+
+
+def test_an_analysis_words_its_facts_from_a_fresh_interpreter_without_importing_the_rules_first() -> None:
+    # the package root installs the rule loader, so no entry point has to import wmaplint.rules beforehand
+    program = """
+import sys
+from wmaplint.diagnostics import Span
+from wmaplint.facts import diagnostics_of
+from wmaplint.source.faults import YamlSyntax
+assert "wmaplint.rules" not in sys.modules
+(found,) = diagnostics_of([YamlSyntax("a.yaml", Span(2, 3, 2, 4), "mapping values are not allowed here")])
+print(found.span.start_line, found.span.start_col, found.message)
+"""
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env, check=True)
+    assert run.stdout == "2 3 YAML syntax error: mapping values are not allowed here\n"

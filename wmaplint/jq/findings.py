@@ -1,9 +1,11 @@
-"""A finding on one jq expression, placed by offsets into its text (the rules place it in the file)."""
+"""A finding on one jq expression, placed by offsets into its text (the rules place it in the file): a kind of
+``wmaplint.facts.Finding`` that its expression check words where it finds it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.facts import Finding
 from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:
@@ -11,7 +13,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class JqFinding:
+class JqFinding(Finding):
     """One finding: ``rule`` id, ``message``, offsets ``start``..``end`` into the expression text.
 
     ``severity``: ``None`` means the rule's default. ``data``: extra facts (``{"suggestions": [...]}``).

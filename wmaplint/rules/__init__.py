@@ -17,8 +17,10 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
   by itself (``wmaplint.jq.findings.JqFinding``, offsets into ``text``); they are kept by text and role, and
   placed in the file (``wmaplint.rules.placement``).
 - ``@reports(RULE, FactType)``: ``fn(fact)`` words a fact that an analysis found (a YAML fault, a field the
-  schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or the whole diagnostic,
-  to add related locations), or None to say nothing, and the diagnostic takes the fact's place. A definition
+  schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or, for a ``Fact`` in the
+  file, the whole diagnostic, to add related locations), or None to say nothing, and the diagnostic takes the
+  fact's place. The facts of the definition's typed paths (``ExpressionFact``s, at offsets into an
+  expression) are placed in the file by ``wmaplint.rules.placement``. A definition
   or document check that finds its rule's facts through a shared analysis (``ctx.shared``) reports them with
   ``reported``.
 - ``@definition_analysis``: ``fn(ctx)`` runs an analysis on every definition and returns the facts it finds,
@@ -39,7 +41,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from wmaplint import memo
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
-from wmaplint.facts import REPORTERS, Fact, diagnostics_of, set_rule_loader
+from wmaplint.facts import REPORTERS, Fact, Finding, diagnostics_of
 
 if TYPE_CHECKING:
     from wmaplint.jq.ast import Node as JqNode
@@ -166,8 +168,9 @@ def _run_expression_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
             yield place(ctx, parsed.expr, finding)
 
 
-def reports(rule: Rule, kind: type[Fact]) -> Callable[[F], F]:
-    """Register ``fn(fact) -> message | None`` as the way ``rule`` words facts of ``kind``."""
+def reports(rule: Rule, kind: type[Finding]) -> Callable[[F], F]:
+    """Register ``fn(fact) -> message | None`` as the way ``rule`` words facts of ``kind`` (a ``Fact`` or an
+    ``ExpressionFact``)."""
 
     def register(fn: F) -> F:
         known = REPORTERS.get(kind)
@@ -200,9 +203,6 @@ def load() -> None:
             importlib.import_module(f"{package.__name__}.{module.name}")
 
 
-set_rule_loader(load)  # the analyses below word their facts through wmaplint.facts, which loads the rules
-
-
 def reported(kind: type[Fact], facts: Iterable[Fact]) -> Iterator[Diagnostic]:
     """The diagnostics of the facts of ``kind`` among ``facts``."""
     return diagnostics_of(fact for fact in facts if type(fact) is kind)
@@ -222,6 +222,9 @@ def run_definition_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
         yield from check(ctx)
     if EXPRESSION_CHECKS:
         yield from _run_expression_checks(ctx)
+    from wmaplint.rules.placement import typed_path_diagnostics
+
+    yield from typed_path_diagnostics(ctx)
 
 
 def run_document_checks(ctx: DocumentContext) -> Iterator[Diagnostic]:

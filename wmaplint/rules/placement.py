@@ -1,15 +1,23 @@
 """Findings on a jq expression placed in the file: offsets into the expression's text become a span in the
-YAML scalar it is written in, and a corrected expression the fix that writes it there."""
+YAML scalar it is written in, and a corrected expression the fix that writes it there.
+
+Two kinds of finding come here: the ``JqFinding``s of the expression checks, and the facts the typing of
+the definition's paths found (``ExpressionFact``s, ``DefinitionContext.typed_paths``), each worded by the
+rule that reports its kind (``@reports``) and placed by ``typed_path_diagnostics``, the one step that does it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.diagnostics import RULES, Diagnostic, Severity, fix
+from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Rule, Severity, fix
+from wmaplint.facts import REPORTERS
 from wmaplint.source.edits import replace_scalar
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr
+    from wmaplint.jq.findings import JqFinding
     from wmaplint.rules.context import DefinitionContext
 
 
@@ -25,19 +33,44 @@ def with_margins(replacement: str, original: str) -> str:
     return original[:start] + replacement + original[start + len(stripped):]
 
 
-def place(ctx: DefinitionContext, expr: Expr, finding: Any, *, source: str | None = None) -> Diagnostic:
-    """A Diagnostic for a finding whose offsets are inside ``expr``'s text (a ``JqFinding``, or any object
-    with its attributes, ``related`` besides); ``source`` is added to the message in brackets."""
+def place(ctx: DefinitionContext, expr: Expr, finding: JqFinding) -> Diagnostic:
+    """A Diagnostic for an expression check's finding, whose offsets are inside ``expr``'s text."""
     rule = RULES.get(finding.rule)
     severity = finding.severity
     if severity is None:
         severity = rule.severity if rule else Severity.ERROR
+    return _placed(ctx, expr, finding.rule, severity, finding.message, finding.start, finding.end,
+                   finding.replacement, finding.data, getattr(finding, "related", ()) or ())
+
+
+def typed_path_diagnostics(ctx: DefinitionContext) -> Iterator[Diagnostic]:
+    """The facts of the definition's typed paths, each worded by the rule that reports its kind, naming the
+    schema source when several serve the kind, with where the schema declares what the fact is about."""
+    for path in ctx.typed_paths:
+        found = REPORTERS.get(type(path.fact))
+        if found is None:
+            continue
+        rule, word = found
+        message = word(path.fact)
+        if not isinstance(message, str):  # an expression fact is worded as a message, placed here
+            continue
+        if path.against:
+            message = f"{message} [against {path.against}]"
+        yield _fact_placed(ctx, path.expr, rule, message, path.fact, path.related)
+
+
+def _fact_placed(ctx: DefinitionContext, expr: Expr, rule: Rule, message: str, fact: Any,
+                 related: Iterable[RelatedLocation]) -> Diagnostic:
+    return _placed(ctx, expr, rule.id, rule.severity, message, fact.start, fact.end,
+                   getattr(fact, "replacement", None), getattr(fact, "data", None), related)
+
+
+def _placed(ctx: DefinitionContext, expr: Expr, rule: str, severity: Severity, message: str, start: int,
+            end: int, replacement: str | None, data: dict[str, Any] | None,
+            related: Iterable[RelatedLocation]) -> Diagnostic:
     fixes = []
-    replacement = getattr(finding, "replacement", None)
     if replacement is not None and replacement != expr.text:
         edit = replace_scalar(expr.node, with_margins(replacement, expr.text))
         fixes = fix(f"replace with {replacement}", edit)
-    message = finding.message if source is None else f"{finding.message} [{source}]"
-    related = tuple(getattr(finding, "related", ()) or ())
-    return ctx.diag(finding.rule, expr.node.span_of(finding.start, finding.end), message, severity=severity,
-                    fixes=fixes, data=getattr(finding, "data", None), related=related)
+    return ctx.diag(rule, expr.node.span_of(start, end), message, severity=severity, fixes=fixes, data=data,
+                    related=tuple(related))

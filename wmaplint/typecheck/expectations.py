@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
 from wmaplint.definition.fields import shape_of
+from wmaplint.facts import ExpressionFact
 from wmaplint.jq import ast as A
-from wmaplint.jq.inference.facts import WRONG_PATH, TypeFact
+from wmaplint.jq.inference.facts import WRONG_PATH
 from wmaplint.jq.inference.interpreter import infer
 from wmaplint.jq.inference.values import TypeResult, enum_of
 from wmaplint.jq.parser import try_parse
@@ -86,7 +87,7 @@ def expectation_of(expr: Expr) -> Expectation:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class WrongShape(TypeFact):
+class WrongShape(ExpressionFact):
     """The path of ``field`` reaches ``found`` (a type's description), not ``needed`` (a shape's name)."""
 
     field: str
@@ -99,14 +100,14 @@ class WrongShape(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ConditionsNotAList(TypeFact):
+class ConditionsNotAList(ExpressionFact):
     """The conditions path reaches ``found`` (a type's description), not a list."""
 
     found: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ConditionsWithoutFields(TypeFact):
+class ConditionsWithoutFields(ExpressionFact):
     """The conditions lack the fields ``missing`` that the conditions definition names; ``valid``: the fields
     they have."""
 
@@ -119,7 +120,7 @@ class ConditionsWithoutFields(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ReplicasWithoutDefault(TypeFact):
+class ReplicasWithoutDefault(ExpressionFact):
     """The replicas path of ``field`` reads a field that may be absent and gives no default."""
 
     field: str
@@ -127,7 +128,7 @@ class ReplicasWithoutDefault(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SuspendValueOutsideEnum(TypeFact):
+class SuspendValueOutsideEnum(ExpressionFact):
     """A suspend action's ``value`` (its JSON text), a string outside the field's enum ``allowed``."""
 
     value: str
@@ -139,7 +140,7 @@ class SuspendValueOutsideEnum(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SuspendValueOfWrongType(TypeFact):
+class SuspendValueOfWrongType(ExpressionFact):
     """A suspend action's ``value`` (its JSON text), of kind ``kind``, for a field of type ``field_type``."""
 
     value: str
@@ -152,7 +153,7 @@ class SuspendValueOfWrongType(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UnreachableExpectedResult(TypeFact):
+class UnreachableExpectedResult(ExpressionFact):
     """A byExpression's ``expected`` result, never one of the texts the expression prints (``possible``)."""
 
     expected: str
@@ -173,7 +174,7 @@ def check_expression(
     *,
     source: str | None = None,
     object_meta: SchemaType | None = None,
-) -> list[TypeFact]:
+) -> list[ExpressionFact]:
     """The facts of ``text`` typed over ``input_type``, a whole object as the API server serves it (see
     ``wmaplint.schema.served``), and of its result against what its field needs.
 
@@ -191,7 +192,7 @@ def _check_expression_cached(
     input_type: SchemaType,
     source: str | None,
     object_meta: SchemaType | None,
-) -> tuple[TypeFact, ...]:
+) -> tuple[ExpressionFact, ...]:
     return tuple(_check_expression(text, expected, input_type, source, object_meta))
 
 
@@ -201,7 +202,7 @@ def _check_expression(
     input_type: SchemaType,
     source: str | None,
     object_meta: SchemaType | None,
-) -> list[TypeFact]:
+) -> list[ExpressionFact]:
     node = try_parse(text)
     if not isinstance(node, A.Node):
         return []
@@ -252,7 +253,7 @@ def _replicas_default(text: str, node: A.Node, expected: Expectation) -> Replica
     return ReplicasWithoutDefault(0, len(text.rstrip()), expected.field, replacement)
 
 
-def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[TypeFact]:
+def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[ExpressionFact]:
     if is_open(t):
         return []
     lists = [v for v in variants(t) if v.kind == ARRAY]
@@ -273,7 +274,7 @@ def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[TypeFact
     return []
 
 
-def _suspend(t: SchemaType, value_text: str, end: int) -> list[TypeFact]:
+def _suspend(t: SchemaType, value_text: str, end: int) -> list[ExpressionFact]:
     try:
         value = json.loads(value_text)
     except ValueError:
@@ -304,7 +305,7 @@ def _suspend(t: SchemaType, value_text: str, end: int) -> list[TypeFact]:
     return [SuspendValueOfWrongType(0, end, value_text, need, t.describe())]
 
 
-def _expected_result(result: TypeResult, expected: str, end: int) -> list[TypeFact]:
+def _expected_result(result: TypeResult, expected: str, end: int) -> list[ExpressionFact]:
     t = result.type
     if t.is_any or any(v.kind == ANY_KIND for v in variants(t)):
         return []

@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import RelatedLocation, Span
+from wmaplint.jq.inference.facts import UnguardedIteration
 from wmaplint.schema.served import object_meta_from
 from wmaplint.structs import dataclass
 from wmaplint.typecheck.expectations import check_expression, expectation_of
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition, Expr
-    from wmaplint.jq.inference.facts import TypeFact
+    from wmaplint.facts import ExpressionFact
     from wmaplint.schema.store import ResolvedSchema, Schemas
     from wmaplint.schema.types import SchemaType
 
@@ -67,7 +68,7 @@ class TypedPath:
     expr: Expr
     schema: ResolvedSchema
     against: str | None
-    fact: TypeFact
+    fact: ExpressionFact
 
     @property
     def related(self) -> tuple[RelatedLocation, ...]:
@@ -97,8 +98,14 @@ def typed_paths(definition: Definition, schemas: DefinitionSchemas) -> list[Type
             against = source_name(schema.source) if len(sources) > 1 else None
             facts = check_expression(expr.text, expectation, schema.type, source=schema.source,
                                      object_meta=schemas.object_meta)
-            found.extend(TypedPath(expr, schema, against, fact) for fact in facts)
+            found.extend(TypedPath(expr, schema, against, fact) for fact in facts if _concerns(fact, expr))
     return found
+
+
+def _concerns(fact: ExpressionFact, expr: Expr) -> bool:
+    """Whether ``fact`` says something of ``expr``: an unguarded iteration only on the workload object, since
+    pod selectors and gang paths run on pods the controller made, whose fields are there."""
+    return not isinstance(fact, UnguardedIteration) or expr.context == "root"
 
 
 def source_name(path: str) -> str:

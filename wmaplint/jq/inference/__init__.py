@@ -5,8 +5,9 @@ its outputs (the union over the output stream). What is wrong on the way is reco
 with offsets into the expression, for the schema rules to word. Unknown stays ``any`` and never gives a
 fact: precision where the schema is known, silence elsewhere.
 
-The walk is one class built in layers: ``walker`` (its state), ``navigation`` (fields, indexes,
-iteration), ``operators`` (literals, operators, conditions), ``calls`` (builtins and user functions) and
-``interpreter`` (the dispatch over the tree). ``guards`` tells which paths the conditions around a node
-have proven present; ``queries`` asks the walk what the editor needs at a cursor.
+The walk is one ``Interpreter`` (``interpreter``: its state and the dispatch over the tree) that holds its
+parts, each given the interpreter: ``navigation`` (fields, indexes, iteration), ``operators`` (literals,
+operators, conditions) and ``calls`` (builtins and user functions). ``guards`` tells which paths the
+conditions around a node have proven present; ``queries`` asks the walk what the editor needs at a cursor,
+through the ``Recording`` the interpreter is given.
 """

@@ -3,11 +3,10 @@ user-defined functions, inlined."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.jq import ast as A
 from wmaplint.jq.inference.navigation import NO_SPAN
-from wmaplint.jq.inference.operators import Operators
 from wmaplint.jq.inference.values import ANY_VAL, NEVER_VAL, Val, is_never, scalar_val, solid
 from wmaplint.schema.types import (
     ANY,
@@ -25,10 +24,20 @@ from wmaplint.schema.types import (
     variants,
 )
 
+if TYPE_CHECKING:
+    from wmaplint.jq.inference.interpreter import Interpreter
+
 MAX_CALL_DEPTH = 8  # user-defined functions are inlined this deep, then ``any``
 
 
-class Calls(Operators):
+class Calls:
+    """Builtins and user-defined functions, for the interpreter ``it``."""
+
+    __slots__ = ("it",)
+
+    def __init__(self, it: Interpreter) -> None:
+        self.it = it
+
     def call(self, node: A.FuncCall, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
         name, args = node.name, node.args
         user = env.get(f"{name}/{len(args)}")
@@ -38,11 +47,11 @@ class Calls(Operators):
             return ANY_VAL
 
         def arg(i: int, v: Val = inp) -> Val:
-            return self.eval(args[i], v, env, d, quiet)
+            return self.it.eval(args[i], v, env, d, quiet)
 
         arity = len(args)
         if name == "select" and arity == 1:
-            self.condition(arg(0), args[0])
+            self.it.operators.condition(arg(0), args[0])
             return inp
         if name in ("empty", "error", "halt", "halt_error"):
             for i in range(arity):
@@ -50,11 +59,11 @@ class Calls(Operators):
             return NEVER_VAL
         if name in _ELEMENT_ARGS and arity == 1:  # the argument runs on each element of the input
             if not quiet and name in _ITERATES_INPUT:
-                self.null_iteration(inp, node, env)
-            item = self.iterate(inp, node, quiet)
+                self.it.navigation.null_iteration(inp, node, env)
+            item = self.it.navigation.iterate(inp, node, quiet)
             out = arg(0, item)
             if name in ("any", "all"):
-                self.condition(out, args[0])
+                self.it.operators.condition(out, args[0])
                 return scalar_val(BOOLEAN)
             if name == "map":
                 return Val(SchemaType(ARRAY, items=solid(out).type))
@@ -67,7 +76,7 @@ class Calls(Operators):
             return Val(inp.type)  # map_values, sort_by, unique_by keep the input's shape
         if name in ("any", "all") and arity == 2:  # any(generator; condition)
             gen = arg(0)
-            self.condition(arg(1, gen), args[1])
+            self.it.operators.condition(arg(1, gen), args[1])
             return scalar_val(BOOLEAN)
         if name == "with_entries" and arity == 1:
             arg(0, self.entry(inp))
@@ -76,14 +85,14 @@ class Calls(Operators):
             return Val(SchemaType(ARRAY, items=self.entry(inp).type))
         if name in ("first", "last", "min", "max", "add") and not args:
             # null only for an empty list: a definition's lists are built with elements, so not "optional"
-            return Val(self.iterate(inp, node, True).type)
+            return Val(self.it.navigation.iterate(inp, node, True).type)
         if name in ("first", "last") and arity == 1 or name in ("limit", "nth", "skip") and arity == 2:
             for i in range(arity - 1):
                 arg(i)
             return arg(arity - 1)
         if name == "nth" and arity == 1:
             arg(0)
-            return Val(self.iterate(inp, node, True).type, True)
+            return Val(self.it.navigation.iterate(inp, node, True).type, True)
         if name in _TYPE_SELECTORS and not args:
             return _select_kinds(inp, _TYPE_SELECTORS[name])
         if name in ("keys", "keys_unsorted") and not args:
@@ -97,18 +106,18 @@ class Calls(Operators):
             return Val(SchemaType(ARRAY, items=SchemaType(STRING)))
         if name in ("sub", "gsub") and arity >= 2:  # the replacement runs on the object of named captures
             arg(0)
-            self.eval(args[1], ANY_VAL, env, d, True)
+            self.it.eval(args[1], ANY_VAL, env, d, True)
             for i in range(2, arity):
                 arg(i)
             return scalar_val(STRING)
         if name in _ANY_INPUT_ARGS:  # arguments run on values the analysis does not follow (walk, recurse...)
             for a in args:
-                self.eval(a, ANY_VAL, env, d, True)
+                self.it.eval(a, ANY_VAL, env, d, True)
             return ANY_VAL if name not in ("debug", "stderr") else inp
         result = _RESULTS.get(name)
         if result is None:  # not a gojq builtin (or not one this table knows): its arguments stay unchecked
             for a in args:
-                self.eval(a, ANY_VAL, env, d, True)
+                self.it.eval(a, ANY_VAL, env, d, True)
             return ANY_VAL
         for i in range(arity):
             arg(i)
@@ -129,7 +138,7 @@ class Calls(Operators):
     def entry(self, inp: Val) -> Val:
         """What `to_entries` makes of each member of ``inp``: its key and value, under the names
         `from_entries` reads too (name, k, v)."""
-        value = self.iterate(inp, NO_SPAN, True).type
+        value = self.it.navigation.iterate(inp, NO_SPAN, True).type
         key = SchemaType(INTEGER) if inp.type.kinds() == {ARRAY} else SchemaType(STRING)
         t = SchemaType(OBJECT, required=frozenset({"key", "value"}))
         t.properties = {
@@ -158,10 +167,10 @@ class Calls(Operators):
         inner["#calls"] = calls + 1
         for param, argument in zip(fdef.params, node.args, strict=False):
             if param.startswith("$"):
-                inner[param] = self.eval(argument, inp, env, d, quiet)
+                inner[param] = self.it.eval(argument, inp, env, d, quiet)
             else:  # filter parameters: not tracked, calls to them yield any
                 inner[f"{param}/0"] = None
-        return self.eval(fdef.body, inp, inner, d, quiet)
+        return self.it.eval(fdef.body, inp, inner, d, quiet)
 
 
 def _select_kinds(inp: Val, selected: frozenset[str]) -> Val:

@@ -1,5 +1,6 @@
 """What the type interpreter finds wrong with a jq expression: one kind of fact each, holding where in the
-text it is and what a message needs. The schema rules (``wmaplint.rules.schema``) word them.
+text it is and what a message needs (``wmaplint.facts.ExpressionFact``). The schema rules
+(``wmaplint.rules.schema``) word them with ``@reports``.
 
 Facts are remembered with the expression's typing and shared by every file that has the expression, so they
 hold offsets into its text, not positions in a file. A kind that the expression can be fixed for in one sure
@@ -10,19 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from wmaplint.facts import ExpressionFact
 from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class TypeFact:
-    """Found at offsets ``start``..``end`` of the expression's text."""
-
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class UnknownField(TypeFact):
+class UnknownField(ExpressionFact):
     """Field ``name`` read from an object type that does not declare it and takes no other members.
 
     ``parent``: the type's schema name (its ``$ref``), when it has one; ``valid``: the names it declares,
@@ -51,7 +45,7 @@ class UnknownField(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PrunedField(TypeFact):
+class PrunedField(ExpressionFact):
     """Field ``name`` read under a `metadata` that the schema declares as an object without properties: the
     API server prunes every field there when the object is written."""
 
@@ -63,7 +57,7 @@ class PrunedField(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class FieldOfNonObject(TypeFact):
+class FieldOfNonObject(ExpressionFact):
     """Field ``name`` read from a value that is never an object: ``kinds`` says what it is."""
 
     name: str
@@ -71,21 +65,21 @@ class FieldOfNonObject(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class IndexOfScalar(TypeFact):
+class IndexOfScalar(ExpressionFact):
     """A value of type ``kind``, which cannot be indexed, indexed with `.[...]`."""
 
     kind: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class IterationOfNonContainer(TypeFact):
+class IterationOfNonContainer(ExpressionFact):
     """A value that is neither a list nor an object iterated: ``kinds`` says what it is."""
 
     kinds: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ComparisonOfKinds(TypeFact):
+class ComparisonOfKinds(ExpressionFact):
     """``left`` and ``right``, values of kinds that never compare by value, compared by ``op``."""
 
     op: str
@@ -94,7 +88,7 @@ class ComparisonOfKinds(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ValueOutsideEnum(TypeFact):
+class ValueOutsideEnum(ExpressionFact):
     """A string compared (`==`, `!=`) with a constant ``value`` outside the enum the schema declares."""
 
     value: Any
@@ -106,7 +100,7 @@ class ValueOutsideEnum(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UncombinableOperands(TypeFact):
+class UncombinableOperands(ExpressionFact):
     """``left`` and ``right``, of kinds the arithmetic operator ``op`` cannot combine."""
 
     op: str
@@ -115,14 +109,14 @@ class UncombinableOperands(TypeFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class NonBooleanCondition(TypeFact):
+class NonBooleanCondition(ExpressionFact):
     """A condition whose value, of type ``kind``, is never a boolean and never absent."""
 
     kind: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UnguardedIteration(TypeFact):
+class UnguardedIteration(ExpressionFact):
     """An iteration of the value at ``path`` (from the expression's input, `[]` marking list elements), which
     is null whenever the field at ``absent`` is ``how`` ("absent": neither required nor defaulted, or
     "null": nullable), with no guard around it. ``builtin``: the builtin that iterates (`map`, `any`...),
@@ -140,7 +134,7 @@ class UnguardedIteration(TypeFact):
 
 
 # The facts that say the path itself is wrong: the type it reaches then says nothing more.
-WRONG_PATH: tuple[type[TypeFact], ...] = (
+WRONG_PATH: tuple[type[ExpressionFact], ...] = (
     UnknownField, PrunedField, FieldOfNonObject, IndexOfScalar, IterationOfNonContainer,
 )
 

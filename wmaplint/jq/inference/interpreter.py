@@ -1,22 +1,60 @@
-"""The type interpreter: the dispatch of each node of a jq syntax tree to the layer that types it, and
-``infer``, its entry."""
+"""The type interpreter: its state, the parts it holds (navigation, operators, calls), the dispatch of each
+node of a jq syntax tree to the part that types it, and ``infer``, its entry."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from wmaplint.facts import ExpressionFact
 from wmaplint.jq import ast as A
 from wmaplint.jq.inference import guards
 from wmaplint.jq.inference.calls import Calls
+from wmaplint.jq.inference.navigation import Navigation
+from wmaplint.jq.inference.operators import Operators
 from wmaplint.jq.inference.values import ANY_VAL, TypeResult, Val, is_never, scalar_val, solid
 from wmaplint.schema.types import ANY, ARRAY, NUMBER, STRING, SchemaType, union
+
+if TYPE_CHECKING:
+    from wmaplint.jq.inference.queries import Recording
 
 MAX_DEPTH = 300  # the parser bounds trees at 220 levels; this only guards against surprises
 
 
-class Interpreter(Calls):
+class Interpreter:
+    """One walk of an expression. ``text``: the expression (for replacements); ``source``: the schema file,
+    for "declared here" locations; ``object_meta``: Kubernetes' ObjectMeta, the `metadata` of embedded
+    resources (unknown when None); ``recording``: what the editor's queries note on the way (None in the
+    analysis). Each part is given the interpreter and calls the others through it."""
+
+    def __init__(self, text: str, source: str | None, object_meta: SchemaType | None = None,
+                 recording: Recording | None = None) -> None:
+        self.text = text
+        self.source = source
+        self.object_meta = object_meta
+        self.recording = recording
+        self.facts: list[ExpressionFact] = []
+        self._seen: set[tuple[type, int, int]] = set()
+        self.navigation = Navigation(self)
+        self.operators = Operators(self)
+        self.calls = Calls(self)
+
+    def record(self, fact: ExpressionFact) -> None:
+        key = (type(fact), fact.start, fact.end)
+        if key in self._seen:  # functions and reduce bodies are visited more than once
+            return
+        self._seen.add(key)
+        self.facts.append(fact)
+
     def eval(self, node: A.Node, inp: Val, env: dict[str, Any], depth: int = 0, quiet: bool = False) -> Val:
+        """The type of what ``node`` yields for inputs of type ``inp``; ``quiet``: record nothing (under `?`
+        and `try`, or where the analysis does not follow the input)."""
+        out = self.dispatch(node, inp, env, depth, quiet)
+        if self.recording is not None:
+            self.recording.output(node, out)
+        return out
+
+    def dispatch(self, node: A.Node, inp: Val, env: dict[str, Any], depth: int, quiet: bool) -> Val:
         if depth > MAX_DEPTH:
             return ANY_VAL
         d = depth + 1
@@ -24,19 +62,19 @@ class Interpreter(Calls):
             return inp
         if isinstance(node, A.Field):
             base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
-            return self.member(base, node.name, node, quiet or node.optional)
+            return self.navigation.member(base, node.name, node, quiet or node.optional)
         if isinstance(node, A.Index):
             base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
             idx = self.eval(node.index, inp, env, d, quiet)
-            return self.index(base, idx, node, quiet or node.optional)
+            return self.navigation.index(base, idx, node, quiet or node.optional)
         if isinstance(node, A.Slice):
             base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
             return Val(base.type, base.optional)
         if isinstance(node, A.Iterate):
             base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
             if not (quiet or node.optional):
-                self.null_iteration(base, node, env)
-            return self.iterate(base, node, quiet or node.optional)
+                self.navigation.null_iteration(base, node, env)
+            return self.navigation.iterate(base, node, quiet or node.optional)
         if isinstance(node, A.Optional):
             return self.eval(node.term, inp, env, d, True)
         if isinstance(node, A.Try):
@@ -58,7 +96,7 @@ class Interpreter(Calls):
             right = self.eval(node.right, inp, env, d, quiet)
             return Val(union(left.type, right.type), left.optional or right.optional)
         if isinstance(node, A.Literal):
-            return self.literal(node.value)
+            return self.operators.literal(node.value)
         if isinstance(node, (A.StringInterp, A.Format)):
             if isinstance(node, A.StringInterp):
                 for part in node.parts:
@@ -69,14 +107,14 @@ class Interpreter(Calls):
             self.eval(node.term, inp, env, d, quiet)
             return scalar_val(NUMBER)
         if isinstance(node, A.Binary):
-            return self.binary(node, inp, env, d, quiet)
+            return self.operators.binary(node, inp, env, d, quiet)
         if isinstance(node, A.ArrayCons):
             items = solid(self.eval(node.body, inp, env, d, quiet)).type if node.body is not None else ANY
             return Val(SchemaType(ARRAY, items=items))
         if isinstance(node, A.ObjectCons):
-            return self.object(node, inp, env, d, quiet)
+            return self.operators.object(node, inp, env, d, quiet)
         if isinstance(node, A.FuncCall):
-            return self.call(node, inp, env, d, quiet)
+            return self.calls.call(node, inp, env, d, quiet)
         if isinstance(node, A.VarRef):
             bound = env.get("$" + node.name)
             return bound if isinstance(bound, Val) else ANY_VAL
@@ -84,12 +122,12 @@ class Interpreter(Calls):
             src = self.eval(node.source, inp, env, d, quiet)
             inner = dict(env)
             for pattern in node.patterns:
-                self.bind(pattern, src, inner)
+                self.operators.bind(pattern, src, inner)
             return self.eval(node.body, inp, inner, d, quiet)
         if isinstance(node, (A.Reduce, A.Foreach)):
             src = self.eval(node.source, inp, env, d, quiet)
             inner = dict(env)
-            self.bind(node.pattern, src, inner)
+            self.operators.bind(node.pattern, src, inner)
             state = self.eval(node.init, inp, env, d, quiet)
             updated = self.eval(node.update, state, inner, d, quiet)
             # one more round: the state after an update feeds the next update
@@ -99,7 +137,7 @@ class Interpreter(Calls):
                 return self.eval(node.extract, result, inner, d, quiet)
             return result
         if isinstance(node, A.If):
-            return self.if_(node, inp, env, d, quiet)
+            return self.operators.if_(node, inp, env, d, quiet)
         if isinstance(node, A.FuncDef):
             inner = dict(env)
             inner[f"{node.name}/{len(node.params)}"] = (node, env)

@@ -4,7 +4,7 @@ schema lacks, a scalar read as an object or a list, an optional list iterated wi
 from __future__ import annotations
 
 import difflib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.jq import ast as A
 from wmaplint.jq.inference import guards
@@ -17,7 +17,6 @@ from wmaplint.jq.inference.facts import (
     UnknownField,
 )
 from wmaplint.jq.inference.values import ANY_VAL, Val, is_never, kinds, scalar_val
-from wmaplint.jq.inference.walker import Walker
 from wmaplint.schema.served import SERVED_FIELDS, served_member
 from wmaplint.schema.types import (
     ANY,
@@ -33,6 +32,9 @@ from wmaplint.schema.types import (
     union,
     variants,
 )
+
+if TYPE_CHECKING:
+    from wmaplint.jq.inference.interpreter import Interpreter
 
 
 class KeySpan:
@@ -53,8 +55,22 @@ class _NoSpanType:
 NO_SPAN: Any = _NoSpanType()
 
 
-class Navigation(Walker):
+class Navigation:
+    """Fields, indexes and iteration, for the interpreter ``it``."""
+
+    __slots__ = ("it", "pruned")
+
+    def __init__(self, it: Interpreter) -> None:
+        self.it = it
+        self.pruned: set[int] = set()  # ids of `metadata` types whose members the API server prunes
+
     def member(self, base: Val, name: str, node: A.Node | KeySpan, quiet: bool) -> Val:
+        out = self._member(base, name, node, quiet)
+        if self.it.recording is not None:
+            self.it.recording.member(base, name, node, out)
+        return out
+
+    def _member(self, base: Val, name: str, node: A.Node | KeySpan, quiet: bool) -> Val:
         if base.is_any or is_never(base):
             return base
         results: list[SchemaType] = []
@@ -91,7 +107,7 @@ class Navigation(Walker):
             return ANY_VAL
         if non_object and not results and not quiet:
             start = getattr(node, "seg_start", node.start)
-            self.record(FieldOfNonObject(start, node.end, name, tuple(non_object)))
+            self.it.record(FieldOfNonObject(start, node.end, name, tuple(non_object)))
         if not results:
             return Val(SchemaType(NULL), True) if not non_object else ANY_VAL
         return Val(union(*results), optional, path=path, absent=absent if optional else None)
@@ -101,18 +117,18 @@ class Navigation(Walker):
         ObjectMeta and its `apiVersion` and `kind` strings; a `metadata` declared as an object without
         properties elsewhere is pruned (its members are recorded as such)."""
         if parent.embedded_resource and name in SERVED_FIELDS:
-            return served_member(self.object_meta, name)
+            return served_member(self.it.object_meta, name)
         t = parent.member(name)
         closed_and_empty = t is not None and t.kind == OBJECT and not (t.properties or t.is_open_object())
         if name == "metadata" and closed_and_empty:
-            self._pruned.add(id(t))
+            self.pruned.add(id(t))
         return t
 
     def unknown_field(self, parent: SchemaType, name: str, node: A.Node | KeySpan) -> None:
         start = getattr(node, "name_start", node.start)
         end = getattr(node, "name_end", node.end)
-        if id(parent) in self._pruned:
-            self.record(PrunedField(start, end, name))
+        if id(parent) in self.pruned:
+            self.it.record(PrunedField(start, end, name))
             return
         valid = sorted(parent.properties)
         suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
@@ -122,13 +138,13 @@ class Navigation(Walker):
                 suggestions = [lowered[name.lower()]]
         deeper = [] if suggestions else nested_paths(parent, name)
         replacement = None
-        if self.text[start:end] == name:
+        if self.it.text[start:end] == name:
             if len(deeper) == 1 and "[]" not in deeper[0]:
-                replacement = self.text[:start] + deeper[0][1:] + self.text[end:]
+                replacement = self.it.text[:start] + deeper[0][1:] + self.it.text[end:]
             elif len(suggestions) == 1:
-                replacement = self.text[:start] + suggestions[0] + self.text[end:]
-        declared = (self.source, parent.line, parent.column) if parent.line is not None else None
-        self.record(UnknownField(start, end, name, parent.ref, tuple(valid), tuple(suggestions),
+                replacement = self.it.text[:start] + suggestions[0] + self.it.text[end:]
+        declared = (self.it.source, parent.line, parent.column) if parent.line is not None else None
+        self.it.record(UnknownField(start, end, name, parent.ref, tuple(valid), tuple(suggestions),
                                  tuple(deeper), declared, replacement))
 
     def index(self, base: Val, idx: Val, node: A.Index, quiet: bool) -> Val:
@@ -145,7 +161,7 @@ class Navigation(Walker):
         if OBJECT in base_kinds:
             return self.iterate(base, node, True)
         if not quiet and base_kinds and base_kinds <= {STRING, INTEGER, NUMBER, BOOLEAN}:
-            self.record(IndexOfScalar(node.seg_start, node.end, base.type.describe()))
+            self.it.record(IndexOfScalar(node.seg_start, node.end, base.type.describe()))
         return ANY_VAL
 
     def iterate(self, base: Val, node: A.Node, quiet: bool) -> Val:
@@ -167,7 +183,7 @@ class Navigation(Walker):
                 bad.append(v.describe())
         if bad and not out and not quiet:
             start = getattr(node, "seg_start", node.start)
-            self.record(IterationOfNonContainer(start, node.end, tuple(bad)))
+            self.it.record(IterationOfNonContainer(start, node.end, tuple(bad)))
         if not out:
             return ANY_VAL
         return Val(union(*out), path=None if base.path is None else base.path + "[]")
@@ -183,12 +199,12 @@ class Navigation(Walker):
         where, how = absent
         if isinstance(node, A.Iterate):
             end = node.end
-            fixed = self.text[:end] + "?" + self.text[end:]
-            self.record(UnguardedIteration(node.seg_start, end, path, where, how, None, fixed))
+            fixed = self.it.text[:end] + "?" + self.it.text[end:]
+            self.it.record(UnguardedIteration(node.seg_start, end, path, where, how, None, fixed))
         else:
             builtin = getattr(node, "name", "")
-            self.record(UnguardedIteration(node.start, getattr(node, "name_end", node.end), path, where, how,
-                                           builtin))
+            end = getattr(node, "name_end", node.end)
+            self.it.record(UnguardedIteration(node.start, end, path, where, how, builtin))
 
 
 def nested_paths(parent: SchemaType, name: str, max_depth: int = 3, budget: int = 2000) -> list[str]:

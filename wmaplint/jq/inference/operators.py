@@ -13,7 +13,6 @@ from wmaplint.jq.inference.facts import (
     UncombinableOperands,
     ValueOutsideEnum,
 )
-from wmaplint.jq.inference.navigation import Navigation
 from wmaplint.jq.inference.values import (
     ANY_VAL,
     NEVER_VAL,
@@ -40,12 +39,20 @@ from wmaplint.schema.types import (
 )
 
 if TYPE_CHECKING:
+    from wmaplint.jq.inference.interpreter import Interpreter
     from wmaplint.source.plain import Json
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 
-class Operators(Navigation):
+class Operators:
+    """Literals, object construction, operators, conditions and `if`, for the interpreter ``it``."""
+
+    __slots__ = ("it",)
+
+    def __init__(self, it: Interpreter) -> None:
+        self.it = it
+
     def literal(self, value: Json) -> Val:
         if value is None:
             return Val(SchemaType(NULL), False, None, True)
@@ -65,31 +72,31 @@ class Operators(Navigation):
         for entry in node.entries:
             key = entry.key
             value = (
-                self.eval(entry.value, inp, env, d, quiet)
+                self.it.eval(entry.value, inp, env, d, quiet)
                 if entry.value is not None
-                else self.eval(key, inp, env, d, quiet)
+                else self.it.eval(key, inp, env, d, quiet)
                 if entry.key_kind == "var"
                 else None
             )
             named = entry.key_kind in ("ident", "string")
             if named and isinstance(key, A.Literal) and isinstance(key.value, str):
                 if value is None:  # shorthand {a}: .a of the input
-                    value = self.member(inp, key.value, key, quiet)
+                    value = self.it.navigation.member(inp, key.value, key, quiet)
                 t.properties[key.value] = Property(key.value, value.type)
                 if not value.optional:
                     t.required = t.required | {key.value}
             else:
                 if entry.key_kind == "expr":
-                    self.eval(key, inp, env, d, quiet)
+                    self.it.eval(key, inp, env, d, quiet)
                 t.additional = ANY
         return Val(t)
 
     def binary(self, node: A.Binary, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
-        left = self.eval(node.left, inp, env, d, quiet)
+        left = self.it.eval(node.left, inp, env, d, quiet)
         right_env = env
         if node.op in ("and", "or"):  # the right side runs only where the left holds (and), or fails (or)
             right_env = guards.proven(env, guards.tested_paths(node.left), inp.path)
-        right = self.eval(node.right, inp, right_env, d, quiet)
+        right = self.it.eval(node.right, inp, right_env, d, quiet)
         op = node.op
         if op == "//":
             lt = [v for v in variants(left.type) if v.kind != NULL]
@@ -112,14 +119,14 @@ class Operators(Navigation):
                 typed, const = (left, right) if right.has_const else (right, left)
                 self.enum_mismatch(typed, const, node)
             return
-        self.record(ComparisonOfKinds(node.start, node.end, node.op, left.type.describe(),
+        self.it.record(ComparisonOfKinds(node.start, node.end, node.op, left.type.describe(),
                                       right.type.describe()))
 
     def enum_mismatch(self, typed: Val, const: Val, node: A.Binary) -> None:
         enum = enum_of(typed.type)
         if enum is not None and typed.type.kind == STRING and const.const not in enum:
             start = node.right.start if const is not typed else node.left.start
-            self.record(ValueOutsideEnum(start, node.end, const.const, enum))
+            self.it.record(ValueOutsideEnum(start, node.end, const.const, enum))
 
     def arithmetic(self, op: str, left: Val, right: Val, node: A.Binary) -> Val:
         if left.is_any or right.is_any:
@@ -168,7 +175,7 @@ class Operators(Navigation):
             return ANY_VAL
         if not lk or not rk:
             return ANY_VAL
-        self.record(UncombinableOperands(node.start, node.end, op, left.type.describe(),
+        self.it.record(UncombinableOperands(node.start, node.end, op, left.type.describe(),
                                          right.type.describe()))
         return ANY_VAL
 
@@ -180,7 +187,7 @@ class Operators(Navigation):
         cond_kinds = cond.type.kinds()
         if ANY_KIND in cond_kinds or BOOLEAN in cond_kinds or NULL in cond_kinds:
             return
-        self.record(NonBooleanCondition(node.start, node.end, cond.type.describe()))
+        self.it.record(NonBooleanCondition(node.start, node.end, cond.type.describe()))
 
     def if_(self, node: A.If, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
         # A branch returning a path its conditions already tested (`if (.a // 0) == 0 then 1 else .a end`) is
@@ -189,15 +196,15 @@ class Operators(Navigation):
         tested: set[str] = set()
         guarding: set[str] = set()
         for cond, then in ((node.cond, node.then), *node.elifs):
-            self.condition(self.eval(cond, inp, env, d, quiet), cond)
+            self.condition(self.it.eval(cond, inp, env, d, quiet), cond)
             tested |= guards.paths_in(cond)
             guarding |= guards.tested_paths(cond)
             inner = guards.proven(env, guarding - guards.null_tests(cond), inp.path)
-            then_val = self.eval(then, inp, inner, d, quiet)
+            then_val = self.it.eval(then, inp, inner, d, quiet)
             branches.append(_narrow(then_val, then, tested - guards.null_tests(cond)))
         if node.else_ is not None:
             inner = guards.proven(env, guarding, inp.path)
-            branches.append(_narrow(self.eval(node.else_, inp, inner, d, quiet), node.else_, tested))
+            branches.append(_narrow(self.it.eval(node.else_, inp, inner, d, quiet), node.else_, tested))
         else:
             branches.append(inp)
         live = [b for b in branches if not is_never(b)]

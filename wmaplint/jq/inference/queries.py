@@ -1,14 +1,13 @@
 """Editor queries of a jq expression's types: the schema field a path segment under the cursor reads, and
 the fields that may follow a `.`.
 
-A recording subclass of the interpreter notes the types it sees at one offset while it walks as usual; the
-plain analysis never pays for it.
+The interpreter, given a ``Recording``, notes the types it sees at one offset while it walks as usual;
+the plain analysis never pays more for it than a test for None.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from wmaplint.jq import ast as A
 from wmaplint.jq.inference.interpreter import Interpreter, bound
@@ -37,34 +36,27 @@ class SegmentInfo:
     declared: tuple[tuple[SchemaType, Property], ...]
 
 
-class Recording(Interpreter):
-    """The interpreter, also noting the fields read at ``offset`` and the outputs of nodes ending at
-    ``end``."""
+class Recording:
+    """What the interpreter notes for the editor while it walks as usual: the fields read at ``offset`` and
+    the outputs of nodes ending at ``end``."""
 
-    def __init__(
-        self, text: str, offset: int = -1, end: int = -1, object_meta: SchemaType | None = None
-    ) -> None:
-        super().__init__(text, None, object_meta)
+    def __init__(self, offset: int = -1, end: int = -1) -> None:
         self.offset = offset
         self.end = end
         self.segments: dict[tuple[int, int], tuple[str, list[SchemaType], list[SchemaType]]] = {}
         self.outputs: dict[tuple[int, int], list[SchemaType]] = {}
 
-    def eval(self, node: A.Node, inp: Val, env: dict[str, Any], depth: int = 0, quiet: bool = False) -> Val:
-        out = super().eval(node, inp, env, depth, quiet)
+    def output(self, node: A.Node, out: Val) -> None:
         if node.end == self.end:
             self.outputs.setdefault((node.start, node.end), []).append(out.type)
-        return out
 
-    def member(self, base: Val, name: str, node: A.Node | KeySpan, quiet: bool) -> Val:
-        out = super().member(base, name, node, quiet)
+    def member(self, base: Val, name: str, node: A.Node | KeySpan, out: Val) -> None:
         start = getattr(node, "name_start", None)
         end = getattr(node, "name_end", None)
         if start is not None and end is not None and start <= self.offset <= end:
             _, bases, yields = self.segments.setdefault((start, end), (name, [], []))
             bases.append(base.type)
             yields.append(out.type)
-        return out
 
 
 def types_at(
@@ -166,9 +158,10 @@ def _walk(
     end: int = -1,
 ) -> Recording | None:
     """The recording walk of ``node`` over ``input_type`` served as a whole object (see ``served``)."""
-    rec = Recording(text, offset, end, object_meta)
+    rec = Recording(offset, end)
     try:
-        rec.eval(node, Val(served(input_type, object_meta)), bound(roots))
+        walk = Interpreter(text, None, object_meta, rec)
+        walk.eval(node, Val(served(input_type, object_meta)), bound(roots))
     except RecursionError:  # the walk is depth-bounded; an editor request must still never fail
         return None
     return rec

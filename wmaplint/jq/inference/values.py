@@ -8,7 +8,7 @@ from wmaplint.schema.types import ANY, ANY_KIND, INTEGER, NULL, NUMBER, UNION, S
 from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
-    from wmaplint.jq.inference.facts import TypeFact
+    from wmaplint.facts import ExpressionFact
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ class TypeResult:
 
     type: SchemaType
     optional: bool
-    facts: list[TypeFact] = field(default_factory=list)
+    facts: list[ExpressionFact] = field(default_factory=list)
 
     @property
     def enum(self) -> tuple[Any, ...] | None:

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import define
 from wmaplint.jq.inference.facts import (
     ComparisonOfKinds,
     UncombinableOperands,
     ValueOutsideEnum,
     with_article,
 )
-from wmaplint.rules import definition_check
-from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
-from wmaplint.rules.schema import typed_path_diagnostics
 
 RULE = define(
     "WM303", "incompatible-operands", "warning",
@@ -29,14 +25,9 @@ RULE = define(
 )
 
 
-FACTS = (ComparisonOfKinds, ValueOutsideEnum, UncombinableOperands)
-
-
-@definition_check(RULE)
-def incompatible_operands(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    return typed_path_diagnostics(ctx, RULE, message, FACTS)
-
-
+@reports(RULE, ComparisonOfKinds)
+@reports(RULE, ValueOutsideEnum)
+@reports(RULE, UncombinableOperands)
 def message(fact: ComparisonOfKinds | ValueOutsideEnum | UncombinableOperands) -> str:
     if isinstance(fact, ComparisonOfKinds):
         return (f"comparing {with_article(fact.left)} with {with_article(fact.right)}: `{fact.op}` is "

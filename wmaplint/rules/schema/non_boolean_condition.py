@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import define
 from wmaplint.jq.inference.facts import NonBooleanCondition, with_article
-from wmaplint.rules import definition_check
-from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
-from wmaplint.rules.schema import typed_path_diagnostics
 
 RULE = define(
     "WM304", "non-boolean-condition", "warning",
@@ -22,13 +18,6 @@ RULE = define(
 )
 
 
-FACTS = (NonBooleanCondition,)
-
-
-@definition_check(RULE)
-def non_boolean_conditions(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    return typed_path_diagnostics(ctx, RULE, message, FACTS)
-
-
+@reports(RULE, NonBooleanCondition)
 def message(fact: NonBooleanCondition) -> str:
     return f"condition is {with_article(fact.kind)}, never a boolean: it is always true"

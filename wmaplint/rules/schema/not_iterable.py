@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import define
 from wmaplint.jq.inference.facts import FieldOfNonObject, IndexOfScalar, IterationOfNonContainer, with_article
-from wmaplint.rules import definition_check
-from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
-from wmaplint.rules.schema import typed_path_diagnostics
 
 RULE = define(
     "WM302", "not-iterable", "error",
@@ -23,14 +19,9 @@ RULE = define(
 )
 
 
-FACTS = (FieldOfNonObject, IndexOfScalar, IterationOfNonContainer)
-
-
-@definition_check(RULE)
-def not_iterable(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    return typed_path_diagnostics(ctx, RULE, message, FACTS)
-
-
+@reports(RULE, FieldOfNonObject)
+@reports(RULE, IndexOfScalar)
+@reports(RULE, IterationOfNonContainer)
 def message(fact: FieldOfNonObject | IndexOfScalar | IterationOfNonContainer) -> str:
     if isinstance(fact, FieldOfNonObject):
         return f"cannot read field {fact.name!r} of {with_article(' or '.join(fact.kinds))}"

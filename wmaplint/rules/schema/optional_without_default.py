@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.rules import definition_check
-from wmaplint.rules.context import DefinitionContext
+from wmaplint.diagnostics import define
+from wmaplint.rules import reports
 from wmaplint.rules.examples import MPIJOB, mpijob_with
-from wmaplint.rules.schema import typed_path_diagnostics
 from wmaplint.typecheck.expectations import ReplicasWithoutDefault
 
 RULE = define(
@@ -28,14 +24,7 @@ RULE = define(
 )
 
 
-FACTS = (ReplicasWithoutDefault,)
-
-
-@definition_check(RULE)
-def replicas_without_default(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    return typed_path_diagnostics(ctx, RULE, message, FACTS)
-
-
+@reports(RULE, ReplicasWithoutDefault)
 def message(fact: ReplicasWithoutDefault) -> str:
     return (f"{fact.field} reads an optional field without a default: an object without it yields null, "
             "which the runtime takes as replicas not set, not as the controller's default: totals fall back "

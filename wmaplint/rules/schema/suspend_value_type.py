@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import define
 from wmaplint.jq.inference.facts import with_article
-from wmaplint.rules import definition_check
-from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules import reports
 from wmaplint.rules.examples import job_with
-from wmaplint.rules.schema import typed_path_diagnostics
 from wmaplint.typecheck.expectations import SuspendValueOfWrongType, SuspendValueOutsideEnum
 
 RULE = define(
@@ -29,14 +25,8 @@ RULE = define(
 )
 
 
-FACTS = (SuspendValueOutsideEnum, SuspendValueOfWrongType)
-
-
-@definition_check(RULE)
-def suspend_values(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    return typed_path_diagnostics(ctx, RULE, message, FACTS)
-
-
+@reports(RULE, SuspendValueOutsideEnum)
+@reports(RULE, SuspendValueOfWrongType)
 def message(fact: SuspendValueOutsideEnum | SuspendValueOfWrongType) -> str:
     if isinstance(fact, SuspendValueOutsideEnum):
         return f"value {fact.value} is not one of {', '.join(map(str, fact.allowed))}"

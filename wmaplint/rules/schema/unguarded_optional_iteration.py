@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import define
 from wmaplint.jq.inference.facts import UnguardedIteration
-from wmaplint.rules import definition_check
-from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET, jobset_with
-from wmaplint.rules.schema import typed_path_diagnostics
 
 RULE = define(
     "WM309", "unguarded-optional-iteration", "warning",
@@ -34,15 +30,7 @@ RULE = define(
 )
 
 
-FACTS = (UnguardedIteration,)
-
-
-@definition_check(RULE)
-def unguarded_iterations(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    # the paths on the workload object only: pod selectors and gang paths run on pods, not this rule's concern
-    return typed_path_diagnostics(ctx, RULE, message, FACTS, contexts=("root",))
-
-
+@reports(RULE, UnguardedIteration)
 def message(fact: UnguardedIteration) -> str:
     field = fact.absent.rsplit(".", 1)[-1].removesuffix("[]")
     if fact.how == "null":

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import define
 from wmaplint.jq.inference.facts import PrunedField, UnknownField
-from wmaplint.rules import definition_check
-from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
-from wmaplint.rules.schema import typed_path_diagnostics
 
 RULE = define(
     "WM301", "unknown-schema-field", "error",
@@ -26,14 +22,8 @@ RULE = define(
 )
 
 
-FACTS = (UnknownField, PrunedField)
-
-
-@definition_check(RULE)
-def unknown_fields(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    return typed_path_diagnostics(ctx, RULE, message, FACTS)
-
-
+@reports(RULE, UnknownField)
+@reports(RULE, PrunedField)
 def message(fact: UnknownField | PrunedField) -> str:
     if isinstance(fact, PrunedField):
         return (f"field {fact.name!r} never reaches the cluster: the schema declares this `metadata` as an "

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.rules import definition_check
-from wmaplint.rules.context import DefinitionContext
+from wmaplint.diagnostics import define
+from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
-from wmaplint.rules.schema import typed_path_diagnostics
 from wmaplint.typecheck.expectations import UnreachableExpectedResult
 
 RULE = define(
@@ -24,14 +20,7 @@ RULE = define(
 )
 
 
-FACTS = (UnreachableExpectedResult,)
-
-
-@definition_check(RULE)
-def unreachable_expected_results(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    return typed_path_diagnostics(ctx, RULE, message, FACTS)
-
-
+@reports(RULE, UnreachableExpectedResult)
 def message(fact: UnreachableExpectedResult) -> str:
     return (f"expectedResult {fact.expected!r} can never match: the expression yields "
             f"{', '.join(fact.possible)}")

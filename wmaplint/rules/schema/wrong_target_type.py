@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import define
 from wmaplint.jq.inference.facts import with_article
-from wmaplint.rules import definition_check
-from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
-from wmaplint.rules.schema import typed_path_diagnostics
 from wmaplint.typecheck.expectations import ConditionsNotAList, ConditionsWithoutFields, WrongShape
 
 RULE = define(
@@ -26,14 +22,9 @@ RULE = define(
 )
 
 
-FACTS = (WrongShape, ConditionsNotAList, ConditionsWithoutFields)
-
-
-@definition_check(RULE)
-def wrong_target_types(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    return typed_path_diagnostics(ctx, RULE, message, FACTS)
-
-
+@reports(RULE, WrongShape)
+@reports(RULE, ConditionsNotAList)
+@reports(RULE, ConditionsWithoutFields)
 def message(fact: WrongShape | ConditionsNotAList | ConditionsWithoutFields) -> str:
     if isinstance(fact, WrongShape):
         return f"{fact.field} must reach {fact.needed}, but this reaches {with_article(fact.found)}"
