@@ -64,7 +64,8 @@ def test_hover_range_is_the_key() -> None:
 
 def test_hover_on_a_condition_type_and_on_one_the_controller_never_sets() -> None:
     text = _hover_text(PYTORCH, "type: Succeeded", 7)
-    assert "**condition `Succeeded`** of kubeflow.org/v1/PyTorchJob: kubeflow/training-operator v1.9.0" in text
+    said = "**condition `Succeeded`** of kubeflow.org/v1/PyTorchJob: kubeflow/training-operator v1.9.0"
+    assert said in text
     assert "PyTorchJobSucceeded" in text
     wrong = PYTORCH.replace("type: Succeeded", "type: Complete", 1)
     assert "never set by kubeflow.org/v1/PyTorchJob" in _hover_text(wrong, "type: Complete", 7)
