@@ -291,6 +291,8 @@ def _output_targets(files: list[tuple[str, str]], inputs: list[str], follow_syml
                     ) -> list[tuple[str, Any]]:
     """Where each ``--output`` goes, decided before anything is checked or written: a link not followed, a
     directory, a pipe no one reads, or a file that is an input of this run is one line and exit 2."""
+    if not files:
+        return []  # the writer's module (tempfile, shutil and the compressors under them) only for outputs
     from wmaplint.writes import WriteError, output_target
 
     targets = []
@@ -307,6 +309,8 @@ def _output_targets(files: list[tuple[str, str]], inputs: list[str], follow_syml
 
 def _refuse_inputs(targets: list[tuple[str, Any]], inputs: list[str]) -> None:
     """An input of the run is never an output (``wmaplint.writes.refuse_inputs``)."""
+    if not targets:
+        return
     from wmaplint.writes import WriteError, refuse_inputs
 
     for _, target in targets:

@@ -13,12 +13,14 @@ from wmaplint.rules.examples import JOB
 # JSON Schema validator (rule packs remember that their text passed it), process pools (one file),
 # reporters not asked for, running suites (their facts are loaded with the rules that report them), fixes,
 # the parser generator of a benchmark, the JSONPath library and its regex engine (the shipped pack's queries
-# run in packs.jsonpath).
+# run in packs.jsonpath), the .gitignore matcher of `exclude` patterns (no settings name any), the writer of
+# `--output` files.
 NOT_FOR_ONE_CHECK = (
     "jq", "wmaplint.resolve.jqrun", "wmaplint.resolve.tree", "wmaplint.resolve.run", "wmaplint.lsp", "pygls",
     "jsonschema", "concurrent", "multiprocessing", "jsonpath_rfc9535", "regex",
     "wmaplint.report.sarif", "wmaplint.report.json", "wmaplint.suites.suite", "wmaplint.suites.runner",
-    "wmaplint.report.suites", "wmaplint.fixes", "lark",
+    "wmaplint.report.suites", "wmaplint.fixes", "lark", "pathspec",
+    "wmaplint.writes", "tempfile",
 )
 
 

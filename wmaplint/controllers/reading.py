@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from wmaplint import memo
 from wmaplint.controllers.model import CreatedObject, KindModel
 from wmaplint.structs import dataclass
 
@@ -59,6 +60,9 @@ def root_model(
     return model_of(kind.group, kind.kind, kind.version)
 
 
+# The rules ask for the same few paths thousands of times on a catalog check (each component's spec texts
+# against each pod template of its kind's model).
+@memo.lru_cache(maxsize=1024, pure=True)
 def segments(path: str) -> tuple[str, ...] | None:
     """``.spec.a[]?.b["c"]`` as ("spec", "a", "*", "b", "c"); None when the text is not a plain path."""
     text = _WS.sub("", path).replace("?", "")
