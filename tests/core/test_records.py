@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from wmaplint import records
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 
 KNOWLEDGE = (shipped("schemas") / "controllers" / "kubernetes.yaml").read_text(encoding="utf-8")
 

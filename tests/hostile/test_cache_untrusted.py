@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from wmaplint import cachefiles, records
-from wmaplint.resources import shipped
 from wmaplint.schema.cache import ParsedCache
 from wmaplint.schema.loader import ParsedFile
 from wmaplint.schema.types import OBJECT, SchemaType
+from wmaplint.shipped_data import shipped
 
 from .helpers import WIDGET_DEFINITION, assert_clean, widget_crd, wmaplint
 from .test_schema_inputs import WIDGET_SCHEMA

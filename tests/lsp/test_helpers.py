@@ -147,7 +147,7 @@ def test_related_locations_point_at_files_the_editor_can_open(tmp_path):
     )
     from wmaplint.lsp.convert import to_lsp
     from wmaplint.lsp.uris import from_path
-    from wmaplint.resources import shipped
+    from wmaplint.shipped_data import shipped
 
     crd = tmp_path / "crd.yaml"
     crd.write_text("a: 1\nb: '😀x'\n")

@@ -29,7 +29,7 @@ from wmaplint.controllers.model import (
     SuspendFact,
 )
 from wmaplint.controllers.paths import normalise_path
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 from wmaplint.structs import replace
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ def _from_pod_labels(data: Json, source: str) -> tuple[KindModel, ...]:
 
 
 def _read(path: Path, *, validate: bool, noun: str = "the controller model") -> tuple[KindModel, ...]:
-    from wmaplint.resources import shipped
+    from wmaplint.shipped_data import shipped
     from wmaplint.source import InputError, read_path
     from wmaplint.source.data import SETTINGS, SHIPPED_DATA, DataError
 

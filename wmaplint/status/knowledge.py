@@ -19,7 +19,7 @@ import yaml
 
 from wmaplint import memo, records
 from wmaplint.controllers.paths import normalise_path
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
