@@ -23,7 +23,7 @@ from wmaplint.resolve.facts import GpuTotalDiffers, PodCountDiffers, PodUnattrib
 from wmaplint.resolve.jqrun import default_runtime
 from wmaplint.resolve.model import ComponentCount, PodComparison, Workload
 from wmaplint.resolve.pods import PodMatcher, attribute_pods, pod_name
-from wmaplint.resolve.resources import format_number, pod_resources
+from wmaplint.resolve.quantities import format_number, pod_resources
 from wmaplint.resolve.synthesis import SyntheticPod, synthesize, tree_pods
 from wmaplint.resolve.values import get
 

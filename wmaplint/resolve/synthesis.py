@@ -22,7 +22,7 @@ from wmaplint.resolve.controller import ControllerLabels, controller_labels
 from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
 from wmaplint.resolve.jqrun import JqInput, JqRuntime, default_runtime
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
-from wmaplint.resolve.resources import format_number
+from wmaplint.resolve.quantities import format_number
 from wmaplint.resolve.values import get
 from wmaplint.structs import dataclass, field
 

@@ -29,8 +29,8 @@ from wmaplint.resolve.facts import (
 )
 from wmaplint.resolve.jqrun import JqResult, JqRuntime, default_runtime
 from wmaplint.resolve.model import ComponentNode, Instance, PodTemplate, Workload
+from wmaplint.resolve.quantities import scaled, summed
 from wmaplint.resolve.references import References, resolve_references
-from wmaplint.resolve.resources import scaled, summed
 from wmaplint.resolve.templates import pod_from_fragments, pod_template
 from wmaplint.resolve.values import get
 from wmaplint.source import Node

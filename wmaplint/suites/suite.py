@@ -43,8 +43,8 @@ from wmaplint.resolve.loading import (
 )
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
+from wmaplint.resolve.quantities import GPU, platform_gpus, totals
 from wmaplint.resolve.references import References
-from wmaplint.resolve.resources import GPU, platform_gpus, totals
 from wmaplint.resolve.run import workload_diagnostics
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, MappingNode, Node, SequenceNode, find_node, find_span, read_path
