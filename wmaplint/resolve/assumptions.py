@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wmaplint import memo, records
-from wmaplint.resolve.jqrun import JqInput, JqRuntime
+from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:

@@ -32,7 +32,7 @@ from wmaplint.confinement import outside_reason
 from wmaplint.definition.model import Definition, build, recognise
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span
 from wmaplint.facts import Fact
-from wmaplint.resolve.jqrun import JqRuntime
+from wmaplint.jq.runtime import JqRuntime
 from wmaplint.resolve.loading import (
     MAX_DOCUMENT_BYTES,
     MAX_DOCUMENT_NODES,
