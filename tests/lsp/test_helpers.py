@@ -5,7 +5,8 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from wmaplint.diagnostics import Span
-from wmaplint.lsp import actions, format_schema, jqwords
+from wmaplint.jq import words as jqwords
+from wmaplint.lsp import actions, format_schema
 from wmaplint.lsp.attach import is_ours
 from wmaplint.lsp.positions import LineIndex
 from wmaplint.lsp.snapshot import Snapshot
