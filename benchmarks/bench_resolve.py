@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from wmaplint.definition.model import build
-from wmaplint.resolve.jqrun import JqRuntime
+from wmaplint.jq.runtime import JqRuntime
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import load_text
 

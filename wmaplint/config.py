@@ -167,8 +167,8 @@ def parse_config(data: object, source: str) -> Config:
 
 
 def _confined_paths(paths: tuple[str, ...], key: str, source: str) -> tuple[str, ...]:
-    """Paths relative to the configuration file, each inside its repository (see wmaplint.confinement)."""
-    from wmaplint.confinement import outside_reason
+    """Paths relative to the configuration file, each inside its repository (see wmaplint.allowed_paths)."""
+    from wmaplint.allowed_paths import outside_reason
 
     base = Path(source).parent
     resolved = []
@@ -286,7 +286,7 @@ def describe_discovery(directory: str | Path) -> str:
 
 
 def _refuse_outside_link(found: Path) -> None:
-    from wmaplint.confinement import file_outside_reason
+    from wmaplint.allowed_paths import file_outside_reason
 
     reason = file_outside_reason(found)
     if reason is not None:

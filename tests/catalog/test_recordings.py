@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from wmaplint.resolve.jqrun import default_runtime
+from wmaplint.jq.runtime import default_runtime
 from wmaplint.resolve.loading import DefinitionIndex, load_file
 from wmaplint.resolve.run import resolve_documents
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from wmaplint import records
+from wmaplint import cache_records
 from wmaplint.cel import evaluate
 from wmaplint.cel.crd import crd_schemas
 from wmaplint.cel.evaluate import validate_object
@@ -152,10 +152,10 @@ def test_a_record_without_a_plan_is_not_used(
     schema = _karta(karta_crd)
     validate_object(schema, _with_selector("a"))
     for path in (tmp_path / "cache" / "records" / "cel").iterdir():
-        data = records.read(path)
+        data = cache_records.read(path)
         assert data["plan"] is not None
         del data["plan"]
-        records.write(path, data)
+        cache_records.write(path, data)
     monkeypatch.setattr(evaluate, "_VERDICTS", {})
     assert [v.detail for v in validate_object(schema, _with_selector("a"))] == BROKEN
     assert sorted(compiled) == sorted(SELECTOR_RULES * 2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.engine import lint_text
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 
 CATALOG = shipped("catalog")
 

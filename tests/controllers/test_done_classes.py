@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from wmaplint.engine import lint_text
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 
 CATALOG = shipped("catalog")
 NAMES = sorted(p.name for p in CATALOG.glob("*.yaml"))

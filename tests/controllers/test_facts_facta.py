@@ -10,8 +10,8 @@ from typing import Any
 import yaml
 
 from wmaplint.engine import lint_text
+from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
-from wmaplint.resolve.jqrun import JqInput, JqRuntime
 
 from .helpers import CATALOG, catalog, findings, vary
 

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from wmaplint.controllers import model_for
+from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
-from wmaplint.resolve.jqrun import JqInput, JqRuntime
 
 from .helpers import CATALOG, catalog, findings, vary
 

@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from wmaplint.engine import lint_text
+from wmaplint.jq.runtime import JqRuntime
 from wmaplint.resolve.created import created_pods, kind_model
-from wmaplint.resolve.jqrun import JqRuntime
 
 from .helpers import CATALOG, catalog, findings, vary
 
@@ -99,7 +99,7 @@ def test_grove_scaled_pod_gangs_beyond_min_available() -> None:
 
 
 def _input(obj: Any) -> Any:
-    from wmaplint.resolve.jqrun import JqInput
+    from wmaplint.jq.runtime import JqInput
 
     return JqInput(obj)
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from wmaplint.controllers import MODEL_DIR, SCHEMA_FILE, ModelError, load_model, model_for
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 
 CATALOG = shipped("catalog")
 FILES = sorted(MODEL_DIR.glob("*.yaml"))

@@ -16,7 +16,7 @@ from wmaplint.rules.examples import JOB
 # run in packs.jsonpath), the .gitignore matcher of `exclude` patterns (no settings name any), the writer of
 # `--output` files.
 NOT_FOR_ONE_CHECK = (
-    "jq", "wmaplint.resolve.jqrun", "wmaplint.resolve.tree", "wmaplint.resolve.run", "wmaplint.lsp", "pygls",
+    "jq", "wmaplint.jq.runtime", "wmaplint.resolve.tree", "wmaplint.resolve.run", "wmaplint.lsp", "pygls",
     "jsonschema", "concurrent", "multiprocessing", "jsonpath_rfc9535", "regex",
     "wmaplint.report.sarif", "wmaplint.report.json", "wmaplint.suites.suite", "wmaplint.suites.runner",
     "wmaplint.report.suites", "wmaplint.fixes", "lark", "pathspec",
@@ -101,7 +101,7 @@ def test_tree_imports_the_runtime_but_not_the_checks_or_the_server(tmp_path) -> 
     path = tmp_path / "job.yaml"
     path.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec:\n  template: {spec: {}}\n")
     modules = imported("tree", str(path), cwd=tmp_path)
-    assert "wmaplint.resolve.jqrun" in modules
+    assert "wmaplint.jq.runtime" in modules
     assert _under(modules, "wmaplint.lsp") == [] and _under(modules, "wmaplint.rules.placement") == []
 
 

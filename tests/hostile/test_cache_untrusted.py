@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint import cachefiles, records
-from wmaplint.resources import shipped
+from wmaplint import cache_records, cachefiles
 from wmaplint.schema.cache import ParsedCache
 from wmaplint.schema.loader import ParsedFile
 from wmaplint.schema.types import OBJECT, SchemaType
+from wmaplint.shipped_data import shipped
 
 from .helpers import WIDGET_DEFINITION, assert_clean, widget_crd, wmaplint
 from .test_schema_inputs import WIDGET_SCHEMA
@@ -189,14 +189,14 @@ def test_a_record_write_never_follows_a_planted_temporary_link(tmp_path: Path, m
     cachefiles.forget()
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")
-    path = records.record_path("packs", b"x")
+    path = cache_records.record_path("packs", b"x")
     assert path is not None
     path.parent.mkdir(parents=True, mode=0o700)
     for name in (f"{path.name}.{os.getpid()}.tmp", ".tmp-", f"{path.name}.tmp"):
         (path.parent / name).symlink_to(victim)
-    records.write(path, {"rules": {}})
+    cache_records.write(path, {"rules": {}})
     assert victim.read_text() == "precious\n"
-    assert records.read(path) == {"rules": {}}
+    assert cache_records.read(path) == {"rules": {}}
 
 
 def test_eviction_never_follows_a_linked_entry(tmp_path: Path) -> None:
@@ -250,9 +250,9 @@ def test_a_record_of_the_shipped_model_of_another_shape_is_rebuilt(widget: dict[
     expected = draft()
     monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(widget["cache"]))
     for path in sorted((shipped("schemas") / "controllers").glob("*.yaml")):
-        record = records.record_path("controllers", path.read_text(encoding="utf-8").encode())
+        record = cache_records.record_path("controllers", path.read_text(encoding="utf-8").encode())
         assert record is not None and record.is_file(), record  # written by the first run
-        forged = cachefiles.frame("controllers", records.RECORD_VERSION, json.dumps(value).encode())
+        forged = cachefiles.frame("controllers", cache_records.RECORD_VERSION, json.dumps(value).encode())
         record.write_bytes(forged)
     run = draft()
     assert (run.returncode, run.stdout) == (expected.returncode, expected.stdout)

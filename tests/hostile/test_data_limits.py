@@ -116,7 +116,7 @@ def test_the_reader_says_where(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("damage", ["truncated", "garbage", "empty", "header only"])
 def test_a_damaged_bundle_is_one_line(tmp_path: Path, damage: str) -> None:
-    from wmaplint.resources import shipped
+    from wmaplint.shipped_data import shipped
 
     data = (shipped("schemas") / "bundle.bin").read_bytes()
     bad = {"truncated": data[: len(data) // 2], "garbage": b"\x00\xff" * 5000, "empty": b"",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint.resolve.jqrun import JqRuntime, guarded, refusal
+from wmaplint.jq.runtime import JqRuntime, guarded, refusal
 from wmaplint.rules.examples import JOB
 
 from .helpers import JOB_MANIFEST, assert_clean, wmaplint

@@ -10,7 +10,7 @@ import jq as cjq
 import pytest
 
 from wmaplint.diagnostics import RULES, Severity
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.parser import JqSyntaxError, parse
 from wmaplint.jq.roles import ExprRole
 from wmaplint.rules import expression_findings as analyze
@@ -164,11 +164,11 @@ def generated_programs() -> list[str]:
 GENERATED = generated_programs()
 
 
-def _check_spans(text: str, node: A.Node) -> None:
-    for n in A.walk(node):
+def _check_spans(text: str, node: jqast.Node) -> None:
+    for n in jqast.walk(node):
         assert 0 <= n.start <= n.end <= len(text), n
-        for child in A.children(n):
-            if not isinstance(n, (A.Bind,)):
+        for child in jqast.children(n):
+            if not isinstance(n, (jqast.Bind,)):
                 assert n.start <= child.start and child.end <= n.end, (n, child)
 
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.parser import EXACT_DIGITS, JqSyntaxError, parse
 from wmaplint.jq.roles import ExprRole
 from wmaplint.rules import expression_findings as analyze
@@ -15,12 +15,12 @@ from wmaplint.rules import expression_findings as analyze
 def test_field_chain_keeps_each_segment_span() -> None:
     text = ".spec.replicatedJobs[].name"
     node = parse(text)
-    assert isinstance(node, A.Field) and node.name == "name"
+    assert isinstance(node, jqast.Field) and node.name == "name"
     it = node.target
-    assert isinstance(it, A.Iterate) and text[it.seg_start : it.end] == "[]"
+    assert isinstance(it, jqast.Iterate) and text[it.seg_start : it.end] == "[]"
     jobs = it.target
-    assert isinstance(jobs, A.Field) and text[jobs.name_start : jobs.name_end] == "replicatedJobs"
-    assert isinstance(jobs.target, A.Field) and jobs.target.target is None
+    assert isinstance(jobs, jqast.Field) and text[jobs.name_start : jobs.name_end] == "replicatedJobs"
+    assert isinstance(jobs.target, jqast.Field) and jobs.target.target is None
 
 
 @pytest.mark.parametrize(
@@ -43,39 +43,39 @@ def test_precedence(text: str, shape: str) -> None:
     assert _shape(node, shape.count("<")) == shape
 
 
-def _shape(node: A.Node, depth: int) -> str:
+def _shape(node: jqast.Node, depth: int) -> str:
     name = type(node).__name__
-    if isinstance(node, (A.Binary, A.Assign)):
+    if isinstance(node, (jqast.Binary, jqast.Assign)):
         name += f"({node.op})"
     if depth == 0:
         return name
-    kids = A.children(node)
+    kids = jqast.children(node)
     if not kids:
         return name
     inner = [_shape(kids[0], depth - 1)]
-    if len(kids) > 1 and isinstance(kids[0], (A.Literal, A.FuncCall, A.Field)) and depth:
+    if len(kids) > 1 and isinstance(kids[0], (jqast.Literal, jqast.FuncCall, jqast.Field)) and depth:
         inner = ["_", _shape(kids[1], 0)]
     return f"{name}<{','.join(inner)}>"
 
 
 def test_optional_covers_only_last_suffix() -> None:
     node = parse(".a.b?")
-    assert isinstance(node, A.Field) and node.optional and not node.target.optional  # type: ignore[union-attr]
-    assert isinstance(parse("(.a.b)?"), A.Optional)
-    assert isinstance(parse(".a??"), A.Optional)
+    assert isinstance(node, jqast.Field) and node.optional and not node.target.optional  # type: ignore[union-attr]
+    assert isinstance(parse("(.a.b)?"), jqast.Optional)
+    assert isinstance(parse(".a??"), jqast.Optional)
 
 
 def test_string_interpolation_and_format() -> None:
     node = parse('@base64 "x\\(.a)y"')
-    assert isinstance(node, A.StringInterp) and node.format == "base64"
-    assert node.parts[0] == "x" and isinstance(node.parts[1], A.Field) and node.parts[2] == "y"
-    assert parse('"\\ud83d\\ude00"') == A.Literal(0, 14, "😀")
+    assert isinstance(node, jqast.StringInterp) and node.format == "base64"
+    assert node.parts[0] == "x" and isinstance(node.parts[1], jqast.Field) and node.parts[2] == "y"
+    assert parse('"\\ud83d\\ude00"') == jqast.Literal(0, 14, "😀")
     assert parse('"\\ud800"').value == "\ufffd"  # type: ignore[attr-defined]
 
 
 def test_object_entry_kinds() -> None:
     node = parse('{a, $b, "c", (.d): 1, if: 2, "e\\(1)": 3}')
-    assert isinstance(node, A.ObjectCons)
+    assert isinstance(node, jqast.ObjectCons)
     assert [e.key_kind for e in node.entries] == ["ident", "var", "string", "expr", "ident", "string"]
     assert [e.value is None for e in node.entries] == [True, True, True, False, False, False]
 
@@ -133,8 +133,9 @@ def test_megabyte_string_parses() -> None:
 
 def test_comment_continuation() -> None:
     node = parse(".a # c \\\n .b\n| .c")  # the continued comment swallows ` .b`
-    assert isinstance(node, A.Pipe) and [n.name for n in A.walk(node) if isinstance(n, A.Field)] == ["a", "c"]
-    assert isinstance(parse(".a # c \\\\\n| .c"), A.Pipe)
+    assert isinstance(node, jqast.Pipe)
+    assert [n.name for n in jqast.walk(node) if isinstance(n, jqast.Field)] == ["a", "c"]
+    assert isinstance(parse(".a # c \\\\\n| .c"), jqast.Pipe)
 
 
 def test_parses_are_cached_and_immutable() -> None:
@@ -145,7 +146,7 @@ def test_parses_are_cached_and_immutable() -> None:
 
 def test_walk_is_iterative_and_in_source_order() -> None:
     node = parse(".a | .b, .c")
-    fields = [n.name for n in A.walk(node) if isinstance(n, A.Field)]
+    fields = [n.name for n in jqast.walk(node) if isinstance(n, jqast.Field)]
     assert fields == ["a", "b", "c"]
 
 
@@ -157,7 +158,8 @@ def test_integer_literals_of_any_length_parse() -> None:
     assert parse("000012").value == 12  # type: ignore[union-attr]
     huge = "1" + "0" * 5000
     node = parse(f".x == {huge}")
-    assert isinstance(node, A.Binary) and node.right == A.Literal(6, 6 + len(huge), sys.float_info.max)
+    assert isinstance(node, jqast.Binary)
+    assert node.right == jqast.Literal(6, 6 + len(huge), sys.float_info.max)
     assert parse("0" * 5000 + "7").value == 7  # type: ignore[union-attr]
     assert parse("1e400").value == sys.float_info.max  # type: ignore[union-attr]
 

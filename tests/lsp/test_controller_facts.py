@@ -15,7 +15,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from wmaplint.lsp.completion import completions
 from wmaplint.lsp.hover import hover
 from wmaplint.lsp.snapshot import Snapshot
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 
 RAYJOB = (shipped("catalog") / "ray-io-rayjob-v1.yaml").read_text(encoding="utf-8")
 RAYCLUSTER = (shipped("catalog") / "ray-io-raycluster-v1.yaml").read_text(encoding="utf-8")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from wmaplint.diagnostics import Span
-from wmaplint.lsp import actions, format_schema, jqwords
+from wmaplint.jq import words as jqwords
+from wmaplint.lsp import actions, format_schema
 from wmaplint.lsp.attach import is_ours
 from wmaplint.lsp.positions import LineIndex
 from wmaplint.lsp.snapshot import Snapshot
@@ -147,7 +148,7 @@ def test_related_locations_point_at_files_the_editor_can_open(tmp_path):
     )
     from wmaplint.lsp.convert import to_lsp
     from wmaplint.lsp.uris import from_path
-    from wmaplint.resources import shipped
+    from wmaplint.shipped_data import shipped
 
     crd = tmp_path / "crd.yaml"
     crd.write_text("a: 1\nb: '😀x'\n")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from wmaplint import records
+from wmaplint import cache_records
 from wmaplint.packs import loader, run
 from wmaplint.packs.in_use import shipped_pack_paths
 from wmaplint.packs.problems import BadAssert
@@ -79,10 +79,10 @@ def test_a_record_without_plans_is_not_used(compilations: list[str], tmp_path: P
     text = PACK_HEAD + acme_rule("$.metadata.name", "self.size() > 1")
     loader.load_pack_text(text, "acme.yaml")
     (path,) = (tmp_path / "cache" / "records" / "packs").iterdir()
-    data = records.read(path)
+    data = cache_records.read(path)
     assert data["rules"]["ACME001"][0]["plan"] is not None
     del data["rules"]["ACME001"][0]["plan"]
-    records.write(path, data)
+    cache_records.write(path, data)
     (rule,) = loader.load_pack_text(text, "acme.yaml").rules
     assert len(compilations) == 2 and rule.assertion.interpreted is not None
 
@@ -99,7 +99,8 @@ def test_a_damaged_record_is_not_used(compilations: list[str], tmp_path: Path) -
     loader.load_pack_text(text, "acme.yaml")
     (record,) = (tmp_path / "cache" / "records" / "packs").iterdir()
     for damage in ("{", '{"rules": {"ACME001": ["not base64!", null]}}', '{"rules": []}', "[]"):
-        record.write_bytes(records.cachefiles.frame("packs", records.RECORD_VERSION, damage.encode()))
+        framed = cache_records.cachefiles.frame("packs", cache_records.RECORD_VERSION, damage.encode())
+        record.write_bytes(framed)
         pack = loader.load_pack_text(text, "acme.yaml")
         assert [r.id for r in pack.rules] == ["ACME001"] and not pack.problems
     assert len(compilations) == 5

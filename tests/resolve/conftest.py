@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wmaplint.resolve.jqrun import JqRuntime
+from wmaplint.jq.runtime import JqRuntime
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

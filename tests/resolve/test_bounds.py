@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from wmaplint.jq.runtime import JqRuntime
 from wmaplint.resolve import loading
-from wmaplint.resolve.jqrun import JqRuntime
 from wmaplint.resolve.run import resolve_files
 from wmaplint.rules.examples import job_with
 
@@ -156,7 +156,7 @@ def test_worker_expressions_of_one_input_share_a_request_but_keep_their_own_time
 def test_the_worker_dies_with_its_parent_even_while_busy():
     script = (
         "import json, sys, time\n"
-        "from wmaplint.resolve.jqrun import _Worker\n"
+        "from wmaplint.jq.runtime import _Worker\n"
         "worker = _Worker()\n"
         "request = {'exprs': ['until(false; .)'], 'input': '1', 'max': 5, 'timeout': 600}\n"
         "worker.proc.stdin.write(json.dumps(request).encode() + b'\\n')\n"

@@ -1,6 +1,6 @@
 import pytest
 
-from wmaplint.resolve.jqrun import JqInput, normalize, refusal
+from wmaplint.jq.runtime import JqInput, normalize, refusal
 
 
 def test_objects_iterate_in_sorted_key_order_like_gojq(runtime):
@@ -68,8 +68,8 @@ def test_deeply_nested_input_is_an_error_value_not_a_crash(runtime):
 
 
 def _growth(expression: str) -> float:
+    from wmaplint.jq.cost import growth
     from wmaplint.jq.parser import parse
-    from wmaplint.resolve.jqcost import growth
 
     return growth(parse(expression))
 
@@ -97,7 +97,7 @@ def test_cost_estimate_refuses_what_it_cannot_bound(expression):
 
 
 def test_exponential_construction_runs_bounded_in_the_worker():
-    from wmaplint.resolve.jqrun import JqRuntime
+    from wmaplint.jq.runtime import JqRuntime
 
     runtime = JqRuntime(timeout=1.0)
     try:
@@ -112,7 +112,7 @@ def test_exponential_construction_runs_bounded_in_the_worker():
 
 
 def test_string_repetition_from_the_data_cannot_abort_the_process():
-    from wmaplint.resolve.jqrun import JqRuntime
+    from wmaplint.jq.runtime import JqRuntime
 
     runtime = JqRuntime(timeout=5.0)
     try:

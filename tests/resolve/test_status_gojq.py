@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
+from wmaplint.jq.runtime import default_runtime
 from wmaplint.resolve.evaluate import Evaluator
-from wmaplint.resolve.jqrun import default_runtime
 from wmaplint.resolve.loading import definitions_of, load_file
 from wmaplint.resolve.status_match import evaluate_status
 

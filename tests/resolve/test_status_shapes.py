@@ -1,9 +1,9 @@
 """The runtime reads the phase as a string and the conditions as lists of objects; other outputs fail its
 status extraction (dsx-ai-factory/workload-map pkg/resource/accessor.go@17a7919), and wmaplint says so."""
 
+from wmaplint.jq.runtime import default_runtime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.facts import EvaluationFailed
-from wmaplint.resolve.jqrun import default_runtime
 from wmaplint.resolve.loading import definitions_of, load_file
 from wmaplint.resolve.status_match import evaluate_status
 

@@ -284,7 +284,7 @@ def _services(fragments: dict) -> dict:
 
 def test_gpus_in_the_frameworks_own_words_count_and_are_marked_unseen(runtime):
     from wmaplint.report.workloads import render_text, unseen_note
-    from wmaplint.resolve.resources import platform_gpus
+    from wmaplint.resolve.quantities import platform_gpus
 
     definition = _services(
         {"containerPath": ".spec.services[].main", "resourcesPath": ".spec.services[].resources"}
@@ -321,7 +321,7 @@ def test_a_resources_fragment_without_containers_keeps_its_kubernetes_part(runti
 
 def test_other_accelerators_are_totalled_by_name(runtime):
     from wmaplint.report.workloads import render_text
-    from wmaplint.resolve.resources import totals
+    from wmaplint.resolve.quantities import totals
 
     definition = _single({"podTemplateSpecPath": ".spec.template"}, {"replicasPath": "8"})
     template = {"spec": {"containers": [{"name": "m", "resources": {"limits": {"google.com/tpu": 4}}}]}}

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint import memo
-from wmaplint.cel import ast as A
+from wmaplint.cel import ast as celast
 from wmaplint.cel import types as t
 from wmaplint.cel.protowire import WireError
 
@@ -83,7 +83,7 @@ class Compiled:
 
     text: str
     serialized: bytes | None
-    ast: A.CheckedAst | None
+    ast: celast.CheckedAst | None
     problems: list[Problem]
 
 
@@ -98,7 +98,7 @@ class CheckResult:
     truncated: int = 0  # problems past MAX_PROBLEMS, counted by the last problem's message
     _costs: Any = None
 
-    def checked_ast(self) -> A.CheckedAst:
+    def checked_ast(self) -> celast.CheckedAst:
         assert self.compiled is not None and self.compiled.ast is not None
         return self.compiled.ast
 
@@ -219,7 +219,7 @@ def _compile_uncached(text: str, variables: tuple[str, ...]) -> Compiled:
         )
     serialized = expression.serialize()
     try:
-        checked = A.decode_checked(serialized)
+        checked = celast.decode_checked(serialized)
     except (WireError, RecursionError):
         checked = None
     return Compiled(text, serialized, checked, [])
@@ -252,7 +252,7 @@ def check_expression(
 class _TypeWalker:
     MAX_DEPTH = 300
 
-    def __init__(self, checked: A.CheckedAst, variables: dict[str, t.CelType]) -> None:
+    def __init__(self, checked: celast.CheckedAst, variables: dict[str, t.CelType]) -> None:
         self.checked = checked
         self.variables = variables
         self.problems: list[Problem] = []
@@ -260,25 +260,25 @@ class _TypeWalker:
         self.uses_old_self = False
         self.node_types: dict[int, t.CelType] = {}
 
-    def report(self, node: A.Node, message: str) -> None:
+    def report(self, node: celast.Node, message: str) -> None:
         self.reported += 1
         if self.reported <= MAX_PROBLEMS:
             self.problems.append(Problem(message, self.checked.positions.get(node.id), "type"))
 
-    def checker_type(self, node: A.Node) -> t.CelType:
+    def checker_type(self, node: celast.Node) -> t.CelType:
         return self.checked.types.get(node.id, t.DYN)
 
-    def infer(self, node: A.Node, scope: dict[str, t.CelType], depth: int) -> t.CelType:
+    def infer(self, node: celast.Node, scope: dict[str, t.CelType], depth: int) -> t.CelType:
         if depth > self.MAX_DEPTH:
             return t.DYN
         result = self._infer(node, scope, depth + 1)
         self.node_types[node.id] = result
         return result
 
-    def _infer(self, node: A.Node, scope: dict[str, t.CelType], depth: int) -> t.CelType:
-        if isinstance(node, A.Const):
+    def _infer(self, node: celast.Node, scope: dict[str, t.CelType], depth: int) -> t.CelType:
+        if isinstance(node, celast.Const):
             return t.SCALARS.get(node.kind, t.DYN)
-        if isinstance(node, A.Ident):
+        if isinstance(node, celast.Ident):
             if node.name in scope:
                 return scope[node.name]
             if node.name == "oldSelf":
@@ -286,13 +286,13 @@ class _TypeWalker:
             if node.name in self.variables:
                 return self.variables[node.name]
             return self.checker_type(node)
-        if isinstance(node, A.Select):
+        if isinstance(node, celast.Select):
             return self._select(node, scope, depth)
-        if isinstance(node, A.Call):
+        if isinstance(node, celast.Call):
             return self._call(node, scope, depth)
-        if isinstance(node, A.ListLit):
+        if isinstance(node, celast.ListLit):
             return self._list(node, scope, depth)
-        if isinstance(node, A.StructLit):
+        if isinstance(node, celast.StructLit):
             if node.message_name:
                 return t.DYN
             key_t: t.CelType = t.DYN
@@ -303,13 +303,13 @@ class _TypeWalker:
                 key_t = k if key_t.is_dyn else key_t
                 val_t = v if val_t.is_dyn else val_t
             return t.map_of(key_t, val_t)
-        if isinstance(node, A.Comprehension):
+        if isinstance(node, celast.Comprehension):
             return self._comprehension(node, scope, depth)
         return t.DYN
 
     # -- selection -------------------------------------------------------------------------------------------
 
-    def _field_of(self, node: A.Node, operand: t.CelType, name: str) -> t.CelType | None:
+    def _field_of(self, node: celast.Node, operand: t.CelType, name: str) -> t.CelType | None:
         """The type of ``operand.name``; None (after reporting) when the selection is impossible."""
         if isinstance(operand, t.ObjectType):
             found = operand.field(name)
@@ -324,8 +324,8 @@ class _TypeWalker:
         self.report(node, f"type '{operand.render()}' does not support field selection")
         return None
 
-    def _select(self, node: A.Select, scope: dict[str, t.CelType], depth: int) -> t.CelType:
-        if node.id in self.checked.references and not isinstance(node.operand, A.Select | A.Ident):
+    def _select(self, node: celast.Select, scope: dict[str, t.CelType], depth: int) -> t.CelType:
+        if node.id in self.checked.references and not isinstance(node.operand, celast.Select | celast.Ident):
             return self.checker_type(node)
         if node.id in self.checked.references:  # a qualified name resolved by the checker (e.g. an enum)
             return self.checker_type(node)
@@ -337,7 +337,7 @@ class _TypeWalker:
 
     # -- calls -----------------------------------------------------------------------------------------------
 
-    def _call(self, node: A.Call, scope: dict[str, t.CelType], depth: int) -> t.CelType:
+    def _call(self, node: celast.Call, scope: dict[str, t.CelType], depth: int) -> t.CelType:
         fn = node.function
         target = self.infer(node.target, scope, depth) if node.target is not None else None
         args = [self.infer(a, scope, depth) for a in node.args]
@@ -350,7 +350,7 @@ class _TypeWalker:
                 strict=True,
             ):
                 if isinstance(arg_t, t.OptionalType) or (
-                    isinstance(arg_node, A.Call)
+                    isinstance(arg_node, celast.Call)
                     and arg_node.function == "dyn"
                     and arg_node.args
                     and isinstance(self.node_types.get(arg_node.args[0].id), t.OptionalType)
@@ -373,7 +373,7 @@ class _TypeWalker:
             operand = args[0]
             if isinstance(operand, t.OptionalType):
                 operand = operand.inner
-            name = node.args[1].value if isinstance(node.args[1], A.Const) else ""
+            name = node.args[1].value if isinstance(node.args[1], celast.Const) else ""
             selected = self._field_of(node, operand, str(name))
             return t.optional_of(selected if selected is not None else t.DYN)
         if fn in ("_==_", "_!=_") and len(args) == 2:
@@ -430,7 +430,9 @@ class _TypeWalker:
             return t.optional_of(args[0] if args else t.DYN)
         return self.checker_type(node)
 
-    def _member(self, node: A.Call, fn: str, target: t.CelType, args: list[t.CelType]) -> t.CelType | None:
+    def _member(
+        self, node: celast.Call, fn: str, target: t.CelType, args: list[t.CelType]
+    ) -> t.CelType | None:
         if fn in _STRING_ONLY_MEMBERS and target.kind in (_CONCRETE | {"list", "map", "object", "opaque"}) - {
             "string"
         }:
@@ -478,14 +480,16 @@ class _TypeWalker:
         scalar_vs_composite = (a.kind in _CONCRETE) != (b.kind in _CONCRETE)
         return scalar_vs_composite and "opaque" not in (a.kind, b.kind)
 
-    def _no_overload(self, node: A.Call, fn: str, target: t.CelType | None, args: list[t.CelType]) -> None:
+    def _no_overload(
+        self, node: celast.Call, fn: str, target: t.CelType | None, args: list[t.CelType]
+    ) -> None:
         rendered = ", ".join(a.render() for a in args)
         shown = f"{target.render()}.({rendered})" if target is not None else f"({rendered})"
         self.report(node, f"found no matching overload for '{fn}' applied to '{shown}'")
 
-    def _constant_argument(self, node: A.Call, fn: str) -> None:
+    def _constant_argument(self, node: celast.Call, fn: str) -> None:
         arg = node.args[0]
-        if not isinstance(arg, A.Const) or arg.kind != "string":
+        if not isinstance(arg, celast.Const) or arg.kind != "string":
             return
         text = str(arg.value)
         bad = False
@@ -518,7 +522,7 @@ class _TypeWalker:
 
     # -- literals and comprehensions -------------------------------------------------------------------------
 
-    def _list(self, node: A.ListLit, scope: dict[str, t.CelType], depth: int) -> t.CelType:
+    def _list(self, node: celast.ListLit, scope: dict[str, t.CelType], depth: int) -> t.CelType:
         elem: t.CelType = t.DYN
         for index, element in enumerate(node.elements):
             element_t = self.infer(element, scope, depth)
@@ -530,7 +534,9 @@ class _TypeWalker:
                 self.report(element, f"expected type '{elem.render()}' but found '{element_t.render()}'")
         return t.list_of(elem)
 
-    def _comprehension(self, node: A.Comprehension, scope: dict[str, t.CelType], depth: int) -> t.CelType:
+    def _comprehension(
+        self, node: celast.Comprehension, scope: dict[str, t.CelType], depth: int
+    ) -> t.CelType:
         rng = self.infer(node.iter_range, scope, depth)
         first: t.CelType = t.DYN
         second: t.CelType = t.DYN

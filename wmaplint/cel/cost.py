@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from wmaplint.cel import ast as A
+from wmaplint.cel import ast as celast
 from wmaplint.cel import types as t
 from wmaplint.cel.limits import MAX_COST
 
@@ -48,7 +48,7 @@ def _ceil(value: float) -> int:
 class CostEstimator:
     MAX_DEPTH = 300
 
-    def __init__(self, checked: A.CheckedAst, node_types: dict[int, t.CelType]) -> None:
+    def __init__(self, checked: celast.CheckedAst, node_types: dict[int, t.CelType]) -> None:
         self.checked = checked
         self.node_types = node_types
         self.var_sizes: dict[str, int] = {}
@@ -59,52 +59,52 @@ class CostEstimator:
         except RecursionError:
             return 0
 
-    def _type_size(self, node: A.Node) -> int | None:
+    def _type_size(self, node: celast.Node) -> int | None:
         typ = self.node_types.get(node.id)
         if typ is None or typ.schema is None:
             return None
         return typ.max_elements
 
-    def cost(self, node: A.Node, depth: int) -> tuple[int, int]:
+    def cost(self, node: celast.Node, depth: int) -> tuple[int, int]:
         """(cost, max size of the value)."""
         if depth > self.MAX_DEPTH:
             return 0, 1
         depth += 1
-        if isinstance(node, A.Const):
+        if isinstance(node, celast.Const):
             size = len(node.value) if isinstance(node.value, (str, bytes)) else 1
             return 0, size
-        if isinstance(node, A.Ident):
+        if isinstance(node, celast.Ident):
             known = self.var_sizes.get(node.name)
             if known is None:
                 known = self._type_size(node)
             return 1, known if known is not None else 1
-        if isinstance(node, A.Select):
+        if isinstance(node, celast.Select):
             if node.id in self.checked.references:
                 return 1, 1
             base, _ = self.cost(node.operand, depth)
             field_size = self._type_size(node)
             return base + (0 if node.test_only else 1), field_size if field_size is not None else 1
-        if isinstance(node, A.ListLit):
+        if isinstance(node, celast.ListLit):
             total = sum(self.cost(e, depth)[0] for e in node.elements)
             return total + 10, len(node.elements)
-        if isinstance(node, A.StructLit):
+        if isinstance(node, celast.StructLit):
             total = sum(
                 self.cost(e.value, depth)[0] + (self.cost(e.key, depth)[0] if e.key else 0)
                 for e in node.entries
             )
             return total + (40 if node.message_name else 30), len(node.entries)
-        if isinstance(node, A.Comprehension):
+        if isinstance(node, celast.Comprehension):
             return self._comprehension(node, depth)
-        if isinstance(node, A.Call):
+        if isinstance(node, celast.Call):
             return self._call(node, depth)
         return 0, 1
 
-    def _item_size(self, node: A.Node) -> int:
+    def _item_size(self, node: celast.Node) -> int:
         """The size of one item of the list ``node`` gives."""
         typ = self.node_types.get(node.id)
         return typ.elem.max_elements if isinstance(typ, t.ListType) else 1
 
-    def _element_size(self, node: A.Comprehension) -> int:
+    def _element_size(self, node: celast.Comprehension) -> int:
         """The size of the loop variable: a list's item, or a map's key."""
         range_t = self.node_types.get(node.iter_range.id)
         if isinstance(range_t, t.ListType):
@@ -113,7 +113,7 @@ class CostEstimator:
             return range_t.key.max_elements
         return 1
 
-    def _comprehension(self, node: A.Comprehension, depth: int) -> tuple[int, int]:
+    def _comprehension(self, node: celast.Comprehension, depth: int) -> tuple[int, int]:
         range_cost, range_size = self.cost(node.iter_range, depth)
         elem_size = self._element_size(node)
         saved = dict(self.var_sizes)
@@ -126,12 +126,13 @@ class CostEstimator:
         step_cost, _ = self.cost(node.loop_step, depth)
         result_cost, _ = self.cost(node.result, depth)
         self.var_sizes = saved
-        if not node.iter_range or (isinstance(node.iter_range, A.ListLit) and not node.iter_range.elements):
+        empty_list = isinstance(node.iter_range, celast.ListLit) and not node.iter_range.elements
+        if not node.iter_range or empty_list:
             return init_cost + result_cost, 1  # bind-shaped (sortBy)
         total = range_cost + init_cost + result_cost + range_size * (cond_cost + step_cost)
         return min(total, MAX_COST), range_size
 
-    def _call(self, node: A.Call, depth: int) -> tuple[int, int]:
+    def _call(self, node: celast.Call, depth: int) -> tuple[int, int]:
         fn = node.function
         parts = ([node.target] if node.target is not None else []) + node.args
         costs = [self.cost(p, depth) for p in parts]
@@ -178,14 +179,15 @@ class CostEstimator:
             return base + _ceil(_LINEAR_TRAVERSAL[fn] * subject), subject
         if fn == "lists.range" and node.args:
             arg = node.args[0]
-            count = int(arg.value) if isinstance(arg, A.Const) and isinstance(arg.value, int) else MAX_COST
+            count = (int(arg.value) if isinstance(arg, celast.Const) and isinstance(arg.value, int)
+                     else MAX_COST)
             return base + max(count, 0), max(count, 0)
         if fn in ("sort", "distinct", "reverse", "flatten", "slice") and parts:
             return base + sizes[0] + 1, sizes[0]
         return base + 1, sizes[0] if sizes else 1
 
 
-def estimate_cost(checked: A.CheckedAst, node_types: dict[int, t.CelType]) -> int:
+def estimate_cost(checked: celast.CheckedAst, node_types: dict[int, t.CelType]) -> int:
     return CostEstimator(checked, node_types).estimate()
 
 

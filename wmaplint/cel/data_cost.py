@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from wmaplint.cel import ast as A
+from wmaplint.cel import ast as celast
 from wmaplint.cel import types as t
 from wmaplint.cel.cost import CostEstimator
 from wmaplint.cel.sizes import ABSENT, SizeIndex
@@ -16,20 +16,20 @@ Where = tuple[SizeIndex, int]  # a path of a variable's value: its index and the
 class DataCostEstimator(CostEstimator):
     """The static estimator, with the size of every path expression read from the data's SizeIndex."""
 
-    def __init__(self, checked: A.CheckedAst, node_types: dict[int, t.CelType],
+    def __init__(self, checked: celast.CheckedAst, node_types: dict[int, t.CelType],
                  variables: Mapping[str, SizeIndex]) -> None:
         super().__init__(checked, node_types)
         self.bound: dict[str, Where | None] = {name: (index, 0) for name, index in variables.items()}
         self.fallback = max((index.largest for index in variables.values()), default=1)
 
-    def _where(self, node: A.Node) -> Where | None:
-        if isinstance(node, A.Ident):
+    def _where(self, node: celast.Node) -> Where | None:
+        if isinstance(node, celast.Ident):
             return self.bound.get(node.name)
-        if isinstance(node, A.Select) and node.id not in self.checked.references:
+        if isinstance(node, celast.Select) and node.id not in self.checked.references:
             return self._step(self._where(node.operand), node.field)
-        if isinstance(node, A.Call) and node.function == "_[_]" and len(node.args) == 2:
+        if isinstance(node, celast.Call) and node.function == "_[_]" and len(node.args) == 2:
             key = node.args[1]
-            if isinstance(key, A.Const) and isinstance(key.value, str):
+            if isinstance(key, celast.Const) and isinstance(key.value, str):
                 return self._step(self._where(node.args[0]), key.value)
             operand = self._where(node.args[0])
             return self._any_item(operand) if operand is not None else None
@@ -51,17 +51,17 @@ class DataCostEstimator(CostEstimator):
             return index, found
         return None if index.has_children(pid) else (index, ABSENT)
 
-    def _type_size(self, node: A.Node) -> int | None:
+    def _type_size(self, node: celast.Node) -> int | None:
         where = self._where(node)
         # a path the data lacks fails at run time (or is a has() test); anything else: the largest value seen
         return where[0].size(where[1]) if where is not None else self.fallback
 
-    def _item(self, node: A.Comprehension) -> Where | None:
+    def _item(self, node: celast.Comprehension) -> Where | None:
         """Where a list's items are in the data (None for a map or an unknown range)."""
         where = self._where(node.iter_range)
         return self._any_item(where) if where is not None else None
 
-    def _comprehension(self, node: A.Comprehension, depth: int) -> tuple[int, int]:
+    def _comprehension(self, node: celast.Comprehension, depth: int) -> tuple[int, int]:
         saved = dict(self.bound)
         item = self._item(node)
         if node.iter_var2:  # two variables: index (or key) and value
@@ -74,12 +74,12 @@ class DataCostEstimator(CostEstimator):
         finally:
             self.bound = saved
 
-    def _item_size(self, node: A.Node) -> int:
+    def _item_size(self, node: celast.Node) -> int:
         where = self._where(node)
         item = self._any_item(where) if where is not None else None
         return item[0].size(item[1]) if item is not None else self.fallback
 
-    def _element_size(self, node: A.Comprehension) -> int:
+    def _element_size(self, node: celast.Comprehension) -> int:
         where = self._where(node.iter_range)
         if where is None:
             return self.fallback
@@ -91,15 +91,15 @@ class DataCostEstimator(CostEstimator):
 class UniformCostEstimator(CostEstimator):
     """The estimator with every list, map and string of the data taken to have ``size`` elements."""
 
-    def __init__(self, checked: A.CheckedAst, node_types: dict[int, t.CelType], size: int) -> None:
+    def __init__(self, checked: celast.CheckedAst, node_types: dict[int, t.CelType], size: int) -> None:
         super().__init__(checked, node_types)
         self.size = size
 
-    def _type_size(self, node: A.Node) -> int | None:
+    def _type_size(self, node: celast.Node) -> int | None:
         return self.size
 
-    def _item_size(self, node: A.Node) -> int:
+    def _item_size(self, node: celast.Node) -> int:
         return self.size
 
-    def _element_size(self, node: A.Comprehension) -> int:
+    def _element_size(self, node: celast.Comprehension) -> int:
         return self.size

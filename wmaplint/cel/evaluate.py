@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wmaplint import memo, records
+from wmaplint import cache_records, memo
 from wmaplint.cel import types as t
 from wmaplint.cel.issues import CelViolation, Pointer, ValidationRuleNotEvaluated, ValidationRuleRejected
 
@@ -233,16 +233,17 @@ def _record_path(text: str, node: Mapping[str, Any], is_root: bool) -> Any:
         return None
     if '"$ref"' in shape or len(shape) > MAX_RECORDED_SCHEMA_CHARS:
         return None
-    return records.record_path("cel", text.encode("utf-8", "surrogatepass"), shape.encode())
+    return cache_records.record_path("cel", text.encode("utf-8", "surrogatepass"), shape.encode())
 
 
 def _recorded(path: Any) -> ValidationRuleVerdict | None:
-    data = records.read(path)
+    data = cache_records.read(path)
     try:
         costs = tuple((int(size), int(bound)) for size, bound in data["costs"])
-        return ValidationRuleVerdict([], bool(data["uses_old_self"]), records.bytes_of(data["serialized"]),
-                                     costs=costs, plan=data["plan"])
-    except records.DAMAGED:
+        serialized = cache_records.bytes_of(data["serialized"])
+        old_self = bool(data["uses_old_self"])
+        return ValidationRuleVerdict([], old_self, serialized, costs=costs, plan=data["plan"])
+    except cache_records.DAMAGED:
         return None
 
 
@@ -272,8 +273,8 @@ def _verdict(
                                         result.truncated, result.node_types, checked, plan=plan)
         if not verdict.problems and serialized is not None and path is not None:
             costs = [list(pair) for pair in verdict.cost_table()]
-            records.write(path, {"uses_old_self": verdict.uses_old_self,
-                                 "serialized": records.text_of(serialized), "costs": costs,
+            cache_records.write(path, {"uses_old_self": verdict.uses_old_self,
+                                 "serialized": cache_records.text_of(serialized), "costs": costs,
                                  "plan": verdict.plan})
     if len(_VERDICTS) > MAX_REMEMBERED_NODES:
         _VERDICTS.clear()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wmaplint.cel import ast as A
+from wmaplint.cel import ast as celast
 
 Plan = list[Any]
 _CONSTANTS = ("null", "bool", "int", "double", "string")
@@ -23,7 +23,7 @@ class _NoPlan(Exception):
     pass
 
 
-def plan_of(checked: A.CheckedAst) -> Plan | None:
+def plan_of(checked: celast.CheckedAst) -> Plan | None:
     """The plan of a checked expression, or None when a node of it has no plan form."""
     try:
         return _plan(checked, checked.expr, 0)
@@ -31,30 +31,30 @@ def plan_of(checked: A.CheckedAst) -> Plan | None:
         return None
 
 
-def _plan(checked: A.CheckedAst, node: A.Node, depth: int) -> Plan:
-    if depth > A.MAX_DEPTH:
+def _plan(checked: celast.CheckedAst, node: celast.Node, depth: int) -> Plan:
+    if depth > celast.MAX_DEPTH:
         raise _NoPlan
     sub = depth + 1
-    if isinstance(node, A.Const):
+    if isinstance(node, celast.Const):
         if node.kind not in _CONSTANTS:
             raise _NoPlan
         return ["const", node.value]
-    if isinstance(node, A.Ident):
+    if isinstance(node, celast.Ident):
         if checked.references.get(node.id, node.name) != node.name:
             raise _NoPlan  # resolved to another name: a constant or a type in a container
         return ["ident", node.name]
-    if isinstance(node, A.Select):
+    if isinstance(node, celast.Select):
         if node.id in checked.references:
             raise _NoPlan  # a qualified name (a.b.c read as one identifier), not a field selection
         return ["select", _plan(checked, node.operand, sub), node.field, node.test_only]
-    if isinstance(node, A.Call):
+    if isinstance(node, celast.Call):
         target = None if node.target is None else _plan(checked, node.target, sub)
         return ["call", node.function, target, [_plan(checked, arg, sub) for arg in node.args]]
-    if isinstance(node, A.ListLit):
+    if isinstance(node, celast.ListLit):
         if node.optional_indices:
             raise _NoPlan
         return ["list", [_plan(checked, element, sub) for element in node.elements]]
-    if isinstance(node, A.StructLit):
+    if isinstance(node, celast.StructLit):
         if node.message_name:
             raise _NoPlan
         entries = []
@@ -63,7 +63,7 @@ def _plan(checked: A.CheckedAst, node: A.Node, depth: int) -> Plan:
                 raise _NoPlan
             entries.append([_plan(checked, entry.key, sub), _plan(checked, entry.value, sub)])
         return ["map", entries]
-    if isinstance(node, A.Comprehension):
+    if isinstance(node, celast.Comprehension):
         parts = (node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result)
         iter_range, init, condition, step, result = (_plan(checked, part, sub) for part in parts)
         return ["comp", node.iter_var, node.iter_var2, iter_range, node.accu_var, init, condition, step,

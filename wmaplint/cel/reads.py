@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wmaplint.cel import ast as A
+from wmaplint.cel import ast as celast
 from wmaplint.cel.parts import ANY, WHOLE, Reads
 
 _INDEX = ("_[_]", "_[?_]", "_?._")
@@ -39,46 +39,51 @@ class _Walker:
         else:
             node.setdefault(path[-1], {})
 
-    def path(self, node: A.Node, scope: dict[str, tuple[str, ...]], depth: int) -> tuple[str, ...] | None:
+    def path(
+        self, node: celast.Node, scope: dict[str, tuple[str, ...]], depth: int
+    ) -> tuple[str, ...] | None:
         """The path of ``node`` in the variable when it is a plain reference into it (recorded as reached),
         else None after walking it as a value."""
-        if depth > MAX_DEPTH or isinstance(node, A.Unknown):  # what it reads cannot be told: keep everything
+        # what it reads cannot be told: keep everything
+        if depth > MAX_DEPTH or isinstance(node, celast.Unknown):
             self.whole_root = True
             return None
-        if isinstance(node, A.Ident):
+        if isinstance(node, celast.Ident):
             found = scope.get(node.name, () if node.name == self.variable else None)
             if found is not None:
                 self.mark(found, False)
             return found
-        if isinstance(node, A.Select):
+        if isinstance(node, celast.Select):
             base = self.path(node.operand, scope, depth + 1)
             if base is None:
                 return None
             self.mark((*base, node.field), False)
             return None if node.test_only else (*base, node.field)
-        if isinstance(node, A.Call) and node.function in _INDEX and len(node.args) == 2:
+        if isinstance(node, celast.Call) and node.function in _INDEX and len(node.args) == 2:
             base = self.path(node.args[0], scope, depth + 1)
             key = node.args[1]
             self.value(key, scope, depth + 1)
             if base is None:
                 return None
-            step = key.value if isinstance(key, A.Const) and isinstance(key.value, str) else ANY
+            step = key.value if isinstance(key, celast.Const) and isinstance(key.value, str) else ANY
             self.mark((*base, step), False)
             return (*base, step)
-        if isinstance(node, A.Comprehension):
+        if isinstance(node, celast.Comprehension):
             self.comprehension(node, scope, depth + 1)
             return None
         for child in _children(node):
             self.value(child, scope, depth + 1)
         return None
 
-    def value(self, node: A.Node, scope: dict[str, tuple[str, ...]], depth: int) -> None:
+    def value(self, node: celast.Node, scope: dict[str, tuple[str, ...]], depth: int) -> None:
         """``node`` is used as a value: a reference into the variable is read whole."""
         found = self.path(node, scope, depth)
         if found is not None:
             self.mark(found, True)
 
-    def comprehension(self, node: A.Comprehension, scope: dict[str, tuple[str, ...]], depth: int) -> None:
+    def comprehension(
+        self, node: celast.Comprehension, scope: dict[str, tuple[str, ...]], depth: int
+    ) -> None:
         over = self.path(node.iter_range, scope, depth)
         inner = {k: v for k, v in scope.items() if k not in (node.iter_var, node.iter_var2, node.accu_var)}
         if over is not None:
@@ -92,17 +97,17 @@ class _Walker:
             self.value(part, inner, depth + 1)
 
 
-def _children(node: A.Node) -> list[A.Node]:
-    if isinstance(node, A.Call):
+def _children(node: celast.Node) -> list[celast.Node]:
+    if isinstance(node, celast.Call):
         return ([node.target] if node.target is not None else []) + list(node.args)
-    if isinstance(node, A.ListLit):
+    if isinstance(node, celast.ListLit):
         return list(node.elements)
-    if isinstance(node, A.StructLit):
+    if isinstance(node, celast.StructLit):
         return [part for e in node.entries for part in (e.key, e.value) if part is not None]
     return []
 
 
-def reads(checked: A.CheckedAst, variable: str) -> Reads | Any:
+def reads(checked: celast.CheckedAst, variable: str) -> Reads | Any:
     """The parts of ``variable`` that ``checked`` can read: a tree of field names (``ANY`` for items), or
     WHOLE."""
     walker = _Walker(variable)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wmaplint import memo, records
+from wmaplint import cache_records, memo
 from wmaplint.controllers.errors import ModelError
 from wmaplint.controllers.model import (
     Assumption,
@@ -29,7 +29,7 @@ from wmaplint.controllers.model import (
     SuspendFact,
 )
 from wmaplint.controllers.paths import normalise_path
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 from wmaplint.structs import replace
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ def _from_pod_labels(data: Json, source: str) -> tuple[KindModel, ...]:
 
 
 def _read(path: Path, *, validate: bool, noun: str = "the controller model") -> tuple[KindModel, ...]:
-    from wmaplint.resources import shipped
+    from wmaplint.shipped_data import shipped
     from wmaplint.source import InputError, read_path
     from wmaplint.source.data import SETTINGS, SHIPPED_DATA, DataError
 
@@ -195,7 +195,7 @@ def _read(path: Path, *, validate: bool, noun: str = "the controller model") -> 
     except InputError as exc:
         raise ModelError(f"{path}: cannot read {noun}: {exc.reason}") from None
     try:  # the shipped files' shape is trusted (validate=False), a record of them in the cache is not
-        return records.yaml_data("controllers", text, str(path), limits,  # type: ignore[no-any-return]  # a record of the model
+        return cache_records.yaml_data("controllers", text, str(path), limits,  # type: ignore[no-any-return]  # a record of the model
                                  build=lambda data: parse_model(data, str(path), validate=validate),
                                  refuses=(ModelError,))
     except DataError as exc:

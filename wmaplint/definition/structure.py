@@ -56,7 +56,7 @@ class MissingField(StructureFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UnknownField(StructureFact):
+class UnknownKey(StructureFact):
     """The mapping at ``pointer`` has a key, ``name``, that its object does not: ``valid`` are the keys it
     has, ``suggestions`` the closest of them, best first."""
 
@@ -160,7 +160,7 @@ class _Walk:
                 self.stack.append((value, extra, (*pointer, name), key))
             elif extra is False:
                 valid = sorted(props)
-                self.facts.append(UnknownField(self.path, key.span, pointer, key, name, tuple(valid),
+                self.facts.append(UnknownKey(self.path, key.span, pointer, key, name, tuple(valid),
                                                tuple(_closest_keys(name, valid))))
         for name in schema.get("required", ()):
             given = node.get(name)

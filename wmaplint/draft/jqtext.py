@@ -2,6 +2,9 @@
 
 A location with an iteration step reads one value per entry: ``.spec.groups[]? | (.replicas // 1)``, never
 ``.spec.groups[].replicas // 1`` (where ``//`` would apply to the whole stream and break the zip rule).
+
+It stays with the drafts rather than in ``wmaplint.jq``: its locations and iteration steps are the draft's
+(``wmaplint.draft.shapes``), a layer above jq.
 """
 
 from __future__ import annotations

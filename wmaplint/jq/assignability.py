@@ -3,7 +3,7 @@ GOJQ.md §3.7), and if not, the part that makes it a value instead."""
 
 from __future__ import annotations
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq import builtins as B
 from wmaplint.jq.names import Names
 
@@ -16,28 +16,28 @@ _PATH_ARGS: dict[str, tuple[int, ...]] = {
 _MAX_DEPTH = 40
 
 
-def non_path(node: A.Node, names: Names, depth: int = 0) -> tuple[A.Node, str] | None:
+def non_path(node: jqast.Node, names: Names, depth: int = 0) -> tuple[jqast.Node, str] | None:
     """The first part of ``node`` that makes it invalid inside ``path(...)``, and why; None when it is a
     path (or too deep to tell)."""
     if depth > _MAX_DEPTH:
         return None
     deeper = depth + 1
-    if isinstance(node, (A.Identity, A.RecurseDefault, A.Break)):
+    if isinstance(node, (jqast.Identity, jqast.RecurseDefault, jqast.Break)):
         return None
-    if isinstance(node, (A.Field, A.Index, A.Slice, A.Iterate)):
+    if isinstance(node, (jqast.Field, jqast.Index, jqast.Slice, jqast.Iterate)):
         target = node.target
         if target is None:
             return None
-        if isinstance(target, A.VarRef):
+        if isinstance(target, jqast.VarRef):
             return target, f"it starts from the variable `${target.name}`, not from `.`"
         return non_path(target, names, deeper)
-    if isinstance(node, A.Optional):
+    if isinstance(node, jqast.Optional):
         return non_path(node.term, names, deeper)
-    if isinstance(node, A.Try):
+    if isinstance(node, jqast.Try):
         return non_path(node.body, names, deeper)
-    if isinstance(node, (A.Pipe, A.Comma)):
+    if isinstance(node, (jqast.Pipe, jqast.Comma)):
         return non_path(node.left, names, deeper) or non_path(node.right, names, deeper)
-    if isinstance(node, A.Binary):
+    if isinstance(node, jqast.Binary):
         if node.op == "//":
             return non_path(node.left, names, deeper) or non_path(node.right, names, deeper)
         kind = (
@@ -46,23 +46,23 @@ def non_path(node: A.Node, names: Names, depth: int = 0) -> tuple[A.Node, str] |
             else (f"`{node.op}`" if node.op in ("and", "or") else "arithmetic")
         )
         return node, f"{kind} makes a new value"
-    if isinstance(node, A.If):
+    if isinstance(node, jqast.If):
         for branch in (node.then, *(t for _c, t in node.elifs), node.else_):
             if branch is not None:
                 found = non_path(branch, names, deeper)
                 if found:
                     return found
         return None
-    if isinstance(node, (A.Bind, A.Label)):
+    if isinstance(node, (jqast.Bind, jqast.Label)):
         return non_path(node.body, names, deeper)
-    if isinstance(node, (A.FuncDef, A.Import)):
+    if isinstance(node, (jqast.FuncDef, jqast.Import)):
         return non_path(node.rest, names, deeper) if node.rest is not None else None
-    if isinstance(node, A.FuncCall):
+    if isinstance(node, jqast.FuncCall):
         return _non_path_call(node, names, deeper)
     return _value_maker(node)
 
 
-def _non_path_call(node: A.FuncCall, names: Names, depth: int) -> tuple[A.Node, str] | None:
+def _non_path_call(node: jqast.FuncCall, names: Names, depth: int) -> tuple[jqast.Node, str] | None:
     user = names.definition_of(node)
     if user is not None:
         found = non_path(user.body, names, depth)
@@ -80,22 +80,22 @@ def _non_path_call(node: A.FuncCall, names: Names, depth: int) -> tuple[A.Node, 
     return None
 
 
-def _value_maker(node: A.Node) -> tuple[A.Node, str] | None:
+def _value_maker(node: jqast.Node) -> tuple[jqast.Node, str] | None:
     """Why ``node``, a construct that is never a path, makes a value (None for the rest)."""
-    if isinstance(node, A.VarRef):
+    if isinstance(node, jqast.VarRef):
         return node, f"the variable `${node.name}` is a value, not a location in `.`"
-    if isinstance(node, A.Literal):
+    if isinstance(node, jqast.Literal):
         return node, "a literal is a constant, not a location in `.`"
-    if isinstance(node, (A.StringInterp, A.Format)):
+    if isinstance(node, (jqast.StringInterp, jqast.Format)):
         return node, "a string or format makes a new value"
-    if isinstance(node, A.ArrayCons):
+    if isinstance(node, jqast.ArrayCons):
         return node, "`[...]` constructs a new array"
-    if isinstance(node, A.ObjectCons):
+    if isinstance(node, jqast.ObjectCons):
         return node, "`{...}` constructs a new object"
-    if isinstance(node, A.Neg):
+    if isinstance(node, jqast.Neg):
         return node, "unary minus makes a new value"
-    if isinstance(node, (A.Reduce, A.Foreach)):
-        return node, f"`{'reduce' if isinstance(node, A.Reduce) else 'foreach'}` makes a new value"
-    if isinstance(node, A.Assign):
+    if isinstance(node, (jqast.Reduce, jqast.Foreach)):
+        return node, f"`{'reduce' if isinstance(node, jqast.Reduce) else 'foreach'}` makes a new value"
+    if isinstance(node, jqast.Assign):
         return node, "an assignment makes a new value"
     return None

@@ -5,14 +5,14 @@ and module directives the program names."""
 from __future__ import annotations
 
 from wmaplint import memo
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq import builtins as B
 from wmaplint.structs import dataclass, field
 
 # What a function parameter is in the scope of its body: a name that is called, not a definition.
 _PARAMETER = "parameter"
 
-Scope = dict[tuple[str, int], "A.FuncDef | str"]
+Scope = dict[tuple[str, int], "jqast.FuncDef | str"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +20,7 @@ class UnresolvedCall:
     """A call that neither gojq nor the program defines; ``visible``: the names and arities defined where it
     stands (definitions and parameters)."""
 
-    call: A.FuncCall
+    call: jqast.FuncCall
     visible: tuple[tuple[str, int], ...]
 
 
@@ -28,7 +28,7 @@ class UnresolvedCall:
 class UnboundVariable:
     """A ``$name`` read where nothing binds it; ``bound``: the variables bound there."""
 
-    ref: A.VarRef
+    ref: jqast.VarRef
     bound: tuple[str, ...]
 
 
@@ -46,33 +46,33 @@ class Names:
     """What resolving one program found."""
 
     # the first definition anywhere of each name and arity, visible or not
-    definitions: dict[tuple[str, int], A.FuncDef] = field(default_factory=dict)
+    definitions: dict[tuple[str, int], jqast.FuncDef] = field(default_factory=dict)
     unresolved_calls: list[UnresolvedCall] = field(default_factory=list)
     unbound_variables: list[UnboundVariable] = field(default_factory=list)
-    unbound_breaks: list[A.Break] = field(default_factory=list)
+    unbound_breaks: list[jqast.Break] = field(default_factory=list)
     formats: list[FormatUse] = field(default_factory=list)
-    imports: list[A.Import] = field(default_factory=list)
+    imports: list[jqast.Import] = field(default_factory=list)
     # id of a call -> the program's definition it calls (builtins and parameters have none)
-    _targets: dict[int, A.FuncDef] = field(default_factory=dict, repr=False)
+    _targets: dict[int, jqast.FuncDef] = field(default_factory=dict, repr=False)
 
-    def definition_of(self, call: A.FuncCall) -> A.FuncDef | None:
+    def definition_of(self, call: jqast.FuncCall) -> jqast.FuncDef | None:
         """The program's own definition that ``call`` (a call of the resolved tree) reaches, or None (a
         builtin, a parameter, unknown)."""
         return self._targets.get(id(call))
 
 
 # The tree resolved last, and its names: the rules of an expression ask in turn, one after another.
-_last: tuple[A.Node, Names] | None = None
+_last: tuple[jqast.Node, Names] | None = None
 
 
-def resolve(tree: A.Node) -> Names:
+def resolve(tree: jqast.Node) -> Names:
     """The names of the program ``tree`` resolved."""
     global _last
     if _last is not None and _last[0] is tree:
         return _last[1]
     names = Names()
-    for node in A.nodes(tree):
-        if isinstance(node, A.FuncDef):
+    for node in jqast.nodes(tree):
+        if isinstance(node, jqast.FuncDef):
             names.definitions.setdefault((node.name, node.arity), node)
     _Resolver(names).visit(tree, {}, frozenset(), frozenset())
     _last = (tree, names)
@@ -87,26 +87,26 @@ def _forget_last() -> None:
 memo.register(__name__, "_last", _forget_last, pure=True)
 
 
-def pattern_variables(pattern: A.Node) -> set[str]:
+def pattern_variables(pattern: jqast.Node) -> set[str]:
     """The variables a destructuring pattern binds (without the `$`)."""
     found: set[str] = set()
-    for node in A.walk(pattern):
-        if isinstance(node, A.VarPattern):
+    for node in jqast.walk(pattern):
+        if isinstance(node, jqast.VarPattern):
             found.add(node.name)
-        elif isinstance(node, A.ObjectPatternEntry) and node.var is not None:
+        elif isinstance(node, jqast.ObjectPatternEntry) and node.var is not None:
             found.add(node.var)
     return found
 
 
-def binds_anywhere(tree: A.Node, variable: str) -> bool:
+def binds_anywhere(tree: jqast.Node, variable: str) -> bool:
     """Whether the program binds ``$variable`` anywhere (an `as`, `reduce` or `foreach` pattern, a `$`
     parameter)."""
-    for node in A.nodes(tree):
-        if isinstance(node, (A.Bind, A.Reduce, A.Foreach)):
-            patterns = node.patterns if isinstance(node, A.Bind) else (node.pattern,)
+    for node in jqast.nodes(tree):
+        if isinstance(node, (jqast.Bind, jqast.Reduce, jqast.Foreach)):
+            patterns = node.patterns if isinstance(node, jqast.Bind) else (node.pattern,)
             if any(variable in pattern_variables(p) for p in patterns):
                 return True
-        if isinstance(node, A.FuncDef) and f"${variable}" in node.params:
+        if isinstance(node, jqast.FuncDef) and f"${variable}" in node.params:
             return True
     return False
 
@@ -115,9 +115,11 @@ class _Resolver:
     def __init__(self, names: Names) -> None:
         self.names = names
 
-    def visit(self, node: A.Node, funcs: Scope, variables: frozenset[str], labels: frozenset[str]) -> None:
+    def visit(
+        self, node: jqast.Node, funcs: Scope, variables: frozenset[str], labels: frozenset[str]
+    ) -> None:
         """Resolve the calls, variables and labels under ``node``, given what is defined around it."""
-        if isinstance(node, A.FuncDef):
+        if isinstance(node, jqast.FuncDef):
             inner = dict(funcs)
             inner[(node.name, node.arity)] = node
             body_vars = set(variables)
@@ -133,16 +135,16 @@ class _Resolver:
                 after[(node.name, node.arity)] = node
                 self.visit(node.rest, after, variables, labels)
             return
-        if isinstance(node, A.FuncCall):
+        if isinstance(node, jqast.FuncCall):
             self.call(node, funcs)
             for arg in node.args:
                 self.visit(arg, funcs, variables, labels)
             return
-        if isinstance(node, A.VarRef):
+        if isinstance(node, jqast.VarRef):
             if node.name not in variables and node.name not in B.PREDEFINED_VARIABLES:
                 self.names.unbound_variables.append(UnboundVariable(node, tuple(sorted(variables))))
             return
-        if isinstance(node, A.Bind):
+        if isinstance(node, jqast.Bind):
             self.visit(node.source, funcs, variables, labels)
             bound = set(variables)
             for pattern in node.patterns:
@@ -151,45 +153,45 @@ class _Resolver:
                 self.pattern_keys(pattern, funcs, frozenset(bound), labels)
             self.visit(node.body, funcs, frozenset(bound), labels)
             return
-        if isinstance(node, (A.Reduce, A.Foreach)):
+        if isinstance(node, (jqast.Reduce, jqast.Foreach)):
             self.visit(node.source, funcs, variables, labels)
             fold_vars = frozenset(set(variables) | pattern_variables(node.pattern))
             self.pattern_keys(node.pattern, funcs, fold_vars, labels)
             self.visit(node.init, funcs, variables, labels)
             self.visit(node.update, funcs, fold_vars, labels)
-            if isinstance(node, A.Foreach) and node.extract is not None:
+            if isinstance(node, jqast.Foreach) and node.extract is not None:
                 self.visit(node.extract, funcs, fold_vars, labels)
             return
-        if isinstance(node, A.Label):
+        if isinstance(node, jqast.Label):
             self.visit(node.body, funcs, variables, labels | {node.name})
             return
-        if isinstance(node, A.Break):
+        if isinstance(node, jqast.Break):
             if node.name not in labels:
                 self.names.unbound_breaks.append(node)
             return
-        if isinstance(node, A.Format):
+        if isinstance(node, jqast.Format):
             self.names.formats.append(FormatUse(node.name, node.start, node.end))
             return
-        if isinstance(node, A.StringInterp) and node.format is not None:
+        if isinstance(node, jqast.StringInterp) and node.format is not None:
             self.names.formats.append(FormatUse(node.format, node.start, node.start + 1 + len(node.format)))
-        if isinstance(node, A.Import):
+        if isinstance(node, jqast.Import):
             self.names.imports.append(node)
             if node.rest is not None:
                 self.visit(node.rest, funcs, variables, labels)
             return
-        for child in A.children(node):
+        for child in jqast.children(node):
             self.visit(child, funcs, variables, labels)
 
-    def pattern_keys(self, pattern: A.Node, funcs: Scope, variables: frozenset[str],
+    def pattern_keys(self, pattern: jqast.Node, funcs: Scope, variables: frozenset[str],
                      labels: frozenset[str]) -> None:
         """Resolve the computed keys of an object pattern (`{(.k): $v}`)."""
-        for node in A.walk(pattern):
-            if isinstance(node, A.ObjectPatternEntry) and node.key is not None:
+        for node in jqast.walk(pattern):
+            if isinstance(node, jqast.ObjectPatternEntry) and node.key is not None:
                 self.visit(node.key, funcs, variables, labels)
 
-    def call(self, node: A.FuncCall, funcs: Scope) -> None:
+    def call(self, node: jqast.FuncCall, funcs: Scope) -> None:
         target = funcs.get((node.name, node.arity))
-        if isinstance(target, A.FuncDef):
+        if isinstance(target, jqast.FuncDef):
             self.names._targets[id(node)] = target
         elif target is None and B.lookup_any(node.name, node.arity) is None:
             self.names.unresolved_calls.append(UnresolvedCall(node, tuple(funcs)))

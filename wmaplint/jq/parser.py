@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from wmaplint import memo
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 
 MAX_NESTING = 90
 MAX_TREE_DEPTH = 220
@@ -280,13 +280,13 @@ class _Parser:
 
     # --- query level ---------------------------------------------------------------------------------------
 
-    def parse_program(self) -> A.Node:
+    def parse_program(self) -> jqast.Node:
         if self.tok.kind == "eof":
             raise self._error('empty expression (gojq: missing query (try "."))', 0, self.n)
         directives: list[tuple[_Tok, str | None, str | None]] = []
         while self.tok.kind == "kw" and self.tok.text in ("module", "import", "include"):
             directives.append(self._parse_directive())
-        body: A.Node | None = None
+        body: jqast.Node | None = None
         if self.tok.kind != "eof":
             body = self.parse_pipe(top=True)
             if self.tok.kind != "eof":
@@ -297,7 +297,7 @@ class _Parser:
                 raise self._unexpected()
         for kw, path, alias in reversed(directives):
             end = body.end if body is not None else self.n
-            body = A.Import(kw.start, end, kw.text, path, alias, body)
+            body = jqast.Import(kw.start, end, kw.text, path, alias, body)
         if body is None:
             raise self._error('only module directives, no query (gojq: missing query (try "."))', 0, self.n)
         return body
@@ -314,7 +314,7 @@ class _Parser:
             if self.tok.kind != "str":
                 raise self._unexpected(f"a module path string after `{kw.text}`")
             lit = self._parse_string(None)
-            if not isinstance(lit, A.Literal):
+            if not isinstance(lit, jqast.Literal):
                 raise self._error("a module path cannot be interpolated", lit.start, lit.end)
             path = str(lit.value)
             if kw.text == "import":
@@ -330,27 +330,28 @@ class _Parser:
     def _constant_object(self) -> None:
         """Module metadata: keys and values are constants only (no negative numbers, no interpolation)."""
         obj = self.parse_postfix()
-        allowed = (A.ObjectCons, A.ObjectEntry, A.ArrayCons, A.Comma, A.Literal)
-        for node in A.walk(obj):
+        allowed = (jqast.ObjectCons, jqast.ObjectEntry, jqast.ArrayCons, jqast.Comma, jqast.Literal)
+        for node in jqast.walk(obj):
             if not isinstance(node, allowed) or (
-                isinstance(node, A.ObjectEntry) and (node.value is None or node.key_kind in ("var", "expr"))
+                isinstance(node, jqast.ObjectEntry)
+                and (node.value is None or node.key_kind in ("var", "expr"))
             ):
                 raise self._error("module metadata must be a constant object", node.start, node.end)
 
-    def parse_pipe(self, top: bool = False) -> A.Node:
+    def parse_pipe(self, top: bool = False) -> jqast.Node:
         """query := def...; query | label $x | query | expr as pats | query | query '|' query |
         query ',' query."""
         self._enter()
         # ("def", token, head), ("label", token, name), ("bind", expr, patterns), ("comma" or "pipe", expr)
         frames: list[tuple[Any, ...]] = []
-        node: A.Node | None = None
+        node: jqast.Node | None = None
         while True:
             tok = self.tok
             if tok.kind == "kw" and tok.text == "def":
                 head = self._parse_funcdef()
                 if top and self.tok.kind == "eof":
                     name, params, body, name_tok = head
-                    node = A.FuncDef(
+                    node = jqast.FuncDef(
                         tok.start, body.end, name, params, body, None, name_tok.start, name_tok.end
                     )
                     break
@@ -376,7 +377,7 @@ class _Parser:
                 self.advance()
                 if frames and frames[-1][0] == "comma":
                     left = frames[-1][1]
-                    frames[-1] = ("comma", A.Comma(left.start, expr.end, left, expr))
+                    frames[-1] = ("comma", jqast.Comma(left.start, expr.end, left, expr))
                 else:
                     frames.append(("comma", expr))
                 continue
@@ -384,7 +385,7 @@ class _Parser:
                 self.advance()
                 if frames and frames[-1][0] == "comma":
                     left = frames.pop()[1]
-                    expr = A.Comma(left.start, expr.end, left, expr)
+                    expr = jqast.Comma(left.start, expr.end, left, expr)
                 frames.append(("pipe", expr))
                 continue
             node = expr
@@ -394,22 +395,22 @@ class _Parser:
             frame = frames.pop()
             kind = frame[0]
             if kind == "comma":
-                node = A.Comma(frame[1].start, node.end, frame[1], node)
+                node = jqast.Comma(frame[1].start, node.end, frame[1], node)
             elif kind == "pipe":
-                node = A.Pipe(frame[1].start, node.end, frame[1], node)
+                node = jqast.Pipe(frame[1].start, node.end, frame[1], node)
             elif kind == "bind":
-                node = A.Bind(frame[1].start, node.end, frame[1], frame[2], node)
+                node = jqast.Bind(frame[1].start, node.end, frame[1], frame[2], node)
             elif kind == "label":
-                node = A.Label(frame[1].start, node.end, frame[2], node)
+                node = jqast.Label(frame[1].start, node.end, frame[2], node)
             else:  # def
                 name, params, body, name_tok = frame[2]
-                node = A.FuncDef(
+                node = jqast.FuncDef(
                     frame[1].start, node.end, name, params, body, node, name_tok.start, name_tok.end
                 )
         self.depth -= 1
         return node
 
-    def _parse_funcdef(self) -> tuple[str, tuple[str, ...], A.Node, _Tok]:
+    def _parse_funcdef(self) -> tuple[str, tuple[str, ...], jqast.Node, _Tok]:
         def_tok = self.advance()
         name_tok = self.tok
         if name_tok.kind == "kw":
@@ -441,18 +442,18 @@ class _Parser:
 
     # --- patterns ------------------------------------------------------------------------------------------
 
-    def _parse_patterns(self) -> tuple[A.Node, ...]:
+    def _parse_patterns(self) -> tuple[jqast.Node, ...]:
         patterns = [self._parse_pattern()]
         while self._is_op("?//"):
             self.advance()
             patterns.append(self._parse_pattern())
         return tuple(patterns)
 
-    def _parse_pattern(self) -> A.Node:
+    def _parse_pattern(self) -> jqast.Node:
         tok = self.tok
         if tok.kind == "var":
             self.advance()
-            return A.VarPattern(tok.start, tok.end, tok.text)
+            return jqast.VarPattern(tok.start, tok.end, tok.text)
         self._enter()
         try:
             if self._is_op("["):
@@ -464,34 +465,34 @@ class _Parser:
                     self.advance()
                     elements.append(self._parse_pattern())
                 close = self._expect("op", "]", tok)
-                return A.ArrayPattern(tok.start, close.end, tuple(elements))
+                return jqast.ArrayPattern(tok.start, close.end, tuple(elements))
             if self._is_op("{"):
                 self.advance()
-                entries: list[A.ObjectPatternEntry] = []
+                entries: list[jqast.ObjectPatternEntry] = []
                 while True:
                     entries.append(self._parse_object_pattern_entry())
                     if self._is_op(","):
                         self.advance()
                         continue
                     close = self._expect("op", "}", tok)
-                    return A.ObjectPattern(tok.start, close.end, tuple(entries))
+                    return jqast.ObjectPattern(tok.start, close.end, tuple(entries))
             raise self._unexpected("a pattern (`$name`, `[...]` or `{...}`)")
         finally:
             self.depth -= 1
 
-    def _parse_object_pattern_entry(self) -> A.ObjectPatternEntry:
+    def _parse_object_pattern_entry(self) -> jqast.ObjectPatternEntry:
         tok = self.tok
         if tok.kind == "var":
             self.advance()
             if self._is_op(":"):
                 self.advance()
                 value = self._parse_pattern()
-                return A.ObjectPatternEntry(tok.start, value.end, tok.text, None, value)
-            return A.ObjectPatternEntry(tok.start, tok.end, tok.text, None, None)
-        key: A.Node
+                return jqast.ObjectPatternEntry(tok.start, value.end, tok.text, None, value)
+            return jqast.ObjectPatternEntry(tok.start, tok.end, tok.text, None, None)
+        key: jqast.Node
         if tok.kind in ("ident", "kw") and "::" not in tok.text:
             self.advance()
-            key = A.Literal(tok.start, tok.end, tok.text)
+            key = jqast.Literal(tok.start, tok.end, tok.text)
         elif tok.kind == "str":
             key = self._parse_string(None)
         elif self._is_op("("):
@@ -504,7 +505,7 @@ class _Parser:
             raise self._unexpected("`:` and a pattern (only `$name` entries may stand alone)")
         self.advance()
         value = self._parse_pattern()
-        return A.ObjectPatternEntry(tok.start, value.end, None, key, value)
+        return jqast.ObjectPatternEntry(tok.start, value.end, None, key, value)
 
     # --- expression level ----------------------------------------------------------------------------------
 
@@ -516,19 +517,19 @@ class _Parser:
             return tok.text
         return None
 
-    def parse_expr(self) -> A.Node:
+    def parse_expr(self) -> jqast.Node:
         """Binary operators by precedence, without recursion (an operand stack)."""
-        operands: list[A.Node] = [self.parse_unary()]
+        operands: list[jqast.Node] = [self.parse_unary()]
         ops: list[tuple[str, int, int, int]] = []  # (op, precedence, start, end)
 
         def reduce_top() -> None:
             op, _, op_start, _ = ops.pop()
             right = operands.pop()
             left = operands.pop()
-            if op in A.ASSIGN_OPS:
-                operands.append(A.Assign(left.start, right.end, op, left, right, op_start))
+            if op in jqast.ASSIGN_OPS:
+                operands.append(jqast.Assign(left.start, right.end, op, left, right, op_start))
             else:
-                operands.append(A.Binary(left.start, right.end, op, left, right, op_start))
+                operands.append(jqast.Binary(left.start, right.end, op, left, right, op_start))
 
         while True:
             op = self._binop()
@@ -551,23 +552,25 @@ class _Parser:
             reduce_top()
         return operands[0]
 
-    def parse_unary(self) -> A.Node:
+    def parse_unary(self) -> jqast.Node:
         signs: list[_Tok] = []
         while self.tok.kind == "op" and self.tok.text in ("-", "+"):
             signs.append(self.advance())
         node = self.parse_postfix()
         for sign in reversed(signs):
-            node = A.Neg(sign.start, node.end, node, sign.text)
+            node = jqast.Neg(sign.start, node.end, node, sign.text)
         return node
 
-    def parse_postfix(self) -> A.Node:
+    def parse_postfix(self) -> jqast.Node:
         self._enter()
         node, indexed = self._parse_primary()
         while True:
             tok = self.tok
             if tok.kind == "field":
                 self.advance()
-                node = A.Field(node.start, tok.end, node, tok.text, False, tok.start, tok.start + 1, tok.end)
+                node = jqast.Field(
+                    node.start, tok.end, node, tok.text, False, tok.start, tok.start + 1, tok.end
+                )
                 indexed = True
             elif tok.kind == "op" and tok.text == ".":
                 self.advance()
@@ -583,52 +586,53 @@ class _Parser:
                 indexed = True
             elif tok.kind == "op" and tok.text == "?":
                 self.advance()
-                if indexed and isinstance(node, (A.Field, A.Index, A.Slice, A.Iterate)) and not node.optional:
+                if (indexed and isinstance(node, (jqast.Field, jqast.Index, jqast.Slice, jqast.Iterate))
+                        and not node.optional):
                     node = _with_optional(node, tok.end)
                 else:
-                    node = A.Optional(node.start, tok.end, node)
+                    node = jqast.Optional(node.start, tok.end, node)
                 indexed = False
             else:
                 break
         self.depth -= 1
         return node
 
-    def _string_field(self, target: A.Node | None, start: int, seg_start: int) -> A.Node:
+    def _string_field(self, target: jqast.Node | None, start: int, seg_start: int) -> jqast.Node:
         key = self._parse_string(None)
-        if isinstance(key, A.Literal):
-            return A.Field(start, key.end, target, str(key.value), False, seg_start, key.start, key.end)
-        return A.Index(start, key.end, target, key, False, seg_start)
+        if isinstance(key, jqast.Literal):
+            return jqast.Field(start, key.end, target, str(key.value), False, seg_start, key.start, key.end)
+        return jqast.Index(start, key.end, target, key, False, seg_start)
 
-    def _bracket_suffix(self, target: A.Node | None, start: int, seg_start: int) -> A.Node:
+    def _bracket_suffix(self, target: jqast.Node | None, start: int, seg_start: int) -> jqast.Node:
         open_tok = self.advance()  # `[`
         if self._is_op("]"):
             close = self.advance()
-            return A.Iterate(start, close.end, target, False, seg_start)
-        lower: A.Node | None = None
+            return jqast.Iterate(start, close.end, target, False, seg_start)
+        lower: jqast.Node | None = None
         if not self._is_op(":"):
             lower = self.parse_pipe()
         if self._is_op(":"):
             self.advance()
-            upper: A.Node | None = None
+            upper: jqast.Node | None = None
             if self._is_op("]"):
                 if lower is None:
                     raise self._unexpected("a slice bound (`.[:]` is not allowed)")
             else:
                 upper = self.parse_pipe()
             close = self._expect("op", "]", open_tok)
-            return A.Slice(start, close.end, target, lower, upper, False, seg_start)
+            return jqast.Slice(start, close.end, target, lower, upper, False, seg_start)
         close = self._expect("op", "]", open_tok)
         assert lower is not None
-        return A.Index(start, close.end, target, lower, False, seg_start)
+        return jqast.Index(start, close.end, target, lower, False, seg_start)
 
     # --- terms ---------------------------------------------------------------------------------------------
 
-    def _parse_primary(self) -> tuple[A.Node, bool]:
+    def _parse_primary(self) -> tuple[jqast.Node, bool]:
         tok = self.tok
         kind, text = tok.kind, tok.text
         if kind == "field":
             self.advance()
-            return A.Field(tok.start, tok.end, None, text, False, tok.start, tok.start + 1, tok.end), True
+            return jqast.Field(tok.start, tok.end, None, text, False, tok.start, tok.start + 1, tok.end), True
         if kind == "op":
             if text == ".":
                 self.advance()
@@ -636,10 +640,10 @@ class _Parser:
                     return self._string_field(None, tok.start, tok.start), True
                 if self._is_op("["):
                     return self._bracket_suffix(None, tok.start, tok.start), True
-                return A.Identity(tok.start, tok.end), False
+                return jqast.Identity(tok.start, tok.end), False
             if text == "..":
                 self.advance()
-                return A.RecurseDefault(tok.start, tok.end), False
+                return jqast.RecurseDefault(tok.start, tok.end), False
             if text == "(":
                 self.advance()
                 if self._is_op(")"):
@@ -651,36 +655,36 @@ class _Parser:
                 self.advance()
                 if self._is_op("]"):
                     close = self.advance()
-                    return A.ArrayCons(tok.start, close.end, None), False
+                    return jqast.ArrayCons(tok.start, close.end, None), False
                 body = self.parse_pipe()
                 close = self._expect("op", "]", tok)
-                return A.ArrayCons(tok.start, close.end, body), False
+                return jqast.ArrayCons(tok.start, close.end, body), False
             if text == "{":
                 return self._parse_object(), False
             if text in ("-", "+"):
                 sign = self.advance()
                 term = self.parse_postfix()
-                return A.Neg(sign.start, term.end, term, sign.text), False
+                return jqast.Neg(sign.start, term.end, term, sign.text), False
             raise self._unexpected()
         if kind == "num":
             self.advance()
-            return A.Literal(tok.start, tok.end, number_value(text)), False
+            return jqast.Literal(tok.start, tok.end, number_value(text)), False
         if kind == "str":
             return self._parse_string(None), False
         if kind == "format":
             self.advance()
             if self.tok.kind == "str":
                 return self._parse_string(text, start=tok.start), False
-            return A.Format(tok.start, tok.end, text), False
+            return jqast.Format(tok.start, tok.end, text), False
         if kind == "var":
             self.advance()
-            return A.VarRef(tok.start, tok.end, text), False
+            return jqast.VarRef(tok.start, tok.end, text), False
         if kind == "ident":
             return self._parse_call(), False
         if kind == "kw":
             if text in ("null", "true", "false"):
                 self.advance()
-                return A.Literal(
+                return jqast.Literal(
                     tok.start, tok.end, {"null": None, "true": True, "false": False}[text]
                 ), False
             if text == "if":
@@ -688,12 +692,12 @@ class _Parser:
             if text == "try":
                 self.advance()
                 body = self.parse_unary()
-                handler: A.Node | None = None
+                handler: jqast.Node | None = None
                 if self._is_kw("catch"):
                     self.advance()
                     handler = self.parse_unary()
                 end = handler.end if handler is not None else body.end
-                return A.Try(tok.start, end, body, handler), False
+                return jqast.Try(tok.start, end, body, handler), False
             if text in ("reduce", "foreach"):
                 return self._parse_fold(), False
             if text == "break":
@@ -701,7 +705,7 @@ class _Parser:
                 if self.tok.kind != "var":
                     raise self._unexpected("a `$name` after `break`")
                 var = self.advance()
-                return A.Break(tok.start, var.end, var.text), False
+                return jqast.Break(tok.start, var.end, var.text), False
             if text in ("def", "label"):
                 raise self._error(
                     f"`{text}` cannot appear inside an operator expression; wrap it in parentheses",
@@ -711,10 +715,10 @@ class _Parser:
             raise self._unexpected()
         raise self._unexpected()
 
-    def _parse_call(self) -> A.Node:
+    def _parse_call(self) -> jqast.Node:
         name_tok = self.advance()
         if not self._is_op("("):
-            return A.FuncCall(name_tok.start, name_tok.end, name_tok.text, (), name_tok.end)
+            return jqast.FuncCall(name_tok.start, name_tok.end, name_tok.text, (), name_tok.end)
         open_tok = self.advance()
         if self._is_op(")"):
             raise self._unexpected(
@@ -727,29 +731,29 @@ class _Parser:
         if self._is_op(","):
             pass  # a comma inside an argument is already part of the argument query
         close = self._expect("op", ")", open_tok)
-        return A.FuncCall(name_tok.start, close.end, name_tok.text, tuple(args), name_tok.end)
+        return jqast.FuncCall(name_tok.start, close.end, name_tok.text, tuple(args), name_tok.end)
 
-    def _parse_if(self) -> A.Node:
+    def _parse_if(self) -> jqast.Node:
         if_tok = self.advance()
         cond = self.parse_pipe()
         self._expect("kw", "then", if_tok)
         then = self.parse_pipe()
-        elifs: list[tuple[A.Node, A.Node]] = []
+        elifs: list[tuple[jqast.Node, jqast.Node]] = []
         while self._is_kw("elif"):
             self.advance()
             c = self.parse_pipe()
             self._expect("kw", "then", if_tok)
             elifs.append((c, self.parse_pipe()))
-        else_: A.Node | None = None
+        else_: jqast.Node | None = None
         if self._is_kw("else"):
             self.advance()
             else_ = self.parse_pipe()
             if self._is_kw("elif"):
                 raise self._unexpected("`end` (`elif` cannot follow `else`)")
         end_tok = self._expect("kw", "end", if_tok)
-        return A.If(if_tok.start, end_tok.end, cond, then, tuple(elifs), else_)
+        return jqast.If(if_tok.start, end_tok.end, cond, then, tuple(elifs), else_)
 
-    def _parse_fold(self) -> A.Node:
+    def _parse_fold(self) -> jqast.Node:
         kw = self.advance()
         source = self.parse_expr()
         self._expect("kw", "as", kw)
@@ -761,18 +765,18 @@ class _Parser:
         init = self.parse_pipe()
         self._expect("op", ";", open_tok)
         update = self.parse_pipe()
-        extract: A.Node | None = None
+        extract: jqast.Node | None = None
         if kw.text == "foreach" and self._is_op(";"):
             self.advance()
             extract = self.parse_pipe()
         close = self._expect("op", ")", open_tok)
         if kw.text == "reduce":
-            return A.Reduce(kw.start, close.end, source, pattern, init, update)
-        return A.Foreach(kw.start, close.end, source, pattern, init, update, extract)
+            return jqast.Reduce(kw.start, close.end, source, pattern, init, update)
+        return jqast.Foreach(kw.start, close.end, source, pattern, init, update, extract)
 
-    def _parse_object(self) -> A.Node:
+    def _parse_object(self) -> jqast.Node:
         open_tok = self.advance()
-        entries: list[A.ObjectEntry] = []
+        entries: list[jqast.ObjectEntry] = []
         while not self._is_op("}"):
             entries.append(self._parse_object_entry())
             if self._is_op(","):
@@ -781,17 +785,17 @@ class _Parser:
             if not self._is_op("}"):
                 self._expect("op", "}", open_tok)
         close = self.advance()
-        return A.ObjectCons(open_tok.start, close.end, tuple(entries))
+        return jqast.ObjectCons(open_tok.start, close.end, tuple(entries))
 
-    def _parse_object_entry(self) -> A.ObjectEntry:
+    def _parse_object_entry(self) -> jqast.ObjectEntry:
         tok = self.tok
-        key: A.Node
+        key: jqast.Node
         if tok.kind in ("ident", "kw") and "::" not in tok.text:
             self.advance()
-            key, key_kind = A.Literal(tok.start, tok.end, tok.text), "ident"
+            key, key_kind = jqast.Literal(tok.start, tok.end, tok.text), "ident"
         elif tok.kind == "var":
             self.advance()
-            key, key_kind = A.VarRef(tok.start, tok.end, tok.text), "var"
+            key, key_kind = jqast.VarRef(tok.start, tok.end, tok.text), "var"
         elif tok.kind == "str":
             key, key_kind = self._parse_string(None), "string"
         elif tok.kind == "op" and tok.text == "(":
@@ -807,12 +811,12 @@ class _Parser:
         if self._is_op(":"):
             self.advance()
             value = self._parse_object_value()
-            return A.ObjectEntry(tok.start, value.end, key, value, key_kind)
+            return jqast.ObjectEntry(tok.start, value.end, key, value, key_kind)
         if key_kind == "expr":
             raise self._unexpected("`:` after a computed key")
-        return A.ObjectEntry(tok.start, key.end if key_kind != "expr" else tok.end, key, None, key_kind)
+        return jqast.ObjectEntry(tok.start, key.end if key_kind != "expr" else tok.end, key, None, key_kind)
 
-    def _parse_object_value(self) -> A.Node:
+    def _parse_object_value(self) -> jqast.Node:
         parts = [self.parse_expr()]
         while self._is_op("|"):
             self.advance()
@@ -822,18 +826,18 @@ class _Parser:
         node = parts.pop()
         while parts:
             left = parts.pop()
-            node = A.Pipe(left.start, node.end, left, node)
+            node = jqast.Pipe(left.start, node.end, left, node)
         return node
 
     # --- strings -------------------------------------------------------------------------------------------
 
-    def _parse_string(self, fmt: str | None, start: int | None = None) -> A.Node:
+    def _parse_string(self, fmt: str | None, start: int | None = None) -> jqast.Node:
         """Parse the string whose opening quote is the current token; leaves the token after it current."""
         text, n = self.text, self.n
         quote = self.tok.start
         node_start = quote if start is None else start
         pos = quote + 1
-        parts: list[str | A.Node] = []
+        parts: list[str | jqast.Node] = []
         buf: list[str] = []
         while True:
             if pos >= n:
@@ -877,9 +881,9 @@ class _Parser:
         if buf:
             parts.append("".join(buf))
         self.tok = self._lex(pos)
-        if fmt is None and not any(isinstance(p, A.Node) for p in parts):
-            return A.Literal(node_start, pos, "".join(p for p in parts if isinstance(p, str)))
-        return A.StringInterp(node_start, pos, tuple(parts), fmt)
+        if fmt is None and not any(isinstance(p, jqast.Node) for p in parts):
+            return jqast.Literal(node_start, pos, "".join(p for p in parts if isinstance(p, str)))
+        return jqast.StringInterp(node_start, pos, tuple(parts), fmt)
 
     def _unicode_escape(self, pos: int) -> tuple[str, int]:
         text = self.text
@@ -903,31 +907,31 @@ class _Parser:
         return chr(code), end
 
 
-def _with_optional(node: A.Node, end: int) -> A.Node:
-    if isinstance(node, A.Field):
-        return A.Field(
+def _with_optional(node: jqast.Node, end: int) -> jqast.Node:
+    if isinstance(node, jqast.Field):
+        return jqast.Field(
             node.start, end, node.target, node.name, True, node.seg_start, node.name_start, node.name_end
         )
-    if isinstance(node, A.Index):
-        return A.Index(node.start, end, node.target, node.index, True, node.seg_start)
-    if isinstance(node, A.Slice):
-        return A.Slice(node.start, end, node.target, node.lower, node.upper, True, node.seg_start)
-    assert isinstance(node, A.Iterate)
-    return A.Iterate(node.start, end, node.target, True, node.seg_start)
+    if isinstance(node, jqast.Index):
+        return jqast.Index(node.start, end, node.target, node.index, True, node.seg_start)
+    if isinstance(node, jqast.Slice):
+        return jqast.Slice(node.start, end, node.target, node.lower, node.upper, True, node.seg_start)
+    assert isinstance(node, jqast.Iterate)
+    return jqast.Iterate(node.start, end, node.target, True, node.seg_start)
 
 
-def _check_tree_depth(root: A.Node) -> None:
-    stack: list[tuple[A.Node, int]] = [(root, 1)]
+def _check_tree_depth(root: jqast.Node) -> None:
+    stack: list[tuple[jqast.Node, int]] = [(root, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_TREE_DEPTH:
             raise JqSyntaxError("expression too deep (nesting or chaining too long)", node.start, node.end)
-        for child in A.children(node):
+        for child in jqast.children(node):
             stack.append((child, depth + 1))
 
 
 @memo.lru_cache(maxsize=8192, pure=True)
-def _parse_cached(text: str) -> A.Node | JqSyntaxError:
+def _parse_cached(text: str) -> jqast.Node | JqSyntaxError:
     try:
         node = _Parser(text).parse_program()
         _check_tree_depth(node)
@@ -938,7 +942,7 @@ def _parse_cached(text: str) -> A.Node | JqSyntaxError:
         return JqSyntaxError("nesting too deep", 0, len(text))
 
 
-def parse(text: str) -> A.Node:
+def parse(text: str) -> jqast.Node:
     """Parse a gojq program. Raises ``JqSyntaxError`` (with offsets) on invalid input. Results are cached."""
     result = _parse_cached(text)
     if isinstance(result, JqSyntaxError):
@@ -946,6 +950,6 @@ def parse(text: str) -> A.Node:
     return result
 
 
-def try_parse(text: str) -> A.Node | JqSyntaxError:
+def try_parse(text: str) -> jqast.Node | JqSyntaxError:
     """Like ``parse`` but returns the error instead of raising it."""
     return _parse_cached(text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq import builtins as B
 from wmaplint.jq.streams import DefinitionOf
 
@@ -21,21 +21,21 @@ def _join(a: str, b: str) -> str:
     return a if a == b else "any"
 
 
-def infer_result_kind(node: A.Node, definition_of: DefinitionOf | None = None, _depth: int = 0) -> str:
+def infer_result_kind(node: jqast.Node, definition_of: DefinitionOf | None = None, _depth: int = 0) -> str:
     """Kind of value ``node`` yields: ``boolean``, ``number``, ``string``, ``null``, ``array``, ``object``,
     ``any`` (unknown or mixed), or ``never`` (no output). ``definition_of`` finds the program's definition a
     call reaches (``Names.definition_of``); without it, calls reach the definitions of the same name."""
     if _depth > _MAX_DEPTH:
         return "any"
     if definition_of is None:
-        defs = {(n.name, n.arity): n for n in A.walk(node) if isinstance(n, A.FuncDef)}
+        defs = {(n.name, n.arity): n for n in jqast.walk(node) if isinstance(n, jqast.FuncDef)}
         definition_of = (lambda call: defs.get((call.name, call.arity))) if defs else (lambda call: None)
     d = _depth + 1
 
-    def kind(of: A.Node) -> str:
+    def kind(of: jqast.Node) -> str:
         return infer_result_kind(of, definition_of, d)
 
-    if isinstance(node, A.Literal):
+    if isinstance(node, jqast.Literal):
         v = node.value
         if v is None:
             return "null"
@@ -44,39 +44,39 @@ def infer_result_kind(node: A.Node, definition_of: DefinitionOf | None = None, _
         if isinstance(v, (int, float)):
             return "number"
         return "string"
-    if isinstance(node, (A.StringInterp, A.Format)):
+    if isinstance(node, (jqast.StringInterp, jqast.Format)):
         return "string"
-    if isinstance(node, A.ArrayCons):
+    if isinstance(node, jqast.ArrayCons):
         return "array"
-    if isinstance(node, A.ObjectCons):
+    if isinstance(node, jqast.ObjectCons):
         return "object"
-    if isinstance(node, A.Neg):
+    if isinstance(node, jqast.Neg):
         return "number"
-    if isinstance(node, A.Binary):
+    if isinstance(node, jqast.Binary):
         return _binary(node, kind)
-    if isinstance(node, A.Pipe):
+    if isinstance(node, jqast.Pipe):
         return kind(node.right)
-    if isinstance(node, A.Comma):
+    if isinstance(node, jqast.Comma):
         return _join(kind(node.left), kind(node.right))
-    if isinstance(node, A.If):
+    if isinstance(node, jqast.If):
         found = kind(node.then)
         for _c, t in node.elifs:
             found = _join(found, kind(t))
         return _join(found, kind(node.else_) if node.else_ is not None else "any")
-    if isinstance(node, A.Try):
+    if isinstance(node, jqast.Try):
         body = kind(node.body)
         return _join(body, kind(node.catch)) if node.catch is not None else body
-    if isinstance(node, A.Optional):
+    if isinstance(node, jqast.Optional):
         return kind(node.term)
-    if isinstance(node, (A.Bind, A.Label)):
+    if isinstance(node, (jqast.Bind, jqast.Label)):
         return kind(node.body)
-    if isinstance(node, A.FuncDef):
+    if isinstance(node, jqast.FuncDef):
         return kind(node.rest) if node.rest is not None else "any"
-    if isinstance(node, A.Reduce):
+    if isinstance(node, jqast.Reduce):
         return _join(kind(node.init), kind(node.update))
-    if isinstance(node, A.Break):
+    if isinstance(node, jqast.Break):
         return NEVER
-    if isinstance(node, A.FuncCall):
+    if isinstance(node, jqast.FuncCall):
         target = definition_of(node)
         if target is not None:
             return kind(target.body)
@@ -91,7 +91,7 @@ def infer_result_kind(node: A.Node, definition_of: DefinitionOf | None = None, _
     return "any"
 
 
-def _binary(node: A.Binary, kind: Callable[[A.Node], str]) -> str:
+def _binary(node: jqast.Binary, kind: Callable[[jqast.Node], str]) -> str:
     if node.op in ("==", "!=", "<", "<=", ">", ">=", "and", "or"):
         return "boolean"
     left, right = kind(node.left), kind(node.right)

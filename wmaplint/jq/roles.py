@@ -13,7 +13,8 @@ class ExprRole:
     """How one expression is used.
 
     ``field``: the definition field name (``replicasPath``, ``podTemplateSpecPath``, ``keyPath``...).
-    ``context``: ``"root"`` (evaluated against the workload object) or ``"pod"`` (against a Pod).
+    ``context``: the evaluation context, ``"root"`` (evaluated against the workload object) or ``"pod"``
+    (against a Pod); not the rule context of ``wmaplint.rules.context``.
     ``cardinality``: ``"per-instance"`` (one output per instance: spec and scale paths), ``"instance-ids"``
     (``instanceIdPath``: defines the instances), ``"one"`` (exactly one output: pod selector id/replica paths,
     gang keys), ``"first"`` (only the first output is used: phase path, byExpression), ``"stream"``

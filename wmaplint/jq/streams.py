@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.wording import clip
 
 # How the caller finds the program's own definition a call reaches (``Names.definition_of``).
-DefinitionOf = Callable[[A.FuncCall], "A.FuncDef | None"]
+DefinitionOf = Callable[[jqast.FuncCall], "jqast.FuncDef | None"]
 
 # Argument positions whose outputs are collected (do not reach the caller's output stream one by one).
 _COLLECTING_ARGS: dict[str, tuple[int, ...]] = {
@@ -51,55 +51,56 @@ _GENERATOR_BUILTINS = frozenset({
 })
 
 
-def _stream_children(node: A.Node) -> list[A.Node]:
+def _stream_children(node: jqast.Node) -> list[jqast.Node]:
     """Children whose outputs flow into ``node``'s outputs (for multiplicity; collectors excluded)."""
-    if isinstance(node, (A.ArrayCons, A.Literal, A.VarRef, A.Format, A.Break, A.Identity, A.RecurseDefault)):
+    if isinstance(node, (jqast.ArrayCons, jqast.Literal, jqast.VarRef, jqast.Format, jqast.Break,
+                         jqast.Identity, jqast.RecurseDefault)):
         return []
-    if isinstance(node, A.Reduce):
+    if isinstance(node, jqast.Reduce):
         return [node.init]
-    if isinstance(node, A.Foreach):
+    if isinstance(node, jqast.Foreach):
         return [node.source, node.init]
-    if isinstance(node, (A.FuncDef, A.Import)):
+    if isinstance(node, (jqast.FuncDef, jqast.Import)):
         return [node.rest] if node.rest is not None else []
-    if isinstance(node, A.Try):
+    if isinstance(node, jqast.Try):
         return [node.body] + ([node.catch] if node.catch is not None else [])
-    if isinstance(node, (A.Field, A.Index, A.Slice, A.Iterate)):
-        out: list[A.Node] = []
+    if isinstance(node, (jqast.Field, jqast.Index, jqast.Slice, jqast.Iterate)):
+        out: list[jqast.Node] = []
         if node.target is not None:
             out.append(node.target)
-        if isinstance(node, A.Index):
+        if isinstance(node, jqast.Index):
             out.append(node.index)
-        if isinstance(node, A.Slice):
+        if isinstance(node, jqast.Slice):
             out.extend(x for x in (node.lower, node.upper) if x is not None)
         return out
-    if isinstance(node, A.Bind):
+    if isinstance(node, jqast.Bind):
         return [node.source, node.body]
-    if isinstance(node, A.FuncCall):
+    if isinstance(node, jqast.FuncCall):
         collected = _COLLECTING_ARGS.get(node.name, None)
         if collected is None:
             return list(node.args)
         return [a for i, a in enumerate(node.args) if i not in collected]
-    return list(A.children(node))
+    return list(jqast.children(node))
 
 
-def output_leaks(node: A.Node, definition_of: DefinitionOf | None = None) -> list[A.Node]:
+def output_leaks(node: jqast.Node, definition_of: DefinitionOf | None = None) -> list[jqast.Node]:
     """Nodes that can make ``node`` yield several outputs for one input (iterations, ``,``, generators),
     ignoring those inside collecting constructs (``[...]``, ``reduce``, ``any(...)``, ``length`` ...)."""
-    out: list[A.Node] = []
-    stack: list[A.Node] = [node]
+    out: list[jqast.Node] = []
+    stack: list[jqast.Node] = [node]
     seen_defs: set[int] = set()
     while stack:
         cur = stack.pop()
-        if isinstance(cur, A.Label):
+        if isinstance(cur, jqast.Label):
             emitters = label_emitters(cur, definition_of)
             if emitters is not None:  # `label $l | ... | ., break $l`: the outputs before the break only
                 stack.extend(reversed(emitters))
                 continue
-        if isinstance(cur, (A.Iterate, A.RecurseDefault, A.Comma)):
+        if isinstance(cur, (jqast.Iterate, jqast.RecurseDefault, jqast.Comma)):
             out.append(cur)
-            if isinstance(cur, A.Comma):
+            if isinstance(cur, jqast.Comma):
                 continue
-        if isinstance(cur, A.FuncCall):
+        if isinstance(cur, jqast.FuncCall):
             target = definition_of(cur) if definition_of is not None else None
             if target is not None:
                 if id(target) not in seen_defs:
@@ -116,62 +117,66 @@ def output_leaks(node: A.Node, definition_of: DefinitionOf | None = None) -> lis
     return out
 
 
-def count_changers(node: A.Node, definition_of: DefinitionOf) -> list[tuple[A.Node, str]]:
+def count_changers(node: jqast.Node, definition_of: DefinitionOf) -> list[tuple[jqast.Node, str]]:
     """Count-changing constructs (select, empty, first, limit, `,`...) reaching ``node``'s output stream, each
     with what it does to the outputs."""
-    out: list[tuple[A.Node, str]] = []
-    stack: list[A.Node] = [node]
+    out: list[tuple[jqast.Node, str]] = []
+    stack: list[jqast.Node] = [node]
     while stack:
         cur = stack.pop()
-        if isinstance(cur, A.FuncCall):
+        if isinstance(cur, jqast.FuncCall):
             if cur.name in COUNT_CHANGERS and definition_of(cur) is None:
                 out.append((cur, COUNT_CHANGERS[cur.name]))
             continue
-        if isinstance(cur, A.Label) and label_emitters(cur, definition_of) is not None:
+        if isinstance(cur, jqast.Label) and label_emitters(cur, definition_of) is not None:
             out.append((cur, "stops at the first output (`break`)"))
             continue
-        if isinstance(cur, A.Comma):
+        if isinstance(cur, jqast.Comma):
             out.append((cur, "yields the outputs of both sides"))
             continue
-        if isinstance(cur, A.If):
+        if isinstance(cur, jqast.If):
             branches = [cur.then, *(t for _c, t in cur.elifs)]
             if cur.else_ is not None:
                 branches.append(cur.else_)
             stack.extend(branches)
             continue
-        if isinstance(cur, (A.ArrayCons, A.ObjectCons, A.Reduce, A.Literal, A.StringInterp, A.VarRef)):
+        if isinstance(cur, (jqast.ArrayCons, jqast.ObjectCons, jqast.Reduce, jqast.Literal,
+                            jqast.StringInterp, jqast.VarRef)):
             continue
-        if isinstance(cur, A.Binary) and cur.op != "//":
+        if isinstance(cur, jqast.Binary) and cur.op != "//":
             continue
-        if isinstance(cur, A.Try):
+        if isinstance(cur, jqast.Try):
             stack.append(cur.body)
             continue
         stack.extend(_stream_children(cur))
     return out
 
 
-def label_emitters(label: A.Label, definition_of: DefinitionOf | None = None) -> list[A.Node] | None:
+def label_emitters(label: jqast.Label, definition_of: DefinitionOf | None = None) -> list[jqast.Node] | None:
     """What ``label $l | body`` yields when its body breaks out right after each output (``first(f)`` is
     ``label $l | f | ., break $l``): the parts whose outputs come before the break, or None when the body
     can go on after an output. Each part yields its outputs for one input, then the label ends."""
 
-    def nothing(node: A.Node) -> bool:  # yields no output: `empty`, `error`, any `break`
-        if isinstance(node, A.Break):
+    def nothing(node: jqast.Node) -> bool:  # yields no output: `empty`, `error`, any `break`
+        if isinstance(node, jqast.Break):
             return True
-        target = definition_of(node) if definition_of is not None and isinstance(node, A.FuncCall) else None
-        return isinstance(node, A.FuncCall) and target is None and node.name in ("empty", "error")
+        if not isinstance(node, jqast.FuncCall):
+            return False
+        target = definition_of(node) if definition_of is not None else None
+        return target is None and node.name in ("empty", "error")
 
-    def emitters(node: A.Node) -> list[A.Node] | None:
-        if isinstance(node, A.Comma) and isinstance(node.right, A.Break) and node.right.name == label.name:
+    def emitters(node: jqast.Node) -> list[jqast.Node] | None:
+        if (isinstance(node, jqast.Comma) and isinstance(node.right, jqast.Break)
+                and node.right.name == label.name):
             return [node.left]
-        if isinstance(node, A.Pipe):
+        if isinstance(node, jqast.Pipe):
             return emitters(node.right)  # the first output of the right side ends the label
-        if isinstance(node, (A.Bind, A.Label)):
+        if isinstance(node, (jqast.Bind, jqast.Label)):
             return emitters(node.body)
-        if isinstance(node, A.FuncDef) and node.rest is not None:
+        if isinstance(node, jqast.FuncDef) and node.rest is not None:
             return emitters(node.rest)
-        if isinstance(node, A.If) and node.else_ is not None:
-            found: list[A.Node] = []
+        if isinstance(node, jqast.If) and node.else_ is not None:
+            found: list[jqast.Node] = []
             for branch in (node.then, *(t for _c, t in node.elifs), node.else_):
                 if nothing(branch):
                     continue
@@ -185,27 +190,27 @@ def label_emitters(label: A.Label, definition_of: DefinitionOf | None = None) ->
     return emitters(label.body)
 
 
-def _is_literal_one(call: A.FuncCall) -> bool:
-    return bool(call.args) and isinstance(call.args[0], A.Literal) and call.args[0].value in (0, 1)
+def _is_literal_one(call: jqast.FuncCall) -> bool:
+    return bool(call.args) and isinstance(call.args[0], jqast.Literal) and call.args[0].value in (0, 1)
 
 
-def leak_span(node: A.Node) -> tuple[int, int]:
+def leak_span(node: jqast.Node) -> tuple[int, int]:
     """The offsets that show where an output leak is: an iteration's brackets, a call's name, a `,`."""
-    if isinstance(node, A.Iterate):
+    if isinstance(node, jqast.Iterate):
         return node.seg_start, node.end
-    if isinstance(node, A.FuncCall):
+    if isinstance(node, jqast.FuncCall):
         return node.start, node.name_end
-    if isinstance(node, A.Comma):
+    if isinstance(node, jqast.Comma):
         return node.left.end, node.right.start
     return node.start, node.end
 
 
-def leak_description(node: A.Node, text: str) -> str:
+def leak_description(node: jqast.Node, text: str) -> str:
     """An output leak as a message names it."""
-    if isinstance(node, A.Iterate):
+    if isinstance(node, jqast.Iterate):
         return f"the iteration `{clip(text[node.start : node.end])}`"
-    if isinstance(node, A.Comma):
+    if isinstance(node, jqast.Comma):
         return "`,`"
-    if isinstance(node, A.FuncCall):
+    if isinstance(node, jqast.FuncCall):
         return f"`{node.name}`"
     return f"`{clip(text[node.start : node.end])}`"

@@ -10,7 +10,7 @@ from lsprotocol import types as lsp
 
 from wmaplint.controllers import KindModel, LabelFact, load_model
 from wmaplint.controllers.reading import created_pods_of, label_keys
-from wmaplint.lsp import jqwords
+from wmaplint.jq import words as jqwords
 from wmaplint.lsp.yamlpath import locate
 from wmaplint.source import ScalarNode
 

@@ -42,7 +42,7 @@ def local_file(rel: RelatedLocation) -> str | None:
     if rel.base is None:
         return rel.path
     if rel.base == SHIPPED_PACKS:
-        from wmaplint.resources import shipped
+        from wmaplint.shipped_data import shipped
 
         return str(shipped("packs") / rel.path)
     if rel.base == CACHED_SCHEMAS:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from lsprotocol import types as lsp
 
-from wmaplint.lsp import controller_facts, format_schema, jqschema, jqwords
+from wmaplint.jq import words as jqwords
+from wmaplint.lsp import controller_facts, format_schema, jqschema
 from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.lsp.yamlpath import locate
 from wmaplint.source import ScalarNode

@@ -2,6 +2,9 @@
 
 Root-context expressions are typed against every schema source serving the definition's root kind (the
 first is shown, the others are named); pod-context expressions against the Pod schema.
+
+It stays with the language server rather than in ``wmaplint.jq``: it reads the editor's snapshot and the typed
+paths of ``wmaplint.typecheck``, both layers above jq.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from wmaplint.definition.model import Definition, Expr
-from wmaplint.lsp import jqwords
+from wmaplint.jq import words as jqwords
 from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.lsp.uris import from_path
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, UNION, Property, SchemaType

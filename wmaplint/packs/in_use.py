@@ -10,7 +10,7 @@ from wmaplint import memo
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.packs.loader import PackRule, load_pack
 from wmaplint.packs.problems import DuplicateRuleId
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 
 if TYPE_CHECKING:
     from wmaplint.config import Config

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from wmaplint import records
+from wmaplint import cache_records
 
 # A compiled expression: the serialized program, the part of root it reads (wmaplint.cel.parts tree), its
 # cost bounds at a few data sizes (wmaplint.cel.budget table) and its plan for the Python evaluator
@@ -27,33 +27,33 @@ def _path(text: str) -> Path | None:
     from wmaplint.packs.schema import PACK_SCHEMA
 
     schemas = json.dumps([PACK_SCHEMA, DEFINITION_SCHEMA])  # both built in code: one key order
-    return records.record_path("packs", schemas.encode(), text.encode("utf-8", "surrogatepass"))
+    return cache_records.record_path("packs", schemas.encode(), text.encode("utf-8", "surrogatepass"))
 
 
 def _program(entry: Any) -> Program:
     from wmaplint.cel.parts import from_json
 
     costs = tuple((int(size), int(bound)) for size, bound in entry["costs"])
-    return records.bytes_of(entry["program"]), from_json(entry["reads"]), costs, entry["plan"]
+    return cache_records.bytes_of(entry["program"]), from_json(entry["reads"]), costs, entry["plan"]
 
 
 def _entry(program: Program) -> dict[str, Any]:
     from wmaplint.cel.parts import to_json
 
     serialized, reads, costs, plan = program
-    return {"program": records.text_of(serialized), "reads": to_json(reads),
+    return {"program": cache_records.text_of(serialized), "reads": to_json(reads),
             "costs": [list(pair) for pair in costs], "plan": plan}
 
 
 def read(text: str) -> Programs | None:
     """The programs recorded for a text that passed the pack schema; None when there is no usable record."""
-    data = records.read(_path(text))
+    data = cache_records.read(_path(text))
     try:
         return {
             rule_id: (_program(entry[0]), None if entry[1] is None else _program(entry[1]))
             for rule_id, entry in data["rules"].items()
         }
-    except records.DAMAGED:
+    except cache_records.DAMAGED:
         return None
 
 
@@ -63,4 +63,4 @@ def write(text: str, programs: Programs) -> None:
         rule_id: [_entry(test), None if message is None else _entry(message)]
         for rule_id, (test, message) in programs.items()
     }
-    records.write(_path(text), {"rules": rules})
+    cache_records.write(_path(text), {"rules": rules})

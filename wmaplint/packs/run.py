@@ -137,7 +137,7 @@ def _pack_location(pack_path: str) -> tuple[str, str | None]:
     """Where a pack lies for reporters: relative to the shipped rule packs (never a machine path), or the
     user's own file relative to the working directory when it lies below it (a configuration names its packs
     by absolute paths), else as it was given."""
-    from wmaplint.resources import shipped
+    from wmaplint.shipped_data import shipped
 
     try:
         inside = Path(pack_path).resolve().relative_to(shipped("packs").resolve())

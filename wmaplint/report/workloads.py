@@ -8,7 +8,7 @@ from typing import Any
 
 from wmaplint.resolve.loading import shown_path
 from wmaplint.resolve.model import ComponentNode, Instance, PodComparison, Workload
-from wmaplint.resolve.resources import (
+from wmaplint.resolve.quantities import (
     GPU,
     format_count,
     format_number,

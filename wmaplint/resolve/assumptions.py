@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wmaplint import memo, records
-from wmaplint.resolve.jqrun import JqInput, JqRuntime
+from wmaplint import cache_records, memo
+from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def load_assumptions(path: str | None = None) -> dict[str, tuple[Assumption, ...
                                          for a in kind.assumptions)
                 for kind in load_model().kinds for version in kind.versions if kind.assumptions}
     text = Path(path).read_text(encoding="utf-8")
-    data = records.yaml_data("assumptions", text)
+    data = cache_records.yaml_data("assumptions", text)
     kinds = data.get("kinds") if isinstance(data, dict) else None
     found: dict[str, tuple[Assumption, ...]] = {}
     for gvk, entries in (kinds or {}).items():

@@ -17,19 +17,19 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.jq.runtime import default_runtime
 from wmaplint.resolve.controller import controller_labels
 from wmaplint.resolve.created import kind_model
 from wmaplint.resolve.facts import GpuTotalDiffers, PodCountDiffers, PodUnattributed
-from wmaplint.resolve.jqrun import default_runtime
 from wmaplint.resolve.model import ComponentCount, PodComparison, Workload
 from wmaplint.resolve.pods import PodMatcher, attribute_pods, pod_name
-from wmaplint.resolve.resources import format_number, pod_resources
+from wmaplint.resolve.quantities import format_number, pod_resources
 from wmaplint.resolve.synthesis import SyntheticPod, synthesize, tree_pods
 from wmaplint.resolve.values import get
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition
-    from wmaplint.resolve.jqrun import JqRuntime
+    from wmaplint.jq.runtime import JqRuntime
     from wmaplint.source.plain import Json
 
 GPU = "nvidia.com/gpu"

@@ -11,8 +11,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel, model_for
+from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.resolve.counts import as_count
-from wmaplint.resolve.jqrun import JqInput, JqRuntime
 from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime
 from wmaplint.resolve.facts import BuiltinNotAllowed, EvaluationFailed, LimitExceeded
-from wmaplint.resolve.jqrun import JqInput, JqResult, JqRuntime
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr

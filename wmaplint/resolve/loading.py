@@ -16,7 +16,7 @@ from wmaplint import memo
 from wmaplint.diagnostics import Diagnostic, Span
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.resolve.facts import DocumentTooLarge, TooManyDocuments, TooManyNodes
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 from wmaplint.source import (
     Document,
     InputError,

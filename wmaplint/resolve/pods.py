@@ -14,9 +14,9 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.facts import PodClaimedTwice, PodInstanceUnknown, PodUnattributed, SelectorNotSingle
-from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.model import PodAttribution, Workload
 from wmaplint.resolve.tree import resolved_components
 from wmaplint.resolve.values import get

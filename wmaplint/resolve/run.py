@@ -11,12 +11,12 @@ from typing import Any
 
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
 from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.facts import (
     AmbiguousDefinition,
     NoDefinition,
     NoDefinitionInFile,
 )
-from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import (
     Budget,
     DefinitionEntry,

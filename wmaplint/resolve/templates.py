@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.definition.fields import fragment_pod_fields, shape_of
 from wmaplint.resolve.model import PodTemplate
-from wmaplint.resolve.resources import Resources, pod_resources, requirements, split_framework_words
+from wmaplint.resolve.quantities import Resources, pod_resources, requirements, split_framework_words
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json
@@ -53,7 +53,7 @@ def pod_template(metadata: Json, spec: Json, framework_words: Any = None) -> tup
 def pod_from_fragments(pieces: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """The PodSpec and metadata that fragment values (by fragment field) make, and the accelerators the
     resources fragment asks for in the framework's own words (see
-    wmaplint.resolve.resources.split_framework_words), which no Kubernetes reading of the pod sees."""
+    wmaplint.resolve.quantities.split_framework_words), which no Kubernetes reading of the pod sees."""
     containers: list[Any] = []
     spec: dict[str, Any] = {"containers": containers}
     pod: dict[str, Any] = {"metadata": {}, "spec": spec}

@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.definition.fields import SCALE_FIELDS
+from wmaplint.jq.runtime import JqResult, JqRuntime, default_runtime
 from wmaplint.resolve.counts import as_count, instance_id, why_not_a_count
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.facts import (
@@ -27,10 +28,9 @@ from wmaplint.resolve.facts import (
     OutputCountMismatch,
     SpecNotObject,
 )
-from wmaplint.resolve.jqrun import JqResult, JqRuntime, default_runtime
 from wmaplint.resolve.model import ComponentNode, Instance, PodTemplate, Workload
+from wmaplint.resolve.quantities import scaled, summed
 from wmaplint.resolve.references import References, resolve_references
-from wmaplint.resolve.resources import scaled, summed
 from wmaplint.resolve.templates import pod_from_fragments, pod_template
 from wmaplint.resolve.values import get
 from wmaplint.source import Node

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.facts import (
     GangKeySplitsRun,
@@ -17,7 +18,6 @@ from wmaplint.resolve.facts import (
     SelectorClaimsNoPod,
     SelectorClaimsOtherPods,
 )
-from wmaplint.resolve.jqrun import JqInput, JqRuntime
 from wmaplint.resolve.pods import PodMatcher
 from wmaplint.resolve.synthesis import SyntheticPod, synthesize
 

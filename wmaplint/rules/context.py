@@ -5,6 +5,8 @@ Rules neither load, parse nor print. The definition is built from its nodes, its
 schema types they are checked against and what the knowledge file says of the root's kind looked up here,
 each once and only when a rule first asks, and shared by every rule of the definition; so is an analysis
 several rules report from (``shared``).
+
+This is the rule context; a jq expression's evaluation context (``root`` or ``pod``) is ``ExprRole.context``.
 """
 
 from __future__ import annotations

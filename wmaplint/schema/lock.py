@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
-from wmaplint.resources import shipped
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, format_gvk, parse_bytes
 from wmaplint.schema.names import gvk_name_problem
 from wmaplint.schema.store import SchemaStore
+from wmaplint.shipped_data import shipped
 from wmaplint.source.data import SHIPPED_DATA, DataError, read_data
 from wmaplint.source.reading import InputError, read_bytes
 from wmaplint.structs import dataclass

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from wmaplint import memo, records
+from wmaplint import cache_records, memo
 from wmaplint.controllers.paths import normalise_path
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
@@ -175,7 +175,7 @@ def load_knowledge(path: str | None = None) -> Knowledge:
     try:
         from wmaplint.source.data import DataError
 
-        data = records.yaml_data("knowledge", file.read_text(encoding="utf-8"), str(file))
+        data = cache_records.yaml_data("knowledge", file.read_text(encoding="utf-8"), str(file))
     except (OSError, yaml.YAMLError, DataError) as exc:
         raise KnowledgeError(f"{file}: {exc}") from None
     return parse_knowledge(data, str(file))

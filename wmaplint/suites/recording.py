@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from wmaplint.definition.model import Definition
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.evaluate import Evaluator
-from wmaplint.resolve.jqrun import JqRuntime, default_runtime
 from wmaplint.resolve.loading import (
     DefinitionIndex,
     LoadedDocument,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.facts import diagnostics_of
-from wmaplint.resolve.jqrun import JqRuntime, default_runtime
+from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.loading import DefinitionIndex, load_file
 from wmaplint.selection import SUITE_SUFFIX
 from wmaplint.source import InputError, read_path

@@ -28,11 +28,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.confinement import outside_reason
+from wmaplint.allowed_paths import outside_reason
 from wmaplint.definition.model import Definition, build, recognise
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span
 from wmaplint.facts import Fact
-from wmaplint.resolve.jqrun import JqRuntime
+from wmaplint.jq.runtime import JqRuntime
 from wmaplint.resolve.loading import (
     MAX_DOCUMENT_BYTES,
     MAX_DOCUMENT_NODES,
@@ -43,8 +43,8 @@ from wmaplint.resolve.loading import (
 )
 from wmaplint.resolve.model import Workload
 from wmaplint.resolve.pods import attribute_pods, pods_from_documents
+from wmaplint.resolve.quantities import GPU, platform_gpus, totals
 from wmaplint.resolve.references import References
-from wmaplint.resolve.resources import GPU, platform_gpus, totals
 from wmaplint.resolve.run import workload_diagnostics
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, MappingNode, Node, SequenceNode, find_node, find_span, read_path

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from wmaplint import memo
 from wmaplint.definition.fields import shape_of
 from wmaplint.facts import ExpressionFact
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference.facts import WRONG_PATH
 from wmaplint.jq.inference.interpreter import infer
 from wmaplint.jq.inference.values import TypeResult, enum_of
@@ -204,7 +204,7 @@ def _check_expression(
     object_meta: SchemaType | None,
 ) -> list[ExpressionFact]:
     node = try_parse(text)
-    if not isinstance(node, A.Node):
+    if not isinstance(node, jqast.Node):
         return []
     result = infer(node, served(input_type, object_meta), text=text, source=source, object_meta=object_meta)
     facts = list(result.facts)
@@ -236,19 +236,19 @@ def _built_in(t: SchemaType) -> bool:
     return (t.ref or "").startswith("io.k8s.")
 
 
-def _replicas_default(text: str, node: A.Node, expected: Expectation) -> ReplicasWithoutDefault:
+def _replicas_default(text: str, node: jqast.Node, expected: Expectation) -> ReplicasWithoutDefault:
     """The fact, with the default put inside any iteration (outside, it breaks the instance alignment)."""
-    last = node.right if isinstance(node, A.Pipe) else node
+    last = node.right if isinstance(node, jqast.Pipe) else node
     replacement = None
-    if isinstance(last, A.Field) and last.target is not None and not isinstance(node, A.Pipe):
+    if isinstance(last, jqast.Field) and last.target is not None and not isinstance(node, jqast.Pipe):
         base, name = text[last.start : last.seg_start], text[last.seg_start : last.end]
-        if any(isinstance(n, A.Iterate) for n in A.walk(last.target)):
+        if any(isinstance(n, jqast.Iterate) for n in jqast.walk(last.target)):
             replacement = f"{base} | ({name} // 1)"
         else:
             replacement = f"{text[: last.end]} // 1"
-    elif isinstance(last, A.Field):
+    elif isinstance(last, jqast.Field):
         replacement = text[: last.start] + f"({text[last.start : last.end]} // 1)" + text[last.end :]
-    elif not isinstance(node, A.Pipe):
+    elif not isinstance(node, jqast.Pipe):
         replacement = f"{text.strip()} // 1"
     return ReplicasWithoutDefault(0, len(text.rstrip()), expected.field, replacement)
 

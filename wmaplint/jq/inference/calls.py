@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference.navigation import NO_SPAN
 from wmaplint.jq.inference.values import ANY_VAL, NEVER_VAL, Val, is_never, scalar_val, solid
 from wmaplint.schema.types import (
@@ -38,7 +38,7 @@ class Calls:
     def __init__(self, it: Interpreter) -> None:
         self.it = it
 
-    def call(self, node: A.FuncCall, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
+    def call(self, node: jqast.FuncCall, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
         name, args = node.name, node.args
         user = env.get(f"{name}/{len(args)}")
         if isinstance(user, tuple):
@@ -152,8 +152,8 @@ class Calls:
 
     def user_call(
         self,
-        user: tuple[A.FuncDef, dict[str, Any]],
-        node: A.FuncCall,
+        user: tuple[jqast.FuncDef, dict[str, Any]],
+        node: jqast.FuncCall,
         inp: Val,
         env: dict[str, Any],
         d: int,

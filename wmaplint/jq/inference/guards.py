@@ -13,21 +13,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 
 # the env key of the paths the conditions around the current node have tested (a frozenset)
 PRESENT = "%present"
 
 
-def path_key(node: A.Node | None) -> str | None:
+def path_key(node: jqast.Node | None) -> str | None:
     """``.a.b["c"]`` as "a.b.c": a plain path from the input, else None."""
     parts: list[str] = []
-    while node is not None and not isinstance(node, A.Identity):
-        if isinstance(node, A.Field):
+    while node is not None and not isinstance(node, jqast.Identity):
+        if isinstance(node, jqast.Field):
             parts.append(node.name)
-        elif (
-            isinstance(node, A.Index) and isinstance(key := node.index, A.Literal) and type(key.value) is str
-        ):
+        elif (isinstance(node, jqast.Index) and isinstance(key := node.index, jqast.Literal)
+              and type(key.value) is str):
             parts.append(key.value)
         else:
             return None
@@ -35,30 +34,30 @@ def path_key(node: A.Node | None) -> str | None:
     return ".".join(reversed(parts)) if parts else None
 
 
-def paths_in(node: A.Node) -> set[str]:
-    return {k for n in A.walk(node) if (k := path_key(n)) is not None}
+def paths_in(node: jqast.Node) -> set[str]:
+    return {k for n in jqast.walk(node) if (k := path_key(n)) is not None}
 
 
-def null_tests(node: A.Node) -> set[str]:
+def null_tests(node: jqast.Node) -> set[str]:
     """Paths a condition compares with null by `==` (the then-branch of `if .a == null` does not prove .a)."""
     out: set[str] = set()
-    for n in A.walk(node):
-        if isinstance(n, A.Binary) and n.op == "==":
+    for n in jqast.walk(node):
+        if isinstance(n, jqast.Binary) and n.op == "==":
             for a, b in ((n.left, n.right), (n.right, n.left)):
-                if isinstance(b, A.Literal) and b.value is None and (k := path_key(a)) is not None:
+                if isinstance(b, jqast.Literal) and b.value is None and (k := path_key(a)) is not None:
                     out.add(k)
     return out
 
 
-def tested_paths(cond: A.Node) -> set[str]:
+def tested_paths(cond: jqast.Node) -> set[str]:
     """What a condition reads, as paths from its input: fields, `has("k")` keys, and the input itself when
     the condition looks at `.` (`if . then .[] else [] end`). A condition that reads a path is taken to guard
     it, whatever it compares: silence where the analysis cannot tell."""
     out = paths_in(cond)
-    for n in A.walk(cond):
-        if isinstance(n, A.Identity):
+    for n in jqast.walk(cond):
+        if isinstance(n, jqast.Identity):
             out.add("")
-        elif isinstance(n, A.Pipe) and (key := _has_key(n.right)) is not None:
+        elif isinstance(n, jqast.Pipe) and (key := _has_key(n.right)) is not None:
             base = path_key(n.left)
             if base is not None:
                 out.add(f"{base}.{key}")
@@ -67,18 +66,18 @@ def tested_paths(cond: A.Node) -> set[str]:
     return out
 
 
-def _has_key(node: A.Node) -> str | None:
-    if isinstance(node, A.FuncCall) and node.name == "has" and len(node.args) == 1:
+def _has_key(node: jqast.Node) -> str | None:
+    if isinstance(node, jqast.FuncCall) and node.name == "has" and len(node.args) == 1:
         arg = node.args[0]
-        if isinstance(arg, A.Literal) and isinstance(arg.value, str):
+        if isinstance(arg, jqast.Literal) and isinstance(arg.value, str):
             return arg.value
     return None
 
 
-def select_condition(node: A.Node) -> A.Node | None:
+def select_condition(node: jqast.Node) -> jqast.Node | None:
     """The condition of `select(c)`, the left side of a pipe whose right side then sees only inputs where c
     holds."""
-    if isinstance(node, A.FuncCall) and node.name == "select" and len(node.args) == 1:
+    if isinstance(node, jqast.FuncCall) and node.name == "select" and len(node.args) == 1:
         return node.args[0]
     return None
 

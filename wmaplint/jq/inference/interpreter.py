@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.facts import ExpressionFact
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference import guards
 from wmaplint.jq.inference.calls import Calls
 from wmaplint.jq.inference.navigation import Navigation
@@ -46,7 +46,8 @@ class Interpreter:
         self._seen.add(key)
         self.facts.append(fact)
 
-    def eval(self, node: A.Node, inp: Val, env: dict[str, Any], depth: int = 0, quiet: bool = False) -> Val:
+    def eval(self, node: jqast.Node, inp: Val, env: dict[str, Any], depth: int = 0,
+             quiet: bool = False) -> Val:
         """The type of what ``node`` yields for inputs of type ``inp``; ``quiet``: record nothing (under `?`
         and `try`, or where the analysis does not follow the input)."""
         out = self.dispatch(node, inp, env, depth, quiet)
@@ -54,36 +55,36 @@ class Interpreter:
             self.recording.output(node, out)
         return out
 
-    def dispatch(self, node: A.Node, inp: Val, env: dict[str, Any], depth: int, quiet: bool) -> Val:
+    def dispatch(self, node: jqast.Node, inp: Val, env: dict[str, Any], depth: int, quiet: bool) -> Val:
         if depth > MAX_DEPTH:
             return ANY_VAL
         d = depth + 1
-        if isinstance(node, A.Identity):
+        if isinstance(node, jqast.Identity):
             return inp
-        if isinstance(node, A.Field):
+        if isinstance(node, jqast.Field):
             base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
             return self.navigation.member(base, node.name, node, quiet or node.optional)
-        if isinstance(node, A.Index):
+        if isinstance(node, jqast.Index):
             base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
             idx = self.eval(node.index, inp, env, d, quiet)
             return self.navigation.index(base, idx, node, quiet or node.optional)
-        if isinstance(node, A.Slice):
+        if isinstance(node, jqast.Slice):
             base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
             return Val(base.type, base.optional)
-        if isinstance(node, A.Iterate):
+        if isinstance(node, jqast.Iterate):
             base = self.eval(node.target, inp, env, d, quiet) if node.target is not None else inp
             if not (quiet or node.optional):
                 self.navigation.null_iteration(base, node, env)
             return self.navigation.iterate(base, node, quiet or node.optional)
-        if isinstance(node, A.Optional):
+        if isinstance(node, jqast.Optional):
             return self.eval(node.term, inp, env, d, True)
-        if isinstance(node, A.Try):
+        if isinstance(node, jqast.Try):
             body = self.eval(node.body, inp, env, d, True)
             if node.catch is not None:
                 caught = self.eval(node.catch, ANY_VAL, env, d, quiet)
                 return Val(union(body.type, caught.type), body.optional)
             return body
-        if isinstance(node, A.Pipe):
+        if isinstance(node, jqast.Pipe):
             left = self.eval(node.left, inp, env, d, quiet)
             if is_never(left):
                 return left
@@ -91,40 +92,40 @@ class Interpreter:
             if cond is not None:  # what follows `select(c) |` sees only inputs where c holds
                 env = guards.proven(env, guards.tested_paths(cond), inp.path)
             return self.eval(node.right, left, env, d, quiet)
-        if isinstance(node, A.Comma):
+        if isinstance(node, jqast.Comma):
             left = self.eval(node.left, inp, env, d, quiet)
             right = self.eval(node.right, inp, env, d, quiet)
             return Val(union(left.type, right.type), left.optional or right.optional)
-        if isinstance(node, A.Literal):
+        if isinstance(node, jqast.Literal):
             return self.operators.literal(node.value)
-        if isinstance(node, (A.StringInterp, A.Format)):
-            if isinstance(node, A.StringInterp):
+        if isinstance(node, (jqast.StringInterp, jqast.Format)):
+            if isinstance(node, jqast.StringInterp):
                 for part in node.parts:
-                    if isinstance(part, A.Node):
+                    if isinstance(part, jqast.Node):
                         self.eval(part, inp, env, d, quiet)
             return scalar_val(STRING)
-        if isinstance(node, A.Neg):
+        if isinstance(node, jqast.Neg):
             self.eval(node.term, inp, env, d, quiet)
             return scalar_val(NUMBER)
-        if isinstance(node, A.Binary):
+        if isinstance(node, jqast.Binary):
             return self.operators.binary(node, inp, env, d, quiet)
-        if isinstance(node, A.ArrayCons):
+        if isinstance(node, jqast.ArrayCons):
             items = solid(self.eval(node.body, inp, env, d, quiet)).type if node.body is not None else ANY
             return Val(SchemaType(ARRAY, items=items))
-        if isinstance(node, A.ObjectCons):
+        if isinstance(node, jqast.ObjectCons):
             return self.operators.object(node, inp, env, d, quiet)
-        if isinstance(node, A.FuncCall):
+        if isinstance(node, jqast.FuncCall):
             return self.calls.call(node, inp, env, d, quiet)
-        if isinstance(node, A.VarRef):
+        if isinstance(node, jqast.VarRef):
             bound = env.get("$" + node.name)
             return bound if isinstance(bound, Val) else ANY_VAL
-        if isinstance(node, A.Bind):
+        if isinstance(node, jqast.Bind):
             src = self.eval(node.source, inp, env, d, quiet)
             inner = dict(env)
             for pattern in node.patterns:
                 self.operators.bind(pattern, src, inner)
             return self.eval(node.body, inp, inner, d, quiet)
-        if isinstance(node, (A.Reduce, A.Foreach)):
+        if isinstance(node, (jqast.Reduce, jqast.Foreach)):
             src = self.eval(node.source, inp, env, d, quiet)
             inner = dict(env)
             self.operators.bind(node.pattern, src, inner)
@@ -133,23 +134,23 @@ class Interpreter:
             # one more round: the state after an update feeds the next update
             again = self.eval(node.update, Val(union(state.type, updated.type)), inner, d, quiet)
             result = Val(union(state.type, updated.type, again.type))
-            if isinstance(node, A.Foreach) and node.extract is not None:
+            if isinstance(node, jqast.Foreach) and node.extract is not None:
                 return self.eval(node.extract, result, inner, d, quiet)
             return result
-        if isinstance(node, A.If):
+        if isinstance(node, jqast.If):
             return self.operators.if_(node, inp, env, d, quiet)
-        if isinstance(node, A.FuncDef):
+        if isinstance(node, jqast.FuncDef):
             inner = dict(env)
             inner[f"{node.name}/{len(node.params)}"] = (node, env)
             inner[f"{node.name}/{len(node.params)}"] = (node, inner)  # recursive definitions see themselves
             return self.eval(node.rest, inp, inner, d, quiet) if node.rest is not None else inp
-        if isinstance(node, A.Label):
+        if isinstance(node, jqast.Label):
             return self.eval(node.body, inp, env, d, quiet)
-        if isinstance(node, A.Import):
+        if isinstance(node, jqast.Import):
             rest = getattr(node, "rest", None)
-            return self.eval(rest, inp, env, d, quiet) if isinstance(rest, A.Node) else ANY_VAL
-        for child in A.children(node):  # Assign, RecurseDefault, Break...: visit for facts, yield any
-            if not isinstance(child, (A.VarPattern, A.ArrayPattern, A.ObjectPattern)):
+            return self.eval(rest, inp, env, d, quiet) if isinstance(rest, jqast.Node) else ANY_VAL
+        for child in jqast.children(node):  # Assign, RecurseDefault, Break...: visit for facts, yield any
+            if not isinstance(child, (jqast.VarPattern, jqast.ArrayPattern, jqast.ObjectPattern)):
                 self.eval(child, inp, env, d, quiet)
         return ANY_VAL
 
@@ -160,7 +161,7 @@ def bound(roots: Mapping[str, SchemaType] | None) -> dict[str, Any]:
 
 
 def infer(
-    node: A.Node,
+    node: jqast.Node,
     input_type: SchemaType,
     *,
     roots: Mapping[str, SchemaType] | None = None,

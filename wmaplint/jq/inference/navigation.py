@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference import guards
 from wmaplint.jq.inference.facts import (
     FieldOfNonObject,
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 class KeySpan:
     """Span of the key of ``.["key"]`` for unknown-field facts (inside the quotes)."""
 
-    def __init__(self, node: A.Index) -> None:
+    def __init__(self, node: jqast.Index) -> None:
         self.start = node.index.start
         self.end = node.index.end
         self.name_start, self.name_end = self.start, self.end
@@ -64,13 +64,13 @@ class Navigation:
         self.it = it
         self.pruned: set[int] = set()  # ids of `metadata` types whose members the API server prunes
 
-    def member(self, base: Val, name: str, node: A.Node | KeySpan, quiet: bool) -> Val:
+    def member(self, base: Val, name: str, node: jqast.Node | KeySpan, quiet: bool) -> Val:
         out = self._member(base, name, node, quiet)
         if self.it.recording is not None:
             self.it.recording.member(base, name, node, out)
         return out
 
-    def _member(self, base: Val, name: str, node: A.Node | KeySpan, quiet: bool) -> Val:
+    def _member(self, base: Val, name: str, node: jqast.Node | KeySpan, quiet: bool) -> Val:
         if base.is_any or is_never(base):
             return base
         results: list[SchemaType] = []
@@ -124,7 +124,7 @@ class Navigation:
             self.pruned.add(id(t))
         return t
 
-    def unknown_field(self, parent: SchemaType, name: str, node: A.Node | KeySpan) -> None:
+    def unknown_field(self, parent: SchemaType, name: str, node: jqast.Node | KeySpan) -> None:
         start = getattr(node, "name_start", node.start)
         end = getattr(node, "name_end", node.end)
         if id(parent) in self.pruned:
@@ -147,7 +147,7 @@ class Navigation:
         self.it.record(UnknownField(start, end, name, parent.ref, tuple(valid), tuple(suggestions),
                                  tuple(deeper), declared, replacement))
 
-    def index(self, base: Val, idx: Val, node: A.Index, quiet: bool) -> Val:
+    def index(self, base: Val, idx: Val, node: jqast.Index, quiet: bool) -> Val:
         if base.is_any or is_never(base):
             return base
         if idx.has_const and isinstance(idx.const, str):
@@ -164,7 +164,7 @@ class Navigation:
             self.it.record(IndexOfScalar(node.seg_start, node.end, base.type.describe()))
         return ANY_VAL
 
-    def iterate(self, base: Val, node: A.Node, quiet: bool) -> Val:
+    def iterate(self, base: Val, node: jqast.Node, quiet: bool) -> Val:
         if base.is_any or is_never(base):
             return base
         out: list[SchemaType] = []
@@ -188,7 +188,7 @@ class Navigation:
             return ANY_VAL
         return Val(union(*out), path=None if base.path is None else base.path + "[]")
 
-    def null_iteration(self, base: Val, node: A.Node, env: dict[str, Any]) -> None:
+    def null_iteration(self, base: Val, node: jqast.Node, env: dict[str, Any]) -> None:
         """Iterating a value that is null when a field the schema does not require is absent, with no guard
         around it; `[]` can be fixed to `[]?`, which iterates nothing there."""
         absent, path = base.absent, base.path
@@ -197,7 +197,7 @@ class Navigation:
         if not any(v.kind in (ARRAY, OBJECT) for v in variants(base.type)) or guards.guarded(env, path):
             return
         where, how = absent
-        if isinstance(node, A.Iterate):
+        if isinstance(node, jqast.Iterate):
             end = node.end
             fixed = self.it.text[:end] + "?" + self.it.text[end:]
             self.it.record(UnguardedIteration(node.seg_start, end, path, where, how, None, fixed))

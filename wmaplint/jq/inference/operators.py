@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference import guards
 from wmaplint.jq.inference.facts import (
     ComparisonOfKinds,
@@ -67,7 +67,7 @@ class Operators:
             return Val(t, False, value, True)
         return ANY_VAL
 
-    def object(self, node: A.ObjectCons, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
+    def object(self, node: jqast.ObjectCons, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
         t = SchemaType(OBJECT)
         for entry in node.entries:
             key = entry.key
@@ -79,7 +79,7 @@ class Operators:
                 else None
             )
             named = entry.key_kind in ("ident", "string")
-            if named and isinstance(key, A.Literal) and isinstance(key.value, str):
+            if named and isinstance(key, jqast.Literal) and isinstance(key.value, str):
                 if value is None:  # shorthand {a}: .a of the input
                     value = self.it.navigation.member(inp, key.value, key, quiet)
                 t.properties[key.value] = Property(key.value, value.type)
@@ -91,7 +91,7 @@ class Operators:
                 t.additional = ANY
         return Val(t)
 
-    def binary(self, node: A.Binary, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
+    def binary(self, node: jqast.Binary, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
         left = self.it.eval(node.left, inp, env, d, quiet)
         right_env = env
         if node.op in ("and", "or"):  # the right side runs only where the left holds (and), or fails (or)
@@ -110,7 +110,7 @@ class Operators:
             return scalar_val(BOOLEAN)
         return self.arithmetic(op, left, right, node)
 
-    def comparable(self, left: Val, right: Val, node: A.Binary) -> None:
+    def comparable(self, left: Val, right: Val, node: jqast.Binary) -> None:
         if left.is_any or right.is_any:
             return
         lk, rk = kinds(left) - {NULL}, kinds(right) - {NULL}
@@ -122,13 +122,13 @@ class Operators:
         self.it.record(ComparisonOfKinds(node.start, node.end, node.op, left.type.describe(),
                                       right.type.describe()))
 
-    def enum_mismatch(self, typed: Val, const: Val, node: A.Binary) -> None:
+    def enum_mismatch(self, typed: Val, const: Val, node: jqast.Binary) -> None:
         enum = enum_of(typed.type)
         if enum is not None and typed.type.kind == STRING and const.const not in enum:
             start = node.right.start if const is not typed else node.left.start
             self.it.record(ValueOutsideEnum(start, node.end, const.const, enum))
 
-    def arithmetic(self, op: str, left: Val, right: Val, node: A.Binary) -> Val:
+    def arithmetic(self, op: str, left: Val, right: Val, node: jqast.Binary) -> Val:
         if left.is_any or right.is_any:
             return ANY_VAL
         lk, rk = kinds(left) - {NULL}, kinds(right) - {NULL}
@@ -179,7 +179,7 @@ class Operators:
                                          right.type.describe()))
         return ANY_VAL
 
-    def condition(self, cond: Val, node: A.Node) -> None:
+    def condition(self, cond: Val, node: jqast.Node) -> None:
         """A value used as a condition; only a value that is never boolean and never absent is suspicious
         (``select(.optionalField)`` is the usual existence test)."""
         if cond.is_any or cond.optional or is_never(cond):
@@ -189,7 +189,7 @@ class Operators:
             return
         self.it.record(NonBooleanCondition(node.start, node.end, cond.type.describe()))
 
-    def if_(self, node: A.If, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
+    def if_(self, node: jqast.If, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
         # A branch returning a path its conditions already tested (`if (.a // 0) == 0 then 1 else .a end`) is
         # taken only when that path has a value: it is not counted as optional.
         branches = []
@@ -212,18 +212,18 @@ class Operators:
             return NEVER_VAL
         return Val(union(*(b.type for b in live)), any(b.optional for b in live))
 
-    def bind(self, pattern: A.Node, value: Val, env: dict[str, Any]) -> None:
-        if isinstance(pattern, A.VarPattern):
+    def bind(self, pattern: jqast.Node, value: Val, env: dict[str, Any]) -> None:
+        if isinstance(pattern, jqast.VarPattern):
             env["$" + pattern.name] = value
             return
-        for sub in A.walk(pattern):  # destructuring: the parts are not tracked
-            if isinstance(sub, A.VarPattern):
+        for sub in jqast.walk(pattern):  # destructuring: the parts are not tracked
+            if isinstance(sub, jqast.VarPattern):
                 env["$" + sub.name] = ANY_VAL
-            elif isinstance(sub, A.ObjectPatternEntry) and sub.var:
+            elif isinstance(sub, jqast.ObjectPatternEntry) and sub.var:
                 env["$" + sub.var] = ANY_VAL
 
 
-def _narrow(v: Val, node: A.Node, tested: set[str]) -> Val:
+def _narrow(v: Val, node: jqast.Node, tested: set[str]) -> Val:
     """``v`` as not optional when ``node`` is a path the conditions tested."""
     if v.optional and guards.path_key(node) in tested:
         return Val(v.type, False, v.const, v.has_const)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference.interpreter import Interpreter, bound
 from wmaplint.jq.inference.navigation import KeySpan
 from wmaplint.jq.inference.values import Val
@@ -46,11 +46,11 @@ class Recording:
         self.segments: dict[tuple[int, int], tuple[str, list[SchemaType], list[SchemaType]]] = {}
         self.outputs: dict[tuple[int, int], list[SchemaType]] = {}
 
-    def output(self, node: A.Node, out: Val) -> None:
+    def output(self, node: jqast.Node, out: Val) -> None:
         if node.end == self.end:
             self.outputs.setdefault((node.start, node.end), []).append(out.type)
 
-    def member(self, base: Val, name: str, node: A.Node | KeySpan, out: Val) -> None:
+    def member(self, base: Val, name: str, node: jqast.Node | KeySpan, out: Val) -> None:
         start = getattr(node, "name_start", None)
         end = getattr(node, "name_end", None)
         if start is not None and end is not None and start <= self.offset <= end:
@@ -72,7 +72,7 @@ def types_at(
     cannot know (``any``), or text that does not parse. ``input_type`` is served as a whole object with
     ``object_meta`` as its `metadata` (see ``served``)."""
     node = try_parse(text)
-    if not isinstance(node, A.Node):
+    if not isinstance(node, jqast.Node):
         return None
     rec = _walk(node, text, input_type, roots, object_meta, offset=offset)
     if rec is None:
@@ -132,7 +132,7 @@ def members_at(
     candidates += [(head + "." + rest, dot + 1, True), (head + "." + closers(head), dot + 1, True)]
     for candidate, end, fresh in candidates:
         node = try_parse(candidate)
-        if not isinstance(node, A.Node):
+        if not isinstance(node, jqast.Node):
             continue
         rec = _walk(node, candidate, input_type, roots, object_meta, end=end)
         if rec is None:
@@ -149,7 +149,7 @@ def members_at(
 
 
 def _walk(
-    node: A.Node,
+    node: jqast.Node,
     text: str,
     input_type: SchemaType,
     roots: Mapping[str, SchemaType] | None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.definition.fields import STATUS_KEYS
-from wmaplint.definition.structure import UnknownField
+from wmaplint.definition.structure import UnknownKey
 from wmaplint.diagnostics import Diagnostic, define, fix
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
@@ -23,8 +23,8 @@ RULE = define(
 )
 
 
-@reports(RULE, UnknownField)
-def diagnostic(fact: UnknownField) -> Diagnostic:
+@reports(RULE, UnknownKey)
+def diagnostic(fact: UnknownKey) -> Diagnostic:
     if fact.pointer[-1:] == ("statusMappings",):
         message = (f"{fact.name!r} is not a status of the format (known: {', '.join(STATUS_KEYS)}); "
                    "kubectl's strict validation refuses it, the API server prunes it otherwise, and no "

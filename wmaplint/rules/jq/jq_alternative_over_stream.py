@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import define
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import Names, resolve
 from wmaplint.jq.streams import output_leaks
@@ -36,13 +36,14 @@ RULE = define(
 
 
 @expression_check(RULE, lambda role: role.cardinality in ("per-instance", "instance-ids"))
-def alternatives_over_streams(text: str, tree: A.Node, role: ExprRole) -> Iterator[JqFinding]:
+def alternatives_over_streams(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFinding]:
     names = resolve(tree)
-    for node in A.nodes(tree):
-        if not (isinstance(node, A.Binary) and node.op == "//"):
+    for node in jqast.nodes(tree):
+        if not (isinstance(node, jqast.Binary) and node.op == "//"):
             continue
         leaks = output_leaks(node.left, names.definition_of)
-        iterations = [n for n in leaks if isinstance(n, (A.Iterate, A.RecurseDefault, A.FuncCall))]
+        streaming = (jqast.Iterate, jqast.RecurseDefault, jqast.FuncCall)
+        iterations = [n for n in leaks if isinstance(n, streaming)]
         if not iterations:
             continue
         source = text[iterations[0].start : iterations[0].end]
@@ -56,24 +57,24 @@ def alternatives_over_streams(text: str, tree: A.Node, role: ExprRole) -> Iterat
         yield JqFinding(RULE.id, message, node.op_start, node.op_start + 2, replacement=replacement)
 
 
-def _per_element(text: str, tree: A.Node, node: A.Binary, names: Names) -> str | None:
+def _per_element(text: str, tree: jqast.Node, node: jqast.Binary, names: Names) -> str | None:
     """``P[].x // d`` → ``P[]? | (.x // d)`` when the left side is a chain with one iteration: the whole
     expression with the default moved inside the iteration."""
-    chain: list[A.Node] = []
-    cur: A.Node | None = node.left
-    while isinstance(cur, (A.Field, A.Index, A.Slice, A.Iterate)):
+    chain: list[jqast.Node] = []
+    cur: jqast.Node | None = node.left
+    while isinstance(cur, (jqast.Field, jqast.Index, jqast.Slice, jqast.Iterate)):
         chain.append(cur)
         cur = cur.target
-    if cur is not None and not isinstance(cur, A.Identity):
+    if cur is not None and not isinstance(cur, jqast.Identity):
         return None
-    iterates = [n for n in chain if isinstance(n, A.Iterate)]
+    iterates = [n for n in chain if isinstance(n, jqast.Iterate)]
     if len(iterates) != 1:
         return None
     it = iterates[0]
     for n in chain:
-        if isinstance(n, A.Index):
+        if isinstance(n, jqast.Index):
             bounds = [n.index]
-        elif isinstance(n, A.Slice):
+        elif isinstance(n, jqast.Slice):
             bounds = [b for b in (n.lower, n.upper) if b is not None]
         else:
             bounds = []
@@ -88,7 +89,7 @@ def _per_element(text: str, tree: A.Node, node: A.Binary, names: Names) -> str |
     if not rest.startswith("."):
         rest = "." + rest
     right = text[node.right.start : node.right.end]
-    if isinstance(node.right, (A.Pipe, A.Comma, A.Bind, A.Label, A.FuncDef)):
+    if isinstance(node.right, (jqast.Pipe, jqast.Comma, jqast.Bind, jqast.Label, jqast.FuncDef)):
         right = f"({right})"
     fixed = f"{prefix} | ({rest} // {right})"
     if node is tree:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import define
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import resolve
 from wmaplint.jq.streams import count_changers
@@ -38,7 +38,7 @@ RULE = define(
 
 
 @expression_check(RULE, lambda role: role.cardinality == "per-instance" and role.has_instances)
-def count_changing_filters(text: str, tree: A.Node, role: ExprRole) -> Iterator[JqFinding]:
+def count_changing_filters(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFinding]:
     from wmaplint.definition.fields import FRAGMENT_FIELDS  # the format's table, which `tree` does without
 
     if role.field in FRAGMENT_FIELDS:
@@ -47,11 +47,11 @@ def count_changing_filters(text: str, tree: A.Node, role: ExprRole) -> Iterator[
         outcome = "the runtime then rejects the component (`instance ids count does not match results count`)"
     for node, why in count_changers(tree, resolve(tree).definition_of):
         start, end, what = node.start, node.end, "`,`"
-        if isinstance(node, A.FuncCall):
+        if isinstance(node, jqast.FuncCall):
             end, what = node.name_end, f"`{node.name}`"
-        elif isinstance(node, A.Label):
+        elif isinstance(node, jqast.Label):
             end, what = node.start + len("label"), f"`label ${node.name}`"
-        elif isinstance(node, A.Comma):
+        elif isinstance(node, jqast.Comma):
             start, end = node.left.end, node.right.start
         yield JqFinding(RULE.id, f"{what} {why}, so this per-instance path can yield a different number of "
                         f"outputs than there are instances; {outcome}", start, end)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import define
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq import builtins as B
 from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import binds_anywhere, resolve
@@ -33,15 +33,15 @@ RULE = define(
 
 
 @expression_check(RULE)
-def host_dependent(text: str, tree: A.Node, role: ExprRole) -> Iterator[JqFinding]:
+def host_dependent(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFinding]:
     names = resolve(tree)
-    for node in A.nodes(tree):
-        if isinstance(node, A.FuncCall):
+    for node in jqast.nodes(tree):
+        if isinstance(node, jqast.FuncCall):
             if names.definition_of(node) is not None or (node.name, node.arity) in names.definitions:
                 continue  # the program's own function of that name
             info = B.lookup_any(node.name, node.arity)
             if info is not None and info.impure:
                 yield JqFinding(RULE.id, f"`{node.name}` {info.impure}", node.start, node.name_end)
-        elif isinstance(node, A.VarRef) and node.name == "ENV" and not binds_anywhere(tree, "ENV"):
+        elif isinstance(node, jqast.VarRef) and node.name == "ENV" and not binds_anywhere(tree, "ENV"):
             yield JqFinding(RULE.id, "`$ENV` is the empty object `{}` when gojq is embedded (no environment)",
                             node.start, node.end)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import define
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.selector_query import comparison_fault
 from wmaplint.jq.wording import clip
@@ -43,14 +43,14 @@ RULE = define(
 
 
 @expression_check(RULE, lambda role: role.selector_value is not None)
-def selector_precedence(text: str, tree: A.Node, role: ExprRole) -> Iterator[JqFinding]:
+def selector_precedence(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFinding]:
     encoded = json.dumps(role.selector_value, ensure_ascii=False)
     fault = comparison_fault(text, encoded)
     if fault is None:
         return
     compared = f"`<keyPath> == {clip(encoded, 30)}`"
     wrapped = None
-    if not isinstance(fault, A.Node):
+    if not isinstance(fault, jqast.Node):
         message = (
             f"the runtime's query {compared} does not parse ({fault.message}): a keyPath that is itself a "
             "comparison yields a boolean; keep the path in keyPath and the compared value in value"
@@ -60,7 +60,7 @@ def selector_precedence(text: str, tree: A.Node, role: ExprRole) -> Iterator[JqF
             f"the runtime compares {compared}, and the top-level {_operator(fault)} of this keyPath binds "
             "looser than `==`, so only its last part is compared"
         )
-        if isinstance(fault, A.Binary) and fault.op in ("and", "or"):  # a boolean never equals a string
+        if isinstance(fault, jqast.Binary) and fault.op in ("and", "or"):  # a boolean never equals a string
             message += "; keep only the path in keyPath"
         else:
             stripped = text.strip()
@@ -69,11 +69,11 @@ def selector_precedence(text: str, tree: A.Node, role: ExprRole) -> Iterator[JqF
     yield JqFinding(RULE.id, message, 0, len(text), replacement=wrapped)
 
 
-def _operator(node: A.Node) -> str:
+def _operator(node: jqast.Node) -> str:
     """How to name an operator that binds looser than `==` (GOJQ.md §2.2)."""
-    if isinstance(node, A.Comma):
+    if isinstance(node, jqast.Comma):
         return "`,`"
-    if isinstance(node, (A.Binary, A.Assign)):
+    if isinstance(node, (jqast.Binary, jqast.Assign)):
         return f"`{node.op}`"
     return "operator"
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import define
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.parser import JqSyntaxError, line_col
 from wmaplint.rules import expression_check
@@ -34,7 +34,7 @@ RULE = define(
 
 
 @expression_check(RULE, unparsed=True)
-def syntax_error(text: str, tree: A.Node | JqSyntaxError, role: ExprRole) -> Iterator[JqFinding]:
+def syntax_error(text: str, tree: jqast.Node | JqSyntaxError, role: ExprRole) -> Iterator[JqFinding]:
     if isinstance(tree, JqSyntaxError):
         line, col = line_col(text, tree.start)
         where = f"{line}:{col}"
@@ -44,8 +44,8 @@ def syntax_error(text: str, tree: A.Node | JqSyntaxError, role: ExprRole) -> Ite
         yield JqFinding(RULE.id, message, tree.start, tree.end)
         return
     last = tree
-    while isinstance(last, (A.FuncDef, A.Import)) and last.rest is not None:
+    while isinstance(last, (jqast.FuncDef, jqast.Import)) and last.rest is not None:
         last = last.rest
-    if isinstance(last, A.FuncDef):
+    if isinstance(last, jqast.FuncDef):
         yield JqFinding(RULE.id, "the expression has only definitions and no query (gojq: missing query)", 0,
                         len(text))

@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from wmaplint.resolve.resources import QuantityError, format_quantity, parse_quantity, pod_resources
+from wmaplint.resolve.quantities import QuantityError, format_quantity, parse_quantity, pod_resources
 
 
 @pytest.mark.parametrize(
@@ -77,7 +77,7 @@ def test_formatting():
 def test_long_memory_amounts_read_approximately_in_text_but_stay_exact_for_machines():
     from decimal import Decimal
 
-    from wmaplint.resolve.resources import format_quantity
+    from wmaplint.resolve.quantities import format_quantity
 
     amount = Decimal(140625000 * 1024)
     assert format_quantity("memory", amount) == "140625000Ki"
@@ -115,7 +115,7 @@ def test_the_largest_quantity_and_nano_precision():
 
 
 def test_huge_amounts_format_approximately_and_never_raise():
-    from wmaplint.resolve.resources import format_count, format_number
+    from wmaplint.resolve.quantities import format_count, format_number
 
     huge = Decimal(2**63 - 1) * (2**31 - 1) ** 40
     for name in ("cpu", "memory", "nvidia.com/gpu", "hugepages-2Mi"):
@@ -127,7 +127,7 @@ def test_huge_amounts_format_approximately_and_never_raise():
 
 
 def test_accelerators_are_known_by_resource_name():
-    from wmaplint.resolve.resources import is_accelerator
+    from wmaplint.resolve.quantities import is_accelerator
 
     for name in ("nvidia.com/gpu", "google.com/tpu", "amd.com/gpu", "gpu.intel.com/xe", "nvidia.com/mig-1g"):
         assert is_accelerator(name)
@@ -136,7 +136,7 @@ def test_accelerators_are_known_by_resource_name():
 
 
 def test_dynamo_resource_words_are_split_from_the_kubernetes_shape():
-    from wmaplint.resolve.resources import split_framework_words
+    from wmaplint.resolve.quantities import split_framework_words
 
     requests = {"gpu": "1", "gpuType": "amd.com/gpu", "custom": {"ephemeral-storage": "2Gi"}}
     kubernetes, words = split_framework_words({"limits": {"gpu": "2", "cpu": "4"}, "requests": requests})

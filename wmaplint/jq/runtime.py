@@ -8,10 +8,10 @@ Limits: at most ``MAX_OUTPUTS`` outputs per evaluation (we stop pulling from lib
 bound and a memory bound. libjq cannot be interrupted from another thread and aborts the process when an
 allocation fails, so only programs whose work is provably small run in-process (that path is ~5x faster):
 no loop constructs (``until``, ``while``, ``repeat``, recursion through ``def``, ...) and a static estimate
-of their output size (wmaplint.resolve.jqcost, e.g. nested ``[.,.]`` multiply) times the input's size within
+of their output size (wmaplint.jq.cost, e.g. nested ``[.,.]`` multiply) times the input's size within
 ``IN_PROCESS_BUDGET``; a program is even compiled here only when that bound is small, since libjq folds
 constants while compiling. Everything else is compiled and run in a worker process under RLIMIT_AS that is
-killed when it exceeds the time bound, and that dies with this process (see wmaplint.resolve._jqworker).
+killed when it exceeds the time bound, and that dies with this process (see wmaplint.jq._runtime_worker).
 """
 
 from __future__ import annotations
@@ -523,14 +523,14 @@ class JqRuntime:
 
 
 class _Worker:
-    """A child process answering one JSON request per line (see wmaplint.resolve._jqworker)."""
+    """A child process answering one JSON request per line (see wmaplint.jq._runtime_worker)."""
 
     def __init__(self) -> None:
         # The worker imports this very copy of wmaplint, not one that happens to sit in the working directory
         # (`python -m` would put the working directory first on the path).
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         bootstrap = (
-            f"import sys; sys.path.insert(0, {root!r}); from wmaplint.resolve._jqworker import main; main()"
+            f"import sys; sys.path.insert(0, {root!r}); from wmaplint.jq._runtime_worker import main; main()"
         )
         self.proc = subprocess.Popen(
             [sys.executable, "-c", bootstrap, str(os.getpid())],
@@ -599,8 +599,8 @@ def _growth(expression: str) -> float:
     """The static output-size factor of an expression; inf for loops and what the parser refuses."""
     if scan_names(expression) & SLOW_NAMES:
         return math.inf
+    from wmaplint.jq.cost import growth
     from wmaplint.jq.parser import try_parse
-    from wmaplint.resolve.jqcost import growth
 
     tree = try_parse(expression)
     return math.inf if isinstance(tree, Exception) else growth(tree)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from wmaplint.jq import ast as A
+from wmaplint.jq import ast as jqast
 
 UNBOUNDED = math.inf
 
@@ -57,34 +57,34 @@ _FORMAT_FACTOR = 3.0
 _SMALL_NUMBER = 16
 
 
-def growth(node: A.Node) -> float:
+def growth(node: jqast.Node) -> float:
     """Estimated total output size / input size of a program, or ``math.inf`` when it is not bounded."""
     return _Estimator().size(node, {})
 
 
-def is_generator(node: A.Node) -> bool:
+def is_generator(node: jqast.Node) -> bool:
     """Whether the program may output more than one value per input (conservative). An array constructor
     outputs one value whatever its body generates, so its body is not looked into."""
     stack = [node]
     while stack:
         sub = stack.pop()
-        if isinstance(sub, (A.Iterate, A.Comma, A.RecurseDefault, A.Foreach)):
+        if isinstance(sub, (jqast.Iterate, jqast.Comma, jqast.RecurseDefault, jqast.Foreach)):
             return True
-        if isinstance(sub, A.FuncCall) and (sub.name in _GENERATORS or sub.name not in _LINEAR_BUILTINS):
+        if isinstance(sub, jqast.FuncCall) and (sub.name in _GENERATORS or sub.name not in _LINEAR_BUILTINS):
             return True
-        if not isinstance(sub, A.ArrayCons):
-            stack.extend(A.children(sub))
+        if not isinstance(sub, jqast.ArrayCons):
+            stack.extend(jqast.children(sub))
     return False
 
 
-def _reads_outer(node: A.Node) -> bool:
+def _reads_outer(node: jqast.Node) -> bool:
     """Whether the program reads a variable (a value fixed outside it, re-read on each call)."""
-    return any(isinstance(sub, A.VarRef) for sub in A.walk(node))
+    return any(isinstance(sub, jqast.VarRef) for sub in jqast.walk(node))
 
 
-def _number(node: A.Node) -> float | None:
+def _number(node: jqast.Node) -> float | None:
     if (
-        isinstance(node, A.Literal)
+        isinstance(node, jqast.Literal)
         and isinstance(node.value, (int, float))
         and not isinstance(node.value, bool)
     ):
@@ -92,7 +92,7 @@ def _number(node: A.Node) -> float | None:
             return float(node.value)
         except OverflowError:  # an exact integer literal beyond float64's range
             return math.inf
-    if isinstance(node, A.Neg):
+    if isinstance(node, jqast.Neg):
         inner = _number(node.term)
         return None if inner is None else -inner
     return None
@@ -101,50 +101,50 @@ def _number(node: A.Node) -> float | None:
 class _Estimator:
     """Recursive over the AST; the parser caps tree depth (MAX_TREE_DEPTH), which bounds the recursion."""
 
-    def size(self, node: A.Node, env: dict[str, float]) -> float:
+    def size(self, node: jqast.Node, env: dict[str, float]) -> float:
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:
             return UNBOUNDED
         value: float = method(node, env)
         return value
 
-    def _sum(self, nodes: tuple[A.Node | None, ...], env: dict[str, float]) -> float:
+    def _sum(self, nodes: tuple[jqast.Node | None, ...], env: dict[str, float]) -> float:
         return sum(self.size(n, env) for n in nodes if n is not None)
 
     # -- navigation: a part of the input, plus whatever computes the index
-    def _Identity(self, node: A.Identity, env: dict[str, float]) -> float:
+    def _Identity(self, node: jqast.Identity, env: dict[str, float]) -> float:
         return 1.0
 
-    def _Field(self, node: A.Field, env: dict[str, float]) -> float:
+    def _Field(self, node: jqast.Field, env: dict[str, float]) -> float:
         return self.size(node.target, env) if node.target is not None else 1.0
 
-    def _Iterate(self, node: A.Iterate, env: dict[str, float]) -> float:
+    def _Iterate(self, node: jqast.Iterate, env: dict[str, float]) -> float:
         return self.size(node.target, env) if node.target is not None else 1.0
 
-    def _Index(self, node: A.Index, env: dict[str, float]) -> float:
+    def _Index(self, node: jqast.Index, env: dict[str, float]) -> float:
         target = self.size(node.target, env) if node.target is not None else 1.0
         if is_generator(node.index) and _reads_outer(node.target or node.index):
             return UNBOUNDED
         return target + self.size(node.index, env)
 
-    def _Slice(self, node: A.Slice, env: dict[str, float]) -> float:
+    def _Slice(self, node: jqast.Slice, env: dict[str, float]) -> float:
         target = self.size(node.target, env) if node.target is not None else 1.0
         return target + self._sum((node.lower, node.upper), env)
 
-    def _Optional(self, node: A.Optional, env: dict[str, float]) -> float:
+    def _Optional(self, node: jqast.Optional, env: dict[str, float]) -> float:
         return self.size(node.term, env)
 
     # -- composition
-    def _Pipe(self, node: A.Pipe, env: dict[str, float]) -> float:
+    def _Pipe(self, node: jqast.Pipe, env: dict[str, float]) -> float:
         left, right = self.size(node.left, env), self.size(node.right, env)
         if is_generator(node.left) and _reads_outer(node.right):
             return UNBOUNDED  # `.[] | $x`: the variable once per element
         return left * right
 
-    def _Comma(self, node: A.Comma, env: dict[str, float]) -> float:
+    def _Comma(self, node: jqast.Comma, env: dict[str, float]) -> float:
         return self.size(node.left, env) + self.size(node.right, env)
 
-    def _Binary(self, node: A.Binary, env: dict[str, float]) -> float:
+    def _Binary(self, node: jqast.Binary, env: dict[str, float]) -> float:
         left, right = self.size(node.left, env), self.size(node.right, env)
         if is_generator(node.left) or is_generator(node.right):
             # each output pairs one value of a side with the whole other side
@@ -159,10 +159,10 @@ class _Estimator:
             return (left + right) * 3.0  # splitting a string: "," per character at worst
         return left + right
 
-    def _Neg(self, node: A.Neg, env: dict[str, float]) -> float:
+    def _Neg(self, node: jqast.Neg, env: dict[str, float]) -> float:
         return self.size(node.term, env)
 
-    def _Assign(self, node: A.Assign, env: dict[str, float]) -> float:
+    def _Assign(self, node: jqast.Assign, env: dict[str, float]) -> float:
         if node.op == "*=" and _number(node.right) is None:
             return UNBOUNDED
         if is_generator(node.left) and _reads_outer(node.right) or is_generator(node.right):
@@ -170,35 +170,35 @@ class _Estimator:
         return 1.0 + self.size(node.left, env) + 2.0 * self.size(node.right, env)
 
     # -- values
-    def _Literal(self, node: A.Literal, env: dict[str, float]) -> float:
+    def _Literal(self, node: jqast.Literal, env: dict[str, float]) -> float:
         return 1.0
 
-    def _Format(self, node: A.Format, env: dict[str, float]) -> float:
+    def _Format(self, node: jqast.Format, env: dict[str, float]) -> float:
         return _FORMAT_FACTOR
 
-    def _StringInterp(self, node: A.StringInterp, env: dict[str, float]) -> float:
-        parts = tuple(p for p in node.parts if isinstance(p, A.Node))
+    def _StringInterp(self, node: jqast.StringInterp, env: dict[str, float]) -> float:
+        parts = tuple(p for p in node.parts if isinstance(p, jqast.Node))
         if sum(1 for p in parts if is_generator(p)) > 1:
             return UNBOUNDED  # every combination of the parts' outputs
         factor = _FORMAT_FACTOR if node.format else 2.0
         return 1.0 + factor * self._sum(parts, env)
 
-    def _ArrayCons(self, node: A.ArrayCons, env: dict[str, float]) -> float:
+    def _ArrayCons(self, node: jqast.ArrayCons, env: dict[str, float]) -> float:
         return 1.0 + (self.size(node.body, env) if node.body is not None else 0.0)
 
-    def _ObjectCons(self, node: A.ObjectCons, env: dict[str, float]) -> float:
+    def _ObjectCons(self, node: jqast.ObjectCons, env: dict[str, float]) -> float:
         parts = tuple(p for e in node.entries for p in (e.key, e.value) if p is not None)
         if len(node.entries) > 1 and any(is_generator(p) for p in parts):
             return UNBOUNDED  # every combination of the entries' outputs
         return 1.0 + self._sum(parts, env)
 
-    def _ObjectEntry(self, node: A.ObjectEntry, env: dict[str, float]) -> float:
+    def _ObjectEntry(self, node: jqast.ObjectEntry, env: dict[str, float]) -> float:
         return self._sum((node.key, node.value), env)
 
-    def _VarRef(self, node: A.VarRef, env: dict[str, float]) -> float:
+    def _VarRef(self, node: jqast.VarRef, env: dict[str, float]) -> float:
         return env.get(node.name, 1.0)  # unbound: $__loc__ and friends, small
 
-    def _FuncCall(self, node: A.FuncCall, env: dict[str, float]) -> float:
+    def _FuncCall(self, node: jqast.FuncCall, env: dict[str, float]) -> float:
         factor = _LINEAR_BUILTINS.get(node.name)
         if factor is None:
             return UNBOUNDED
@@ -207,27 +207,27 @@ class _Estimator:
         return factor + self._sum(node.args, env)
 
     # -- control
-    def _If(self, node: A.If, env: dict[str, float]) -> float:
+    def _If(self, node: jqast.If, env: dict[str, float]) -> float:
         conditions = (node.cond, *(cond for cond, _ in node.elifs))
-        branches = (node.then, *(then for _, then in node.elifs), node.else_ or A.Identity(0, 0))
+        branches = (node.then, *(then for _, then in node.elifs), node.else_ or jqast.Identity(0, 0))
         if any(is_generator(c) for c in conditions):
             return UNBOUNDED
         return self._sum(conditions, env) + max(self.size(b, env) for b in branches)
 
-    def _Try(self, node: A.Try, env: dict[str, float]) -> float:
+    def _Try(self, node: jqast.Try, env: dict[str, float]) -> float:
         return self.size(node.body, env) + (2.0 if node.catch is not None else 0.0) * max(
             1.0, self.size(node.catch, env) if node.catch is not None else 0.0
         )
 
-    def _Bind(self, node: A.Bind, env: dict[str, float]) -> float:
+    def _Bind(self, node: jqast.Bind, env: dict[str, float]) -> float:
         if is_generator(node.source):
             return UNBOUNDED  # the body runs on the whole input once per value of the source
         source = self.size(node.source, env)
         inner = dict(env)
         for pattern in node.patterns:
-            for sub in A.walk(pattern):
-                if isinstance(sub, A.VarPattern):
+            for sub in jqast.walk(pattern):
+                if isinstance(sub, jqast.VarPattern):
                     inner[sub.name] = source
-                elif isinstance(sub, A.ObjectPatternEntry) and sub.var:
+                elif isinstance(sub, jqast.ObjectPatternEntry) and sub.var:
                     inner[sub.var] = source
         return source + self.size(node.body, inner)

@@ -49,7 +49,7 @@ def _disarm() -> None:
 def _answer(programs: dict[str, Any], expr: Any, text: object, limit: int) -> dict[str, object]:
     import jq
 
-    from wmaplint.resolve.jqrun import clean_message
+    from wmaplint.jq.runtime import clean_message
 
     if not isinstance(expr, str):
         return {"error": "bad request"}

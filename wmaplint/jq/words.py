@@ -1,4 +1,4 @@
-"""Words inside a jq expression held by a YAML scalar: which builtin the cursor is on, and its docs."""
+"""Words inside a jq expression held by a YAML scalar: the builtin the cursor is on, and its docs."""
 
 from __future__ import annotations
 

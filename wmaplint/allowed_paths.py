@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from wmaplint.resources import shipped
+from wmaplint.shipped_data import shipped
 
 SCHEMA_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_WALKED = 100_000  # entries looked at below one named directory
