@@ -97,7 +97,8 @@ def test_pull_keeps_the_pre_parsed_form_after_the_process_met_the_file(bundled_c
     crd = bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml").encode()
     (tmp_path / "elsewhere.yaml").write_bytes(crd)
     if first == "added":
-        add(str(tmp_path / "elsewhere.yaml"), tmp_path / "user", store=SchemaStore([], cache_dir=tmp_path / "other"))
+        other = SchemaStore([], cache_dir=tmp_path / "other")
+        add(str(tmp_path / "elsewhere.yaml"), tmp_path / "user", store=other)
     else:
         for _ in range(2):  # parsed, then read back from that store's cache alone
             forget_parsed()
