@@ -4,7 +4,8 @@ test passing only because another file ran first (a cache it filled, a module it
     python -m tests.each_file [-j N] [PATH ...]
 
 ``PATH``: files or folders under ``tests/`` (default: all of them); ``-j``: files run at the same time
-(default 1). Prints each failing file with its summary line, then how many files ran and failed; exits 1 when one did.
+(default 1). Prints each failing file with its summary line, then how many files ran and failed; exits 1
+when one did.
 """
 
 from __future__ import annotations
