@@ -54,6 +54,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The seed of a random order (pytest-randomly), at the end where a failure is read: ``-q`` (the
+    configured default) prints no header, where the plugin says it."""
+    if config.pluginmanager.has_plugin("randomly") and config.getoption("randomly_reorganize", False):
+        seed = config.getoption("randomly_seed")
+        terminalreporter.write_line(f"random order: -p randomly --randomly-seed={seed} replays it")
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_HOME, ignore_errors=True)
 

@@ -88,6 +88,35 @@ def test_pull_keeps_the_pre_parsed_form(bundled_crd, tmp_path, monkeypatch):
     assert "replicatedJobs" in jobset.type.member("spec").properties
 
 
+@pytest.mark.parametrize("first", ["added", "served from another cache"])
+def test_pull_keeps_the_pre_parsed_form_after_the_process_met_the_file(bundled_crd, tmp_path, monkeypatch,
+                                                                       first):
+    # The orders the suite once ran in: the content was added to, or served from, another store's cache
+    # first, leaving the process's parse memo without its raw dicts; pull must still fill its own cache.
+    forget_parsed()
+    crd = bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml").encode()
+    (tmp_path / "elsewhere.yaml").write_bytes(crd)
+    if first == "added":
+        other = SchemaStore([], cache_dir=tmp_path / "other")
+        add(str(tmp_path / "elsewhere.yaml"), tmp_path / "user", store=other)
+    else:
+        for _ in range(2):  # parsed, then read back from that store's cache alone
+            forget_parsed()
+            SchemaStore([tmp_path / "elsewhere.yaml"], cache_dir=tmp_path / "other").lookup(
+                "jobset.x-k8s.io", "v1alpha2", "JobSet")
+    (tmp_path / "mirror").mkdir()
+    (tmp_path / "mirror" / "jobset.yaml").write_bytes(crd)
+    entry = LockEntry("crds/jobset.yaml", "https://example.invalid/j", hashlib.sha256(crd).hexdigest(), ())
+    pull([entry], tmp_path / "cache", from_dir=tmp_path / "mirror", fetch=_no_network,
+         store=SchemaStore([], cache_dir=tmp_path / "parsed"))
+    forget_parsed()
+    monkeypatch.setattr("wmaplint.schema.store.parse_bytes", _no_parse)
+    store = SchemaStore([tmp_path / "cache"], cache_dir=tmp_path / "parsed", cached_root=tmp_path / "cache")
+    (jobset,) = store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    assert "replicatedJobs" in jobset.type.member("spec").properties
+    assert "replicatedJobs" in jobset.raw["properties"]["spec"]["properties"]
+
+
 def _no_parse(data, path):
     raise AssertionError(f"{path} was parsed again")
 

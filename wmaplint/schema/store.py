@@ -194,7 +194,19 @@ class SchemaStore:
             f.sha256 = hashlib.sha256(data).hexdigest()
             if self._bundle_by_sha(f.sha256) is None:
                 self._keep(f.sha256, parsed)
+                _MEMO[f.sha256] = parsed  # the whole parse, not the meta record just written
         self._may_serve(f, None, data)
+        sha = f.sha256 or ""
+        # The process may have met this content before in a form without types or raw dicts (read back from
+        # another store's cache): this cache must still end up holding the whole parse.
+        if (sha and self._cache.root is not None and self._bundle_by_sha(sha) is None
+                and self._cache.load_meta(sha) is None):
+            try:
+                whole = parse_bytes(data if data is not None else read_bytes(f.path), f.name)
+            except InputError as exc:
+                self._error(SchemaError(f"cannot read schema source: {exc.reason}", f.label))
+            else:
+                self._keep(sha, whole)
         self._flush_index()
 
     # -- internals ----------------------------------------------------------------------------
