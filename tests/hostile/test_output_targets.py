@@ -261,14 +261,21 @@ def test_junit_into_a_recordings_definition_is_refused(tmp_path) -> None:
     assert (tmp_path / "def.yaml").read_text() == JOB
 
 
-def test_junit_into_a_schema_source_below_a_directory_is_refused(tmp_path) -> None:
-    # `--crds crds` named the directory only: `--junit crds/widget.yaml` replaced a CRD validation reads
+def _schema_sources(tmp_path):
+    """A suite and its definition, and one CRD below a --crds directory and one on the schema path: the
+    CRD's text and the environment naming the path."""
     _suite(tmp_path)
     crd = widget_crd({"type": "object"})
     for folder in ("crds", "schemas"):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "widget.yaml").write_text(crd)
     env = {"WMAPLINT_SCHEMA_PATH": str(tmp_path / "schemas"), "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
+    return crd, env
+
+
+def test_junit_into_a_schema_source_below_a_directory_is_refused(tmp_path) -> None:
+    # `--crds crds` named the directory only: `--junit crds/widget.yaml` replaced a CRD validation reads
+    crd, env = _schema_sources(tmp_path)
     for target in ("crds/widget.yaml", "schemas/widget.yaml"):
         run = assert_clean(wmaplint("test", "--crds", "crds", "--junit", target, "job.test.yaml",
                                     cwd=tmp_path, env=env), 2)
@@ -326,12 +333,7 @@ def test_as_root_junit_to_a_device_leaves_it_a_device(tmp_path) -> None:
 
 def test_output_into_a_schema_source_below_a_directory_is_refused(tmp_path) -> None:
     # `check --crds crds --output sarif=crds/widget.yaml` replaced a CRD the run reads with the report
-    _suite(tmp_path)
-    crd = widget_crd({"type": "object"})
-    for folder in ("crds", "schemas"):
-        (tmp_path / folder).mkdir()
-        (tmp_path / folder / "widget.yaml").write_text(crd)
-    env = {"WMAPLINT_SCHEMA_PATH": str(tmp_path / "schemas"), "WMAPLINT_CACHE_DIR": str(tmp_path / "cache")}
+    crd, env = _schema_sources(tmp_path)
     for target in ("crds/widget.yaml", "schemas/widget.yaml"):
         run = assert_clean(wmaplint("check", "--crds", "crds", "--output", f"sarif={target}", "def.yaml",
                                     cwd=tmp_path, env=env), 2)

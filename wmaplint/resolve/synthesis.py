@@ -250,14 +250,20 @@ def _template_paths(workload: Workload, obj: Any, runtime: JqRuntime
         expr = paths.get("podTemplateSpecPath") or paths.get("podSpecPath")
         if expr is None:
             continue
-        result = runtime.evaluate(f"[path({expr.text})]", data)
-        outputs = result.outputs[0] if result.ok and len(result.outputs) == 1 else None
-        if not isinstance(outputs, list) or len(outputs) != len(node.instances):
-            continue
-        for inst, concrete in zip(node.instances, outputs, strict=True):
-            if isinstance(concrete, list):
-                found[(node.name, inst.index)] = tuple(concrete)
+        for index, concrete in _paths_per_instance(runtime, expr.text, data, node.instances):
+            found[(node.name, index)] = concrete
     return found
+
+
+def _paths_per_instance(runtime: JqRuntime, expr: str, data: JqInput, instances: list[Instance]
+                        ) -> list[tuple[int, tuple[Any, ...]]]:
+    """(instance index, path in the manifest) of each instance, where ``expr`` gives one path an instance."""
+    result = runtime.evaluate(f"[path({expr})]", data)
+    outputs = result.outputs[0] if result.ok and len(result.outputs) == 1 else None
+    if not isinstance(outputs, list) or len(outputs) != len(instances):
+        return []
+    return [(inst.index, tuple(concrete)) for inst, concrete in zip(instances, outputs, strict=True)
+            if isinstance(concrete, list)]
 
 
 def _fragment_places(workload: Workload, obj: Any, runtime: JqRuntime
@@ -268,13 +274,8 @@ def _fragment_places(workload: Workload, obj: Any, runtime: JqRuntime
     data = JqInput(obj)
     for node in workload.components.values():
         for expr in node.component.fragment_paths.values():
-            result = runtime.evaluate(f"[path({expr.text})]", data)
-            outputs = result.outputs[0] if result.ok and len(result.outputs) == 1 else None
-            if not isinstance(outputs, list) or len(outputs) != len(node.instances):
-                continue
-            for inst, concrete in zip(node.instances, outputs, strict=True):
-                if isinstance(concrete, list):
-                    found.setdefault((node.name, inst.index), []).append(tuple(concrete))
+            for index, concrete in _paths_per_instance(runtime, expr.text, data, node.instances):
+                found.setdefault((node.name, index), []).append(concrete)
     return found
 
 
