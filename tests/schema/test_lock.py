@@ -74,15 +74,7 @@ def test_add_keeps_the_pre_parsed_form_so_no_run_parses_again(bundled_crd, tmp_p
 
 def test_pull_keeps_the_pre_parsed_form(bundled_crd, tmp_path, monkeypatch):
     crd = bundled_crd("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml").encode()
-    (tmp_path / "mirror").mkdir()
-    (tmp_path / "mirror" / "jobset.yaml").write_bytes(crd)
-    entry = LockEntry("crds/jobset.yaml", "https://example.invalid/j", hashlib.sha256(crd).hexdigest(), ())
-    pull([entry], tmp_path / "cache", from_dir=tmp_path / "mirror", fetch=_no_network,
-         store=SchemaStore([], cache_dir=tmp_path / "parsed"))
-    forget_parsed()
-    monkeypatch.setattr("wmaplint.schema.store.parse_bytes", _no_parse)
-    store = SchemaStore([tmp_path / "cache"], cache_dir=tmp_path / "parsed", cached_root=tmp_path / "cache")
-    (jobset,) = store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
+    jobset = _pulled_then_served_unparsed(crd, tmp_path, monkeypatch)
     assert (jobset.source, jobset.base, jobset.file) == (
         "crds/jobset.yaml", CACHED_SCHEMAS, str(tmp_path / "cache" / "crds/jobset.yaml"))
     assert "replicatedJobs" in jobset.type.member("spec").properties
@@ -104,6 +96,13 @@ def test_pull_keeps_the_pre_parsed_form_after_the_process_met_the_file(bundled_c
             forget_parsed()
             SchemaStore([tmp_path / "elsewhere.yaml"], cache_dir=tmp_path / "other").lookup(
                 "jobset.x-k8s.io", "v1alpha2", "JobSet")
+    jobset = _pulled_then_served_unparsed(crd, tmp_path, monkeypatch)
+    assert "replicatedJobs" in jobset.type.member("spec").properties
+    assert "replicatedJobs" in jobset.raw["properties"]["spec"]["properties"]
+
+
+def _pulled_then_served_unparsed(crd: bytes, tmp_path, monkeypatch):
+    """The JobSet that `schemas pull` of ``crd`` into a cache serves in a new run, with parsing forbidden."""
     (tmp_path / "mirror").mkdir()
     (tmp_path / "mirror" / "jobset.yaml").write_bytes(crd)
     entry = LockEntry("crds/jobset.yaml", "https://example.invalid/j", hashlib.sha256(crd).hexdigest(), ())
@@ -113,8 +112,7 @@ def test_pull_keeps_the_pre_parsed_form_after_the_process_met_the_file(bundled_c
     monkeypatch.setattr("wmaplint.schema.store.parse_bytes", _no_parse)
     store = SchemaStore([tmp_path / "cache"], cache_dir=tmp_path / "parsed", cached_root=tmp_path / "cache")
     (jobset,) = store.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
-    assert "replicatedJobs" in jobset.type.member("spec").properties
-    assert "replicatedJobs" in jobset.raw["properties"]["spec"]["properties"]
+    return jobset
 
 
 def _no_parse(data, path):
