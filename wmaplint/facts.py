@@ -21,9 +21,11 @@ from wmaplint.structs import dataclass
 
 
 class Finding:
-    """The base of every kind of finding an analysis records, in one of two shapes of where it was found:
-    ``Fact``, at a span of a file, and ``ExpressionFact``, at offsets into a jq expression's text (typed once
-    for every file that has the expression, and placed in the file by the rules)."""
+    """The base of every kind of finding an analysis records, in one of three shapes of where it was found:
+    ``Fact``, at a span of a file; ``ExpressionFact``, at offsets into a jq expression's text (typed once
+    for every file that has the expression, and placed in the file by the rules); ``DataFinding``, at a key
+    path of a document read as plain data (placed in the file by the analysis's caller, which has its
+    nodes)."""
 
     __slots__ = ()
 
@@ -53,6 +55,16 @@ class ExpressionFact(Finding):
 
     start: int
     end: int
+
+
+class DataFinding(Finding):
+    """Found at a key path of a document read as plain data (the CEL analyses, manifest validation): each
+    kind names the ``Fact`` it becomes, and its ``at`` places it in the file, where a rule words it."""
+
+    __slots__ = ()
+
+    kind: type[Fact] | Callable[..., Fact]
+    message: str
 
 
 #: ``fn(fact) -> message | diagnostic | None``: how a rule words one fact
