@@ -154,7 +154,8 @@ def _compile_problems(text: str, raw: str) -> list[CheckerMessage]:
                 "compile",
             )
         )
-    return problems or [CheckerMessage(body.splitlines()[0] if body else "compilation failed", None, "compile")]
+    first = body.splitlines()[0] if body else "compilation failed"
+    return problems or [CheckerMessage(first, None, "compile")]
 
 
 def _backtick_offset(text: str) -> int | None:
@@ -207,7 +208,8 @@ def _compile_uncached(text: str, variables: tuple[str, ...]) -> Compiled:
         )
     tick = _backtick_offset(text)
     if tick is not None:
-        return Compiled(text, None, None, [CheckerMessage("Syntax error: unsupported syntax: '`'", tick, "compile")])
+        unsupported = CheckerMessage("Syntax error: unsupported syntax: '`'", tick, "compile")
+        return Compiled(text, None, None, [unsupported])
     from wmaplint.cel.env import check_env
 
     try:
@@ -216,7 +218,8 @@ def _compile_uncached(text: str, variables: tuple[str, ...]) -> Compiled:
         return Compiled(text, None, None, _compile_problems(text, str(exc)))
     except Exception as exc:  # anything else from the native layer is still a finding, not a crash
         return Compiled(
-            text, None, None, [CheckerMessage(_strip_status(str(exc)) or "compilation failed", None, "compile")]
+            text, None, None,
+            [CheckerMessage(_strip_status(str(exc)) or "compilation failed", None, "compile")],
         )
     serialized = expression.serialize()
     try:
@@ -242,7 +245,8 @@ def check_expression(
         output = t.DYN
     problems = walker.problems
     if walker.reported > MAX_PROBLEMS:
-        problems.append(CheckerMessage(f"{walker.reported - MAX_PROBLEMS} more errors were truncated", None, "type"))
+        more = walker.reported - MAX_PROBLEMS
+        problems.append(CheckerMessage(f"{more} more errors were truncated", None, "type"))
     if expect and not problems and not output.is_dyn and output.kind != expect:
         what = "a bool" if expect == "bool" else "a string"
         problems.append(CheckerMessage(f"cel expression must evaluate to {what}", None, "output"))
