@@ -225,7 +225,7 @@ def rule_by_name_or_id(key: str) -> Rule | None:
 
 
 @dataclass(slots=True)
-class Report:
+class CheckOutcome:
     """Everything one lint run produced: diagnostics plus the texts reporters need for context."""
 
     diagnostics: list[Diagnostic] = field(default_factory=list)

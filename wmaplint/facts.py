@@ -71,7 +71,7 @@ class DataFinding(Finding):
 Wording = Callable[[Any], "str | Diagnostic | None"]
 
 #: each kind of fact with the rule that reports it and its wording, filled as the rule modules load
-REPORTERS: dict[type[Finding], tuple[Rule, Wording]] = {}
+WORDINGS: dict[type[Finding], tuple[Rule, Wording]] = {}
 
 _rule_loader: Callable[[], None] | None = None
 
@@ -88,7 +88,7 @@ def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
     if _rule_loader is not None:  # the package root installs it before anything can word a fact
         _rule_loader()
     for fact in facts:
-        found = REPORTERS.get(type(fact))
+        found = WORDINGS.get(type(fact))
         if found is None:
             continue
         rule, word = found

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from wmaplint import memo
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
-from wmaplint.facts import REPORTERS, Fact, Finding, diagnostics_of
+from wmaplint.facts import WORDINGS, Fact, Finding, diagnostics_of
 
 if TYPE_CHECKING:
     from wmaplint.diagnostics import ExpressionDiagnostic
@@ -173,10 +173,10 @@ def reports(rule: Rule, kind: type[Finding]) -> Callable[[F], F]:
     ``ExpressionFact``)."""
 
     def register(fn: F) -> F:
-        known = REPORTERS.get(kind)
+        known = WORDINGS.get(kind)
         if known is not None and known[0].id != rule.id:
             raise ValueError(f"{kind.__name__} is reported by {known[0].id} already, not also {rule.id}")
-        REPORTERS[kind] = (rule, fn)
+        WORDINGS[kind] = (rule, fn)
         return fn
 
     return register
@@ -233,6 +233,6 @@ def run_document_checks(ctx: DocumentContext) -> Iterator[Diagnostic]:
         yield from check(ctx)
 
 
-__all__ = ["REPORTERS", "RULES", "definition_analysis", "definition_check", "diagnostics_of",
+__all__ = ["WORDINGS", "RULES", "definition_analysis", "definition_check", "diagnostics_of",
            "document_check", "document_kinds", "expression_check", "expression_findings", "load", "reported",
            "reports", "run_definition_checks", "run_document_checks"]

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Rule, Severity, fix
-from wmaplint.facts import REPORTERS
+from wmaplint.facts import WORDINGS
 from wmaplint.source.edits import replace_scalar
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def typed_path_diagnostics(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     """The facts of the definition's typed paths, each worded by the rule that reports its kind, naming the
     schema source when several serve the kind, with where the schema declares what the fact is about."""
     for path in ctx.typed_paths:
-        found = REPORTERS.get(type(path.fact))
+        found = WORDINGS.get(type(path.fact))
         if found is None:
             continue
         rule, word = found
