@@ -10,10 +10,10 @@ from pathlib import Path
 
 from wmaplint.diagnostics import (
     RULES,
+    CheckOutcome,
     Diagnostic,
     Fix,
     RelatedLocation,
-    Report,
     Severity,
     Span,
     TextEdit,
@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 LINES = 25_000
 
 
-def _report() -> Report:
+def _report() -> CheckOutcome:
     if "WM899" not in RULES:
         define(
             "WM899",
@@ -50,7 +50,7 @@ def _report() -> Report:
         )
         for n in range(LINES)
     ]
-    return Report(diagnostics, {"defs/big.yaml": text}, 1)
+    return CheckOutcome(diagnostics, {"defs/big.yaml": text}, 1)
 
 
 def _median_ms(action: Callable[[], object], runs: int = 3) -> float:

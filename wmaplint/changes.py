@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from wmaplint.diagnostics import Report
+from wmaplint.diagnostics import CheckOutcome
 from wmaplint.report.common import relative_to_root
 from wmaplint.structs import replace
 
@@ -108,8 +108,8 @@ def read_diff(path: str) -> dict[str, set[int]]:
 
 
 def on_changed_lines(
-    report: Report, changes: dict[str, set[int]], root: Path, cwd: Path | None = None
-) -> Report:
+    report: CheckOutcome, changes: dict[str, set[int]], root: Path, cwd: Path | None = None
+) -> CheckOutcome:
     """``report`` with only the findings on lines in ``changes`` (paths relative to ``root``)."""
     kept = []
     where: dict[str, set[int]] = {}

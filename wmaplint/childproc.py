@@ -1,5 +1,6 @@
 """What wmaplint's own child processes share (the jq worker of `tree` and `test`, the language server's lint
-worker): ending with the process that started them."""
+worker): ending with the process that started them; and the language server's watch of its editor's
+process, which it ends with."""
 
 from __future__ import annotations
 
@@ -23,3 +24,14 @@ def die_with_parent(parent: int) -> None:
             pass
     if parent and os.getppid() != parent:
         os._exit(0)  # the parent died before the kernel was told to tell us
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one of another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # exists (another user's), or beyond what this system numbers: nothing to watch
+    return True

@@ -124,6 +124,25 @@ class Diagnostic:
 
 
 @dataclass(frozen=True, slots=True)
+class ExpressionDiagnostic:
+    """What an expression check says of one jq expression by itself, before it is placed in a file: ``rule``
+    id, ``message``, offsets ``start``..``end`` into the expression text (``rules/placement.py`` places it in
+    each file that has the expression).
+
+    ``severity``: ``None`` means the rule's default. ``data``: extra facts (``{"suggestions": [...]}``).
+    ``replacement``: a corrected whole expression, when one is known.
+    """
+
+    rule: str
+    message: str
+    start: int
+    end: int
+    severity: Severity | None = None
+    data: dict[str, Any] | None = None
+    replacement: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A rule's identity and documentation.
 
@@ -206,7 +225,7 @@ def rule_by_name_or_id(key: str) -> Rule | None:
 
 
 @dataclass(slots=True)
-class Report:
+class CheckOutcome:
     """Everything one lint run produced: diagnostics plus the texts reporters need for context."""
 
     diagnostics: list[Diagnostic] = field(default_factory=list)

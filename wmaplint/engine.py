@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wmaplint import memo
 from wmaplint.config import Config, ConfigError, Overrides, discovery_bound, find_config, load_config_file
-from wmaplint.diagnostics import RULES, Diagnostic, Report, Severity
+from wmaplint.diagnostics import RULES, CheckOutcome, Diagnostic, Severity
 from wmaplint.selection import LINK_OUT, Skip, head_text, is_suite, kind_test, link_out_of, vendored, walk
 from wmaplint.source import InputError, SourceFile, load_text, read_path
 from wmaplint.structs import dataclass, field
@@ -230,13 +230,13 @@ class FileOutcome:
 
 
 def lint_paths(paths: Iterable[str], options: Options | None = None, *, stdin_text: str | None = None,
-               stdin_name: str = "<stdin>") -> Report:
+               stdin_name: str = "<stdin>") -> CheckOutcome:
     """Lint files and directories; unreadable inputs become ``report.errors`` lines, files that are not the
     tool's to read ``report.skipped`` entries."""
     options = options or Options()
     paths = list(paths)
     options.named = tuple(os.path.abspath(p) for p in paths if p != STDIN and os.path.isdir(p))
-    report = Report()
+    report = CheckOutcome()
     files, errors, skipped = collect_files(paths, options)
     report.errors.extend(errors)
     report.skipped.extend((s.path, s.reason) for s in skipped)
@@ -353,7 +353,7 @@ def _lint_one_text(text: str, path: str, options: Options) -> FileOutcome:
 NOT_OURS = "no definition, CRD, rule pack or test suite"
 
 
-def exit_code(report: Report, fail_level: Severity) -> int:
+def exit_code(report: CheckOutcome, fail_level: Severity) -> int:
     if report.errors:
         return 2
     return 1 if any(d.severity >= fail_level for d in report.diagnostics) else 0

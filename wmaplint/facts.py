@@ -21,9 +21,11 @@ from wmaplint.structs import dataclass
 
 
 class Finding:
-    """The base of every kind of finding an analysis records, in one of two shapes of where it was found:
-    ``Fact``, at a span of a file, and ``ExpressionFact``, at offsets into a jq expression's text (typed once
-    for every file that has the expression, and placed in the file by the rules)."""
+    """The base of every kind of finding an analysis records, in one of three shapes of where it was found:
+    ``Fact``, at a span of a file; ``ExpressionFact``, at offsets into a jq expression's text (typed once
+    for every file that has the expression, and placed in the file by the rules); ``DataFinding``, at a key
+    path of a document read as plain data (placed in the file by the analysis's caller, which has its
+    nodes)."""
 
     __slots__ = ()
 
@@ -55,11 +57,21 @@ class ExpressionFact(Finding):
     end: int
 
 
+class DataFinding(Finding):
+    """Found at a key path of a document read as plain data (the CEL analyses, manifest validation): each
+    kind names the ``Fact`` it becomes, and its ``at`` places it in the file, where a rule words it."""
+
+    __slots__ = ()
+
+    kind: type[Fact] | Callable[..., Fact]
+    message: str
+
+
 #: ``fn(fact) -> message | diagnostic | None``: how a rule words one fact
 Wording = Callable[[Any], "str | Diagnostic | None"]
 
 #: each kind of fact with the rule that reports it and its wording, filled as the rule modules load
-REPORTERS: dict[type[Finding], tuple[Rule, Wording]] = {}
+WORDINGS: dict[type[Finding], tuple[Rule, Wording]] = {}
 
 _rule_loader: Callable[[], None] | None = None
 
@@ -76,7 +88,7 @@ def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
     if _rule_loader is not None:  # the package root installs it before anything can word a fact
         _rule_loader()
     for fact in facts:
-        found = REPORTERS.get(type(fact))
+        found = WORDINGS.get(type(fact))
         if found is None:
             continue
         rule, word = found

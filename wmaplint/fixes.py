@@ -14,7 +14,7 @@ import stat
 from collections import defaultdict
 from collections.abc import Callable
 
-from wmaplint.diagnostics import Report, TextEdit
+from wmaplint.diagnostics import CheckOutcome, TextEdit
 from wmaplint.source.lines import LineIndex
 from wmaplint.source.reading import encoding_of
 from wmaplint.structs import dataclass, field
@@ -74,7 +74,7 @@ def _overlap(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
     return a[0] < b[1] and b[0] < a[1] or a[0] == b[0]
 
 
-def apply_fixes(report: Report, *, follow_symlinks: bool = False) -> FixOutcome:
+def apply_fixes(report: CheckOutcome, *, follow_symlinks: bool = False) -> FixOutcome:
     """Write the first fix of each finding into the files of a report."""
     per_file: dict[str, list[list[TextEdit]]] = defaultdict(list)
     for diag in report.diagnostics:
@@ -95,9 +95,9 @@ def apply_fixes(report: Report, *, follow_symlinks: bool = False) -> FixOutcome:
 
 
 def fix_to_fixed_point(
-    report: Report, check_again: Callable[[], Report], *, follow_symlinks: bool = False,
+    report: CheckOutcome, check_again: Callable[[], CheckOutcome], *, follow_symlinks: bool = False,
     rounds: int = MAX_FIX_ROUNDS,
-) -> tuple[Report, FixOutcome]:
+) -> tuple[CheckOutcome, FixOutcome]:
     """Apply fixes and check again until no fix changes a file, at most ``rounds`` times; the report of the
     last check and what was done in all rounds."""
     total = FixOutcome()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from wmaplint.rules import REPORTERS, load
+from wmaplint.rules import WORDINGS, load
 
 
 def rule_of(finding: Any) -> str:
     load()
-    return REPORTERS[finding.kind][0].id
+    return WORDINGS[finding.kind][0].id

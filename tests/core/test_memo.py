@@ -22,7 +22,7 @@ from wmaplint import memo
 # owner module:name -> what the table holds; filled at import, never emptied
 TABLES = {
     "wmaplint.diagnostics:RULES": "every rule by id, as the rule modules define them",
-    "wmaplint.facts:REPORTERS": "each kind of fact with the rule that words it, as the rule modules load",
+    "wmaplint.facts:WORDINGS": "each kind of fact with the rule that words it, as the rule modules load",
     "wmaplint.facts:_rule_loader": "the function importing every rule module, installed by wmaplint.rules",
     "wmaplint.rules:DEFINITION_CHECKS": "the checks of definitions, as the rule modules load",
     "wmaplint.rules:DOCUMENT_CHECKS": "the checks of other documents, as the rule modules load",

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from wmaplint import fixes
-from wmaplint.diagnostics import Diagnostic, Fix, Report, Severity, Span, TextEdit
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, Fix, Severity, Span, TextEdit
 from wmaplint.fixes import FixError, sweep_temporary_files, write_fixed
 from wmaplint.rules.examples import JOB, job_with
 
@@ -213,15 +213,15 @@ def test_fixes_that_undo_each_other_stop_after_a_bounded_number_of_rounds(tmp_pa
     path.write_text("a\n")
     checks = []
 
-    def report() -> Report:
+    def report() -> CheckOutcome:
         text = path.read_text()
         other = "b" if text.startswith("a") else "a"
         edit = TextEdit(Span(1, 1, 1, 2), other)
         diag = Diagnostic("WM112", Severity.WARNING, "flip", str(path), Span(1, 1, 1, 2),
                           fixes=(Fix("flip", (edit,)),))
-        return Report(diagnostics=[diag], sources={str(path): text})
+        return CheckOutcome(diagnostics=[diag], sources={str(path): text})
 
-    def check_again() -> Report:
+    def check_again() -> CheckOutcome:
         checks.append(1)
         return report()
 

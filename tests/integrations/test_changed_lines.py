@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from wmaplint.changes import changed_lines, on_changed_lines
-from wmaplint.diagnostics import Diagnostic, Report, Severity, Span
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, Severity, Span
 
 from .workspace import NAME_LINE, REPLICAS_LINE, git, job_definition, new_repository, wmaplint
 
@@ -41,7 +41,7 @@ def test_quoted_names_with_octal_escapes() -> None:
 
 
 def test_findings_outside_the_changed_lines_are_dropped(tmp_path: Path) -> None:
-    report = Report(
+    report = CheckOutcome(
         [
             Diagnostic("WM202", Severity.ERROR, "on a changed line", "defs/a.yaml", Span(13, 5, 13, 9)),
             Diagnostic("WM202", Severity.ERROR, "spans a changed line", "defs/a.yaml", Span(2, 1, 4, 3)),

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Report, Severity, Span, TextEdit
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, Fix, RelatedLocation, Severity, Span, TextEdit
 from wmaplint.engine import Options, lint_paths
 from wmaplint.report import render
 
@@ -19,7 +19,7 @@ CODE_POINT_COLUMN = LINE.index("nosuchfunc") + 1
 UTF16_COLUMN = len(LINE[: LINE.index("nosuchfunc")].encode("utf-16-le")) // 2 + 1
 
 
-def _finding(tmp_path: Path) -> tuple[Report, Diagnostic]:
+def _finding(tmp_path: Path) -> tuple[CheckOutcome, Diagnostic]:
     path = tmp_path / "defs" / "emoji.yaml"
     path.parent.mkdir()
     path.write_text(DEFINITION, encoding="utf-8")
@@ -71,7 +71,7 @@ def test_related_locations_and_fixes_convert_too() -> None:
         related=(RelatedLocation("t.yaml", Span(1, 6, 1, 7), "here"),),
         fixes=(Fix("drop x", (TextEdit(Span(2, 9, 2, 10), ""),)),),
     )
-    report = Report([diagnostic], {"t.yaml": text}, 1)
+    report = CheckOutcome([diagnostic], {"t.yaml": text}, 1)
     entry = json.loads(render(report, "json", tool_version="0.1.0"))["diagnostics"][0]
     assert entry["span"]["start"]["column"] == 11
     assert entry["related"][0]["span"] == {"start": {"line": 1, "column": 7}, "end": {"line": 1, "column": 8}}

@@ -8,14 +8,14 @@ from wmaplint.diagnostics import Span
 from wmaplint.jq import words as jqwords
 from wmaplint.lsp import actions, format_schema
 from wmaplint.lsp.attach import is_ours
-from wmaplint.lsp.positions import LineIndex
+from wmaplint.lsp.positions import LspPositions
 from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.lsp.yamlpath import locate, mapping_path
 from wmaplint.rules.examples import JOB
 
 
 def test_columns_after_astral_characters_count_two_utf16_units():
-    index = LineIndex("a: '😀x'\r\nb: c\rd: e\n")
+    index = LspPositions("a: '😀x'\r\nb: c\rd: e\n")
     assert index.lines == ["a: '😀x'", "b: c", "d: e", ""]
     # code-point column 6 is the 'x' after the emoji: 5 code points before it, 6 UTF-16 units
     assert index.position(1, 6) == lsp.Position(line=0, character=6)
@@ -157,8 +157,8 @@ def test_related_locations_point_at_files_the_editor_can_open(tmp_path):
         RelatedLocation("karta-best-practices.yaml", Span(3, 1, 3, 2), "the rule", base=SHIPPED_PACKS),
         RelatedLocation("ray.io/rayclusters.yaml", Span(9, 1, 9, 2), "packed", base=BUNDLED_SCHEMAS),
     ))
-    found = to_lsp(diag, LineIndex("x: 1\n"), "/x/def.yaml", "file:///x/def.yaml", from_path,
-                   lambda path: LineIndex(open(path, encoding="utf-8").read()))
+    found = to_lsp(diag, LspPositions("x: 1\n"), "/x/def.yaml", "file:///x/def.yaml", from_path,
+                   lambda path: LspPositions(open(path, encoding="utf-8").read()))
     assert [r.location.uri for r in found.related_information or []] == [
         crd.as_uri(), (shipped("packs") / "karta-best-practices.yaml").as_uri()]
     first = (found.related_information or [])[0].location.range

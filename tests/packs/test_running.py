@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from wmaplint.diagnostics import Report, Severity, Span
+from wmaplint.diagnostics import CheckOutcome, Severity, Span
 from wmaplint.report.sarif import render_sarif
 from wmaplint.rules.examples import JOB, job_with
 
@@ -124,7 +124,8 @@ def test_sarif_documents_pack_rules(lab: PackLab) -> None:
     diags = ours(lab.lint())
     log = json.loads(
         render_sarif(
-            Report(diagnostics=diags, sources={diags[0].path: JOB}, files_checked=1), tool_version="0.0.0"
+            CheckOutcome(diagnostics=diags, sources={diags[0].path: JOB}, files_checked=1),
+            tool_version="0.0.0",
         )
     )
     (descriptor,) = [r for r in log["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "ACME001"]
@@ -158,7 +159,7 @@ def test_pack_findings_in_json_name_their_rule_and_a_relative_pack(tmp_path, mon
     (tmp_path / "job.yaml").write_text(JOB.replace("batch-job-v1", "my-job"), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     found = lint_text((tmp_path / "job.yaml").read_text(encoding="utf-8"), "job.yaml", Options())
-    out = json.loads(render(Report(found, {}, 1), "json", tool_version="0.1.0"))["diagnostics"]
+    out = json.loads(render(CheckOutcome(found, {}, 1), "json", tool_version="0.1.0"))["diagnostics"]
     by_rule = {d["rule"]: d for d in out}
     assert by_rule["ACME001"]["name"] == "acme-rule"
     assert by_rule["ACME001"]["data"]["pack"] == "packs/acme.yaml"

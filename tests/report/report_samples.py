@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from wmaplint.diagnostics import (
     RULES,
+    CheckOutcome,
     Diagnostic,
     Fix,
     RelatedLocation,
-    Report,
     Severity,
     Span,
     TextEdit,
@@ -132,9 +132,9 @@ def scale_hint() -> Diagnostic:
     )
 
 
-def jobset_report() -> Report:
+def jobset_report() -> CheckOutcome:
     """Three findings given out of order, so every reporter's sorting is exercised."""
-    return Report(
+    return CheckOutcome(
         diagnostics=[scale_hint(), unknown_field(), missing_status()],
         sources={DEFINITION_PATH: DEFINITION},
         files_checked=1,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from report_samples import jobset_report
 
-from wmaplint.diagnostics import Diagnostic, Fix, Report, Severity, Span
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, Fix, Severity, Span
 from wmaplint.report import render
 from wmaplint.report.github import annotation, escape_data, escape_property, render_github
 
@@ -33,7 +33,7 @@ def test_golden_annotations() -> None:
 
 
 def test_empty_report_prints_nothing() -> None:
-    assert render_github(Report(files_checked=5)) == ""
+    assert render_github(CheckOutcome(files_checked=5)) == ""
 
 
 def test_escaping_rules() -> None:

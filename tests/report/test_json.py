@@ -10,7 +10,7 @@ from typing import Any
 
 from report_samples import DEFINITION_PATH, jobset_report, unknown_field
 
-from wmaplint.diagnostics import Diagnostic, Report, Severity, Span
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, Severity, Span
 from wmaplint.report import render
 from wmaplint.report.json import render_json
 
@@ -73,17 +73,17 @@ def test_sorted_by_path_then_position() -> None:
         (DEFINITION_PATH, 18),
         (DEFINITION_PATH, 20),
     ]
-    reversed_report = Report(list(reversed(report.diagnostics)), report.sources, 1)
+    reversed_report = CheckOutcome(list(reversed(report.diagnostics)), report.sources, 1)
     assert render_json(report, tool_version="0") == render_json(reversed_report, tool_version="0")
 
 
 def test_unreadable_inputs_are_listed() -> None:
-    report = Report(files_checked=1, errors=["missing.yaml: no such file"])
+    report = CheckOutcome(files_checked=1, errors=["missing.yaml: no such file"])
     assert json.loads(render_json(report, tool_version="0"))["errors"] == ["missing.yaml: no such file"]
 
 
 def test_empty_report() -> None:
-    doc = json.loads(render_json(Report(files_checked=7), tool_version="0.1.0"))
+    doc = json.loads(render_json(CheckOutcome(files_checked=7), tool_version="0.1.0"))
     assert doc["diagnostics"] == []
     assert doc["files"] == 7
     assert doc["summary"] == {"errors": 0, "warnings": 0, "infos": 0, "total": 0}
@@ -106,7 +106,7 @@ def test_data_values_json_cannot_hold_are_converted() -> None:
         "object": object(),
     }
     diagnostic.data = data_in
-    data = json.loads(render_json(Report([diagnostic]), tool_version="0"))["diagnostics"][0]["data"]
+    data = json.loads(render_json(CheckOutcome([diagnostic]), tool_version="0"))["diagnostics"][0]["data"]
     assert data["alternatives"] == ["replicas", "replicatedJobs"]
     assert data["path"] == "crds/a.yaml"
     assert data["span"] == {"start": {"line": 1, "column": 2}, "end": {"line": 1, "column": 3}}
@@ -128,7 +128,7 @@ def test_deep_and_cyclic_data_do_not_raise() -> None:
     cyclic["self"] = cyclic
     diagnostic = unknown_field()
     diagnostic.data = {"deep": deep, "cyclic": cyclic}
-    data = json.loads(render_json(Report([diagnostic]), tool_version="0"))["diagnostics"][0]["data"]
+    data = json.loads(render_json(CheckOutcome([diagnostic]), tool_version="0"))["diagnostics"][0]["data"]
     assert "..." in json.dumps(data["deep"])
     assert "..." in json.dumps(data["cyclic"])
 
@@ -136,9 +136,9 @@ def test_deep_and_cyclic_data_do_not_raise() -> None:
 def test_non_ascii_kept_and_lone_surrogates_escaped() -> None:
     diagnostic = unknown_field()
     diagnostic.message = "naïve 漢字"
-    assert "naïve 漢字" in render_json(Report([diagnostic]), tool_version="0")
+    assert "naïve 漢字" in render_json(CheckOutcome([diagnostic]), tool_version="0")
     diagnostic.message = "bad \udc80 byte"
-    out = render_json(Report([diagnostic]), tool_version="0")
+    out = render_json(CheckOutcome([diagnostic]), tool_version="0")
     out.encode("utf-8")
     assert json.loads(out)["diagnostics"][0]["message"] == "bad \udc80 byte"
 

@@ -8,7 +8,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wmaplint.diagnostics import Diagnostic, RelatedLocation, Report, Severity, Span
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, RelatedLocation, Severity, Span
 from wmaplint.report import FORMATS, render
 from wmaplint.report.common import utf16_column
 from wmaplint.report.fingerprint import line_hashes
@@ -31,7 +31,7 @@ def test_every_format_renders_anything(text: str, span: Span, message: str, seve
     diagnostic = Diagnostic(
         "WM801", severity, message, "defs/a.yaml", span, related=(RelatedLocation("b.yaml", span, message),)
     )
-    report = Report([diagnostic], {"defs/a.yaml": text}, 1)
+    report = CheckOutcome([diagnostic], {"defs/a.yaml": text}, 1)
     for fmt in FORMATS:
         out = render(report, fmt, tool_version="0.1.0")
         out.encode("utf-8")

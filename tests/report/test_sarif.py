@@ -19,7 +19,7 @@ from report_samples import (
 )
 
 from wmaplint import rules
-from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Report, Severity, Span
+from wmaplint.diagnostics import RULES, CheckOutcome, Diagnostic, Fix, RelatedLocation, Severity, Span
 from wmaplint.report import UnknownFormatError, render
 from wmaplint.report.fingerprint import line_hashes
 from wmaplint.report.sarif import MAX_RELATED, render_sarif, sarif_log
@@ -27,7 +27,7 @@ from wmaplint.report.sarif import MAX_RELATED, render_sarif, sarif_log
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _log(report: Report, **options: object) -> dict:
+def _log(report: CheckOutcome, **options: object) -> dict:
     options.setdefault("cwd", REPO)
     return json.loads(render_sarif(report, tool_version="0.1.0", **options))  # type: ignore[arg-type]
 
@@ -47,14 +47,14 @@ def test_full_report_is_schema_valid_and_github_complete(sarif_validator: Draft4
 
 
 def test_empty_report_still_has_results_array(sarif_validator: Draft4Validator) -> None:
-    log = _log(Report(files_checked=2))
+    log = _log(CheckOutcome(files_checked=2))
     _assert_valid(log, sarif_validator)
     assert _run(log)["results"] == []
     assert len(log["runs"]) == 1
 
 
 def test_every_registered_rule_is_described_in_id_order() -> None:
-    rules = _run(_log(Report()))["tool"]["driver"]["rules"]
+    rules = _run(_log(CheckOutcome()))["tool"]["driver"]["rules"]
     assert [rule["id"] for rule in rules] == sorted(RULES)
     unknown = next(rule for rule in rules if rule["id"] == "WM801")
     assert unknown["name"] == "test-unknown-field"
@@ -72,7 +72,7 @@ def test_every_registered_rule_is_described_in_id_order() -> None:
 
 
 def test_info_rules_are_notes_and_recommendations() -> None:
-    rules = {rule["id"]: rule for rule in _run(_log(Report()))["tool"]["driver"]["rules"]}
+    rules = {rule["id"]: rule for rule in _run(_log(CheckOutcome()))["tool"]["driver"]["rules"]}
     assert rules["WM803"]["defaultConfiguration"]["level"] == "note"
     assert rules["WM803"]["properties"]["problem.severity"] == "recommendation"
     assert rules["WM802"]["defaultConfiguration"]["level"] == "warning"
@@ -95,7 +95,8 @@ def test_driver_and_run_metadata() -> None:
 
 
 def test_non_semver_version_only_fills_version() -> None:
-    driver = _run(json.loads(render_sarif(Report(), tool_version="0.1.0.dev3", cwd=REPO)))["tool"]["driver"]
+    sarif = render_sarif(CheckOutcome(), tool_version="0.1.0.dev3", cwd=REPO)
+    driver = _run(json.loads(sarif))["tool"]["driver"]
     assert driver["version"] == "0.1.0.dev3"
     assert "semanticVersion" not in driver
 
@@ -123,7 +124,7 @@ def test_result_for_unknown_field() -> None:
 def test_related_location_in_the_repository_is_linked(sarif_validator: Draft4Validator) -> None:
     diagnostic = unknown_field()
     diagnostic.related = (RelatedLocation(DEFINITION_PATH, Span(7, 7, 7, 20), "the root component"),)
-    log = _log(Report([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
+    log = _log(CheckOutcome([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
     _assert_valid(log, sarif_validator)
     result = _run(log)["results"][0]
     assert result["message"]["text"].endswith("(see [the root component](1))")
@@ -175,13 +176,13 @@ def test_fix_becomes_artifact_change() -> None:
 def test_fix_without_edits_is_left_out(sarif_validator: Draft4Validator) -> None:
     diagnostic = scale_hint()
     diagnostic.fixes = (Fix("nothing to do", ()),)
-    log = _log(Report([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
+    log = _log(CheckOutcome([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
     _assert_valid(log, sarif_validator)
     assert "fixes" not in _run(log)["results"][0]
 
 
 def test_multi_line_region() -> None:
-    result = _run(_log(Report([missing_status()], {DEFINITION_PATH: DEFINITION}, 1)))["results"][0]
+    result = _run(_log(CheckOutcome([missing_status()], {DEFINITION_PATH: DEFINITION}, 1)))["results"][0]
     region = result["locations"][0]["physicalLocation"]["region"]
     assert region == {"startLine": 12, "startColumn": 9, "endLine": 13, "endColumn": 69}
 
@@ -191,7 +192,7 @@ def test_astral_characters_shift_columns_to_utf16(sarif_validator: Draft4Validat
     line = text.splitlines()[1]
     start = line.index(".spec") + 1
     diagnostic = Diagnostic("WM801", Severity.ERROR, "m", "defs/rocket.yaml", Span(2, start, 2, start + 7))
-    log = _log(Report([diagnostic], {"defs/rocket.yaml": text}, 1))
+    log = _log(CheckOutcome([diagnostic], {"defs/rocket.yaml": text}, 1))
     _assert_valid(log, sarif_validator)
     region = _run(log)["results"][0]["locations"][0]["physicalLocation"]["region"]
     assert region["startColumn"] == start + 2 and region["endColumn"] == start + 9
@@ -207,7 +208,7 @@ def test_regions_never_below_one_and_never_inverted(sarif_validator: Draft4Valid
         Diagnostic("WM801", Severity.ERROR, "inverted", "a.yaml", Span(3, 9, 3, 2)),
         Diagnostic("WM801", Severity.ERROR, "past the end", "a.yaml", Span(40, 1, 40, 5)),
     ]
-    log = _log(Report(broken, {"a.yaml": "a: 1\nb: 2\nc: 3\n"}, 1))
+    log = _log(CheckOutcome(broken, {"a.yaml": "a: 1\nb: 2\nc: 3\n"}, 1))
     errors = list(sarif_validator.iter_errors(log))
     assert not errors
     # line 40 does not exist, so no line hash; everything else GitHub needs is there
@@ -220,7 +221,7 @@ def test_regions_never_below_one_and_never_inverted(sarif_validator: Draft4Valid
 def test_stdin_and_absolute_paths(tmp_path: Path, sarif_validator: Draft4Validator) -> None:
     inside = REPO / "catalog" / "x.yaml"
     outside = tmp_path / "elsewhere.yaml"
-    report = Report(
+    report = CheckOutcome(
         [
             Diagnostic("WM801", Severity.ERROR, "a", "<stdin>", Span(1, 1, 1, 2)),
             Diagnostic("WM801", Severity.ERROR, "b", str(inside), Span(1, 1, 1, 2)),
@@ -253,7 +254,8 @@ def test_symlinked_root_still_gives_relative_uris(tmp_path: Path) -> None:
     link = tmp_path / "link"
     link.symlink_to(real, target_is_directory=True)
     diagnostic = Diagnostic("WM801", Severity.ERROR, "a", str(real / "defs" / "a.yaml"), Span(1, 1, 1, 2))
-    log = json.loads(render_sarif(Report([diagnostic], {}, 1), tool_version="0.1.0", root=link, cwd=tmp_path))
+    outcome = CheckOutcome([diagnostic], {}, 1)
+    log = json.loads(render_sarif(outcome, tool_version="0.1.0", root=link, cwd=tmp_path))
     artifact = _run(log)["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert artifact == {"uri": "defs/a.yaml", "uriBaseId": "%SRCROOT%"}
     # the source was not in the report, so the file itself was read for the line hash
@@ -269,7 +271,7 @@ def test_brackets_in_messages_stay_but_cannot_form_links(sarif_validator: Draft4
         RelatedLocation(DEFINITION_PATH, None, "property [items] here"),
         RelatedLocation(CRD_PATH, None, "list [a](1) here"),
     )
-    log = _log(Report([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
+    log = _log(CheckOutcome([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
     _assert_valid(log, sarif_validator)
     result = _run(log)["results"][0]
     assert result["message"]["text"] == (
@@ -285,7 +287,7 @@ def test_related_locations_are_capped(sarif_validator: Draft4Validator) -> None:
     diagnostic.related = tuple(
         RelatedLocation(DEFINITION_PATH, Span(1, 1, 1, 2), f"candidate {i}") for i in range(MAX_RELATED + 20)
     )
-    log = _log(Report([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
+    log = _log(CheckOutcome([diagnostic], {DEFINITION_PATH: DEFINITION}, 1))
     _assert_valid(log, sarif_validator)
     run = _run(log)
     assert len(run["results"][0]["relatedLocations"]) == MAX_RELATED
@@ -300,7 +302,7 @@ def test_result_limit_keeps_most_severe_first() -> None:
     errors = [
         Diagnostic("WM801", Severity.ERROR, f"e{n}", "b.yaml", Span(n + 1, 1, n + 1, 2)) for n in range(3)
     ]
-    log = sarif_log(Report(infos + errors, {}, 2), tool_version="0.1.0", cwd=REPO, max_results=4)
+    log = sarif_log(CheckOutcome(infos + errors, {}, 2), tool_version="0.1.0", cwd=REPO, max_results=4)
     run = log["runs"][0]
     assert [r["message"]["text"] for r in run["results"]] == ["i0", "e0", "e1", "e2"]
     assert run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"].startswith(
@@ -314,14 +316,14 @@ def test_github_result_limit_applies_by_default(sarif_validator: Draft4Validator
         Diagnostic("WM802", Severity.WARNING, "w", "big.yaml", Span(n + 1, 1, n + 1, 3))
         for n in range(25_010)
     ]
-    log = _log(Report(diagnostics, {"big.yaml": text}, 1))
+    log = _log(CheckOutcome(diagnostics, {"big.yaml": text}, 1))
     assert len(_run(log)["results"]) == 25_000
     assert problems(log) == []
 
 
 def test_unregistered_rule_gets_a_descriptor(sarif_validator: Draft4Validator) -> None:
     diagnostic = Diagnostic("WM898", Severity.WARNING, "", "a.yaml", Span(1, 1, 1, 2))
-    log = _log(Report([diagnostic], {"a.yaml": "a: 1\n"}, 1))
+    log = _log(CheckOutcome([diagnostic], {"a.yaml": "a: 1\n"}, 1))
     _assert_valid(log, sarif_validator)
     run = _run(log)
     result = run["results"][0]
@@ -332,16 +334,16 @@ def test_unregistered_rule_gets_a_descriptor(sarif_validator: Draft4Validator) -
 def test_fingerprints_follow_content_not_line_numbers() -> None:
     shifted = "# a comment added above\n" + DEFINITION
     diagnostic = unknown_field()
-    before = _run(_log(Report([diagnostic], {DEFINITION_PATH: DEFINITION}, 1)))["results"][0]
+    before = _run(_log(CheckOutcome([diagnostic], {DEFINITION_PATH: DEFINITION}, 1)))["results"][0]
     moved = unknown_field()
     moved.span = Span(19, moved.span.start_col, 19, moved.span.end_col)
-    after = _run(_log(Report([moved], {DEFINITION_PATH: shifted}, 1)))["results"][0]
+    after = _run(_log(CheckOutcome([moved], {DEFINITION_PATH: shifted}, 1)))["results"][0]
     assert before["partialFingerprints"] == after["partialFingerprints"]
 
 
 def test_output_is_deterministic_regardless_of_input_order() -> None:
     report = jobset_report()
-    reversed_report = Report(list(reversed(report.diagnostics)), report.sources, 1)
+    reversed_report = CheckOutcome(list(reversed(report.diagnostics)), report.sources, 1)
     first = render_sarif(report, tool_version="0.1.0", cwd=REPO)
     assert first == render_sarif(reversed_report, tool_version="0.1.0", cwd=REPO)
 
@@ -380,7 +382,8 @@ def test_relative_root_is_normalised(tmp_path: Path) -> None:
     diagnostic = Diagnostic("WM801", Severity.ERROR, "a", "defs/a.yaml", Span(1, 1, 1, 2))
     log = json.loads(
         render_sarif(
-            Report([diagnostic], {}, 1), tool_version="0.1.0", root=Path("../repo"), cwd=tmp_path / "repo"
+            CheckOutcome([diagnostic], {}, 1), tool_version="0.1.0", root=Path("../repo"),
+            cwd=tmp_path / "repo",
         )
     )
     run = _run(log)

@@ -20,8 +20,8 @@ from wmaplint.diagnostics import (
     CACHED_SCHEMAS,
     RULES,
     SHIPPED_PACKS,
+    CheckOutcome,
     RelatedLocation,
-    Report,
     Span,
 )
 from wmaplint.report.sarif import render_sarif
@@ -123,7 +123,8 @@ def test_tool_roots_get_their_own_base_and_no_machine_path(
     crd = "jobset.x-k8s.io/jobset_v1alpha2.yaml"
     diagnostic.related = (RelatedLocation(crd, Span(223, 15, 223, 29), "declared here", base),)
     log = json.loads(
-        render_sarif(Report([diagnostic], {DEFINITION_PATH: DEFINITION}, 1), tool_version="0.1.0", cwd=REPO)
+        render_sarif(CheckOutcome([diagnostic], {DEFINITION_PATH: DEFINITION}, 1), tool_version="0.1.0",
+                     cwd=REPO)
     )
     assert not list(sarif_validator.iter_errors(log))
     assert problems(log) == []
@@ -146,7 +147,8 @@ def test_a_tool_root_location_with_an_absolute_path_is_only_named(tmp_path: Path
     diagnostic = unknown_field()
     diagnostic.related = (RelatedLocation(str(tmp_path / "x.yaml"), None, "declared here", CACHED_SCHEMAS),)
     log = json.loads(
-        render_sarif(Report([diagnostic], {DEFINITION_PATH: DEFINITION}, 1), tool_version="0.1.0", cwd=REPO)
+        render_sarif(CheckOutcome([diagnostic], {DEFINITION_PATH: DEFINITION}, 1), tool_version="0.1.0",
+                     cwd=REPO)
     )
     assert "relatedLocations" not in _run(log)["results"][0]
     assert problems(log) == []
@@ -156,8 +158,8 @@ def test_every_rule_links_to_its_section_of_the_rules_doc() -> None:
     from wmaplint.cli import _load_rules
 
     _load_rules()
-    rules = {r["id"]: r for r in _run(json.loads(render_sarif(Report(), tool_version="0.1.0", cwd=REPO)))[
-        "tool"]["driver"]["rules"]}
+    sarif = render_sarif(CheckOutcome(), tool_version="0.1.0", cwd=REPO)
+    rules = {r["id"]: r for r in _run(json.loads(sarif))["tool"]["driver"]["rules"]}
     headings = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
     # GitHub's anchor for "## WM301 unknown-schema-field" is "wm301-unknown-schema-field"
     anchors = {

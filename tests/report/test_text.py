@@ -6,7 +6,7 @@ import re
 
 from report_samples import DEFINITION_PATH, jobset_report, missing_status, span_of, unknown_field
 
-from wmaplint.diagnostics import Diagnostic, Report, Severity, Span
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, Severity, Span
 from wmaplint.report import render
 from wmaplint.report.text import MAX_SHOWN, layout_line, render_text, underline
 
@@ -37,8 +37,8 @@ def test_golden_output_sorted_with_notes_and_help() -> None:
 
 
 def test_empty_report_says_no_findings() -> None:
-    assert render_text(Report(files_checked=3)) == "no findings in 3 files\n"
-    assert render_text(Report(files_checked=1)) == "no findings in 1 file\n"
+    assert render_text(CheckOutcome(files_checked=3)) == "no findings in 3 files\n"
+    assert render_text(CheckOutcome(files_checked=1)) == "no findings in 1 file\n"
 
 
 def test_summary_counts_each_severity() -> None:
@@ -97,7 +97,7 @@ def test_combining_marks_and_astral_emoji() -> None:
 
 
 def test_multi_line_span_underlines_first_line_to_its_end() -> None:
-    lines = render_text(Report([missing_status()], {DEFINITION_PATH: _definition()}, 1)).splitlines()
+    lines = render_text(CheckOutcome([missing_status()], {DEFINITION_PATH: _definition()}, 1)).splitlines()
     assert lines[1] == "  12 |         statusMappings:"
     assert lines[2] == "     |         ^~~~~~~~~~~~~~~"
 
@@ -114,7 +114,7 @@ def test_control_characters_are_shown_escaped() -> None:
     assert "\x1b" not in shown
     assert shown.startswith("a: \\x1b")
     assert marks == "   ^~~~"
-    report = Report(
+    report = CheckOutcome(
         [Diagnostic("WM801", Severity.ERROR, "bad\x07 value\nsecond line", "f.yaml", Span(1, 4, 1, 5))],
         {"f.yaml": line + "\n"},
         1,
@@ -125,21 +125,22 @@ def test_control_characters_are_shown_escaped() -> None:
 
 
 def test_missing_source_prints_header_only() -> None:
-    report = Report([unknown_field()], {}, 1)
+    report = CheckOutcome([unknown_field()], {}, 1)
     lines = render_text(report).splitlines()
     assert lines[0].startswith("catalog/jobset/jobset.yaml:18:29: error:")
     assert lines[1].startswith("  note: ")
 
 
 def test_unregistered_rule_shows_id_only() -> None:
-    report = Report([Diagnostic("WM899", Severity.ERROR, "internal", "<stdin>", Span(1, 1, 1, 2))], {}, 1)
+    internal = Diagnostic("WM899", Severity.ERROR, "internal", "<stdin>", Span(1, 1, 1, 2))
+    report = CheckOutcome([internal], {}, 1)
     assert render_text(report).startswith("<stdin>:1:1: error: internal [WM899]\n")
 
 
 def test_sources_with_crlf_line_breaks() -> None:
     text = "a: 1\r\nb: .spec.x\r\n"
     span = span_of("a: 1\nb: .spec.x\n", 2, ".spec")
-    report = Report([Diagnostic("WM801", Severity.ERROR, "m", "f.yaml", span)], {"f.yaml": text}, 1)
+    report = CheckOutcome([Diagnostic("WM801", Severity.ERROR, "m", "f.yaml", span)], {"f.yaml": text}, 1)
     lines = render_text(report).splitlines()
     assert lines[1] == "  2 | b: .spec.x"
     assert lines[2] == "    |    ^~~~~"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wmaplint.facts import REPORTERS
+from wmaplint.facts import WORDINGS
 from wmaplint.rules import load
 
 load()
@@ -13,11 +13,11 @@ load()
 
 def rule_of(fact: Any) -> str:
     """The id of the rule that reports ``fact``."""
-    return REPORTERS[type(fact)][0].id
+    return WORDINGS[type(fact)][0].id
 
 
 def message_of(fact: Any) -> str:
-    message = REPORTERS[type(fact)][1](fact)
+    message = WORDINGS[type(fact)][1](fact)
     assert isinstance(message, str)
     return message
 

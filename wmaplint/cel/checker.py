@@ -69,8 +69,9 @@ _GO_DURATION = re.compile(r"[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h))+\
 
 
 @dataclass(frozen=True)
-class Problem:
-    """One finding inside an expression; ``offset`` is a code-point offset into the expression text."""
+class CheckerMessage:
+    """What the checker says of an expression (its callers make it a ``CelIssue``); ``offset`` is a code-point
+    offset into the expression text."""
 
     message: str
     offset: int | None
@@ -84,13 +85,13 @@ class Compiled:
     text: str
     serialized: bytes | None
     ast: celast.CheckedAst | None
-    problems: list[Problem]
+    problems: list[CheckerMessage]
 
 
 @dataclass
 class CheckResult:
     text: str
-    problems: list[Problem]
+    problems: list[CheckerMessage]
     output: t.CelType = t.DYN
     compiled: Compiled | None = None
     uses_old_self: bool = False
@@ -142,18 +143,19 @@ def _rewrite(message: str) -> str:
     return message
 
 
-def _compile_problems(text: str, raw: str) -> list[Problem]:
+def _compile_problems(text: str, raw: str) -> list[CheckerMessage]:
     body = _strip_status(raw)
     problems = []
     for match in _ISSUE_LINE.finditer(body):
         problems.append(
-            Problem(
+            CheckerMessage(
                 _rewrite(match.group(3).strip()),
                 _line_col_to_offset(text, int(match.group(1)), int(match.group(2))),
                 "compile",
             )
         )
-    return problems or [Problem(body.splitlines()[0] if body else "compilation failed", None, "compile")]
+    first = body.splitlines()[0] if body else "compilation failed"
+    return problems or [CheckerMessage(first, None, "compile")]
 
 
 def _backtick_offset(text: str) -> int | None:
@@ -196,17 +198,18 @@ def compile_expression(text: str, variables: tuple[str, ...] = ("self", "oldSelf
 
 def _compile_uncached(text: str, variables: tuple[str, ...]) -> Compiled:
     if not isinstance(text, str) or not text.strip():
-        return Compiled(text, None, None, [Problem("expression is empty", None, "compile")])
+        return Compiled(text, None, None, [CheckerMessage("expression is empty", None, "compile")])
     if len(text) > MAX_EXPRESSION_CHARS:
         return Compiled(
             text,
             None,
             None,
-            [Problem(f"expression longer than {MAX_EXPRESSION_CHARS} characters", None, "compile")],
+            [CheckerMessage(f"expression longer than {MAX_EXPRESSION_CHARS} characters", None, "compile")],
         )
     tick = _backtick_offset(text)
     if tick is not None:
-        return Compiled(text, None, None, [Problem("Syntax error: unsupported syntax: '`'", tick, "compile")])
+        unsupported = CheckerMessage("Syntax error: unsupported syntax: '`'", tick, "compile")
+        return Compiled(text, None, None, [unsupported])
     from wmaplint.cel.env import check_env
 
     try:
@@ -215,7 +218,8 @@ def _compile_uncached(text: str, variables: tuple[str, ...]) -> Compiled:
         return Compiled(text, None, None, _compile_problems(text, str(exc)))
     except Exception as exc:  # anything else from the native layer is still a finding, not a crash
         return Compiled(
-            text, None, None, [Problem(_strip_status(str(exc)) or "compilation failed", None, "compile")]
+            text, None, None,
+            [CheckerMessage(_strip_status(str(exc)) or "compilation failed", None, "compile")],
         )
     serialized = expression.serialize()
     try:
@@ -241,10 +245,11 @@ def check_expression(
         output = t.DYN
     problems = walker.problems
     if walker.reported > MAX_PROBLEMS:
-        problems.append(Problem(f"{walker.reported - MAX_PROBLEMS} more errors were truncated", None, "type"))
+        more = walker.reported - MAX_PROBLEMS
+        problems.append(CheckerMessage(f"{more} more errors were truncated", None, "type"))
     if expect and not problems and not output.is_dyn and output.kind != expect:
         what = "a bool" if expect == "bool" else "a string"
-        problems.append(Problem(f"cel expression must evaluate to {what}", None, "output"))
+        problems.append(CheckerMessage(f"cel expression must evaluate to {what}", None, "output"))
     truncated = max(walker.reported - MAX_PROBLEMS, 0)
     return CheckResult(text, problems, output, compiled, walker.uses_old_self, walker.node_types, truncated)
 
@@ -255,7 +260,7 @@ class _TypeWalker:
     def __init__(self, checked: celast.CheckedAst, variables: dict[str, t.CelType]) -> None:
         self.checked = checked
         self.variables = variables
-        self.problems: list[Problem] = []
+        self.problems: list[CheckerMessage] = []
         self.reported = 0
         self.uses_old_self = False
         self.node_types: dict[int, t.CelType] = {}
@@ -263,7 +268,7 @@ class _TypeWalker:
     def report(self, node: celast.Node, message: str) -> None:
         self.reported += 1
         if self.reported <= MAX_PROBLEMS:
-            self.problems.append(Problem(message, self.checked.positions.get(node.id), "type"))
+            self.problems.append(CheckerMessage(message, self.checked.positions.get(node.id), "type"))
 
     def checker_type(self, node: celast.Node) -> t.CelType:
         return self.checked.types.get(node.id, t.DYN)
@@ -517,7 +522,7 @@ class _TypeWalker:
                 )
         if bad:
             self.problems.append(
-                Problem(f"invalid {fn} argument", self.checked.positions.get(arg.id), "type")
+                CheckerMessage(f"invalid {fn} argument", self.checked.positions.get(arg.id), "type")
             )
 
     # -- literals and comprehensions -------------------------------------------------------------------------
@@ -565,7 +570,7 @@ class _TypeWalker:
         return self.infer(node.result, outer, depth)
 
 
-def describe(problem: Problem, text: str) -> str:
+def describe(problem: CheckerMessage, text: str) -> str:
     """``ERROR: <input>:L:C: message`` plus the source line and caret, as cel-go prints it."""
     if problem.offset is None:
         return f"ERROR: <input>: {problem.message}"

@@ -1,8 +1,8 @@
 """What the CEL analyses find (no heavy imports, safe to import anywhere).
 
-The analyses read documents as plain data: what they find is an issue or a violation at a key path, of a kind
-that names the fact it becomes once its caller has placed it in a file (``at``); the rule that reports the
-kind words it (``wmaplint.rules.cel``).
+The analyses read documents as plain data: what they find is an issue or a violation at a key path (a
+``DataFinding``), of a kind that names the fact it becomes once its caller has placed it in a file (``at``);
+the rule that reports the kind words it (``wmaplint.rules.cel``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from wmaplint.diagnostics import Span
-from wmaplint.facts import Fact
+from wmaplint.facts import DataFinding, Fact
 from wmaplint.structs import dataclass
 
 Pointer = tuple[str | int, ...]
@@ -76,7 +76,7 @@ class ValidationRuleNotEvaluated(ObjectFinding):
 
 
 @dataclass(frozen=True)
-class CelIssue:
+class CelIssue(DataFinding):
     """A finding about a CEL expression of a document read as plain data.
 
     ``kind`` is the fact it becomes; ``pointer`` is the key path inside the checked document to the offending
@@ -96,7 +96,7 @@ class CelIssue:
 
 
 @dataclass(frozen=True)
-class CelViolation:
+class CelViolation(DataFinding):
     """A validation rule that rejected an object (or was not run on it), rendered like the API server's field
     error; ``kind`` is the fact it becomes."""
 

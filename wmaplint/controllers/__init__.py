@@ -8,9 +8,9 @@ it; it reads nothing of theirs. The API:
   it; ``Model.model_for(group, kind, version)`` and ``Model.closest(...)`` give a :class:`KindModel`.
 - :func:`model_for` ``(group, kind, version)``: the shipped model of one kind at one version, or None.
 - :class:`KindModel`: ``creates`` (:class:`CreatedObject`: kind, count, template, entries, groups),
-  ``pod_labels(created)`` (:class:`LabelFact` by key: role, how the value derives, source), ``pods``
+  ``pod_labels(created)`` (:class:`WrittenLabel` by key: role, how the value derives, source), ``pods``
   (:class:`PodFacts`: exhaustive, domains, annotations), ``status`` (:class:`StatusFacts`: conditions,
-  reasons, phases, exhaustive), ``suspend`` (:class:`SuspendFact`), ``integer_field(path)`` and
+  reasons, phases, exhaustive), ``suspend`` (:class:`SuspendSwitch`), ``integer_field(path)`` and
   ``replica_count_fields()`` (:class:`IntegerField`), ``assumptions``.
 
 Where a fact is not known the model says so (``exhaustive: false``, ``count: unknown``, ``derive: null``, a
@@ -24,20 +24,20 @@ from wmaplint.controllers.model import (
     ROLES,
     UNKNOWN,
     Assumption,
-    ConditionFact,
     CreatedObject,
     IntegerField,
     KindModel,
-    LabelFact,
     Model,
-    PhaseFact,
     PodFacts,
     StatusFacts,
-    SuspendFact,
+    SuspendSwitch,
+    WrittenCondition,
+    WrittenLabel,
+    WrittenPhase,
 )
 
 __all__ = [
-    "MODEL_DIR", "ROLES", "SCHEMA_FILE", "UNKNOWN", "Assumption", "ConditionFact", "CreatedObject",
-    "IntegerField", "KindModel", "LabelFact", "Model", "ModelError", "PhaseFact", "PodFacts", "StatusFacts",
-    "SuspendFact", "load_model", "model_for", "parse_model",
+    "MODEL_DIR", "ROLES", "SCHEMA_FILE", "UNKNOWN", "Assumption", "CreatedObject", "IntegerField",
+    "KindModel", "Model", "ModelError", "PodFacts", "StatusFacts", "SuspendSwitch", "WrittenCondition",
+    "WrittenLabel", "WrittenPhase", "load_model", "model_for", "parse_model",
 ]

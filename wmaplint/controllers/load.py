@@ -17,16 +17,16 @@ from wmaplint import cache_records, memo
 from wmaplint.controllers.errors import ModelError
 from wmaplint.controllers.model import (
     Assumption,
-    ConditionFact,
     CreatedObject,
     IntegerField,
     KindModel,
-    LabelFact,
     Model,
-    PhaseFact,
     PodFacts,
     StatusFacts,
-    SuspendFact,
+    SuspendSwitch,
+    WrittenCondition,
+    WrittenLabel,
+    WrittenPhase,
 )
 from wmaplint.controllers.paths import normalise_path
 from wmaplint.shipped_data import shipped
@@ -45,9 +45,9 @@ def _strings(value: Json) -> tuple[str, ...]:
     return tuple("" if v is None else str(v) for v in value) if isinstance(value, list) else ()
 
 
-def _label(key: str, raw: dict[str, Any]) -> LabelFact:
+def _label(key: str, raw: dict[str, Any]) -> WrittenLabel:
     role = str(raw.get("role", "other"))
-    return LabelFact(
+    return WrittenLabel(
         key=key,
         role="run" if role == "attempt" else role,
         value=str(raw.get("value", "")),
@@ -75,11 +75,11 @@ def _pods(raw: dict[str, Any], default_source: str) -> PodFacts:
 
 def _status(raw: dict[str, Any]) -> StatusFacts:
     conditions = {
-        str(t): ConditionFact(str(t), str((c or {}).get("source", "")), _strings((c or {}).get("reasons")))
+        str(t): WrittenCondition(str(t), str((c or {}).get("source", "")), _strings((c or {}).get("reasons")))
         for t, c in (raw.get("conditions") or {}).items()
     }
     phases = {
-        normalise_path(str(p)): PhaseFact(str(p), _strings(ph.get("values")), str(ph.get("source", "")),
+        normalise_path(str(p)): WrittenPhase(str(p), _strings(ph.get("values")), str(ph.get("source", "")),
                                           ph.get("exhaustive", True) is not False)
         for p, ph in (raw.get("phases") or {}).items()
     }
@@ -124,7 +124,7 @@ def _kind(raw: dict[str, Any], header: dict[str, Any], file: str) -> KindModel:
         ),
         pods=_pods(raw["pods"], source) if isinstance(raw.get("pods"), dict) else None,
         status=_status(raw["status"]) if isinstance(raw.get("status"), dict) else None,
-        suspend=SuspendFact(source=str(suspend["source"]),
+        suspend=SuspendSwitch(source=str(suspend["source"]),
                             supported=suspend.get("supported", True) is not False, path=suspend.get("path"),
                             suspend=suspend.get("suspend"), resume=suspend.get("resume"))
         if isinstance(suspend, dict) else None,
@@ -172,9 +172,9 @@ def _from_pod_labels(data: Json, source: str) -> tuple[KindModel, ...]:
         parts = gvk.split("/")
         group, version, kind = ("", *parts) if len(parts) == 2 else parts
         labels = {
-            key: LabelFact(key, "run" if label.role == "attempt" else label.role, label.value, label.source,
-                           of=label.of, lower=label.lower, values=label.values, otherwise=label.otherwise,
-                           present=label.present)
+            key: WrittenLabel(key, "run" if label.role == "attempt" else label.role, label.value,
+                              label.source, of=label.of, lower=label.lower, values=label.values,
+                              otherwise=label.otherwise, present=label.present)
             for key, label in facts.labels.items()
         }
         kinds.append(KindModel(group=group, kind=kind, versions=(version,), source=facts.source, file=source,

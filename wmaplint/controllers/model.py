@@ -39,7 +39,7 @@ class CreatedObject:
 
 
 @dataclass(frozen=True)
-class LabelFact:
+class WrittenLabel:
     """A label (or annotation) the controllers write on the pods: what its value identifies (``role``), how it
     is derived from the manifest (``derive``, jq; None when it cannot be), on which created objects' pods
     (``on``: their names; all when empty)."""
@@ -69,22 +69,26 @@ class PodFacts:
     gang: bool = False
     exhaustive: bool = False
     domains: tuple[str, ...] = ()
-    labels: dict[str, LabelFact] = field(default_factory=dict)
-    annotations: dict[str, LabelFact] = field(default_factory=dict)
+    labels: dict[str, WrittenLabel] = field(default_factory=dict)
+    annotations: dict[str, WrittenLabel] = field(default_factory=dict)
 
     def in_domain(self, key: str) -> bool:
         return any(key.startswith(prefix) for prefix in self.domains)
 
 
 @dataclass(frozen=True)
-class ConditionFact:
+class WrittenCondition:
+    """A condition type the controllers set on the workload's status, with the reasons they give it."""
+
     type: str
     source: str
     reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class PhaseFact:
+class WrittenPhase:
+    """A status field the controllers write a phase into, and its values (all of them when ``exhaustive``)."""
+
     path: str
     values: tuple[str, ...]
     source: str
@@ -99,13 +103,13 @@ class StatusFacts:
     completes: bool = False
     fails: bool = True
     exhaustive: bool = True
-    conditions: dict[str, ConditionFact] = field(default_factory=dict)
+    conditions: dict[str, WrittenCondition] = field(default_factory=dict)
     exclusive: tuple[tuple[str, str], ...] = ()
-    phases: dict[str, PhaseFact] = field(default_factory=dict)
+    phases: dict[str, WrittenPhase] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
-class SuspendFact:
+class SuspendSwitch:
     """How the workload suspends: the JSON ``suspend`` value written at ``path`` suspends, ``resume`` resumes.
     ``supported`` False: the kind has no suspend switch."""
 
@@ -147,7 +151,7 @@ class KindModel:
     creates: tuple[CreatedObject, ...] = ()
     pods: PodFacts | None = None
     status: StatusFacts | None = None
-    suspend: SuspendFact | None = None
+    suspend: SuspendSwitch | None = None
     fields: tuple[IntegerField, ...] = ()
     assumptions: tuple[Assumption, ...] = ()
 
@@ -171,25 +175,25 @@ class KindModel:
     def pods_created(self) -> tuple[CreatedObject, ...]:
         return tuple(c for c in self.creates if c.is_pod)
 
-    def pod_labels(self, created: str | None = None) -> dict[str, LabelFact]:
+    def pod_labels(self, created: str | None = None) -> dict[str, WrittenLabel]:
         """The labels written on the pods of the created object ``created`` (every pod when None)."""
         if self.pods is None:
             return {}
         return {k: v for k, v in self.pods.labels.items() if v.written_on(created)}
 
-    def label(self, key: str) -> LabelFact | None:
+    def label(self, key: str) -> WrittenLabel | None:
         return self.pods.labels.get(key) if self.pods else None
 
-    def labels_with_role(self, *roles: str) -> list[LabelFact]:
+    def labels_with_role(self, *roles: str) -> list[WrittenLabel]:
         return [label for label in self.pod_labels().values() if label.role in roles]
 
-    def condition(self, ctype: str) -> ConditionFact | None:
+    def condition(self, ctype: str) -> WrittenCondition | None:
         return self.status.conditions.get(ctype) if self.status else None
 
     def condition_types(self) -> tuple[str, ...]:
         return tuple(self.status.conditions) if self.status else ()
 
-    def phase(self, path: str) -> PhaseFact | None:
+    def phase(self, path: str) -> WrittenPhase | None:
         from wmaplint.controllers.paths import normalise_path
 
         return self.status.phases.get(normalise_path(path)) if self.status else None

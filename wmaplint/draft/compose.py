@@ -24,8 +24,8 @@ from wmaplint.draft.shapes import (
     ITERATIONS,
     POD_SPEC,
     TEMPLATE,
-    Level,
     Location,
+    PathObject,
     Site,
     boolean_member,
     count_members,
@@ -37,7 +37,7 @@ from wmaplint.draft.shapes import (
     type_at,
 )
 from wmaplint.draft.status import draft_status
-from wmaplint.draft.target import DraftError, Target
+from wmaplint.draft.target import DraftError, DraftTarget
 from wmaplint.draft.writer import Entry, Map, Seq, render
 from wmaplint.pod_labels import PodLabel, PodLabels, closest_key
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, STRING, SchemaType
@@ -74,7 +74,7 @@ class Draft:
 
 @dataclass
 class _Counts:
-    level: Level
+    level: PathObject
     members: dict[str, str]  # "replicas"|"min"|"max" -> member name
 
 
@@ -98,7 +98,7 @@ class Composer:
     """The drafting of one kind: ``labels`` and ``facts`` are what the knowledge files say of it (or of
     another version of it, which ``notes`` then say)."""
 
-    def __init__(self, target: Target, labels: PodLabels, knowledge: Knowledge | None) -> None:
+    def __init__(self, target: DraftTarget, labels: PodLabels, knowledge: Knowledge | None) -> None:
         self.target = target
         group, version, kind = target.gvk
         self.labels = labels.closest(group, version, kind)
@@ -415,7 +415,7 @@ class Composer:
     @staticmethod
     def _multipliers(component: _Component) -> list[str]:
         """Integers beside a component's count or its pods' holder that may multiply its pods."""
-        levels: list[Level] = []
+        levels: list[PathObject] = []
         if component.counts is not None:
             levels.append(component.counts.level)
         site = component.site
@@ -617,7 +617,7 @@ def _slug(word: str) -> str:
 
 # -- the document --------------------------------------------------------------------------------------------
 
-def draft(target: Target, labels: PodLabels, knowledge: Knowledge | None) -> Draft:
+def draft(target: DraftTarget, labels: PodLabels, knowledge: Knowledge | None) -> Draft:
     """The drafted definition of ``target``'s kind; raises DraftError when its schema has no pods."""
     composer = Composer(target, labels, knowledge)
     if not composer.sites:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel
-from wmaplint.draft.shapes import EACH_MAP, ITERATIONS, Level, Location, Site
+from wmaplint.draft.shapes import EACH_MAP, ITERATIONS, Location, PathObject, Site
 from wmaplint.structs import dataclass, replace
 
 
@@ -130,10 +130,10 @@ def _named_entries(site: Site, index: int, pods: list[ModelPods]) -> list[str]:
             and p.locations[0][index + 1:] == where[index + 1:]]
 
 
-def _at_entry(level: Level, index: int, key: str) -> Level:
+def _at_entry(level: PathObject, index: int, key: str) -> PathObject:
     location = level.location
     if len(location) <= index:
         return level
     # the named entry may be left out, where an entry of the map always exists once there
     always = level.always and len(location) != index + 1
-    return Level((*location[:index], key, *location[index + 1:]), level.type, always)
+    return PathObject((*location[:index], key, *location[index + 1:]), level.type, always)

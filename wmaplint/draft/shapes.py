@@ -45,7 +45,7 @@ _ROOT_SKIPPED = frozenset({"apiVersion", "kind", "metadata", "status"})
 
 
 @dataclass(frozen=True)
-class Level:
+class PathObject:
     """An object on the way from the root to a site: its location, type, and whether it always exists (its
     parent requires it, or it is an entry of a list or map)."""
 
@@ -62,11 +62,11 @@ class Site:
     the object whose members the fragments fall back to (Milvus' ``.spec.components``)."""
 
     shape: str
-    levels: tuple[Level, ...]
+    levels: tuple[PathObject, ...]
     job: int | None = None
     fragments: dict[str, tuple[Location, ...]] = field(default_factory=dict)
     metadata: Location | None = None
-    defaults: Level | None = None
+    defaults: PathObject | None = None
 
     @property
     def location(self) -> Location:
@@ -78,7 +78,7 @@ class Site:
         steps = [i for i, step in enumerate(self.location) if step in ITERATIONS]
         return steps[0] if steps else None
 
-    def entry(self) -> Level | None:
+    def entry(self) -> PathObject | None:
         """The list or map entry the site belongs to."""
         index = self.iteration
         if index is None:
@@ -187,7 +187,7 @@ def _flattened(t: SchemaType) -> bool:
 def recognise(root: SchemaType) -> Recognition:
     """The sites of a kind whose schema is ``root``."""
     found = Recognition()
-    _walk(root, (Level((), root, True),), found, set())
+    _walk(root, (PathObject((), root, True),), found, set())
     for site in list(found.sites):
         if sum(step in ITERATIONS for step in site.location) > 1:
             found.sites.remove(site)
@@ -196,7 +196,7 @@ def recognise(root: SchemaType) -> Recognition:
     return found
 
 
-def _walk(t: SchemaType, levels: tuple[Level, ...], found: Recognition, seen: set[int]) -> None:
+def _walk(t: SchemaType, levels: tuple[PathObject, ...], found: Recognition, seen: set[int]) -> None:
     here = levels[-1]
     left = MAX_DEPTH - len(here.location)
     if left < 0 or id(t) in seen or found.barren.get(id(t), -1) >= left:
@@ -213,7 +213,7 @@ def _walk(t: SchemaType, levels: tuple[Level, ...], found: Recognition, seen: se
         found.barren[id(t)] = left
 
 
-def _look(t: SchemaType, levels: tuple[Level, ...], found: Recognition, seen: set[int]) -> None:
+def _look(t: SchemaType, levels: tuple[PathObject, ...], found: Recognition, seen: set[int]) -> None:
     here = levels[-1]
     if t.kind == ARRAY:
         if t.items is not None and t.items.kind in (OBJECT, ARRAY):
@@ -247,19 +247,19 @@ def _look(t: SchemaType, levels: tuple[Level, ...], found: Recognition, seen: se
                     below.defaults = here
 
 
-def _enter(t: SchemaType, location: Location, always: bool, levels: tuple[Level, ...], found: Recognition,
-           seen: set[int]) -> None:
-    _walk(t, (*levels, Level(location, t, always)), found, seen)
+def _enter(t: SchemaType, location: Location, always: bool, levels: tuple[PathObject, ...],
+           found: Recognition, seen: set[int]) -> None:
+    _walk(t, (*levels, PathObject(location, t, always)), found, seen)
 
 
 def holds_pods(t: SchemaType) -> bool:
     """Whether a type holds a site anywhere below it."""
     probe = Recognition()
-    _walk(t, (Level(("probe",), t, True),), probe, set())
+    _walk(t, (PathObject(("probe",), t, True),), probe, set())
     return bool(probe.sites)
 
 
-def _site(t: SchemaType, levels: tuple[Level, ...]) -> Site | None:
+def _site(t: SchemaType, levels: tuple[PathObject, ...]) -> Site | None:
     if is_pod_template(t):
         holder = levels[-2].type if len(levels) > 1 else None
         job = len(levels) - 2 if holder is not None and is_job_spec(holder) else None
@@ -274,7 +274,7 @@ def _site(t: SchemaType, levels: tuple[Level, ...]) -> Site | None:
     return None
 
 
-def _metadata(levels: tuple[Level, ...]) -> Location | None:
+def _metadata(levels: tuple[PathObject, ...]) -> Location | None:
     """Where the labels of a pod spec's pods are: a metadata member beside it, else the spec itself or an
     object holding it within its entry, when that has labels."""
     if len(levels) > 1:
@@ -319,7 +319,7 @@ def _fragment_fields(t: SchemaType, at: Location) -> dict[str, tuple[Location, .
     return out
 
 
-def _fragment_site(t: SchemaType, levels: tuple[Level, ...]) -> Site:
+def _fragment_site(t: SchemaType, levels: tuple[PathObject, ...]) -> Site:
     at = levels[-1].location
     fragments = _fragment_fields(t, at)
     for name, prop in t.properties.items():
@@ -343,7 +343,7 @@ def _fragment_site(t: SchemaType, levels: tuple[Level, ...]) -> Site:
     return Site(FRAGMENTS, levels, fragments=fragments)
 
 
-def _pod_spec_fragments(t: SchemaType, levels: tuple[Level, ...], singles: list[str]) -> Site:
+def _pod_spec_fragments(t: SchemaType, levels: tuple[PathObject, ...], singles: list[str]) -> Site:
     at = levels[-1].location
     fragments = {k: v for k, v in _fragment_fields(t, at).items() if k != "resourcesPath"}
     fragments["containersPath"] = ((*at, "containers"),)

@@ -22,7 +22,10 @@ class DraftError(Exception):
 
 
 @dataclass
-class Target:
+class DraftTarget:
+    """The kind a draft is written for: its schema type, where the schema came from, and the types of its
+    other versions."""
+
     gvk: GVK
     type: SchemaType
     source: str  # as comments name it: the user's path, or the bundled source's lock path
@@ -81,7 +84,7 @@ def _usable(t: SchemaType | None, gvk: GVK, where: str) -> SchemaType:
     return t
 
 
-def from_crd_file(path: str, kind: str | None = None, version: str | None = None) -> Target:
+def from_crd_file(path: str, kind: str | None = None, version: str | None = None) -> DraftTarget:
     """The kind of a CRD file (``kind``/``version`` pick one when it serves several)."""
     try:
         data = read_bytes(path)
@@ -97,14 +100,14 @@ def from_crd_file(path: str, kind: str | None = None, version: str | None = None
         raise DraftError(f"{path}: {problems[0]}")
     gvk = _choose(gvks, kind, version, path)
     found = store.lookup(*gvk)
-    target = Target(gvk, _usable(found[0].type if found else None, gvk, path), path)
+    target = DraftTarget(gvk, _usable(found[0].type if found else None, gvk, path), path)
     digest = hashlib.sha256(data).hexdigest()
     # the sources `check` reads the draft against when the user gives no --crds
     target.others = [s.type for s in shared_store().lookup(*gvk) if s.sha256 != digest]
     return target
 
 
-def from_store(kind: str, version: str | None = None, crds: tuple[str, ...] = ()) -> Target:
+def from_store(kind: str, version: str | None = None, crds: tuple[str, ...] = ()) -> DraftTarget:
     """A kind the schema store serves (``crds`` first, then the environment, the user cache, the bundle)."""
     store = shared_store(crds)
     gvk = _choose(store.gvks(), kind, version, "the schema store (see `wmaplint schemas list`)")
@@ -113,4 +116,4 @@ def from_store(kind: str, version: str | None = None, crds: tuple[str, ...] = ()
         raise DraftError(f"no schema source serves {format_gvk(gvk)}")
     first = found[0]
     source = first.source if first.base is None else first.label
-    return Target(gvk, _usable(first.type, gvk, source), source, [s.type for s in found[1:]])
+    return DraftTarget(gvk, _usable(first.type, gvk, source), source, [s.type for s in found[1:]])

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from wmaplint.controllers import KindModel, LabelFact, load_model
+from wmaplint.controllers import KindModel, WrittenLabel, load_model
 from wmaplint.controllers.reading import created_pods_of, label_keys
 from wmaplint.jq import words as jqwords
 from wmaplint.lsp.yamlpath import locate
@@ -46,7 +46,7 @@ def component_at(definition: Definition, pointer: tuple[object, ...]) -> Compone
     return None
 
 
-def label_markdown(model: KindModel, label: LabelFact, component: Component | None = None) -> str:
+def label_markdown(model: KindModel, label: WrittenLabel, component: Component | None = None) -> str:
     lines = [f"**label `{label.key}`** ({label.role}): {label.value}"]
     if label.of:
         lines.append(f"names the entries of `{label.of}`")

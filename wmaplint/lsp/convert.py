@@ -9,7 +9,7 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from wmaplint.diagnostics import CACHED_SCHEMAS, SHIPPED_PACKS, Diagnostic, RelatedLocation, Severity
-from wmaplint.lsp.positions import LineIndex
+from wmaplint.lsp.positions import LspPositions
 
 SOURCE = "wmaplint"
 SEVERITIES = {
@@ -54,11 +54,11 @@ def local_file(rel: RelatedLocation) -> str | None:
 
 def to_lsp(
     diag: Diagnostic,
-    index: LineIndex,
+    index: LspPositions,
     path: str,
     uri: str,
     uri_for_path: Callable[[str], str],
-    other_index: Callable[[str], LineIndex | None],
+    other_index: Callable[[str], LspPositions | None],
 ) -> lsp.Diagnostic:
     """One diagnostic; ``other_index`` gives line indexes of related files (None when unreadable). A related
     location in a file the editor cannot open (a schema inside the bundle) is left out."""

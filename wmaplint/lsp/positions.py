@@ -14,8 +14,8 @@ from wmaplint.lsp.documents import utf16_column, utf16_len
 from wmaplint.source import lines as line_model
 
 
-class LineIndex:
-    """One document's lines, for converting positions both ways."""
+class LspPositions:
+    """One document's positions both ways: wmaplint's (1-based lines, code-point columns) and LSP's."""
 
     def __init__(self, text: str) -> None:
         self.text = text

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from wmaplint import __version__
+from wmaplint.childproc import process_alive
 from wmaplint.lsp import rpc
 
 DEBOUNCE_SECONDS = 0.15
@@ -80,16 +81,6 @@ def _client_process(params: object) -> int | None:
     if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0 or pid == os.getpid():
         return None
     return pid if process_alive(pid) else None
-
-
-def process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (OSError, OverflowError):
-        return True  # exists (another user's), or beyond what this system numbers: nothing to watch
-    return True
 
 
 def serve(tcp: bool = False, host: str = "127.0.0.1", port: int = 2087,

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from wmaplint.childproc import process_alive
 from wmaplint.lsp import attach, rpc
 from wmaplint.lsp.documents import TextDocument
 from wmaplint.lsp.params import BadParams, check_changes, check_request, check_text_document, document_uri
@@ -337,8 +338,6 @@ class Session:
         return self.exit_code
 
     async def watch_client(self, pid: int) -> None:
-        from wmaplint.lsp.server import process_alive
-
         while process_alive(pid):
             await asyncio.sleep(CLIENT_POLL_SECONDS)
         log.warning("wmaplint lsp: the client process %d is gone; exiting", pid)

@@ -6,7 +6,7 @@ import re
 from functools import cached_property
 
 from wmaplint.definition.model import Definition, build
-from wmaplint.lsp.positions import LineIndex
+from wmaplint.lsp.positions import LspPositions
 from wmaplint.source import SourceFile, load_text
 from wmaplint.structs import dataclass, field
 
@@ -25,8 +25,8 @@ class Snapshot:
     _definitions: list[Definition] | None = field(default=None, repr=False)
 
     @cached_property
-    def index(self) -> LineIndex:
-        return LineIndex(self.text)
+    def index(self) -> LspPositions:
+        return LspPositions(self.text)
 
     @cached_property
     def source(self) -> SourceFile:

@@ -141,7 +141,7 @@ class Worker:
 
     def related_index(self, path: str) -> Any:
         """The line index of a related file (a CRD), kept while its modification time and size stay put."""
-        from wmaplint.lsp.positions import LineIndex
+        from wmaplint.lsp.positions import LspPositions
         from wmaplint.source import InputError, read_path
 
         try:
@@ -154,7 +154,7 @@ class Worker:
             self.related.move_to_end(path)
             return cached[1]
         try:
-            index = LineIndex(read_path(path))
+            index = LspPositions(read_path(path))
         except (InputError, OSError):
             return None
         self.related[path] = (stamp, index)

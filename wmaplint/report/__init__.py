@@ -1,4 +1,4 @@
-"""Reporters: turn a Report into text for a terminal, JSON, SARIF or GitHub workflow commands.
+"""The outputs of a check: its CheckOutcome as text for a terminal, JSON, SARIF or GitHub workflow commands.
 
 Every format orders findings the same way (path, span, rule, message), states columns in UTF-16 code units
 (``common.py``), and none of them prints: the caller writes the returned string.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wmaplint.diagnostics import Report
+from wmaplint.diagnostics import CheckOutcome
 
 FORMATS = ("text", "json", "sarif", "github")
 
@@ -18,7 +18,7 @@ class UnknownFormatError(ValueError):
 
 
 def render(
-    report: Report,
+    report: CheckOutcome,
     fmt: str,
     *,
     color: bool = False,

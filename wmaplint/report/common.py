@@ -17,9 +17,9 @@ from wmaplint.diagnostics import (
     BUNDLED_SCHEMAS,
     CACHED_SCHEMAS,
     SHIPPED_PACKS,
+    CheckOutcome,
     Diagnostic,
     RelatedLocation,
-    Report,
     Severity,
     Span,
 )
@@ -50,7 +50,7 @@ class Counts:
         return self.errors + self.warnings + self.infos
 
 
-def count(report: Report) -> Counts:
+def count(report: CheckOutcome) -> Counts:
     by_severity = {severity: 0 for severity in Severity}
     for diagnostic in report.diagnostics:
         by_severity[Severity(diagnostic.severity)] += 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wmaplint.diagnostics import Diagnostic, Report, Severity
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, Severity
 from wmaplint.report.common import (
     STDIN_PATH,
     SourceLines,
@@ -80,7 +80,7 @@ def annotation(
     return f"::{command} {rendered}::{escape_data(_message(diagnostic, lines, root, cwd))}"
 
 
-def render_github(report: Report, *, root: Path | None = None, cwd: Path | None = None) -> str:
+def render_github(report: CheckOutcome, *, root: Path | None = None, cwd: Path | None = None) -> str:
     paths: dict[str, str] = {}
     sources = SourceLines(report.sources)
     lines = [

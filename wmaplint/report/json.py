@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Report, Severity, Span
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, Fix, RelatedLocation, Severity, Span
 from wmaplint.report.common import SourceLines, count, dump_json, output_span, sorted_diagnostics
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def diagnostic_json(diagnostic: Diagnostic, lines: SourceLines | None = None) ->
     }
 
 
-def report_json(report: Report, *, tool_version: str) -> dict[str, Any]:
+def report_json(report: CheckOutcome, *, tool_version: str) -> dict[str, Any]:
     counts = count(report)
     lines = SourceLines(report.sources)
     return {
@@ -112,6 +112,6 @@ def report_json(report: Report, *, tool_version: str) -> dict[str, Any]:
     }
 
 
-def render_json(report: Report, *, tool_version: str) -> str:
+def render_json(report: CheckOutcome, *, tool_version: str) -> str:
     # expanded down to each diagnostic's keys; spans, related locations, fixes and data stay on one line
     return dump_json(report_json(report, tool_version=tool_version), expand_depth=3)

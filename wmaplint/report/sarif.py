@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Report, Severity, Span
+from wmaplint.diagnostics import RULES, CheckOutcome, Diagnostic, Fix, RelatedLocation, Severity, Span
 from wmaplint.report.common import (
     BASE_LABELS,
     STDIN_PATH,
@@ -72,7 +72,7 @@ class _Locator:
     work tree (``outside_artifact``).
     """
 
-    def __init__(self, report: Report, root: Path, cwd: Path) -> None:
+    def __init__(self, report: CheckOutcome, root: Path, cwd: Path) -> None:
         self.root = root
         self.cwd = cwd
         self.lines = SourceLines(report.sources)
@@ -147,7 +147,7 @@ def _work_tree(directory: Path) -> Path:
 class _Fingerprints:
     """Line hashes per file, computed once and only as far as the last line a result needs."""
 
-    def __init__(self, report: Report, cwd: Path) -> None:
+    def __init__(self, report: CheckOutcome, cwd: Path) -> None:
         self._sources = report.sources
         self._cwd = cwd
         self._wanted: dict[str, int] = {}
@@ -328,7 +328,7 @@ def _directory_uri(path: Path) -> str:
 
 
 def _invocation(
-    report: Report, kept: list[Diagnostic], outside: list[str], cwd: Path, max_results: int
+    report: CheckOutcome, kept: list[Diagnostic], outside: list[str], cwd: Path, max_results: int
 ) -> dict[str, Any]:
     """How the run went: unreadable inputs make it unsuccessful; truncation is reported, not hidden."""
     notes = [("error", line) for line in report.errors]
@@ -357,7 +357,7 @@ def _invocation(
 
 
 def sarif_log(
-    report: Report,
+    report: CheckOutcome,
     *,
     tool_version: str,
     root: Path | None = None,
@@ -401,7 +401,7 @@ def _dump(log: dict[str, Any]) -> str:
 
 
 def render_sarif(
-    report: Report,
+    report: CheckOutcome,
     *,
     tool_version: str,
     root: Path | None = None,

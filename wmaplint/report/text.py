@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from wmaplint.diagnostics import Diagnostic, Report, Severity
+from wmaplint.diagnostics import CheckOutcome, Diagnostic, Severity
 from wmaplint.report.common import (
     SourceLines,
     count,
@@ -160,7 +160,7 @@ def _render_one(diagnostic: Diagnostic, lines: SourceLines, paint: _Painter) -> 
     return out
 
 
-def render_text(report: Report, *, color: bool = False) -> str:
+def render_text(report: CheckOutcome, *, color: bool = False) -> str:
     paint = _Painter(color)
     lines = SourceLines(report.sources)
     blocks = ["\n".join(_render_one(d, lines, paint)) for d in sorted_diagnostics(report.diagnostics)]

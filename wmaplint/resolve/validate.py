@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import Diagnostic, Span
-from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.facts import DataFinding, Fact, diagnostics_of
 from wmaplint.source import Document, Node, anchor_node
 from wmaplint.structs import dataclass, field
 
@@ -42,7 +42,7 @@ class SchemaViolation(Fact):
 
 
 @dataclass(frozen=True)
-class ManifestProblem:
+class ManifestProblem(DataFinding):
     """One finding about a manifest: ``kind`` is the fact it becomes (``kind(path, span, message)``), ``path``
     the data path; ``at_key`` places it on the key itself."""
 

@@ -13,9 +13,9 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
   rule's diagnostics. The kinds named here are, with the definition kinds, the kinds the tool reads: a file
   that declares none of them is skipped (``engine.declares_kind``).
 - ``@expression_check(RULE, applies)``: ``fn(text, tree, role)`` runs on each jq expression of every
-  definition whose role (``wmaplint.jq.roles.ExprRole``) ``applies``, and yields findings on the expression
-  by itself (``wmaplint.jq.findings.JqFinding``, offsets into ``text``); they are kept by text and role, and
-  placed in the file (``wmaplint.rules.placement``).
+  definition whose role (``wmaplint.jq.roles.ExprRole``) ``applies``, and yields what it says of the
+  expression by itself (``wmaplint.diagnostics.ExpressionDiagnostic``, offsets into ``text``); they are kept
+  by text and role, and placed in the file (``wmaplint.rules.placement``).
 - ``@reports(RULE, FactType)``: ``fn(fact)`` words a fact that an analysis found (a YAML fault, a field the
   schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or, for a ``Fact`` in the
   file, the whole diagnostic, to add related locations), or None to say nothing, and the diagnostic takes the
@@ -41,11 +41,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from wmaplint import memo
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
-from wmaplint.facts import REPORTERS, Fact, Finding, diagnostics_of
+from wmaplint.facts import WORDINGS, Fact, Finding, diagnostics_of
 
 if TYPE_CHECKING:
+    from wmaplint.diagnostics import ExpressionDiagnostic
     from wmaplint.jq.ast import Node as JqNode
-    from wmaplint.jq.findings import JqFinding
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
     from wmaplint.rules.context import DefinitionContext, DocumentContext
@@ -89,7 +89,7 @@ class ExpressionCheck:
 
     __slots__ = ("rule", "fn", "applies", "unparsed")
 
-    def __init__(self, rule: Rule, fn: Callable[..., Iterable[JqFinding]],
+    def __init__(self, rule: Rule, fn: Callable[..., Iterable[ExpressionDiagnostic]],
                  applies: Callable[[ExprRole], bool] | None, unparsed: bool) -> None:
         self.rule = rule
         self.fn = fn
@@ -114,7 +114,7 @@ def expression_check(rule: Rule, applies: Callable[[ExprRole], bool] | None = No
     return register
 
 
-def expression_findings(text: str, role: ExprRole) -> list[JqFinding]:
+def expression_findings(text: str, role: ExprRole) -> list[ExpressionDiagnostic]:
     """Every expression check's findings on one jq expression used as ``role``, by position: what the rules
     find in it wherever it stands, before they place it in a file."""
     from wmaplint.jq.parser import try_parse
@@ -145,8 +145,8 @@ class _Expression:
 # Kept by text and role, for all the checks at once: the same catalog expressions recur in many definitions
 # and in every keystroke of an editor, and one look-up an expression is what a warm check costs.
 @memo.lru_cache(maxsize=16384, pure=True)
-def _cached_findings(key: _Expression) -> tuple[JqFinding, ...]:
-    found: list[JqFinding] = []
+def _cached_findings(key: _Expression) -> tuple[ExpressionDiagnostic, ...]:
+    found: list[ExpressionDiagnostic] = []
     parsed = not isinstance(key.tree, Exception)
     for check in EXPRESSION_CHECKS:
         if (parsed or check.unparsed) and (check.applies is None or check.applies(key.role)):
@@ -173,10 +173,10 @@ def reports(rule: Rule, kind: type[Finding]) -> Callable[[F], F]:
     ``ExpressionFact``)."""
 
     def register(fn: F) -> F:
-        known = REPORTERS.get(kind)
+        known = WORDINGS.get(kind)
         if known is not None and known[0].id != rule.id:
             raise ValueError(f"{kind.__name__} is reported by {known[0].id} already, not also {rule.id}")
-        REPORTERS[kind] = (rule, fn)
+        WORDINGS[kind] = (rule, fn)
         return fn
 
     return register
@@ -233,6 +233,6 @@ def run_document_checks(ctx: DocumentContext) -> Iterator[Diagnostic]:
         yield from check(ctx)
 
 
-__all__ = ["REPORTERS", "RULES", "definition_analysis", "definition_check", "diagnostics_of",
+__all__ = ["WORDINGS", "RULES", "definition_analysis", "definition_check", "diagnostics_of",
            "document_check", "document_kinds", "expression_check", "expression_findings", "load", "reported",
            "reports", "run_definition_checks", "run_document_checks"]

@@ -1,9 +1,10 @@
 """Findings on a jq expression placed in the file: offsets into the expression's text become a span in the
 YAML scalar it is written in, and a corrected expression the fix that writes it there.
 
-Two kinds of finding come here: the ``JqFinding``s of the expression checks, and the facts the typing of
-the definition's paths found (``ExpressionFact``s, ``DefinitionContext.typed_paths``), each worded by the
-rule that reports its kind (``@reports``) and placed by ``typed_path_diagnostics``, the one step that does it.
+Two things come here: what the expression checks say (``ExpressionDiagnostic``s), and the facts the
+typing of the definition's paths found (``ExpressionFact``s, ``DefinitionContext.typed_paths``), each worded
+by the rule that reports its kind (``@reports``) and placed by ``typed_path_diagnostics``, the one step that
+does it.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Rule, Severity, fix
-from wmaplint.facts import REPORTERS
+from wmaplint.facts import WORDINGS
 from wmaplint.source.edits import replace_scalar
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr
-    from wmaplint.jq.findings import JqFinding
+    from wmaplint.diagnostics import ExpressionDiagnostic
     from wmaplint.rules.context import DefinitionContext
 
 
@@ -33,7 +34,7 @@ def with_margins(replacement: str, original: str) -> str:
     return original[:start] + replacement + original[start + len(stripped):]
 
 
-def place(ctx: DefinitionContext, expr: Expr, finding: JqFinding) -> Diagnostic:
+def place(ctx: DefinitionContext, expr: Expr, finding: ExpressionDiagnostic) -> Diagnostic:
     """A Diagnostic for an expression check's finding, whose offsets are inside ``expr``'s text."""
     rule = RULES.get(finding.rule)
     severity = finding.severity
@@ -47,7 +48,7 @@ def typed_path_diagnostics(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     """The facts of the definition's typed paths, each worded by the rule that reports its kind, naming the
     schema source when several serve the kind, with where the schema declares what the fact is about."""
     for path in ctx.typed_paths:
-        found = REPORTERS.get(type(path.fact))
+        found = WORDINGS.get(type(path.fact))
         if found is None:
             continue
         rule, word = found

@@ -6,8 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
-from wmaplint.jq.findings import JqFinding
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import job_with
 
@@ -35,7 +34,7 @@ RULE = define(
 
 
 @expression_check(RULE)
-def placeholders(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def placeholders(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     for found in PLACEHOLDER.finditer(text):
         message = f"placeholder {found.group(1)!r} left by `wmaplint new`: replace it as its TODO says"
-        yield JqFinding(RULE.id, message, found.start(), found.end())
+        yield ExpressionDiagnostic(RULE.id, message, found.start(), found.end())

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from wmaplint.controllers import KindModel, LabelFact
+    from wmaplint.controllers import KindModel, WrittenLabel
 
 
-def written(labels: dict[str, LabelFact], limit: int = 8) -> str:
+def written(labels: dict[str, WrittenLabel], limit: int = 8) -> str:
     """The keys of ``labels`` for a message, the first ``limit`` of them."""
     keys = sorted(labels)
     shown = ", ".join(keys[:limit]) + (f" and {len(keys) - limit} more" if len(keys) > limit else "")

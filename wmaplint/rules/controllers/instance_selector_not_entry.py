@@ -14,7 +14,7 @@ from wmaplint.rules.controllers import source_of
 from wmaplint.rules.examples import JOBSET
 
 if TYPE_CHECKING:
-    from wmaplint.controllers import KindModel, LabelFact
+    from wmaplint.controllers import KindModel, WrittenLabel
     from wmaplint.rules.context import DefinitionContext
 
 RULE = define(
@@ -76,7 +76,7 @@ def _entry_lists(model: KindModel) -> set[str]:
     return places
 
 
-def _problem(label: LabelFact | None, ids: str, known: bool) -> str | None:
+def _problem(label: WrittenLabel | None, ids: str, known: bool) -> str | None:
     if label is None:
         return None
     if label.role in ROLES:

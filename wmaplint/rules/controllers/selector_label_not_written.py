@@ -14,7 +14,7 @@ from wmaplint.rules.examples import PYTORCHJOB
 
 if TYPE_CHECKING:
     from wmaplint.controllers import CreatedObject, KindModel
-    from wmaplint.controllers.model import LabelFact
+    from wmaplint.controllers.model import WrittenLabel
     from wmaplint.definition.model import Component, Expr, GangMember
     from wmaplint.rules.context import DefinitionContext
 
@@ -72,7 +72,7 @@ def _check(ctx: DefinitionContext, model: KindModel, component: Component,
 
 
 def _message(
-    model: KindModel, created: CreatedObject, read: LabelRead, on_pods: dict[str, LabelFact]
+    model: KindModel, created: CreatedObject, read: LabelRead, on_pods: dict[str, WrittenLabel]
 ) -> str | None:
     assert model.pods is not None
     known = model.pods.labels.get(read.key)

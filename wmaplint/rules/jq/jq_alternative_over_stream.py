@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import ast as jqast
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import Names, resolve
 from wmaplint.jq.streams import output_leaks
 from wmaplint.jq.wording import clip
@@ -36,7 +35,7 @@ RULE = define(
 
 
 @expression_check(RULE, lambda role: role.cardinality in ("per-instance", "instance-ids"))
-def alternatives_over_streams(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFinding]:
+def alternatives_over_streams(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     names = resolve(tree)
     for node in jqast.nodes(tree):
         if not (isinstance(node, jqast.Binary) and node.op == "//"):
@@ -54,7 +53,8 @@ def alternatives_over_streams(text: str, tree: jqast.Node, role: ExprRole) -> It
         replacement = _per_element(text, tree, node, names)
         if replacement:
             message += f"; write `{clip(replacement, 80)}`"
-        yield JqFinding(RULE.id, message, node.op_start, node.op_start + 2, replacement=replacement)
+        yield ExpressionDiagnostic(
+            RULE.id, message, node.op_start, node.op_start + 2, replacement=replacement)
 
 
 def _per_element(text: str, tree: jqast.Node, node: jqast.Binary, names: Names) -> str | None:

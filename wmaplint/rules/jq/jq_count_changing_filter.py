@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import ast as jqast
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import resolve
 from wmaplint.jq.streams import count_changers
 from wmaplint.rules import expression_check
@@ -38,7 +37,7 @@ RULE = define(
 
 
 @expression_check(RULE, lambda role: role.cardinality == "per-instance" and role.has_instances)
-def count_changing_filters(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFinding]:
+def count_changing_filters(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     from wmaplint.definition.fields import FRAGMENT_FIELDS  # the format's table, which `tree` does without
 
     if role.field in FRAGMENT_FIELDS:
@@ -53,5 +52,6 @@ def count_changing_filters(text: str, tree: jqast.Node, role: ExprRole) -> Itera
             end, what = node.start + len("label"), f"`label ${node.name}`"
         elif isinstance(node, jqast.Comma):
             start, end = node.left.end, node.right.start
-        yield JqFinding(RULE.id, f"{what} {why}, so this per-instance path can yield a different number of "
-                        f"outputs than there are instances; {outcome}", start, end)
+        yield ExpressionDiagnostic(
+            RULE.id, f"{what} {why}, so this per-instance path can yield a different number of "
+            f"outputs than there are instances; {outcome}", start, end)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import ast as jqast
-from wmaplint.jq.findings import JqFinding
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import JOB, job_with
 
@@ -33,17 +32,21 @@ _UNBOUNDED = ("range", "paths", "recurse", "walk", "repeat")
 
 
 @expression_check(RULE)
-def denied_constructs(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFinding]:
+def denied_constructs(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     for node in jqast.nodes(tree):
         if isinstance(node, jqast.FuncCall):
             if node.name == "del":
-                yield JqFinding(RULE.id, "del function is not allowed (definitions only read the object)",
-                                node.start, node.name_end)
+                yield ExpressionDiagnostic(
+                    RULE.id, "del function is not allowed (definitions only read the object)",
+                    node.start, node.name_end)
             elif node.name in _UNBOUNDED:
-                yield JqFinding(RULE.id, f"function '{node.name}' may produce excessive output and is not "
-                                "allowed", node.start, node.name_end)
+                yield ExpressionDiagnostic(
+                    RULE.id, f"function '{node.name}' may produce excessive output and is not allowed",
+                    node.start, node.name_end)
         elif isinstance(node, jqast.RecurseDefault):
-            yield JqFinding(RULE.id, "recursive descent operator '..' is not allowed", node.start, node.end)
+            yield ExpressionDiagnostic(
+                RULE.id, "recursive descent operator '..' is not allowed", node.start, node.end)
         elif isinstance(node, jqast.Assign):
-            yield JqFinding(RULE.id, f"modifying operator '{node.op}' is not allowed (definitions only read "
-                            "the object)", node.op_start, node.op_start + len(node.op))
+            yield ExpressionDiagnostic(
+                RULE.id, f"modifying operator '{node.op}' is not allowed (definitions only read the object)",
+                node.op_start, node.op_start + len(node.op))

@@ -7,8 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
-from wmaplint.jq.findings import JqFinding
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq.names import resolve
 from wmaplint.jq.result_kinds import infer_result_kind
 from wmaplint.rules import expression_check
@@ -37,7 +36,7 @@ _CANONICAL_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?(e[+-][1-9][0-
 
 
 @expression_check(RULE, lambda role: role.expected_result is not None)
-def expected_result_mismatch(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def expected_result_mismatch(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     expected = role.expected_result
     assert expected is not None
     kind = infer_result_kind(tree, resolve(tree).definition_of)
@@ -47,7 +46,7 @@ def expected_result_mismatch(text: str, tree: Node, role: ExprRole) -> Iterator[
     message = f"expectedResult {json.dumps(expected)} can never match: {problem}"
     if suggestion is not None:
         message += f"; did you mean {json.dumps(suggestion)}?"
-    yield JqFinding(RULE.id, message, 0, len(text),
+    yield ExpressionDiagnostic(RULE.id, message, 0, len(text),
                     data={"suggestions": [suggestion]} if suggestion is not None else {"kind": kind})
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
-from wmaplint.jq.findings import JqFinding
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq.names import resolve
 from wmaplint.jq.streams import leak_description, leak_span, output_leaks
 from wmaplint.rules import expression_check
@@ -33,11 +32,11 @@ RULE = define(
 
 
 @expression_check(RULE, lambda role: role.cardinality == "first")
-def first_output_only(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def first_output_only(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     leaks = output_leaks(tree, resolve(tree).definition_of)
     if leaks:
         message = (
             f"{leak_description(leaks[0], text)} can yield several outputs; `{role.field}` uses only the "
             "first and ignores the rest (combine them with `any(...)`, `all(...)` or `first(...)`)"
         )
-        yield JqFinding(RULE.id, message, *leak_span(leaks[0]))
+        yield ExpressionDiagnostic(RULE.id, message, *leak_span(leaks[0]))

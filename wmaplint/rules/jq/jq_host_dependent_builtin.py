@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import ast as jqast
 from wmaplint.jq import builtins as B
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import binds_anywhere, resolve
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import JOB, job_with
@@ -33,7 +32,7 @@ RULE = define(
 
 
 @expression_check(RULE)
-def host_dependent(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFinding]:
+def host_dependent(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     names = resolve(tree)
     for node in jqast.nodes(tree):
         if isinstance(node, jqast.FuncCall):
@@ -41,7 +40,8 @@ def host_dependent(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFi
                 continue  # the program's own function of that name
             info = B.lookup_any(node.name, node.arity)
             if info is not None and info.impure:
-                yield JqFinding(RULE.id, f"`{node.name}` {info.impure}", node.start, node.name_end)
+                yield ExpressionDiagnostic(RULE.id, f"`{node.name}` {info.impure}", node.start, node.name_end)
         elif isinstance(node, jqast.VarRef) and node.name == "ENV" and not binds_anywhere(tree, "ENV"):
-            yield JqFinding(RULE.id, "`$ENV` is the empty object `{}` when gojq is embedded (no environment)",
-                            node.start, node.end)
+            yield ExpressionDiagnostic(
+                RULE.id, "`$ENV` is the empty object `{}` when gojq is embedded (no environment)",
+                node.start, node.end)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
-from wmaplint.jq.findings import JqFinding
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq.names import resolve
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import JOB, job_with
@@ -30,9 +29,10 @@ RULE = define(
 
 
 @expression_check(RULE)
-def module_directives(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def module_directives(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     for node in resolve(tree).imports:
         if node.directive != "module":  # gojq compiles a query's module metadata away
-            yield JqFinding(RULE.id, f"`{node.directive}` cannot be used: the runtime has no module loader "
-                            f'(gojq: cannot load module: "{node.path}")', node.start,
-                            node.start + len(node.directive))
+            yield ExpressionDiagnostic(
+                RULE.id, f"`{node.directive}` cannot be used: the runtime has no module loader "
+                f'(gojq: cannot load module: "{node.path}")', node.start,
+                node.start + len(node.directive))

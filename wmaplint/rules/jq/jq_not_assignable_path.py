@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq.assignability import non_path
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import resolve
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import JOB, job_with
@@ -35,7 +34,7 @@ RULE = define(
 
 
 @expression_check(RULE, lambda role: role.writable)
-def not_assignable(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def not_assignable(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     problem = non_path(tree, resolve(tree))
     if problem is not None:
         node, reason = problem
@@ -43,4 +42,4 @@ def not_assignable(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]
             f"not a path expression: {reason}; writes through `{role.field}` fail (gojq: invalid path "
             "against ..., jq: Invalid path expression)"
         )
-        yield JqFinding(RULE.id, message, node.start, node.end)
+        yield ExpressionDiagnostic(RULE.id, message, node.start, node.end)

@@ -6,9 +6,8 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import ast as jqast
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.selector_query import comparison_fault
 from wmaplint.jq.wording import clip
 from wmaplint.rules import expression_check
@@ -43,7 +42,7 @@ RULE = define(
 
 
 @expression_check(RULE, lambda role: role.selector_value is not None)
-def selector_precedence(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[JqFinding]:
+def selector_precedence(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     encoded = json.dumps(role.selector_value, ensure_ascii=False)
     fault = comparison_fault(text, encoded)
     if fault is None:
@@ -66,7 +65,7 @@ def selector_precedence(text: str, tree: jqast.Node, role: ExprRole) -> Iterator
             stripped = text.strip()
             wrapped = f"({stripped}{_closing(stripped)}"
             message += f"; wrap it: `{clip(wrapped, 80)}`"
-    yield JqFinding(RULE.id, message, 0, len(text), replacement=wrapped)
+    yield ExpressionDiagnostic(RULE.id, message, 0, len(text), replacement=wrapped)
 
 
 def _operator(node: jqast.Node) -> str:

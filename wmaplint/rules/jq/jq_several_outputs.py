@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
-from wmaplint.jq.findings import JqFinding
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq.names import resolve
 from wmaplint.jq.streams import leak_description, leak_span, output_leaks
 from wmaplint.rules import expression_check
@@ -41,7 +40,7 @@ def _one_value(role: ExprRole) -> bool:
 
 
 @expression_check(RULE, _one_value)
-def several_outputs(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def several_outputs(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     leaks = output_leaks(tree, resolve(tree).definition_of)
     if not leaks:
         return
@@ -54,4 +53,4 @@ def several_outputs(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding
         )
     else:
         message = f"{desc} can yield several outputs, but `{role.field}` must yield exactly one value"
-    yield JqFinding(RULE.id, message, *leak_span(first))
+    yield ExpressionDiagnostic(RULE.id, message, *leak_span(first))

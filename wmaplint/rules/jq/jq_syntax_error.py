@@ -6,9 +6,8 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import ast as jqast
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.parser import JqSyntaxError, line_col
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import JOB, job_with
@@ -34,18 +33,20 @@ RULE = define(
 
 
 @expression_check(RULE, unparsed=True)
-def syntax_error(text: str, tree: jqast.Node | JqSyntaxError, role: ExprRole) -> Iterator[JqFinding]:
+def syntax_error(
+    text: str, tree: jqast.Node | JqSyntaxError, role: ExprRole
+) -> Iterator[ExpressionDiagnostic]:
     if isinstance(tree, JqSyntaxError):
         line, col = line_col(text, tree.start)
         where = f"{line}:{col}"
         # A message about an unclosed bracket already names the bracket, which is where it is placed.
         named = re.search(rf"\bat {where}(?!\d)", tree.message) is not None
         message = tree.message if named else f"{tree.message} (at {where})"
-        yield JqFinding(RULE.id, message, tree.start, tree.end)
+        yield ExpressionDiagnostic(RULE.id, message, tree.start, tree.end)
         return
     last = tree
     while isinstance(last, (jqast.FuncDef, jqast.Import)) and last.rest is not None:
         last = last.rest
     if isinstance(last, jqast.FuncDef):
-        yield JqFinding(RULE.id, "the expression has only definitions and no query (gojq: missing query)", 0,
-                        len(text))
+        yield ExpressionDiagnostic(
+            RULE.id, "the expression has only definitions and no query (gojq: missing query)", 0, len(text))

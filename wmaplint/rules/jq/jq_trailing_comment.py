@@ -6,9 +6,8 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import parser
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.wording import clip
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import job_with
@@ -46,7 +45,7 @@ def _appended_to(role: ExprRole) -> bool:
 
 
 @expression_check(RULE, _appended_to)
-def trailing_comment(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def trailing_comment(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     start = parser.trailing_comment(text, tree.end)
     if start is None:
         return
@@ -70,4 +69,5 @@ def trailing_comment(text: str, tree: Node, role: ExprRole) -> Iterator[JqFindin
     message = (
         f"the expression ends in a comment, which swallows {consequence}; end the comment with a line break"
     )
-    yield JqFinding(RULE.id, message, start, len(text.rstrip()), replacement=text.rstrip(" \t") + " \n")
+    yield ExpressionDiagnostic(
+        RULE.id, message, start, len(text.rstrip()), replacement=text.rstrip(" \t") + " \n")

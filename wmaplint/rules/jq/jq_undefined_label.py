@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
-from wmaplint.jq.findings import JqFinding
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq.names import resolve
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import job_with
@@ -31,10 +30,10 @@ RULE = define(
 
 
 @expression_check(RULE)
-def undefined_labels(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def undefined_labels(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     for node in resolve(tree).unbound_breaks:
         message = (
             f"`break ${node.name}` has no enclosing `label ${node.name}` (gojq: label not defined: "
             f"${node.name})"
         )
-        yield JqFinding(RULE.id, message, node.start, node.end)
+        yield ExpressionDiagnostic(RULE.id, message, node.start, node.end)

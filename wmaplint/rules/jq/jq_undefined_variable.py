@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import builtins as B
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import resolve
 from wmaplint.jq.wording import close_names, did_you_mean
 from wmaplint.rules import expression_check
@@ -32,7 +31,7 @@ RULE = define(
 
 
 @expression_check(RULE)
-def undefined_variables(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def undefined_variables(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     for unbound in resolve(tree).unbound_variables:
         name = unbound.ref.name
         message = f"variable `${name}` is not defined here (gojq: variable not defined: ${name})"
@@ -40,5 +39,6 @@ def undefined_variables(text: str, tree: Node, role: ExprRole) -> Iterator[JqFin
         if note:
             message += f"; {note}"
         suggestions = [f"${s}" for s in close_names(name, unbound.bound)]
-        yield JqFinding(RULE.id, message + did_you_mean(suggestions), unbound.ref.start, unbound.ref.end,
-                        data={"suggestions": suggestions} if suggestions else None)
+        yield ExpressionDiagnostic(
+            RULE.id, message + did_you_mean(suggestions), unbound.ref.start, unbound.ref.end,
+            data={"suggestions": suggestions} if suggestions else None)

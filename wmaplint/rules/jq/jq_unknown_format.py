@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import builtins as B
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import resolve
 from wmaplint.jq.wording import close_names, did_you_mean
 from wmaplint.rules import expression_check
@@ -31,12 +30,12 @@ RULE = define(
 
 
 @expression_check(RULE)
-def unknown_formats(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def unknown_formats(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     for use in resolve(tree).formats:
         if use.name in B.FORMATS:
             continue
         suggestions = [f"@{s}" for s in close_names(use.name, sorted(B.FORMATS))]
         message = (f"format `@{use.name}` does not exist in gojq (it fails at run time: format not defined: "
                    f"@{use.name})")
-        yield JqFinding(RULE.id, message + did_you_mean(suggestions), use.start, use.end,
+        yield ExpressionDiagnostic(RULE.id, message + did_you_mean(suggestions), use.start, use.end,
                         data={"suggestions": suggestions} if suggestions else None)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import define
+from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import builtins as B
-from wmaplint.jq.findings import JqFinding
 from wmaplint.jq.names import Names, UnresolvedCall, resolve
 from wmaplint.jq.parser import line_col
 from wmaplint.jq.wording import close_names, did_you_mean
@@ -35,13 +34,13 @@ RULE = define(
 
 
 @expression_check(RULE)
-def unknown_functions(text: str, tree: Node, role: ExprRole) -> Iterator[JqFinding]:
+def unknown_functions(text: str, tree: Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     names = resolve(tree)
     for unresolved in names.unresolved_calls:
         yield _finding(text, unresolved, names)
 
 
-def _finding(text: str, unresolved: UnresolvedCall, names: Names) -> JqFinding:
+def _finding(text: str, unresolved: UnresolvedCall, names: Names) -> ExpressionDiagnostic:
     """Why the call is not defined: a definition it cannot see, another arity, or a name nothing has (and
     the names it may have meant)."""
     node, visible = unresolved.call, unresolved.visible
@@ -66,5 +65,5 @@ def _finding(text: str, unresolved: UnresolvedCall, names: Names) -> JqFinding:
                 message += f"; {note}"
             suggestions = close_names(node.name, B.public_names() + sorted({n for (n, _a) in visible}))
             message += did_you_mean(suggestions)
-    return JqFinding(RULE.id, message, node.start, node.name_end,
+    return ExpressionDiagnostic(RULE.id, message, node.start, node.name_end,
                      data={"suggestions": suggestions} if suggestions else None)

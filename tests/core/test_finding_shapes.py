@@ -1,0 +1,68 @@
+"""Every kind of finding an analysis records is a `facts.Finding`, in one of its three shapes; what a rule
+says is a diagnostic, never a finding."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import wmaplint
+from wmaplint.cel.issues import CelIssue, CelViolation, ValidationRuleCompileError, ValidationRuleRejected
+from wmaplint.diagnostics import ExpressionDiagnostic, Span
+from wmaplint.facts import DataFinding, ExpressionFact, Fact, Finding
+from wmaplint.resolve.validate import ManifestProblem, SchemaViolation
+from wmaplint.structs import fields
+
+FINDING_WORDS = ("Fact", "Finding", "Issue", "Violation", "Problem")
+
+
+def _classes() -> list[type]:
+    found = []
+    for info in pkgutil.walk_packages(wmaplint.__path__, "wmaplint."):
+        if info.name.endswith(("_worker", "__main__")):
+            continue
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ == info.name:
+                found.append(cls)
+    return found
+
+
+def _is_data(cls: type) -> bool:
+    try:
+        fields(cls)
+    except TypeError:
+        return False
+    return True
+
+
+def test_every_class_named_as_a_finding_has_the_one_base() -> None:
+    named = [c for c in _classes() if c.__name__.endswith(FINDING_WORDS) and _is_data(c)]
+    assert {"CelIssue", "CelViolation", "ManifestProblem", "ObjectFinding"} <= {c.__name__ for c in named}
+    outside = [f"{c.__module__}.{c.__name__}" for c in named if not issubclass(c, Finding)]
+    assert outside == []
+
+
+def test_each_finding_is_in_exactly_one_shape() -> None:
+    shapes = (Fact, ExpressionFact, DataFinding)
+    findings = [c for c in _classes() if issubclass(c, Finding) and c not in (Finding, *shapes)]
+    assert [c.__name__ for c in findings if sum(issubclass(c, s) for s in shapes) != 1] == []
+
+
+def test_a_data_finding_placed_becomes_the_fact_of_its_kind() -> None:
+    span = Span(3, 5, 3, 9)
+    issue = CelIssue(ValidationRuleCompileError, "undeclared reference to 'x'", ("spec", "rule"))
+    placed = issue.at("crd.yaml", span)
+    assert type(placed) is ValidationRuleCompileError
+    assert (placed.path, placed.span, placed.message) == ("crd.yaml", span, "undeclared reference to 'x'")
+    error = "spec.x: Invalid value: 1: too big"
+    violation = CelViolation(ValidationRuleRejected, error, "spec.x", "too big", ())
+    rejected = violation.at("job.yaml", span)
+    assert type(rejected) is ValidationRuleRejected and rejected.field_path == "spec.x"
+    problem = ManifestProblem(SchemaViolation, "spec.y: Unsupported value", ("spec", "y"))
+    assert type(problem.at("job.yaml", None)) is SchemaViolation
+
+
+def test_what_an_expression_check_says_is_worded_not_found() -> None:
+    assert not issubclass(ExpressionDiagnostic, Finding)
