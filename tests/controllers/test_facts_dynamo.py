@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from wmaplint.controllers import model_for
-from wmaplint.jq.runtime import JqRuntime
+from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
 
 from .helpers import CATALOG, catalog, findings, vary
@@ -166,3 +166,18 @@ def test_a_child_of_a_kind_the_operator_creates(kind: str) -> None:
 def test_a_child_of_a_kind_the_operator_never_creates() -> None:
     [d] = findings(child_of_kind("{group: batch, version: v1, kind: Job}"), "WM533")
     assert "batch/v1/Job" in d.message and "grove.io/v1alpha1/PodCliqueSet" in d.message
+
+
+def test_a_multinode_component_deployment_runs_a_leaderworkerset_a_replica() -> None:
+    service = example(EXAMPLE)["spec"]["services"]["VllmPrefillWorker"]
+    # generateSingleDCD copies the service's spec into the DynamoComponentDeployment's
+    component = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
+                 "metadata": {"name": "qwen-disagg-vllmprefillworker"}, "spec": {**service, "replicas": 3}}
+    model = kind_model(component["apiVersion"], component["kind"])
+    assert model is not None
+    runtime = JqRuntime()
+    counts = {c.name: list(runtime.evaluate(c.count, JqInput(component)).outputs) for c in model.creates}
+    assert counts == {"deployment": [0], "leaderworkerset": [3]}
+    del component["spec"]["multinode"]
+    counts = {c.name: list(runtime.evaluate(c.count, JqInput(component)).outputs) for c in model.creates}
+    assert counts == {"deployment": [1], "leaderworkerset": [0]}
