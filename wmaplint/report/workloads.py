@@ -187,9 +187,11 @@ def _comparison_json(c: PodComparison) -> dict[str, Any]:
 
 def _comparison_lines(c: PodComparison) -> list[str]:
     verdict = "agrees with the tree" if c.agrees else "differs from the tree"
+    listed = _plural(format_number(c.listed_gpus), "GPU")
+    predicted = _plural(format_number(c.predicted_gpus), "GPU")
     lines = [
-        f"  pod list: {_plural(c.listed, 'pod')} of the workload, {format_number(c.listed_gpus)} GPUs; "
-        f"predicted {_plural(c.predicted, 'pod')}, {format_number(c.predicted_gpus)} GPUs: {verdict}"
+        f"  pod list: {_plural(c.listed, 'pod')} of the workload, {listed}; "
+        f"predicted {_plural(c.predicted, 'pod')}, {predicted}: {verdict}"
     ]
     for n in c.components:
         if n.predicted != n.listed:
@@ -351,13 +353,17 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
+def _pods_and_gpus(pods: int, gpus: int | float | str) -> str:
+    return f"{_plural(pods, 'pod')}, {_plural(gpus, 'GPU')}"
+
+
 def render_dot(workloads: list[Workload]) -> str:
     out = ["digraph workloads {", "  rankdir=LR;", "  node [shape=box, fontname=Helvetica];"]
     for w_index, workload in enumerate(workloads):
         t = totals(workload)
         wid = f"w{w_index}"
         status = workload.status.status if workload.status else "Undefined"
-        label = f"{workload.kind} {workload.name}\n{t['pods']} pods, {t['gpus']} GPUs\n{status}"
+        label = f"{workload.kind} {workload.name}\n{_pods_and_gpus(t['pods'], t['gpus'])}\n{status}"
         out.append(f"  {wid} [shape=folder, label={_quote(label)}];")
         for c_index, node in enumerate(workload.components.values()):
             cid = f"{wid}c{c_index}"
@@ -370,7 +376,7 @@ def render_dot(workloads: list[Workload]) -> str:
             out.append(f"  {parent} -> {cid};")
             for inst in node.instances:
                 iid = f"{cid}i{inst.index}"
-                label = f"{inst.id or '(single)'}\n{inst.pods} pods, {gpu_count(inst.resources)} GPUs"
+                label = f"{inst.id or '(single)'}\n{_pods_and_gpus(inst.pods, gpu_count(inst.resources))}"
                 out.append(f"  {iid} [shape=ellipse, label={_quote(label)}];")
                 out.append(f"  {cid} -> {iid};")
     out.append("}")
