@@ -53,3 +53,14 @@ def test_the_dot_labels_say_gpus_of_two(tmp_path):
     out = _tree(tmp_path, 2, "--format", "dot")
     assert 'label="Pod solo\\n1 pod, 2 GPUs\\nInitializing"' in out
     assert 'label="(single)\\n1 pod, 2 GPUs"' in out
+
+
+def test_a_fraction_of_a_gpu_is_written_as_a_decimal_not_as_a_float_exponent(tmp_path):
+    # 10u of nvidia.com/gpu (an API server wants an extended resource whole; the tree still shows it): the
+    # JSON number 1e-05 was written into the text as "1e-05 GPUs"
+    text = _tree(tmp_path, "10u", "--pods", "PODS")
+    dot = _tree(tmp_path, "10u", "--format", "dot")
+    assert "1 workload, 1 pod, 0.00001 GPUs" in text
+    assert "pod list: 1 pod of the workload, 0.00001 GPUs; predicted 1 pod, 0.00001 GPUs" in text
+    assert 'label="(single)\\n1 pod, 0.00001 GPUs"' in dot
+    assert "e-05" not in text + dot
