@@ -153,7 +153,7 @@ def test(
     if not suites:
         _fail("no test suites found (*.test.yaml)")
     try:  # refused before any suite runs or is updated, as --output is
-        report = junit_target(junit, [*map(str, suites), *definitions, *crds]) if junit else None
+        report = junit_target(junit, list(map(str, suites)), [*definitions, *crds]) if junit else None
     except WriteError as exc:
         _fail(str(exc))
     used: set[str] = set()

@@ -84,26 +84,32 @@ def junit_xml(results: list[SuiteResult]) -> str:
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def _files_read(inputs: list[str]) -> list[str]:
-    """Every file a run of ``inputs`` (suites, definitions, CRD files and directories) reads: themselves, the
-    files a suite or recording names (a suite is read to know), the schema files below a CRD directory, on
-    WMAPLINT_SCHEMA_PATH and in the user's schema directory."""
+def _files_read(suites: list[str], inputs: list[str] | tuple[str, ...]) -> list[str]:
+    """Every file a run of ``suites`` (suites and recordings) and ``inputs`` (definitions, CRD files and
+    directories) reads: themselves, the files a suite or recording names (a suite is read to know; the other
+    inputs name none, and a CRD file read as a suite was parsed whole for nothing), the shipped catalog's
+    definitions recordings are replayed with, the schema files below a CRD directory, on WMAPLINT_SCHEMA_PATH
+    and in the user's schema directory."""
+    from wmaplint.resolve.loading import catalog_dir
     from wmaplint.schema.sources import schema_files
     from wmaplint.suites.runner import files_read
 
-    read = [*inputs, *(f for p in inputs if os.path.isfile(p) for f in files_read(Path(p)))]
+    catalog = catalog_dir()
+    read = [*suites, *inputs, *(f for p in suites if os.path.isfile(p) for f in files_read(Path(p)))]
+    read += [str(path) for path in catalog.glob("*.yaml")] if catalog.is_dir() else []
     return [*read, *schema_files(p for p in inputs if os.path.isdir(p))]
 
 
-def junit_target(name: str, inputs: list[str]) -> Target:
+def junit_target(name: str, suites: list[str], inputs: list[str] | tuple[str, ...] = ()) -> Target:
     """Where ``--junit`` goes, decided before any suite runs (``wmaplint.writes``, as ``--output``): a link is
-    refused, a device or pipe written into, a directory or a file the run reads refused (``inputs``, the
-    suites, definitions and CRDs named, and what they bring: `_files_read`); WriteError, one line."""
+    refused, a device or pipe written into, a directory or a file the run reads refused (the ``suites`` and
+    ``inputs``, the definitions and CRDs named, and what they bring: `_files_read`); WriteError, one line."""
     target = output_target(name, shown=f"--junit {name}", follow_symlinks=False, link_hint="")
     try:
+        read = [*suites, *inputs]
         if target.path is not None:  # only a file to replace can be one the run reads
-            inputs = _files_read(inputs)
-        refuse_inputs(target, inputs)
+            read = _files_read(suites, inputs)
+        refuse_inputs(target, read)
     except WriteError:
         if target.fd is not None and not target.borrowed:
             os.close(target.fd)

@@ -23,15 +23,27 @@ from wmaplint.source import to_python
 MAX_TEXT_LINES = 2000  # child subtrees repeat under every parent instance; keep output bounded
 
 
-def _plural(count: int | float | str, word: str) -> str:
-    text = format_count(count) if isinstance(count, int) else str(count)
+def _amount(amount: Decimal) -> str:
+    """An amount for people: JSON's number (format_number) but a fraction in decimals, 0.00001 and not the
+    float's 1e-05."""
+    number = format_number(amount)
+    return format(amount.normalize(), "f") if isinstance(number, float) else str(number)
+
+
+def _plural(count: int | Decimal, word: str) -> str:
+    """The count and its noun, the one form every count of the text and dot outputs takes: 1 GPU, 2 GPUs."""
+    text = format_count(count) if isinstance(count, int) else _amount(count)
     return f"{text} {word}" if count == 1 else f"{text} {word}s"
+
+
+def _gpus(resources: dict[str, Decimal]) -> str:
+    return _plural(resources.get(GPU, Decimal(0)), "GPU")
 
 
 def _accelerators(resources: dict[str, Decimal]) -> str:
     """Accelerators other than NVIDIA GPUs, by resource name: "32 google.com/tpu"."""
     return ", ".join(
-        f"{format_number(amount)} {name}"
+        f"{_amount(amount)} {name}"
         for name, amount in sorted(resources.items())
         if name != GPU and is_accelerator(name) and amount
     )
@@ -40,7 +52,7 @@ def _accelerators(resources: dict[str, Decimal]) -> str:
 def _devices(resources: dict[str, Decimal]) -> str:
     """The GPU count, then other accelerators by name."""
     others = _accelerators(resources)
-    return _plural(gpu_count(resources), "GPU") + (f", {others}" if others else "")
+    return _gpus(resources) + (f", {others}" if others else "")
 
 
 def _extra(resources: dict[str, Decimal]) -> str:
@@ -59,9 +71,9 @@ def unseen_note(workload: Workload) -> str | None:
         return None
     total = workload.total_resources
     asked = ", ".join(
-        f"{format_number(amount)} of the {_plural(gpu_count(total), 'GPU')}"
+        f"{_amount(amount)} of the {_gpus(total)}"
         if name == GPU
-        else f"{format_number(amount)} of the {format_number(total[name])} {name}"
+        else f"{_amount(amount)} of the {_amount(total[name])} {name}"
         for name, amount in sorted(unseen.items(), key=lambda item: (item[0] != GPU, item[0]))
     )
     seen = {name: amount - unseen.get(name, Decimal(0)) for name, amount in total.items()}
@@ -187,9 +199,10 @@ def _comparison_json(c: PodComparison) -> dict[str, Any]:
 
 def _comparison_lines(c: PodComparison) -> list[str]:
     verdict = "agrees with the tree" if c.agrees else "differs from the tree"
+    listed, predicted = _plural(c.listed_gpus, "GPU"), _plural(c.predicted_gpus, "GPU")
     lines = [
-        f"  pod list: {_plural(c.listed, 'pod')} of the workload, {format_number(c.listed_gpus)} GPUs; "
-        f"predicted {_plural(c.predicted, 'pod')}, {format_number(c.predicted_gpus)} GPUs: {verdict}"
+        f"  pod list: {_plural(c.listed, 'pod')} of the workload, {listed}; "
+        f"predicted {_plural(c.predicted, 'pod')}, {predicted}: {verdict}"
     ]
     for n in c.components:
         if n.predicted != n.listed:
@@ -351,13 +364,18 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
+def _pods_and_gpus(pods: int, resources: dict[str, Decimal]) -> str:
+    return f"{_plural(pods, 'pod')}, {_gpus(resources)}"
+
+
 def render_dot(workloads: list[Workload]) -> str:
     out = ["digraph workloads {", "  rankdir=LR;", "  node [shape=box, fontname=Helvetica];"]
     for w_index, workload in enumerate(workloads):
         t = totals(workload)
         wid = f"w{w_index}"
         status = workload.status.status if workload.status else "Undefined"
-        label = f"{workload.kind} {workload.name}\n{t['pods']} pods, {t['gpus']} GPUs\n{status}"
+        counts = _pods_and_gpus(t["pods"], workload.total_resources)
+        label = f"{workload.kind} {workload.name}\n{counts}\n{status}"
         out.append(f"  {wid} [shape=folder, label={_quote(label)}];")
         for c_index, node in enumerate(workload.components.values()):
             cid = f"{wid}c{c_index}"
@@ -370,7 +388,7 @@ def render_dot(workloads: list[Workload]) -> str:
             out.append(f"  {parent} -> {cid};")
             for inst in node.instances:
                 iid = f"{cid}i{inst.index}"
-                label = f"{inst.id or '(single)'}\n{inst.pods} pods, {gpu_count(inst.resources)} GPUs"
+                label = f"{inst.id or '(single)'}\n{_pods_and_gpus(inst.pods, inst.resources)}"
                 out.append(f"  {iid} [shape=ellipse, label={_quote(label)}];")
                 out.append(f"  {cid} -> {iid};")
     out.append("}")

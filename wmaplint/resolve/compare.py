@@ -8,6 +8,8 @@ workload's (``<workload>-...``). A pod owned by anything else
 does not. A pod without owners belongs when it carries a label the controller writes to name the workload
 (``jobset.sigs.k8s.io/jobset-name``) with the workload's name, and does not when it lacks it or names
 another; where nothing names the workload's pods, the definition's selectors decide, as the runtime does.
+A workload whose own spec.selector selects its pods (a StatefulSet's, a Job's) never has an orphan that
+selector does not match: its controller would not adopt it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ if TYPE_CHECKING:
 GPU = "nvidia.com/gpu"
 MAX_OWNER_STEPS = 10
 BY_SELECTORS = "selectors"
+# The kinds whose spec.selector is a metav1.LabelSelector over their own pods (../shared/k8s-openapi), which
+# their controller (or, for a Deployment, its ReplicaSets', a superset) must match to adopt an orphan.
+_POD_SELECTOR_KINDS = {("apps/v1", kind) for kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet")}
+_POD_SELECTOR_KINDS.add(("batch/v1", "Job"))
+_NO_SELECTOR: Any = object()  # the workload has no selector of its own over its pods
 
 
 class Owners:
@@ -70,9 +77,54 @@ def _is_workload(ref: Mapping[str, Any], workload: Workload, uid: object) -> boo
     return ref.get("kind") == workload.kind and ref.get("name") == workload.name
 
 
-def belongs(pod: Json, workload: Workload, uid: Any, owners: Owners) -> str | None:
+def label_selector_matches(selector: Json, labels: Mapping[str, Any]) -> bool | None:
+    """Whether a Kubernetes LabelSelector matches ``labels``; None when it is not one Kubernetes accepts.
+
+    As kubernetes/apimachinery reads it (pkg/apis/meta/v1/helpers.go LabelSelectorAsSelector, and
+    pkg/labels/selector.go Requirement.Matches): a null selector matches nothing, an empty one everything;
+    each matchLabels entry is an In of its one value, ANDed with every matchExpressions requirement: In (the
+    key present with one of the values), NotIn (the key absent, or present with none of the values), Exists,
+    DoesNotExist. In and NotIn need values, Exists and DoesNotExist none; another operator is an error."""
+    if selector is None:
+        return False
+    if not isinstance(selector, Mapping):
+        return None
+    match_labels = selector.get("matchLabels") or {}
+    expressions = selector.get("matchExpressions") or []
+    if not isinstance(match_labels, Mapping) or not isinstance(expressions, list):
+        return None
+    requirements: list[tuple[Any, Any, Any]] = [(k, "In", [v]) for k, v in match_labels.items()]
+    for expression in expressions:
+        if not isinstance(expression, Mapping):
+            return None
+        key, operator = expression.get("key"), expression.get("operator")
+        requirements.append((key, operator, expression.get("values") or []))
+    matched = True
+    for key, operator, values in requirements:
+        # keys and values are strings in the API (a YAML number there is refused, not read as its text)
+        if not isinstance(key, str) or not isinstance(values, list):
+            return None
+        if not all(isinstance(value, str) for value in values):
+            return None
+        if operator in ("In", "NotIn"):
+            if not values:
+                return None
+            held = key in labels and labels[key] in values
+            matched = matched and (held if operator == "In" else not held)
+        elif operator in ("Exists", "DoesNotExist"):
+            if values:
+                return None
+            matched = matched and ((key in labels) == (operator == "Exists"))
+        else:
+            return None
+    return matched
+
+
+def belongs(pod: Json, workload: Workload, uid: Any, owners: Owners,
+            selector: Any = _NO_SELECTOR) -> str | None:
     """How ``pod`` is found to be of the workload ("owner", "owner name", "labels", BY_SELECTORS: not
-    known, the selectors decide), or None when it is not of the workload."""
+    known, the selectors decide), or None when it is not of the workload. ``selector``: the workload's own
+    LabelSelector over its pods (``pod_selector``), which an orphan must match."""
     ref = _owner(pod)
     steps = 0
     while ref is not None and steps < MAX_OWNER_STEPS:
@@ -93,6 +145,8 @@ def belongs(pod: Json, workload: Workload, uid: Any, owners: Owners) -> str | No
         return "itself" if _is_the_pod(pod, workload) else None
     labels = get(get(pod, "metadata"), "labels")
     labels = labels if isinstance(labels, Mapping) else {}
+    if selector is not _NO_SELECTOR and label_selector_matches(selector, labels) is False:
+        return None  # no controller of the workload adopts it; a selector Kubernetes refuses decides nothing
     keys = workload_label_keys(workload)
     if keys:
         return "labels" if any(labels.get(key) == workload.name for key in keys) else None
@@ -140,10 +194,21 @@ def controller_keys(workload: Workload) -> set[str]:
     return {label.key for label in facts.labels} if facts else set()
 
 
+def pod_selector(workload: Workload, obj: Json) -> Any:
+    """The workload's own LabelSelector over its pods, for the kinds that have one; _NO_SELECTOR when the
+    kind has none or the manifest gives none (a Job's is set by the API server, which the pods carry)."""
+    if (workload.api_version, workload.kind) not in _POD_SELECTOR_KINDS:
+        return _NO_SELECTOR
+    selector = get(get(obj, "spec"), "selector")
+    return _NO_SELECTOR if selector is None else selector
+
+
 def pods_of(workload: Workload, obj: Json, pods: list[Any], owners: Owners) -> set[int]:
     """The ids of the pods found (by owner or label) to be of the workload."""
     uid = get(get(obj, "metadata"), "uid")
-    return {id(pod) for pod in pods if belongs(pod, workload, uid, owners) not in (None, BY_SELECTORS)}
+    selector = pod_selector(workload, obj)
+    return {id(pod) for pod in pods
+            if belongs(pod, workload, uid, owners, selector) not in (None, BY_SELECTORS)}
 
 
 def created_kinds(workload: Workload) -> set[str]:
@@ -178,10 +243,11 @@ def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: lis
     earlier workload of the run took, which it leaves)."""
     taken = taken if taken is not None else set()
     uid = get(get(obj, "metadata"), "uid")
+    selector = pod_selector(workload, obj)
     how: dict[int, str] = {}
     foreign: list[str] = []
     for pod in pods:
-        found = belongs(pod, workload, uid, owners) if id(pod) not in taken else None
+        found = belongs(pod, workload, uid, owners, selector) if id(pod) not in taken else None
         if found is None:
             foreign.append(pod_name(pod))
         else:

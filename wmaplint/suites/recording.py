@@ -20,6 +20,7 @@ from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.loading import (
+    MAX_DOCUMENT_BYTES,
     DefinitionIndex,
     LoadedDocument,
     load_file,
@@ -30,7 +31,7 @@ from wmaplint.resolve.loading import (
 from wmaplint.resolve.model import StatusResult
 from wmaplint.resolve.status_match import UNDEFINED, evaluate_status
 from wmaplint.resolve.values import get
-from wmaplint.source import InputError, find_span
+from wmaplint.source import InputError, find_span, read_path
 from wmaplint.suites.suite import (
     CaseResult,
     SuiteError,
@@ -45,12 +46,28 @@ if TYPE_CHECKING:
     from wmaplint.source.plain import Json
 
 MAX_CONDITIONS_SHOWN = 8
+# A recording is refused over a manifest document's 1 MiB, as a suite is: upstream's largest is 48 kB (3,231
+# values). Parsing grows with the bytes, not with the values counted after it: at the limit, 1 MiB of real
+# events (168 STATE events) read in 1 s and 60 MB, 1 MiB of one-digit values (524,000) in 6 s and 370 MB,
+# and 2 MiB of them (a million values, under the reader's 20 MB) in 16 s and 710 MB before this limit.
+# Aliases stay under the reader's own limit of expanded nodes (MAX_ALIAS_EXPANSION).
+MAX_RECORDING_BYTES = MAX_DOCUMENT_BYTES
+_MIB = 1 << 20
 
 
 def read_recording(path: Path) -> LoadedDocument:
     """The recording at ``path`` as a positioned document; SuiteError (one line) when it is not one."""
     try:
-        loaded = load_file(str(path))
+        text = read_path(str(path))
+    except InputError as exc:
+        raise SuiteError(str(exc)) from None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_RECORDING_BYTES:
+        limit = MAX_RECORDING_BYTES // _MIB
+        said = f"the recording is {size / _MIB:.1f} MiB, over the {limit} MiB a recording may be; not run"
+        raise SuiteError(said)
+    try:
+        loaded = load_file(str(path), text=text)
     except InputError as exc:
         raise SuiteError(str(exc)) from None
     if loaded.problems:
