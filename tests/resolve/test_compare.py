@@ -75,9 +75,9 @@ def test_a_removed_jobset_pod_is_missing_from_its_instance(tmp_path: Path) -> No
     del pods["items"][-1]  # the second worker
     comparison, found = _tree(tmp_path, JOBSET, pods)
     assert comparison["agrees"] is False
-    assert ("WM734", "replicatedjob/worker: the tree predicts 2 pod(s), the pod list has 1") in found
-    assert ("WM734", "replicatedjob: the tree predicts 3 pod(s), the pod list has 2") in found
-    assert ("WM735", "JobSet llm-pretrain: the tree predicts 12 GPU(s), the workload's listed pods ask for 8"
+    assert ("WM734", "replicatedjob/worker: the tree predicts 2 pods, the pod list has 1") in found
+    assert ("WM734", "replicatedjob: the tree predicts 3 pods, the pod list has 2") in found
+    assert ("WM735", "JobSet llm-pretrain: the tree predicts 12 GPUs, the workload's listed pods ask for 8"
             ) in found
 
 
@@ -88,8 +88,8 @@ def test_a_changed_jobset_label_names_the_pod(tmp_path: Path) -> None:
     _, found = _tree(tmp_path, JOBSET, pods)
     assert ("WM712", f"pod research/{changed} names instance 'evaluator' of replicatedjob, which the "
             "manifest does not have (leader, worker)") in found
-    assert ("WM734", "replicatedjob/worker: the tree predicts 2 pod(s), the pod list has 1") in found
-    assert ("WM734", "replicatedjob/evaluator: the tree predicts 0 pod(s), the pod list has 1 "
+    assert ("WM734", "replicatedjob/worker: the tree predicts 2 pods, the pod list has 1") in found
+    assert ("WM734", "replicatedjob/evaluator: the tree predicts 0 pods, the pod list has 1 "
             f"(research/{changed})") in found
 
 
@@ -142,8 +142,8 @@ def test_a_removed_pytorch_worker_and_a_relabelled_one(tmp_path: Path) -> None:
     workers[1]["metadata"]["labels"]["training.kubeflow.org/replica-type"] = "master"
     comparison, found = _tree(tmp_path, PYTORCH, pods)
     predicted = {c["component"]: c["predicted"] for c in comparison["components"]}
-    assert ("WM734", "master: the tree predicts 1 pod(s), the pod list has 2") in found
-    assert ("WM734", f"worker: the tree predicts {predicted['worker']} pod(s), the pod list has "
+    assert ("WM734", "master: the tree predicts 1 pod, the pod list has 2") in found
+    assert ("WM734", f"worker: the tree predicts {predicted['worker']} pods, the pod list has "
             f"{predicted['worker'] - 2}") in found
 
 
@@ -182,7 +182,7 @@ def test_an_orphan_deployment_pod_belongs_by_its_template_labels_and_not_without
     pod["metadata"]["labels"] = {"app": "other"}
     comparison, found = _tree(tmp_path, DEPLOYMENT, pods)
     assert comparison["notOfWorkload"] == ["inference/embedder-pod-0-0"] and comparison["agrees"] is False
-    assert ("WM734", "deployment: the tree predicts 1 pod(s), the pod list has 0") in found
+    assert ("WM734", "deployment: the tree predicts 1 pod, the pod list has 0") in found
 
 
 def test_a_pod_is_its_own_workload_by_name(tmp_path: Path) -> None:
@@ -219,4 +219,17 @@ def test_a_pod_of_the_workload_in_no_instance_counts_in_no_instance_row(tmp_path
     comparison, found = _tree(tmp_path, DYNAMO, pods)
     assert comparison["agrees"] is False
     assert [c["instance"] for c in comparison["components"]] == [None, "Frontend", "decode", "prefill"]
-    assert ("WM734", "component/Frontend: the tree predicts 1 pod(s), the pod list has 0") in found
+    assert ("WM734", "component/Frontend: the tree predicts 1 pod, the pod list has 0") in found
+
+
+def test_a_fraction_of_a_gpu_in_the_totals_is_worded_in_decimals_and_one_gpu_in_the_singular() -> None:
+    from decimal import Decimal
+
+    from wmaplint.diagnostics import Span
+    from wmaplint.facts import diagnostics_of
+    from wmaplint.resolve.facts import GpuTotalDiffers
+
+    fact = GpuTotalDiffers("job.yaml", Span(1, 1, 1, 2), "JobSet", "tiny", Decimal("1"), Decimal("0.00001"))
+    (diagnostic,) = diagnostics_of([fact])
+    assert diagnostic.message == ("JobSet tiny: the tree predicts 1 GPU, the workload's listed pods ask for "
+                                  "0.00001")

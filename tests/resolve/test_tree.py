@@ -303,7 +303,7 @@ def test_gpus_in_the_frameworks_own_words_count_and_are_marked_unseen(runtime):
     assert platform_gpus(workload) == 2
     note = unseen_note(workload)
     assert note is not None
-    assert "2 of the 4 GPUs, 4 of the 4 google.com/tpu are asked for in Graph's own resource fields" in note
+    assert "Graph's own resource fields ask for 2 of the 4 GPUs, 4 of the 4 google.com/tpu, not" in note
     assert note.endswith("a platform reading the definition counts 2 GPUs")
     text = render_text([workload])
     assert "Graph g: 1 workload, 4 pods, 4 GPUs, 4 google.com/tpu" in text

@@ -65,8 +65,8 @@ def test_a_type_selector_on_a_value_the_controller_never_writes_claims_no_pod(tm
     _, found = _tree(tmp_path, definition, PYTORCH_MANIFEST)
     assert _rules(found) == [(
         "WM730",
-        "componentTypeSelector of worker claims none of the 3 pod(s) the controller creates for it: they "
-        "carry training.kubeflow.org/replica-type='worker' (labels written per kubeflow/training-operator "
+        "componentTypeSelector of worker claims none of the 3 pods the controller creates for it: they carry "
+        "training.kubeflow.org/replica-type='worker' (labels written per kubeflow/training-operator "
         "v1.9.0 pkg/controller.v1/common/pod.go (CreateNewPod))",
     )]
     (where,) = [d for d in found if d["rule"] == "WM730"]
@@ -200,7 +200,7 @@ def test_a_misspelt_label_key_on_a_kind_whose_labels_are_all_known_claims_no_pod
     _, found = _tree(tmp_path, definition, example)
     messages = [m for r, m in _rules(found) if r == "WM730"]
     assert len(messages) == 2
-    assert "they carry no training.kubeflow.org/replica_type (the keys on them: " in messages[0]
+    assert "it carries no training.kubeflow.org/replica_type (the keys its pods carry: " in messages[0]
     assert "training.kubeflow.org/replica-type" in messages[0]
 
 

@@ -23,6 +23,7 @@ from wmaplint.diagnostics import (
     Severity,
     Span,
 )
+from wmaplint.resolve.quantities import plural
 from wmaplint.source.lines import split_lines
 from wmaplint.structs import dataclass
 
@@ -60,10 +61,6 @@ def count(report: CheckOutcome) -> Counts:
         infos=by_severity[Severity.INFO],
         files=report.files_checked,
     )
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def summary_line(counts: Counts) -> str:

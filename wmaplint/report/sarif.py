@@ -49,6 +49,7 @@ from wmaplint.report.sarif_rules import (
     rule_help_uri,
     unregistered_descriptor,
 )
+from wmaplint.resolve.quantities import plural
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -334,9 +335,10 @@ def _invocation(
     notes = [("error", line) for line in report.errors]
     if len(kept) < len(report.diagnostics):
         left_out = len(report.diagnostics) - len(kept)
-        notes.append(("warning", f"{left_out} findings left out (GitHub accepts {max_results})"))
+        notes.append(("warning", f"{plural(left_out, 'finding')} left out (GitHub accepts {max_results})"))
     if outside:
-        notes.append(("warning", f"{len(outside)} findings without a file to place them in left out"))
+        unplaced = plural(len(outside), "finding")
+        notes.append(("warning", f"{unplaced} without a file to place them in left out"))
     crowded = sum(1 for d in kept if len(d.related) > MAX_RELATED)
     if crowded:
         notes.append(

@@ -10,11 +10,12 @@ from wmaplint.resolve.loading import shown_path
 from wmaplint.resolve.model import ComponentNode, Instance, PodComparison, Workload
 from wmaplint.resolve.quantities import (
     GPU,
-    format_count,
+    format_amount,
     format_number,
     format_quantity,
     gpu_count,
     is_accelerator,
+    plural,
     quantities,
     totals,
 )
@@ -23,27 +24,14 @@ from wmaplint.source import to_python
 MAX_TEXT_LINES = 2000  # child subtrees repeat under every parent instance; keep output bounded
 
 
-def _amount(amount: Decimal) -> str:
-    """An amount for people: JSON's number (format_number) but a fraction in decimals, 0.00001 and not the
-    float's 1e-05."""
-    number = format_number(amount)
-    return format(amount.normalize(), "f") if isinstance(number, float) else str(number)
-
-
-def _plural(count: int | Decimal, word: str) -> str:
-    """The count and its noun, the one form every count of the text and dot outputs takes: 1 GPU, 2 GPUs."""
-    text = format_count(count) if isinstance(count, int) else _amount(count)
-    return f"{text} {word}" if count == 1 else f"{text} {word}s"
-
-
 def _gpus(resources: dict[str, Decimal]) -> str:
-    return _plural(resources.get(GPU, Decimal(0)), "GPU")
+    return plural(resources.get(GPU, Decimal(0)), "GPU")
 
 
 def _accelerators(resources: dict[str, Decimal]) -> str:
     """Accelerators other than NVIDIA GPUs, by resource name: "32 google.com/tpu"."""
     return ", ".join(
-        f"{_amount(amount)} {name}"
+        f"{format_amount(amount)} {name}"
         for name, amount in sorted(resources.items())
         if name != GPU and is_accelerator(name) and amount
     )
@@ -71,15 +59,15 @@ def unseen_note(workload: Workload) -> str | None:
         return None
     total = workload.total_resources
     asked = ", ".join(
-        f"{_amount(amount)} of the {_gpus(total)}"
+        f"{format_amount(amount)} of the {_gpus(total)}"
         if name == GPU
-        else f"{_amount(amount)} of the {_amount(total[name])} {name}"
+        else f"{format_amount(amount)} of the {format_amount(total[name])} {name}"
         for name, amount in sorted(unseen.items(), key=lambda item: (item[0] != GPU, item[0]))
     )
     seen = {name: amount - unseen.get(name, Decimal(0)) for name, amount in total.items()}
     return (
-        f"{asked} are asked for in {workload.kind}'s own resource fields, not in the Kubernetes resource "
-        f"shapes the definition points at: a platform reading the definition counts {_devices(seen)}"
+        f"{workload.kind}'s own resource fields ask for {asked}, not the Kubernetes resource shapes the "
+        f"definition points at: a platform reading the definition counts {_devices(seen)}"
     )
 
 
@@ -199,10 +187,10 @@ def _comparison_json(c: PodComparison) -> dict[str, Any]:
 
 def _comparison_lines(c: PodComparison) -> list[str]:
     verdict = "agrees with the tree" if c.agrees else "differs from the tree"
-    listed, predicted = _plural(c.listed_gpus, "GPU"), _plural(c.predicted_gpus, "GPU")
+    listed, predicted = plural(c.listed_gpus, "GPU"), plural(c.predicted_gpus, "GPU")
     lines = [
-        f"  pod list: {_plural(c.listed, 'pod')} of the workload, {listed}; "
-        f"predicted {_plural(c.predicted, 'pod')}, {predicted}: {verdict}"
+        f"  pod list: {plural(c.listed, 'pod')} of the workload, {listed}; "
+        f"predicted {plural(c.predicted, 'pod')}, {predicted}: {verdict}"
     ]
     for n in c.components:
         if n.predicted != n.listed:
@@ -238,7 +226,7 @@ def _instance_line(node: ComponentNode, inst: Instance) -> str:
         scale += " (default)"
     if inst.max_replicas is not None:
         scale += f", max {inst.max_replicas}"
-    text = f"{label}: {scale} -> {_plural(inst.pods, 'pod')}, {_devices(inst.resources)}"
+    text = f"{label}: {scale} -> {plural(inst.pods, 'pod')}, {_devices(inst.resources)}"
     if inst.template is not None:
         extra = _extra(inst.template.resources)
         unseen = (
@@ -268,7 +256,7 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
         where = f"{workload.namespace}/{name}" if workload.namespace else name
         memory = workload.total_resources.get("memory")
         lines.append(
-            f"{workload.kind} {where}: 1 workload, {_plural(t['pods'], 'pod')}, "
+            f"{workload.kind} {where}: 1 workload, {plural(t['pods'], 'pod')}, "
             f"{_devices(workload.total_resources)}"
             + (f", cpu {t['cpu']}" if t["cpu"] else "")
             + (f", memory {format_quantity('memory', memory, readable=True)}" if memory else "")
@@ -346,7 +334,7 @@ def _tree_lines(node: ComponentNode, indent: str, lines: list[str], budget: list
                 pending.append((child, child_pad, "└─ " if k == len(kids) - 1 else "├─ "))
         else:
             lines.append(
-                f"{head}: {_plural(len(comp.instances), 'instance')}, {_plural(comp.pods, 'pod')}, "
+                f"{head}: {plural(len(comp.instances), 'instance')}, {plural(comp.pods, 'pod')}, "
                 f"{_devices(comp.resources)}"
             )
             for i, inst in enumerate(comp.instances):
@@ -365,7 +353,7 @@ def _quote(text: str) -> str:
 
 
 def _pods_and_gpus(pods: int, resources: dict[str, Decimal]) -> str:
-    return f"{_plural(pods, 'pod')}, {_gpus(resources)}"
+    return f"{plural(pods, 'pod')}, {_gpus(resources)}"
 
 
 def render_dot(workloads: list[Workload]) -> str:

@@ -25,7 +25,7 @@ from wmaplint.resolve.created import kind_model
 from wmaplint.resolve.facts import GpuTotalDiffers, PodCountDiffers, PodUnattributed
 from wmaplint.resolve.model import ComponentCount, PodComparison, Workload
 from wmaplint.resolve.pods import PodMatcher, attribute_pods, pod_name
-from wmaplint.resolve.quantities import format_number, pod_resources
+from wmaplint.resolve.quantities import pod_resources
 from wmaplint.resolve.synthesis import SyntheticPod, synthesize, tree_pods
 from wmaplint.resolve.values import get
 
@@ -344,5 +344,4 @@ def _facts(definition: Definition, workload: Workload, comparison: PodComparison
                                               count.predicted, count.listed, which))
     if comparison.predicted_gpus != comparison.listed_gpus:
         workload.facts.append(GpuTotalDiffers(path, structure.span, workload.kind, workload.name,
-                                              str(format_number(comparison.predicted_gpus)),
-                                              str(format_number(comparison.listed_gpus))))
+                                              comparison.predicted_gpus, comparison.listed_gpus))

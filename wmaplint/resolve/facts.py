@@ -7,6 +7,7 @@ resolution rules (``wmaplint.rules.resolution``) report them.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from wmaplint.diagnostics import RelatedLocation
@@ -310,5 +311,5 @@ class GpuTotalDiffers(Fact):
 
     kind: str
     name: str
-    predicted: str
-    listed: str
+    predicted: Decimal
+    listed: Decimal

@@ -255,6 +255,20 @@ def format_count(count: int) -> str:
     return str(count) if count < 10**_EXACT_DIGITS else _approximate(Decimal(count))
 
 
+def format_amount(amount: Decimal) -> str:
+    """An amount for people: JSON's number (``format_number``) but a fraction in decimals, 0.00001 and not
+    the float's 1e-05."""
+    number = format_number(amount)
+    return format(amount.normalize(), "f") if isinstance(number, float) else str(number)
+
+
+def plural(count: int | Decimal, word: str) -> str:
+    """The count and its noun, the one form every count wmaplint writes for people takes: 1 GPU, 2 GPUs,
+    0.5 GPUs, 1 file."""
+    text = format_count(count) if isinstance(count, int) else format_amount(count)
+    return f"{text} {word}" if count == 1 else f"{text} {word}s"
+
+
 def format_cpu(amount: Decimal) -> str:
     if _huge(amount):
         return _approximate(amount)

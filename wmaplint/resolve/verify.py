@@ -72,7 +72,7 @@ def _carried(pod: SyntheticPod, keys: frozenset[str]) -> str:
     if any(key not in labels for key in keys):
         written = sorted(set(labels) | (pod.undetermined & pod.listed))
         shown = ", ".join(written[:8]) + (", ..." if len(written) > 8 else "")
-        text += f" (the keys on them: {shown or 'none'})"
+        text += f" (the keys its pods carry: {shown or 'none'})"
     return text
 
 

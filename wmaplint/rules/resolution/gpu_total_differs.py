@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from wmaplint.diagnostics import define
 from wmaplint.resolve.facts import GpuTotalDiffers
+from wmaplint.resolve.quantities import format_amount, plural
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_PODS, jobset_tree_with_pods
 
@@ -25,5 +26,5 @@ RULE = define(
 
 @reports(RULE, GpuTotalDiffers)
 def gpu_total_differs(fact: GpuTotalDiffers) -> str:
-    return (f"{fact.kind} {fact.name}: the tree predicts {fact.predicted} GPU(s), the workload's listed pods "
-            f"ask for {fact.listed}")
+    return (f"{fact.kind} {fact.name}: the tree predicts {plural(fact.predicted, 'GPU')}, the workload's "
+            f"listed pods ask for {format_amount(fact.listed)}")

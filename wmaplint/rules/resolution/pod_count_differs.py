@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from wmaplint.diagnostics import define
 from wmaplint.resolve.facts import PodCountDiffers
+from wmaplint.resolve.quantities import plural
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_POD, jobset_tree_with_pods
 
@@ -28,4 +29,4 @@ RULE = define(
 def count_differs(fact: PodCountDiffers) -> str:
     part = f"{fact.component}/{fact.instance}" if fact.instance else fact.component
     which = f" ({fact.which})" if fact.which else ""
-    return f"{part}: the tree predicts {fact.predicted} pod(s), the pod list has {fact.listed}{which}"
+    return f"{part}: the tree predicts {plural(fact.predicted, 'pod')}, the pod list has {fact.listed}{which}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from wmaplint.diagnostics import define
 from wmaplint.resolve.facts import SelectorClaimsNoPod
+from wmaplint.resolve.quantities import plural
 from wmaplint.rules import reports
 from wmaplint.rules.examples import mpijob_tree
 
@@ -26,7 +27,8 @@ RULE = define(
 
 @reports(RULE, SelectorClaimsNoPod)
 def claims_no_pod(fact: SelectorClaimsNoPod) -> str:
+    carry = "it carries" if fact.pods == 1 else "they carry"
     return (
-        f"componentTypeSelector of {fact.component} claims none of the {fact.pods} pod(s) the controller "
-        f"creates for it: they carry {fact.carried} (labels written per {fact.source})"
+        f"componentTypeSelector of {fact.component} claims none of the {plural(fact.pods, 'pod')} the "
+        f"controller creates for it: {carry} {fact.carried} (labels written per {fact.source})"
     )
