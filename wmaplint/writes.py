@@ -78,7 +78,7 @@ def _new_mode() -> int:
 
 
 @dataclass(frozen=True)
-class Target:
+class OutputTarget:
     """Where an ``--output`` goes: ``path`` a regular file to replace (or create), or ``fd`` a descriptor open
     for writing (a device, a pipe, standard output), written into and left open only when ``borrowed``."""
 
@@ -104,7 +104,7 @@ def _lstat(shown: str, path: str) -> os.stat_result | None:
 
 
 def output_target(name: str, *, shown: str, follow_symlinks: bool,
-                  link_hint: str = " (--follow-symlinks writes to its target)") -> Target:
+                  link_hint: str = " (--follow-symlinks writes to its target)") -> OutputTarget:
     """Decide how to write ``name``; WriteError (one line) for a link not to be followed, a directory, a
     block device, a pipe no one reads. A device or pipe is opened here (a refusal comes before any write).
     ``link_hint`` ends the refusal of a link: how this command follows one, if it can."""
@@ -115,7 +115,7 @@ def output_target(name: str, *, shown: str, follow_symlinks: bool,
             os.fstat(fd)
         except OSError:
             raise WriteError(f"{shown}: descriptor {fd} is not open; {REFUSED}") from None
-        return Target(shown, name, fd=fd, borrowed=True)
+        return OutputTarget(shown, name, fd=fd, borrowed=True)
     path = name
     info = _lstat(shown, path)
     if info is not None and stat.S_ISLNK(info.st_mode):
@@ -124,14 +124,14 @@ def output_target(name: str, *, shown: str, follow_symlinks: bool,
         path = os.path.realpath(name)
         info = _lstat(shown, path)
     if info is None:
-        return Target(shown, name, path=path)  # a new file
+        return OutputTarget(shown, name, path=path)  # a new file
     mode = info.st_mode
     if stat.S_ISREG(mode):
-        return Target(shown, name, path=path, identity=(info.st_dev, info.st_ino))
+        return OutputTarget(shown, name, path=path, identity=(info.st_dev, info.st_ino))
     if stat.S_ISDIR(mode):
         raise WriteError(f"{shown}: is a directory; {REFUSED}")
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
-        return Target(shown, name, fd=_open_for_writing(path, shown, stat.S_ISFIFO(mode)))
+        return OutputTarget(shown, name, fd=_open_for_writing(path, shown, stat.S_ISFIFO(mode)))
     kind = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file"
     raise WriteError(f"{shown}: is {kind}; {REFUSED}")
 
@@ -149,7 +149,7 @@ def _open_for_writing(path: str, shown: str, fifo: bool) -> int:
     return fd
 
 
-def write_target(target: Target, data: bytes) -> None:
+def write_target(target: OutputTarget, data: bytes) -> None:
     """Write ``data`` to a target `output_target` made; WriteError when it cannot be."""
     if target.path is not None:
         replace_file(target.path, data, shown=target.shown, refusal=REFUSED)
@@ -166,7 +166,7 @@ def write_target(target: Target, data: bytes) -> None:
             os.close(target.fd)
 
 
-def refuse_inputs(target: Target, inputs: list[str]) -> None:
+def refuse_inputs(target: OutputTarget, inputs: list[str]) -> None:
     """WriteError when the file ``target`` would replace is one of ``inputs``, by resolved name or by device
     and inode (another name of the same file): an input of a run is never its output."""
     if target.path is None:

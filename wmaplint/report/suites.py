@@ -8,7 +8,7 @@ from pathlib import Path
 
 from wmaplint.report.lines import diagnostic_line
 from wmaplint.suites.suite import CaseResult, SuiteResult
-from wmaplint.writes import Target, WriteError, output_target, refuse_inputs, write_target
+from wmaplint.writes import OutputTarget, WriteError, output_target, refuse_inputs, write_target
 
 
 def _notes(suite: SuiteResult) -> list[str]:
@@ -100,7 +100,7 @@ def _files_read(suites: list[str], inputs: list[str] | tuple[str, ...]) -> list[
     return [*read, *schema_files(p for p in inputs if os.path.isdir(p))]
 
 
-def junit_target(name: str, suites: list[str], inputs: list[str] | tuple[str, ...] = ()) -> Target:
+def junit_target(name: str, suites: list[str], inputs: list[str] | tuple[str, ...] = ()) -> OutputTarget:
     """Where ``--junit`` goes, decided before any suite runs (``wmaplint.writes``, as ``--output``): a link is
     refused, a device or pipe written into, a directory or a file the run reads refused (the ``suites`` and
     ``inputs``, the definitions and CRDs named, and what they bring: `_files_read`); WriteError, one line."""
@@ -117,6 +117,6 @@ def junit_target(name: str, suites: list[str], inputs: list[str] | tuple[str, ..
     return target
 
 
-def write_junit(results: list[SuiteResult], target: Target) -> None:
+def write_junit(results: list[SuiteResult], target: OutputTarget) -> None:
     """Write the report to a target of `junit_target`; WriteError when it cannot be."""
     write_target(target, junit_xml(results).encode("utf-8"))

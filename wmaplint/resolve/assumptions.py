@@ -16,29 +16,32 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Assumption:
+class KindAssumption:
+    """An assumption of the controller model for one group/version/kind; ``note``, a jq program yielding its
+    sentence."""
+
     gvk: str
     source: str
-    note: str  # jq program
+    note: str
 
 
 @memo.lru_cache(maxsize=4)
-def load_assumptions(path: str | None = None) -> dict[str, tuple[Assumption, ...]]:
+def load_assumptions(path: str | None = None) -> dict[str, tuple[KindAssumption, ...]]:
     """The model's assumptions by "group/version/Kind" (core kinds "version/Kind"); with ``path``, those of a
     file of the older shape (kinds keyed by group/version/kind, each a list of notes)."""
     if path is None:
         from wmaplint.controllers import load_model
 
-        return {kind.gvk(version): tuple(Assumption(kind.gvk(version), a.source, a.note)
+        return {kind.gvk(version): tuple(KindAssumption(kind.gvk(version), a.source, a.note)
                                          for a in kind.assumptions)
                 for kind in load_model().kinds for version in kind.versions if kind.assumptions}
     text = Path(path).read_text(encoding="utf-8")
     data = cache_records.yaml_data("assumptions", text)
     kinds = data.get("kinds") if isinstance(data, dict) else None
-    found: dict[str, tuple[Assumption, ...]] = {}
+    found: dict[str, tuple[KindAssumption, ...]] = {}
     for gvk, entries in (kinds or {}).items():
         found[gvk] = tuple(
-            Assumption(gvk, str(e.get("source", "")), e["note"])
+            KindAssumption(gvk, str(e.get("source", "")), e["note"])
             for e in entries
             if isinstance(e, dict) and isinstance(e.get("note"), str)
         )
