@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from wmaplint.structs import dataclass
+from wmaplint.dataclass import dataclass
 
 REPO = Path(__file__).resolve().parents[1]
 DOCUMENTS = ("README.md", "docs/*.md")

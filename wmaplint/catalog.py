@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.resolve.loading import catalog_dir, catalog_file, show_gvk
 from wmaplint.source import InputError
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Component

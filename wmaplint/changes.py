@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from wmaplint.dataclass import replace
 from wmaplint.diagnostics import CheckOutcome
 from wmaplint.report.common import relative_to_root
-from wmaplint.structs import replace
 
 # A diff larger than this is refused (a pull request diff is far smaller; this only bounds the read).
 MAX_DIFF_BYTES = 64 * 1024 * 1024

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
+from wmaplint.dataclass import dataclass, field, replace
 from wmaplint.diagnostics import Severity, rule_by_name_or_id
-from wmaplint.structs import dataclass, field, replace
 
 if TYPE_CHECKING:
     import pathspec

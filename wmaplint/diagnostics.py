@@ -12,7 +12,7 @@ import enum
 from collections.abc import Iterable
 from typing import Any
 
-from wmaplint.structs import dataclass, field
+from wmaplint.dataclass import dataclass, field
 
 
 class Severity(enum.IntEnum):
@@ -39,7 +39,7 @@ class Span:
     end_line: int
     end_col: int
 
-    # Written out: spans are made by the thousand (wmaplint.structs).
+    # Written out: spans are made by the thousand (wmaplint.dataclass).
     def __init__(self, start_line: int, start_col: int, end_line: int, end_col: int) -> None:
         set_field = object.__setattr__
         set_field(self, "start_line", start_line)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from wmaplint import memo
 from wmaplint.config import Config, ConfigError, Overrides, discovery_bound, find_config, load_config_file
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import RULES, CheckOutcome, Diagnostic, Severity
 from wmaplint.selection import LINK_OUT, Skip, head_text, is_suite, kind_test, link_out_of, vendored, walk
 from wmaplint.source import InputError, SourceFile, load_text, read_path
-from wmaplint.structs import dataclass, field
 
 STDIN = "-"
 

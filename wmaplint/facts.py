@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Rule, Span
-from wmaplint.structs import dataclass
 
 
 class Finding:

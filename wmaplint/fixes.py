@@ -14,10 +14,10 @@ import stat
 from collections import defaultdict
 from collections.abc import Callable
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import CheckOutcome, TextEdit
 from wmaplint.source.lines import LineIndex
 from wmaplint.source.reading import encoding_of
-from wmaplint.structs import dataclass, field
 from wmaplint.writes import TEMP_PREFIX, TEMP_SUFFIX, WriteError, replace_file, sweep_temporary_files
 
 BOM = b"\xef\xbb\xbf"

@@ -14,8 +14,8 @@ import re
 import stat
 from collections.abc import Callable, Iterable
 
+from wmaplint.dataclass import dataclass
 from wmaplint.source.reading import encoding_of
-from wmaplint.structs import dataclass
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 SUITE_SUFFIX = ".test.yaml"

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import Diagnostic, Span, rule_by_name_or_id
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.source.lines import split_lines
-from wmaplint.structs import dataclass, field
 
 _PATTERN = re.compile(r"#\s*wmaplint:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\- ]+?)\s*(?:--\s*(.*))?$")
 

@@ -19,7 +19,7 @@ import re
 import stat
 import tempfile
 
-from wmaplint.structs import dataclass
+from wmaplint.dataclass import dataclass
 
 TEMP_PREFIX = ".wmaplint-write-"
 TEMP_SUFFIX = ".tmp"

@@ -9,10 +9,10 @@ import pkgutil
 
 import wmaplint
 from wmaplint.cel.issues import CelIssue, CelViolation, ValidationRuleCompileError, ValidationRuleRejected
+from wmaplint.dataclass import fields
 from wmaplint.diagnostics import ExpressionDiagnostic, Span
 from wmaplint.facts import DataFinding, ExpressionFact, Fact, Finding
 from wmaplint.resolve.validate import ManifestProblem, SchemaViolation
-from wmaplint.structs import fields
 
 FINDING_WORDS = ("Fact", "Finding", "Issue", "Violation", "Problem")
 

@@ -16,7 +16,7 @@ from wmaplint.cel.issues import (
     ValidationRuleCompileError,
     ValidationRuleFieldInvalid,
 )
-from wmaplint.structs import dataclass
+from wmaplint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from wmaplint.source import Document

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import Span
 from wmaplint.facts import DataFinding, Fact
-from wmaplint.structs import dataclass
 
 Pointer = tuple[str | int, ...]
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers.errors import ModelError
-from wmaplint.structs import dataclass, field
+from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

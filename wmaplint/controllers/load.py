@@ -29,8 +29,8 @@ from wmaplint.controllers.model import (
     WrittenPhase,
 )
 from wmaplint.controllers.paths import normalise_path
+from wmaplint.dataclass import replace
 from wmaplint.shipped_data import shipped
-from wmaplint.structs import replace
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 
-from wmaplint.structs import dataclass, field
+from wmaplint.dataclass import dataclass, field
 
 # What a label's value identifies. `attempt` is the older spelling of `run` (a project's pod labels files).
 ROLES = ("workload", "run", "component", "entry", "replica", "revision", "other")

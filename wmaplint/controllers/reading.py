@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from wmaplint import memo
 from wmaplint.controllers.model import CreatedObject, KindModel
-from wmaplint.structs import dataclass
+from wmaplint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Component, Definition, Expr

@@ -10,9 +10,9 @@ document is recognised here, so that it gets one finding instead of one per unkn
 
 from __future__ import annotations
 
+from wmaplint.dataclass import dataclass
 from wmaplint.facts import Fact
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
-from wmaplint.structs import dataclass
 
 # Keys of an accessor that the released format never uses; `expression` alone is a released key too.
 WRITE_KEYS = frozenset({"patch", "replace"})

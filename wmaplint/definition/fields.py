@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from wmaplint.structs import dataclass
+from wmaplint.dataclass import dataclass
 
 KARTA = ("run.ai/v1alpha1", "Karta")
 LEGACY = ("optimization.nvidia.com/v1alpha1", "ResourceInterface")

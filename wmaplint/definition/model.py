@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.definition.fields import (
     FRAGMENT_FIELDS,
     KARTA,
@@ -24,7 +25,6 @@ from wmaplint.definition.fields import (
 )
 from wmaplint.jq.roles import ExprRole
 from wmaplint.source.nodes import MappingNode, Node, ScalarNode, SequenceNode, to_python
-from wmaplint.structs import dataclass, field
 
 DEFINITION_KINDS = {KARTA[1]: KARTA[0], LEGACY[1]: LEGACY[0]}
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from wmaplint.dataclass import dataclass
 from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.diagnostics import Span
 from wmaplint.facts import Fact
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
-from wmaplint.structs import dataclass
 
 Pointer = tuple[str | int, ...]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 
+from wmaplint.dataclass import dataclass
 from wmaplint.definition.fields import shape_of
 from wmaplint.draft import jqtext
 from wmaplint.draft.created import ModelPods, by_named_entry, model_pods
@@ -42,7 +43,6 @@ from wmaplint.draft.writer import Entry, Map, Seq, render
 from wmaplint.pod_labels import PodLabel, PodLabels, closest_key
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, STRING, SchemaType
 from wmaplint.status.knowledge import Controller, Knowledge
-from wmaplint.structs import dataclass
 
 FRAGMENT_ORDER = ("containerPath", "containersPath", "resourcesPath", "imagePath", "labelsPath",
                   "annotationsPath", "nodeAffinityPath", "podAffinityPath", "schedulerNamePath",

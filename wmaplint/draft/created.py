@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel
+from wmaplint.dataclass import dataclass, replace
 from wmaplint.draft.shapes import EACH_MAP, ITERATIONS, Location, PathObject, Site
-from wmaplint.structs import dataclass, replace
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from typing import TypeGuard
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.schema.shapes import shape_ok
 from wmaplint.schema.types import ANY_KIND, ARRAY, BOOLEAN, INTEGER, NUMBER, OBJECT, STRING, SchemaType
-from wmaplint.structs import dataclass, field
 
 TEMPLATE, POD_SPEC, FRAGMENTS = "template", "pod-spec", "fragments"
 # iteration steps in a location (property names of that spelling are skipped)

@@ -13,11 +13,11 @@ import json
 import re
 from collections.abc import Callable, Iterable
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.draft.shapes import integer, string_member, type_at
 from wmaplint.draft.writer import Map, Seq
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, SchemaType
 from wmaplint.status.knowledge import Controller, phase_values
-from wmaplint.structs import dataclass, field
 
 # the order mappings are written in: the everyday ones first
 ORDER = ("running", "completed", "failed", "degraded", "suspended", "suspending", "resuming", "initializing")

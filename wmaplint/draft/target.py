@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import hashlib
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import BUNDLED_SCHEMAS
 from wmaplint.schema.loader import GVK, format_gvk
 from wmaplint.schema.names import gvk_name_problem
 from wmaplint.schema.store import SchemaStore, shared_store
 from wmaplint.schema.types import ANY_KIND, SchemaType
 from wmaplint.source.reading import InputError, read_bytes
-from wmaplint.structs import dataclass, field
 
 
 class DraftError(Exception):

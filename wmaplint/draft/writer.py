@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Union
 import yaml
 
 from wmaplint import memo
-from wmaplint.structs import dataclass, field
+from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from wmaplint.structs import dataclass
+from wmaplint.dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

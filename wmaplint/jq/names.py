@@ -5,9 +5,9 @@ and module directives the program names."""
 from __future__ import annotations
 
 from wmaplint import memo
+from wmaplint.dataclass import dataclass, field
 from wmaplint.jq import ast as jqast
 from wmaplint.jq import builtins as B
-from wmaplint.structs import dataclass, field
 
 # What a function parameter is in the scope of its body: a name that is called, not a definition.
 _PARAMETER = "parameter"

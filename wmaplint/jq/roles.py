@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wmaplint.structs import dataclass
+from wmaplint.dataclass import dataclass
 
 #: accepted values of ``ExprRole.cardinality``
 CARDINALITIES = ("per-instance", "instance-ids", "one", "first", "stream")

@@ -28,7 +28,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
-from wmaplint.structs import dataclass, field
+from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

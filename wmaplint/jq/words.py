@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from wmaplint.dataclass import dataclass
 from wmaplint.jq import builtins as jq_builtins
 from wmaplint.jq.lexical import argument_count
 from wmaplint.source import ScalarNode
-from wmaplint.structs import dataclass
 
 _STYLE_CHARS = {"plain": None, "single": "'", "double": '"', "literal": "|", "folded": ">"}
 KEYWORDS = frozenset(

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.source.lines import LineIndex
-from wmaplint.structs import dataclass, field
 
 
 def utf16_len(text: str) -> int:

@@ -11,10 +11,10 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
+from wmaplint.dataclass import dataclass
 from wmaplint.lsp import actions, completion, hover, navigation
 from wmaplint.lsp.documents import utf16_len
 from wmaplint.lsp.snapshot import Snapshot
-from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True)

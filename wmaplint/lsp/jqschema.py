@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
+from wmaplint.dataclass import dataclass
 from wmaplint.definition.model import Definition, Expr
 from wmaplint.jq import words as jqwords
 from wmaplint.lsp.snapshot import Snapshot
 from wmaplint.lsp.uris import from_path
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, UNION, Property, SchemaType
-from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:
     from wmaplint.schema.store import ResolvedSchema, Schemas

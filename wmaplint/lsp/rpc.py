@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
-from wmaplint.structs import dataclass
+from wmaplint.dataclass import dataclass
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.definition.model import Definition, build
 from wmaplint.lsp.positions import LspPositions
 from wmaplint.source import SourceFile, load_text
-from wmaplint.structs import dataclass, field
 
 _DEFINITION_KIND = re.compile(r"""["']?kind["']?\s*:\s*["']?(Karta|ResourceInterface)\b""")
 

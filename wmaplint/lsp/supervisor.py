@@ -13,8 +13,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.lsp.worker import HEADER, frame, resident_of
-from wmaplint.structs import dataclass, field
 
 POLL_SECONDS = 0.2  # how often a running job's memory is looked at
 START_SECONDS = 120.0  # a worker that has not finished importing by then is broken

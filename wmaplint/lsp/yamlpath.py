@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from wmaplint.dataclass import dataclass
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
-from wmaplint.structs import dataclass
 
 Step = str | int
 MAX_SCAN_LINES = 5000  # upward scan limit, so a huge file cannot stall a completion request

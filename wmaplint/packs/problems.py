@@ -3,8 +3,8 @@ it. Each is placed in the pack file, at the offending value."""
 
 from __future__ import annotations
 
+from wmaplint.dataclass import dataclass
 from wmaplint.facts import Fact
-from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True, slots=True, eq=False)

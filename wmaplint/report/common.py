@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import (
     BUNDLED_SCHEMAS,
     CACHED_SCHEMAS,
@@ -25,7 +26,6 @@ from wmaplint.diagnostics import (
 )
 from wmaplint.resolve.quantities import plural
 from wmaplint.source.lines import split_lines
-from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

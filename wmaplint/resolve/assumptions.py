@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wmaplint import cache_records, memo
+from wmaplint.dataclass import dataclass
 from wmaplint.jq.runtime import JqInput, JqRuntime
-from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

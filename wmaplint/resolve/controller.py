@@ -5,8 +5,8 @@ each value identifies, and whether that list is complete. One narrow reader over
 from __future__ import annotations
 
 from wmaplint import memo
+from wmaplint.dataclass import dataclass, field
 from wmaplint.pod_labels import KindLabels, PodLabel, load_pod_labels
-from wmaplint.structs import dataclass, field
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel, model_for
+from wmaplint.dataclass import dataclass
 from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.resolve.counts import as_count
-from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

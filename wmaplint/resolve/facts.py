@@ -10,9 +10,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import RelatedLocation
 from wmaplint.facts import Fact
-from wmaplint.structs import dataclass
 
 # -- evaluating an expression ----------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import Diagnostic, Span
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.resolve.facts import DocumentTooLarge, TooManyDocuments, TooManyNodes
@@ -29,7 +30,6 @@ from wmaplint.source import (
     read_stdin,
     to_python,
 )
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.structs import dataclass, field
+from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import GVK, Component

@@ -14,10 +14,10 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.resolve.model import ComponentNode
 from wmaplint.resolve.templates import pod_template
 from wmaplint.resolve.values import get
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

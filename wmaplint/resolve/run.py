@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from wmaplint.dataclass import dataclass, field, replace
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.jq.runtime import JqRuntime, default_runtime
@@ -35,7 +36,6 @@ from wmaplint.resolve.shipped import is_shipped, on_manifest
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, MappingNode, SequenceNode, anchor_node
 from wmaplint.source.nodes import no_cyclic_gc
-from wmaplint.structs import dataclass, field, replace
 
 VERIFIED_MANIFESTS = 8  # per definition: the selectors run on the synthesized pods of this many manifests
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from wmaplint.dataclass import replace
 from wmaplint.diagnostics import Diagnostic, Span
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.resolve.facts import (
@@ -27,7 +28,6 @@ from wmaplint.resolve.facts import (
 from wmaplint.resolve.loading import LoadedDocument, catalog_dir
 from wmaplint.resolve.model import Workload
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode, anchor_node
-from wmaplint.structs import replace
 
 Path = tuple[str | int, ...]
 

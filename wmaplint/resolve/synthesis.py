@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers import KindModel
+from wmaplint.dataclass import dataclass, field
 from wmaplint.jq.runtime import JqInput, JqRuntime, default_runtime
 from wmaplint.pod_labels import PodLabel
 from wmaplint.resolve.controller import ControllerLabels, controller_labels
@@ -24,7 +25,6 @@ from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
 from wmaplint.resolve.quantities import format_number
 from wmaplint.resolve.values import get
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

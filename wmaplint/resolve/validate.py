@@ -15,10 +15,10 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import Diagnostic, Span
 from wmaplint.facts import DataFinding, Fact, diagnostics_of
 from wmaplint.source import Document, Node, anchor_node
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.resolve.loading import LoadedDocument

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Severity, Span
 from wmaplint.source import Document, Node, SourceFile, content_span
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.config import Config

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from wmaplint import memo
+from wmaplint.dataclass import dataclass
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, TypeBuilder
 from wmaplint.schema.types import SchemaType
 from wmaplint.shipped_data import shipped
 from wmaplint.source.nodes import no_cyclic_gc
-from wmaplint.structs import dataclass
 
 MAGIC = b"wmaplint schema bundle 2\n"
 BUNDLE_NAME = "bundle.bin"

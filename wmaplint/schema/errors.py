@@ -3,8 +3,8 @@ API, and the fact of a source skipped while validating manifests."""
 
 from __future__ import annotations
 
+from wmaplint.dataclass import dataclass
 from wmaplint.facts import Fact
-from wmaplint.structs import dataclass
 
 
 class SchemaError(Exception):

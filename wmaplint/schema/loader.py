@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.types import (
     ANY,
@@ -28,7 +29,6 @@ from wmaplint.schema.types import (
 )
 from wmaplint.schema.yamldata import Positions, load_documents
 from wmaplint.source.reading import InputError, read_bytes
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

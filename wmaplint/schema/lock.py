@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, format_gvk, parse_bytes
@@ -20,7 +21,6 @@ from wmaplint.schema.store import SchemaStore
 from wmaplint.shipped_data import shipped
 from wmaplint.source.data import SHIPPED_DATA, DataError, read_data
 from wmaplint.source.reading import InputError, read_bytes
-from wmaplint.structs import dataclass
 
 DEFAULT_LOCK = shipped("schemas") / "lock.yaml"
 DOWNLOAD_LIMIT = 64 * 1024 * 1024

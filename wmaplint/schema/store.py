@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from wmaplint import memo
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import BUNDLED_SCHEMAS, CACHED_SCHEMAS
 from wmaplint.schema.bundle import Bundle, BundledSource, BundleError, forget_bundle, shipped_bundle
 from wmaplint.schema.cache import ParsedCache
@@ -24,7 +25,6 @@ from wmaplint.schema.loader import GVK, ParsedFile, parse_bytes
 from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir, user_dir, user_schema_dir
 from wmaplint.schema.types import SchemaType
 from wmaplint.source.reading import InputError, read_bytes
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wmaplint.structs import MISSING, dataclass, field, fields
+from wmaplint.dataclass import MISSING, dataclass, field, fields
 
 OBJECT = "object"
 ARRAY = "array"
@@ -35,7 +35,7 @@ class Property:
     column: int | None = None
     description: str | None = None  # the property schema's ``description``, for editor hovers
 
-    # Written out: a CRD's types are made by the thousand (wmaplint.structs).
+    # Written out: a CRD's types are made by the thousand (wmaplint.dataclass).
     def __init__(self, name: str, type: SchemaType, line: int | None = None, column: int | None = None,
                  description: str | None = None) -> None:
         self.name = name
@@ -69,7 +69,7 @@ class SchemaType:
     column: int | None = None
     ref: str | None = None  # the $ref name this type was built from, for messages
 
-    # Written out: a CRD's types are made by the thousand (wmaplint.structs).
+    # Written out: a CRD's types are made by the thousand (wmaplint.dataclass).
     def __init__(
         self, kind: str, properties: dict[str, Property] | None = None,
         required: frozenset[str] = frozenset(), additional: SchemaType | None = None,

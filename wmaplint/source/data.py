@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from wmaplint.dataclass import dataclass
 from wmaplint.source.loader import MAX_ALIAS_EXPANSION
 from wmaplint.source.reading import InputError, decode_bytes, read_bytes
-from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:
     from wmaplint.source.plain import Json

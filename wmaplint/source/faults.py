@@ -3,9 +3,9 @@ report it."""
 
 from __future__ import annotations
 
+from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import Span
 from wmaplint.facts import Fact
-from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True, slots=True, eq=False)

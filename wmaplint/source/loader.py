@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import Span
 from wmaplint.facts import Fact
 from wmaplint.source.faults import AliasExpansion, DuplicateKey, HelmTemplate, YamlSyntax
@@ -25,7 +26,6 @@ from wmaplint.source.nodes import (
 )
 from wmaplint.source.reading import read_path
 from wmaplint.source.templates import recognise as recognise_template
-from wmaplint.structs import dataclass, field
 
 # Nodes that aliases may add to a document; a "billion laughs" file stops here instead of exhausting memory.
 MAX_ALIAS_EXPANSION = 100_000

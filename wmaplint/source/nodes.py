@@ -8,9 +8,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from wmaplint import memo
+from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import Span
 from wmaplint.source.lines import LineIndex
-from wmaplint.structs import dataclass, field
 
 PLAIN, SINGLE, DOUBLE, LITERAL, FOLDED = "plain", "single", "double", "literal", "folded"
 STYLE_NAMES = {None: PLAIN, "": PLAIN, "'": SINGLE, '"': DOUBLE, "|": LITERAL, ">": FOLDED}
@@ -18,7 +18,7 @@ STYLE_NAMES = {None: PLAIN, "": PLAIN, "'": SINGLE, '"': DOUBLE, "|": LITERAL, "
 
 @dataclass(eq=False, slots=True)
 class Node:
-    """Nodes are made by the thousand: each class writes out its ``__init__`` (wmaplint.structs)."""
+    """Nodes are made by the thousand: each class writes out its ``__init__`` (wmaplint.dataclass)."""
 
     span: Span
     start: int  # character offsets into the file text (end exclusive)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from wmaplint.dataclass import dataclass
 from wmaplint.jq import ast as jqast
-from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 
 from wmaplint.controllers.paths import normalise_path
+from wmaplint.dataclass import dataclass
 from wmaplint.definition.model import Matcher, StatusDefinition
 from wmaplint.source import ScalarNode
 from wmaplint.status.knowledge import Controller
 from wmaplint.status.mappings import reads_reasons
-from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True, order=True)

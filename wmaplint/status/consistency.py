@@ -7,6 +7,7 @@ in evaluation order matches too, and an object two terminal statuses both match 
 
 from __future__ import annotations
 
+from wmaplint.dataclass import dataclass
 from wmaplint.definition.model import StatusDefinition
 from wmaplint.facts import Fact
 from wmaplint.source import content_span
@@ -20,7 +21,6 @@ from wmaplint.status.conjunctions import (
     subsumes,
 )
 from wmaplint.status.knowledge import Controller
-from wmaplint.structs import dataclass
 
 # StatusMappings.Entries() order: every matching status is reported, in this order; callers usually take the
 # first.

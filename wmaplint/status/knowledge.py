@@ -19,8 +19,8 @@ import yaml
 
 from wmaplint import cache_records, memo
 from wmaplint.controllers.paths import normalise_path
+from wmaplint.dataclass import dataclass, field
 from wmaplint.shipped_data import shipped
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.controllers import Model

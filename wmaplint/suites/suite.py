@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.allowed_paths import outside_reason
+from wmaplint.dataclass import dataclass, field
 from wmaplint.definition.model import Definition, build, recognise
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span
 from wmaplint.facts import Fact
@@ -48,7 +49,6 @@ from wmaplint.resolve.references import References
 from wmaplint.resolve.run import workload_diagnostics
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, MappingNode, Node, SequenceNode, find_node, find_span, read_path
-from wmaplint.structs import dataclass, field
 from wmaplint.suites.facts import CaseFailed, SuiteInvalid
 
 if TYPE_CHECKING:

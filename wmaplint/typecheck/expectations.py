@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
+from wmaplint.dataclass import dataclass
 from wmaplint.definition.fields import shape_of
 from wmaplint.facts import ExpressionFact
 from wmaplint.jq import ast as jqast
@@ -32,7 +33,6 @@ from wmaplint.schema.types import (
     variants,
 )
 from wmaplint.source import ScalarNode
-from wmaplint.structs import dataclass
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr

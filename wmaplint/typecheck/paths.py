@@ -8,10 +8,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import RelatedLocation, Span
 from wmaplint.jq.inference.facts import UnguardedIteration
 from wmaplint.schema.served import object_meta_from
-from wmaplint.structs import dataclass
 from wmaplint.typecheck.expectations import check_expression, expectation_of
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from wmaplint.dataclass import dataclass
 from wmaplint.facts import ExpressionFact
-from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from wmaplint.dataclass import dataclass
 from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference.interpreter import Interpreter, bound
 from wmaplint.jq.inference.navigation import KeySpan
@@ -17,7 +18,6 @@ from wmaplint.jq.lexical import closers, in_literal
 from wmaplint.jq.parser import try_parse
 from wmaplint.schema.served import served
 from wmaplint.schema.types import OBJECT, Property, SchemaType, union, variants
-from wmaplint.structs import dataclass
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.dataclass import dataclass, field
 from wmaplint.schema.types import ANY, ANY_KIND, INTEGER, NULL, NUMBER, UNION, SchemaType, variants
-from wmaplint.structs import dataclass, field
 
 if TYPE_CHECKING:
     from wmaplint.facts import ExpressionFact
@@ -27,7 +27,7 @@ class Val:
     path: str | None = None
     absent: tuple[str, str] | None = None
 
-    # Written out: an expression's typing makes one per step (wmaplint.structs).
+    # Written out: an expression's typing makes one per step (wmaplint.dataclass).
     def __init__(self, type: SchemaType, optional: bool = False, const: Any = None, has_const: bool = False,
                  path: str | None = None, absent: tuple[str, str] | None = None) -> None:
         set_field = object.__setattr__

@@ -1,4 +1,5 @@
-"""wmaplint.structs makes the classes dataclasses makes, for every combination of options the project uses."""
+"""wmaplint.dataclass makes the classes the standard library makes, for every combination of options the
+project uses."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from wmaplint import structs
+from wmaplint import dataclass as lightweight
 
 OPTIONS = [
     {}, {"eq": False}, {"eq": False, "slots": True}, {"frozen": True}, {"frozen": True, "order": True},
@@ -18,7 +19,7 @@ OPTIONS = [
 
 
 def _pair(options: dict[str, Any]) -> tuple[type, type]:
-    """The same class made by the standard library and by structs."""
+    """The same class made by the standard library and by lightweight."""
 
     def body(decorator: Any, field: Any) -> type:
         class Point:
@@ -33,7 +34,7 @@ def _pair(options: dict[str, Any]) -> tuple[type, type]:
 
         return decorator(**options)(Point)
 
-    return body(dataclasses.dataclass, dataclasses.field), body(structs.dataclass, structs.field)
+    return body(dataclasses.dataclass, dataclasses.field), body(lightweight.dataclass, lightweight.field)
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=str)
@@ -49,7 +50,7 @@ def test_the_same_class_behaves_the_same(options: dict[str, Any]) -> None:
         assert (type(a).__hash__ is None) == (type(b).__hash__ is None)
         if type(b).__hash__ is not None and options.get("frozen"):
             assert hash(b) == hash(ours(*args, **kwargs))
-    assert [f.name for f in structs.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
+    assert [f.name for f in lightweight.fields(ours)] == [f.name for f in dataclasses.fields(theirs)]
     assert ours.__match_args__ == theirs.__match_args__
 
 
@@ -69,7 +70,7 @@ def test_frozen_instances_refuse_changes(options: dict[str, Any]) -> None:
     point = ours(1)
     with pytest.raises(AttributeError):
         point.x = 2
-    with pytest.raises(structs.FrozenInstanceError):
+    with pytest.raises(lightweight.FrozenInstanceError):
         del point.y
 
 
@@ -96,12 +97,12 @@ def test_order_compares_fields_in_turn() -> None:
 
 
 def test_subclasses_add_fields_after_their_bases_and_keep_their_own_methods() -> None:
-    @structs.dataclass(frozen=True, slots=True)
+    @lightweight.dataclass(frozen=True, slots=True)
     class Base:
         start: int
         end: int
 
-    @structs.dataclass(frozen=True, slots=True)
+    @lightweight.dataclass(frozen=True, slots=True)
     class Named(Base):
         name: str = ""
 
@@ -110,12 +111,12 @@ def test_subclasses_add_fields_after_their_bases_and_keep_their_own_methods() ->
 
     named = Named(1, 2, "n")
     assert (named.start, named.end, named.name, repr(named)) == (1, 2, "n", "<n>")
-    assert [f.name for f in structs.fields(named)] == ["start", "end", "name"]
+    assert [f.name for f in lightweight.fields(named)] == ["start", "end", "name"]
     assert named == Named(1, 2, "n") and named != Base(1, 2) and hash(named) == hash(Named(1, 2, "n"))
 
 
 def test_a_class_that_writes_its_own_init_keeps_it() -> None:
-    @structs.dataclass(frozen=True, slots=True)
+    @lightweight.dataclass(frozen=True, slots=True)
     class Span:
         line: int
         col: int
@@ -130,19 +131,19 @@ def test_a_class_that_writes_its_own_init_keeps_it() -> None:
 def test_replace_and_fields() -> None:
     _, ours = _pair({"frozen": True, "slots": True})
     point = ours(1, 2)
-    moved = structs.replace(point, y=5)
+    moved = lightweight.replace(point, y=5)
     assert (moved.x, moved.y, point.y) == (1, 5, 2)
     with pytest.raises(TypeError):
-        structs.replace(point, z=1)
-    defaults = {f.name: f.default for f in structs.fields(ours)}
-    assert defaults["x"] is structs.MISSING and defaults["y"] == 0 and defaults["note"] == ""
+        lightweight.replace(point, z=1)
+    defaults = {f.name: f.default for f in lightweight.fields(ours)}
+    assert defaults["x"] is lightweight.MISSING and defaults["y"] == 0 and defaults["note"] == ""
     with pytest.raises(TypeError):
-        structs.fields(object())
+        lightweight.fields(object())
 
 
 def test_a_field_without_default_after_one_with_is_refused() -> None:
     with pytest.raises(TypeError):
-        @structs.dataclass
+        @lightweight.dataclass
         class Wrong:
             a: int = 0
             b: int
