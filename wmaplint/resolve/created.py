@@ -7,6 +7,7 @@ in the manifest, and the labels the model derives (``derive``, jq with ``$entry`
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -197,17 +198,20 @@ def _prefetch(created: CreatedObject, labels: dict[str, Any], jq: _Jq,
         first += [_template_program(created, at) for _, _, at in entries]
         first += [_relative_program(created, at) for _, path, at in entries if path is not None]
     jq.prefetch(first)
+    if not _derivable(labels):
+        return
     derive: list[str] = []
     for _, _, at in entries:
         count = as_count(jq.one(_count_program(created, at)))
         if count is None:
             break
-        for group, index in _shown(groups, count, per_entry):
-            if len(derive) >= MAX_CREATED:
-                break
+        # no more pods than created_pods makes: a count may be as large as the manifest says
+        for group, index in itertools.islice(_shown(groups, count, per_entry), MAX_CREATED - len(derive)):
             program = _derive_program(labels, at, group, index, created.name)
-            if program is not None:
-                derive.append(program)
+            assert program is not None
+            derive.append(program)
+        if len(derive) >= MAX_CREATED:
+            break
     jq.prefetch(derive)
 
 

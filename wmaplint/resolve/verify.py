@@ -159,7 +159,11 @@ class _Verifier:
 
     def _instance_selector(self, name: str) -> tuple[str, Expr] | None:
         selecting = next((c for c in self.matcher.components if c.name == name), None)
+        seen: set[int] = set()  # ownerRefs may form a cycle, whose components have no pod
         while selecting is not None and selecting.component.instance_selector_path is None:
+            if id(selecting) in seen:
+                return None
+            seen.add(id(selecting))
             selecting = selecting.parent
         if selecting is None or selecting.component.instance_selector_path is None:
             return None
