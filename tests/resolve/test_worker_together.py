@@ -96,3 +96,12 @@ def test_worker_results_of_many_expressions_are_those_of_each_alone(runtime: JqR
     assert together["[path(.spec.items[])]"].outputs == ([["spec", "items", 0], ["spec", "items", 1],
                                                            ["spec", "items", 2]],)
     assert not together["[path(.a[])]"].ok
+
+
+def test_programs_are_compiled_together_by_the_chunk() -> None:
+    exprs = [guarded(f".spec.items[{i % 3}] + {i}") for i in range(worker.JOINT * 2 + 1)]
+    programs: dict = {}
+    worker._together(programs, exprs)
+    joints = [id(programs[e].joint) for e in exprs[:-1]]
+    assert len(set(joints)) == 2 and exprs[-1] not in programs  # a chunk of one is compiled alone
+    assert _replies(programs, exprs) == _replies({}, exprs)

@@ -64,22 +64,28 @@ class _Branch:
         return self.joint.input_text(f"[{self.index},{text}]")
 
 
+JOINT = 32  # programs compiled as one: a compile of 32 costs about two of one
+JOINT_MAX = 1024  # programs of one request compiled jointly, so the compiles stay well within a time bound
+
+
 def _together(programs: dict[str, Any], exprs: list[Any]) -> None:
-    """Compile the programs of ``exprs`` not compiled yet as one: ``.[0]`` picks the program run on ``.[1]``.
-    Each program is parenthesized, so what it defines or binds stays its own. When that fails (one of them
-    does not compile), each is compiled alone when it is run, and its error is its own."""
+    """Compile the programs of ``exprs`` not compiled yet, ``JOINT`` as one: ``.[0]`` picks the program run
+    on ``.[1]``. Each program is parenthesized, so what it defines or binds stays its own. Where that fails
+    (one of them does not compile), each is compiled alone when it is run, and its error is its own."""
     import jq
 
     new = [e for e in dict.fromkeys(exprs) if isinstance(e, str) and e not in programs and BRANCH not in e]
-    if len(new) < 2:
-        return
-    branches = " elif ".join(f"{BRANCH} == {i} then ({e}\n)" for i, e in enumerate(new[:-1]))
-    try:
-        joint = jq.compile(f".[0] as {BRANCH} | .[1] | if {branches} else ({new[-1]}\n) end")
-    except Exception:  # a compile error, or memory: one at a time, as without a joint compile
-        return
-    for index, expr in enumerate(new):
-        programs[expr] = _Branch(joint, index)
+    for start in range(0, min(len(new), JOINT_MAX), JOINT):
+        chunk = new[start:start + JOINT]
+        if len(chunk) < 2:
+            break
+        branches = " elif ".join(f"{BRANCH} == {i} then ({e}\n)" for i, e in enumerate(chunk[:-1]))
+        try:
+            joint = jq.compile(f".[0] as {BRANCH} | .[1] | if {branches} else ({chunk[-1]}\n) end")
+        except Exception:  # a compile error, or memory: one at a time, as without a joint compile
+            continue
+        for index, expr in enumerate(chunk):
+            programs[expr] = _Branch(joint, index)
 
 
 def _answer(programs: dict[str, Any], expr: Any, text: object, limit: int) -> dict[str, object]:
