@@ -313,6 +313,7 @@ class JqRuntime:
         self._known: dict[str, _Expression] = {}
         self._batches: dict[tuple[str, ...], Any] = {}
         self._worker: _Worker | None = None
+        self._apart: set[str] = set()  # expressions whose joint compile in the worker lost it: one at a time
         self._lock = threading.Lock()
 
     def _info(self, expression: str) -> _Expression:
@@ -467,7 +468,9 @@ class JqRuntime:
         """Results of expressions run by the worker on ``text`` (only compiled when ``text`` is None).
 
         One request carries them all and the worker answers each on its own line, so the time bound applies
-        to each expression; after one exceeds a limit, the rest go to a fresh worker.
+        to each expression; after one exceeds a limit, the rest go to a fresh worker. The worker compiles
+        those it has not compiled yet as one program (a compile costs a few milliseconds, most of a run on a
+        manifest); when that loses the worker, they are sent again to be compiled one at a time.
         """
         replies: list[dict[str, Any]] = []
         with self._lock:
@@ -478,14 +481,20 @@ class JqRuntime:
                 if self._worker is None:
                     self._worker = _Worker()
                 pending = expressions[len(replies):]
+                # the programs the worker has not compiled yet are compiled as one, unless that lost a worker
+                together = text is not None and len(pending) > 1 and self._apart.isdisjoint(pending)
                 request = {"exprs": [guarded(e) for e in pending], "input": text, "max": self.max_outputs,
-                           "timeout": self.timeout}
+                           "timeout": self.timeout, "together": together}
                 answered, complete = self._worker.run(request, len(pending), self.timeout)
                 replies.extend(answered)
                 if not complete:
                     died = self._worker.proc.poll() is not None
+                    started = self._worker.started
                     self._worker.close()
                     self._worker = None
+                    if not started:  # lost compiling them together: no program alone is to blame
+                        self._apart.update(pending)
+                        continue
                     limit = "memory limit" if died else f"time limit of {self.timeout:g}s"
                     replies.append({"error": f"evaluation exceeded the {limit}", "limited": True})
         results = []
@@ -540,17 +549,22 @@ class _Worker:
             env=_worker_environment(),
         )
         self._buffer = b""
+        self.started = True  # whether the last request's programs compiled together (or had not to be)
 
     def run(self, request: dict[str, Any], count: int, timeout: float) -> tuple[list[dict[str, Any]], bool]:
         """The replies received, one per expression, and whether all came: the worker answers each expression
-        within ``timeout`` or is taken as stuck (or dead, or answering nonsense) at that expression."""
+        within ``timeout`` or is taken as stuck (or dead, or answering nonsense) at that expression. With
+        ``together``, the line saying the programs were compiled together comes first; ``started`` tells
+        whether it came."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         replies: list[dict[str, Any]] = []
+        self.started = True
         try:
             self.proc.stdin.write(json.dumps(request).encode() + b"\n")
             self.proc.stdin.flush()
         except OSError:
             return replies, False
+        self.started = request.get("together") is not True
         fd = self.proc.stdout.fileno()
         while len(replies) < count:
             deadline = _now() + timeout
@@ -576,6 +590,11 @@ class _Worker:
                 return replies, False
             if not isinstance(reply, dict):
                 return replies, False
+            if not self.started:
+                if reply.get("together") is not True:
+                    return replies, False
+                self.started = True
+                continue
             replies.append(reply)
         return replies, True
 

@@ -7,12 +7,13 @@ in the manifest, and the labels the model derives (``derive``, jq with ``$entry`
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel, model_for
 from wmaplint.dataclass import dataclass
-from wmaplint.jq.runtime import JqInput, JqRuntime
+from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime
 from wmaplint.resolve.counts import as_count
 
 if TYPE_CHECKING:
@@ -51,9 +52,17 @@ class _Jq:
         self.runtime = runtime
         self.input = JqInput(obj)
         self.obj = obj
+        self._known: dict[str, JqResult] = {}
+
+    def prefetch(self, programs: list[str]) -> None:
+        """Evaluate programs that will be asked for at once: one pass over the input for those that run here,
+        one worker request for the others (``JqRuntime.evaluate_many``), each result that of its own."""
+        self._known.update(self.runtime.evaluate_many(programs, self.input))
 
     def outputs(self, program: str) -> list[Any] | None:
-        result = self.runtime.evaluate(program, self.input)
+        result = self._known.get(program)
+        if result is None:
+            result = self.runtime.evaluate(program, self.input)
         return list(result.outputs) if result.ok else None
 
     def one(self, program: str) -> Any:
@@ -135,38 +144,99 @@ def _pods_of(model: KindModel, created: CreatedObject, jq: _Jq, per_entry: int |
             return
         groups = found
     labels = model.pod_labels(created.name)
+    _prefetch(created, labels, jq, entries, groups, per_entry)
     for entry, entry_path, at in entries:
-        count = as_count(jq.one(f". as $workload | {at} | ({created.count})"))
+        count = as_count(jq.one(_count_program(created, at)))
         if count is None:
             yield None
             return
-        template = jq.one(f". as $workload | {at} | ({created.template})") if created.template else None
+        template = jq.one(_template_program(created, at)) if created.template else None
         template_path = None
         if created.template and template is not None and entry_path is not None:
-            relative = jq.one(f". as $workload | [{at} | path({created.template})]")
+            relative = jq.one(_relative_program(created, at))
             if isinstance(relative, list) and len(relative) == 1:
                 template_path = (*entry_path, *relative[0])
         elif template is not None:
             key = keys[entry] if entry is not None and entry < len(keys) else None
             template_path = _found_at(jq.obj, template, key)
-        shown_groups = groups if per_entry is None else min(groups, per_entry)
-        shown_count = count if per_entry is None else min(count, per_entry)
-        for group in range(shown_groups):
-            for index in range(shown_count):
-                derived, undetermined = _derive(labels, jq, at, group, index, created.name)
-                yield CreatedPod(created.name, entry, group, index, template, template_path, derived,
-                                 undetermined)
+        for group, index in _shown(groups, count, per_entry):
+            derived, undetermined = _derive(labels, jq, at, group, index, created.name)
+            yield CreatedPod(created.name, entry, group, index, template, template_path, derived,
+                             undetermined)
+
+
+def _count_program(created: CreatedObject, at: str) -> str:
+    return f". as $workload | {at} | ({created.count})"
+
+
+def _template_program(created: CreatedObject, at: str) -> str:
+    return f". as $workload | {at} | ({created.template})"
+
+
+def _relative_program(created: CreatedObject, at: str) -> str:
+    return f". as $workload | [{at} | path({created.template})]"
+
+
+def _shown(groups: int, count: int, per_entry: int | None) -> Iterator[tuple[int, int]]:
+    """(group, index) of the pods made of an entry: all of them, or ``per_entry`` of each."""
+    shown_groups = groups if per_entry is None else min(groups, per_entry)
+    shown_count = count if per_entry is None else min(count, per_entry)
+    for group in range(shown_groups):
+        for index in range(shown_count):
+            yield group, index
+
+
+def _prefetch(created: CreatedObject, labels: dict[str, Any], jq: _Jq,
+              entries: list[tuple[int | None, tuple[Any, ...] | None, str]], groups: int,
+              per_entry: int | None) -> None:
+    """Evaluate at once what ``_pods_of`` will ask of every entry: its count, template and the template's
+    place, then the labels of each of its pods. Each program alone would cost a compile, a pass over the
+    manifest and, for those with no cost bound (paths), a worker request of its own; a few of them over what
+    is used (an entry after one whose count is not known) cost less than that."""
+    first = [_count_program(created, at) for _, _, at in entries]
+    if created.template:
+        first += [_template_program(created, at) for _, _, at in entries]
+        first += [_relative_program(created, at) for _, path, at in entries if path is not None]
+    jq.prefetch(first)
+    if not _derivable(labels):
+        return
+    derive: list[str] = []
+    for _, _, at in entries:
+        count = as_count(jq.one(_count_program(created, at)))
+        if count is None:
+            break
+        # no more pods than created_pods makes: a count may be as large as the manifest says
+        for group, index in itertools.islice(_shown(groups, count, per_entry), MAX_CREATED - len(derive)):
+            program = _derive_program(labels, at, group, index, created.name)
+            assert program is not None
+            derive.append(program)
+        if len(derive) >= MAX_CREATED:
+            break
+    jq.prefetch(derive)
+
+
+def _derivable(labels: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(key, fact.derive) for key, fact in labels.items() if fact.derive]
+
+
+def _derive_program(labels: dict[str, Any], at: str, group: int, index: int, component: str) -> str | None:
+    """The program giving the derived labels of one pod, each as [value] or ["<error>"]; None when the model
+    derives none."""
+    derivable = _derivable(labels)
+    if not derivable:
+        return None
+    bound = (f". as $workload | ({at}) as $entry | {group} as $group | {index} as $index | "
+             f"{json.dumps(component)} as $component | ")
+    return bound + "[" + ", ".join(f'(try [{d}] catch ["<error>"])' for _, d in derivable) + "]"
 
 
 def _derive(labels: dict[str, Any], jq: _Jq, at: str, group: int, index: int, component: str
             ) -> tuple[dict[str, str], frozenset[str]]:
-    derivable = [(key, fact.derive) for key, fact in labels.items() if fact.derive]
+    derivable = _derivable(labels)
     undetermined = {key for key, fact in labels.items() if not fact.derive}
-    if not derivable:
+    program = _derive_program(labels, at, group, index, component)
+    if program is None:
         return {}, frozenset(undetermined)
-    bound = (f". as $workload | ({at}) as $entry | {group} as $group | {index} as $index | "
-             f"{json.dumps(component)} as $component | ")
-    program = bound + "[" + ", ".join(f'(try [{d}] catch ["<error>"])' for _, d in derivable) + "]"
     outputs = jq.one(program)
     derived: dict[str, str] = {}
     for position, (key, _) in enumerate(derivable):

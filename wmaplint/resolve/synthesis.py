@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers import KindModel
 from wmaplint.dataclass import dataclass, field
-from wmaplint.jq.runtime import JqInput, JqRuntime, default_runtime
+from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime, default_runtime
 from wmaplint.pod_labels import PodLabel
 from wmaplint.resolve.controller import ControllerLabels, controller_labels
 from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
@@ -27,6 +27,7 @@ from wmaplint.resolve.quantities import format_number
 from wmaplint.resolve.values import get
 
 if TYPE_CHECKING:
+    from wmaplint.definition.model import Expr
     from wmaplint.source.plain import Json
 
 MAX_PODS = 5000  # a full synthesis of a huge manifest stops here; the totals still count every pod
@@ -239,26 +240,45 @@ class _Labeller:
         return labels, undetermined, shared
 
 
-def _template_paths(workload: Workload, obj: Any, runtime: JqRuntime
+def _template_expr(node: ComponentNode) -> Expr | None:
+    paths = node.component.spec_paths
+    return paths.get("podTemplateSpecPath") or paths.get("podSpecPath")
+
+
+def _path_program(expr: Expr) -> str:
+    return f"[path({expr.text})]"
+
+
+def _place_results(workload: Workload, obj: Any, runtime: JqRuntime) -> dict[str, JqResult]:
+    """The paths in the manifest of every component's template and fragments, all asked for at once: a path
+    expression has no static cost bound, so each runs in the jq worker, and one request for all of them
+    costs what one of them would."""
+    programs = []
+    for node in workload.components.values():
+        template = _template_expr(node)
+        if template is not None:
+            programs.append(_path_program(template))
+        programs.extend(_path_program(expr) for expr in node.component.fragment_paths.values())
+    return runtime.evaluate_many(programs, JqInput(obj))
+
+
+def _template_paths(workload: Workload, results: dict[str, JqResult]
                     ) -> dict[tuple[str, int], tuple[Any, ...]]:
     """(component, instance index) -> the path of its pod template in the manifest, where the template path
-    is a path expression that gives one path per instance."""
+    is a path expression that gives one path per instance (``results``: of ``_place_results``)."""
     found: dict[tuple[str, int], tuple[Any, ...]] = {}
-    data = JqInput(obj)
     for node in workload.components.values():
-        paths = node.component.spec_paths
-        expr = paths.get("podTemplateSpecPath") or paths.get("podSpecPath")
+        expr = _template_expr(node)
         if expr is None:
             continue
-        for index, concrete in _paths_per_instance(runtime, expr.text, data, node.instances):
+        for index, concrete in _paths_per_instance(results[_path_program(expr)], node.instances):
             found[(node.name, index)] = concrete
     return found
 
 
-def _paths_per_instance(runtime: JqRuntime, expr: str, data: JqInput, instances: list[Instance]
-                        ) -> list[tuple[int, tuple[Any, ...]]]:
-    """(instance index, path in the manifest) of each instance, where ``expr`` gives one path an instance."""
-    result = runtime.evaluate(f"[path({expr})]", data)
+def _paths_per_instance(result: JqResult, instances: list[Instance]) -> list[tuple[int, tuple[Any, ...]]]:
+    """(instance index, path in the manifest) of each instance, where ``result`` (of ``[path(e)]``) gives
+    one path an instance."""
     outputs = result.outputs[0] if result.ok and len(result.outputs) == 1 else None
     if not isinstance(outputs, list) or len(outputs) != len(instances):
         return []
@@ -266,15 +286,14 @@ def _paths_per_instance(runtime: JqRuntime, expr: str, data: JqInput, instances:
             if isinstance(concrete, list)]
 
 
-def _fragment_places(workload: Workload, obj: Any, runtime: JqRuntime
+def _fragment_places(workload: Workload, results: dict[str, JqResult]
                      ) -> dict[tuple[str, int], list[tuple[Any, ...]]]:
     """(component, instance index) -> the paths in the manifest of the fragments its pod is assembled from
     (a fragmented pod spec), where a fragment's path expression gives one path per instance."""
     found: dict[tuple[str, int], list[tuple[Any, ...]]] = {}
-    data = JqInput(obj)
     for node in workload.components.values():
         for expr in node.component.fragment_paths.values():
-            for index, concrete in _paths_per_instance(runtime, expr.text, data, node.instances):
+            for index, concrete in _paths_per_instance(results[_path_program(expr)], node.instances):
                 found.setdefault((node.name, index), []).append(concrete)
     return found
 
@@ -292,8 +311,9 @@ def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
     model = kind_model(workload.api_version, workload.kind)
     created = created_pods(model, obj, runtime, per_instance) if model is not None else None
     if model is not None and created is not None:
-        return _from_model(workload, obj, model, created, _template_paths(workload, obj, runtime),
-                           _fragment_places(workload, obj, runtime))
+        places = _place_results(workload, obj, runtime)
+        return _from_model(workload, obj, model, created, _template_paths(workload, places),
+                           _fragment_places(workload, places))
     return tree_pods(workload, obj, per_instance, runtime)
 
 
@@ -303,7 +323,7 @@ def tree_pods(workload: Workload, obj: Any, per_instance: int | None, runtime: J
     assert workload.root is not None
     facts = controller_labels(workload.api_version, workload.kind)
     labeller = _Labeller(workload, obj, facts)
-    concrete = _template_paths(workload, obj, runtime)
+    concrete = _template_paths(workload, _place_results(workload, obj, runtime))
     listed = frozenset(label.key for label in facts.labels) if facts else frozenset()
     exhaustive = facts.exhaustive if facts else False
     metadata = get(obj, "metadata")

@@ -22,7 +22,7 @@ from wmaplint.resolve.pods import PodMatcher
 from wmaplint.resolve.synthesis import SyntheticPod, synthesize
 
 if TYPE_CHECKING:
-    from wmaplint.definition.model import Component, Definition, Expr
+    from wmaplint.definition.model import Component, Definition, Expr, PodGroup
     from wmaplint.facts import Fact
     from wmaplint.resolve.model import Workload
     from wmaplint.source.plain import Json
@@ -77,11 +77,10 @@ def _carried(pod: SyntheticPod, keys: frozenset[str]) -> str:
 
 
 class _Verifier:
-    def __init__(self, definition: Definition, workload: Workload, pods: list[SyntheticPod],
-                 runtime: JqRuntime):
+    def __init__(self, definition: Definition, workload: Workload, runtime: JqRuntime):
         self.definition = definition
         self.workload = workload
-        self.pods = pods
+        self.pods: list[SyntheticPod] = []
         self.runtime = runtime
         self.matcher = PodMatcher(definition, runtime, workload.definition_path)
         self.scratch: list[Fact] = []  # evaluation failures on synthesized pods: the real ones are reported
@@ -91,11 +90,28 @@ class _Verifier:
     def _fact(self, kind: type, where: Any, *values: Any) -> None:
         self.facts.append(kind(self.workload.definition_path, where.span, *values, self.source))
 
-    def type_selectors(self) -> None:
+    def checks_anything(self) -> bool:
+        """Whether some check below could find something on some pods: a type selector whose label keys are
+        told, beside other components with a pod template; an instance selector reading told keys, of a
+        component with several instances; a gang key reading told keys. Without one no pod need be made."""
+        return bool(self._type_selecting()) or any(
+            (found := self._instance_selector(name)) is not None
+            and (owner := self.workload.components.get(found[0])) is not None and owner.multi_instance
+            and label_keys(found[1].text) is not None
+            for name in self.workload.components
+        ) or any(
+            all(label_keys(text) is not None for text in paths)
+            for group in self.definition.pod_groups for _, paths in self._members(group)
+        )
+
+    def _type_selecting(self) -> list[Any]:
         if len(self.matcher.with_spec) == 1:
-            return  # the runtime gives every pod to the one component with a pod template
-        selecting = [leaf for leaf in self.matcher.leaves if leaf.component.type_selector_node is not None]
-        for leaf in selecting:
+            return []  # the runtime gives every pod to the one component with a pod template
+        return [leaf for leaf in self.matcher.leaves
+                if leaf.component.type_selector_node is not None and _type_keys(leaf.component) is not None]
+
+    def type_selectors(self) -> None:
+        for leaf in self._type_selecting():
             keys = _type_keys(leaf.component)
             own = [p for p in self.pods if p.component == leaf.name]
             checked = [p for p in self.pods if p.determined(keys)]
@@ -143,7 +159,11 @@ class _Verifier:
 
     def _instance_selector(self, name: str) -> tuple[str, Expr] | None:
         selecting = next((c for c in self.matcher.components if c.name == name), None)
+        seen: set[int] = set()  # ownerRefs may form a cycle, whose components have no pod
         while selecting is not None and selecting.component.instance_selector_path is None:
+            if id(selecting) in seen:
+                return None
+            seen.add(id(selecting))
             selecting = selecting.parent
         if selecting is None or selecting.component.instance_selector_path is None:
             return None
@@ -152,10 +172,14 @@ class _Verifier:
     def gang_keys(self) -> None:
         by_text = {e.text: e for e in self.definition.gang_expressions if e.field == "groupByKeyPaths"}
         for group in self.definition.pod_groups:
-            members = [(m.component, m.group_by_key_paths) for m in group.members
-                       if m.group_by_key_paths and m.component is not None]
+            members = self._members(group)
             if members:
                 self._gang(group.name or "", members, by_text)
+
+    @staticmethod
+    def _members(group: PodGroup) -> list[tuple[str, list[str]]]:
+        return [(m.component, m.group_by_key_paths) for m in group.members
+                if m.group_by_key_paths and m.component is not None]
 
     def _gang(self, group: str, members: list[tuple[str, list[str]]], by_text: dict[str, Expr]) -> None:
         """Pods of the same replica indexes must share one key value, whichever member they are of."""
@@ -205,10 +229,12 @@ def _shown(value: tuple[Any, ...]) -> str:
 def verify_selectors(definition: Definition, workload: Workload, obj: Json, runtime: JqRuntime) -> list[Fact]:
     """What the definition's selectors and gang keys get wrong on the pods the controller creates for
     ``obj``."""
-    pods = synthesize(workload, obj, PER_INSTANCE, runtime)
-    if not pods:
+    verifier = _Verifier(definition, workload, runtime)
+    if not verifier.checks_anything():
+        return []  # the pods are not made for nothing: their synthesis is most of what verifying costs
+    verifier.pods = synthesize(workload, obj, PER_INSTANCE, runtime)
+    if not verifier.pods:
         return []
-    verifier = _Verifier(definition, workload, pods, runtime)
     verifier.type_selectors()
     verifier.instance_selectors()
     verifier.gang_keys()

@@ -1,0 +1,48 @@
+"""When `tree` synthesizes pods: only for a definition whose selectors or gang keys the synthesized pods
+could prove wrong (WM730-WM733), on the first manifests of each definition; a definition with nothing to
+check (one component with a pod template, no instance selector, no gang key) costs no synthesis."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wmaplint.resolve import verify
+from wmaplint.resolve.run import VERIFIED_MANIFESTS, resolve_files
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "catalog" / "examples"
+DEPLOYMENT = EXAMPLES / "apps-deployment-v1" / "triton-inference.yaml"
+JOB = EXAMPLES / "batch-job-v1" / "indexed-gpu-job.yaml"
+PYTORCH = EXAMPLES / "kubeflow-org-pytorchjob-v1" / "ddp-master-workers.yaml"
+
+
+@pytest.fixture()
+def synthesized(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The kinds of the workloads `tree` synthesizes pods for, in order."""
+    made: list[str] = []
+    original = verify.synthesize
+
+    def recording(workload, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made.append(workload.kind)
+        return original(workload, *args, **kwargs)
+
+    monkeypatch.setattr(verify, "synthesize", recording)
+    return made
+
+
+def test_tree_synthesizes_no_pod_for_a_definition_with_nothing_to_verify(synthesized: list[str]) -> None:
+    run = resolve_files([str(DEPLOYMENT), str(JOB), str(PYTORCH)], validate=False)
+    assert [w.kind for w in run.workloads] == ["Deployment", "Job", "PyTorchJob"]
+    assert synthesized == ["PyTorchJob"]
+
+
+def test_tree_synthesizes_the_first_manifests_of_a_definition_only(tmp_path: Path,
+                                                                   synthesized: list[str]) -> None:
+    text = PYTORCH.read_text(encoding="utf-8")
+    stream = tmp_path / "stream.yaml"
+    stream.write_text("---\n".join(text.replace("name: ", f"name: j{i}-", 1) for i in range(12)),
+                      encoding="utf-8")
+    run = resolve_files([str(stream)], validate=False)
+    assert len(run.workloads) == 12
+    assert synthesized == ["PyTorchJob"] * VERIFIED_MANIFESTS
