@@ -46,3 +46,34 @@ def test_tree_synthesizes_the_first_manifests_of_a_definition_only(tmp_path: Pat
     run = resolve_files([str(stream)], validate=False)
     assert len(run.workloads) == 12
     assert synthesized == ["PyTorchJob"] * VERIFIED_MANIFESTS
+
+
+
+def test_the_labels_of_an_entrys_pods_are_derived_by_one_program_not_one_a_pod(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every distinct program text is parsed for its cost and compiled anew: the pods of one entry (the
+    PyTorchJob example's workers) take one derive program, and each pod its own labels from it."""
+    import yaml
+
+    from wmaplint.jq.runtime import JqRuntime
+    from wmaplint.resolve.created import created_pods, kind_model
+
+    asked: list[str] = []
+    original = JqRuntime.evaluate_many
+
+    def recording(self, expressions, data):  # type: ignore[no-untyped-def]
+        asked.extend(expressions)
+        return original(self, expressions, data)
+
+    monkeypatch.setattr(JqRuntime, "evaluate_many", recording)
+    obj = yaml.safe_load(PYTORCH.read_text(encoding="utf-8"))
+    model = kind_model(obj["apiVersion"], obj["kind"])
+    assert model is not None
+    pods = created_pods(model, obj, JqRuntime())
+    assert pods is not None
+    workers = [p for p in pods if p.labels.get("training.kubeflow.org/replica-type") == "worker"]
+    assert len(workers) == obj["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] > 1
+    assert sorted(p.labels["training.kubeflow.org/replica-index"] for p in workers) == [
+        str(i) for i in range(len(workers))]
+    derive = [e for e in asked if "$group" in e]
+    assert len(derive) == 2  # one an entry (Master, Worker), not one a pod

@@ -53,6 +53,8 @@ class _Jq:
         self.input = JqInput(obj)
         self.obj = obj
         self._known: dict[str, JqResult] = {}
+        # the derived labels of a pod by (entry, group, index), as the per-pod program would give them
+        self.derived: dict[tuple[str, int, int], Any] = {}
 
     def prefetch(self, programs: list[str]) -> None:
         """Evaluate programs that will be asked for at once: one pass over the input for those that run here,
@@ -200,19 +202,25 @@ def _prefetch(created: CreatedObject, labels: dict[str, Any], jq: _Jq,
     jq.prefetch(first)
     if not _derivable(labels):
         return
-    derive: list[str] = []
+    programs: list[tuple[str, list[tuple[int, int]], str]] = []
+    wanted = 0
     for _, _, at in entries:
         count = as_count(jq.one(_count_program(created, at)))
         if count is None:
             break
         # no more pods than created_pods makes: a count may be as large as the manifest says
-        for group, index in itertools.islice(_shown(groups, count, per_entry), MAX_CREATED - len(derive)):
-            program = _derive_program(labels, at, group, index, created.name)
-            assert program is not None
-            derive.append(program)
-        if len(derive) >= MAX_CREATED:
+        pairs = list(itertools.islice(_shown(groups, count, per_entry), MAX_CREATED - wanted))
+        wanted += len(pairs)
+        if pairs:
+            programs.append((at, pairs, _derive_entry_program(labels, at, pairs, created.name)))
+        if wanted >= MAX_CREATED:
             break
-    jq.prefetch(derive)
+    jq.prefetch([program for _, _, program in programs])
+    for at, pairs, program in programs:
+        each = jq.one(program)
+        if isinstance(each, list) and len(each) == len(pairs):
+            for (group, index), found in zip(pairs, each, strict=True):
+                jq.derived[(at, group, index)] = found
 
 
 def _derivable(labels: dict[str, Any]) -> list[tuple[str, str]]:
@@ -230,14 +238,25 @@ def _derive_program(labels: dict[str, Any], at: str, group: int, index: int, com
     return bound + "[" + ", ".join(f'(try [{d}] catch ["<error>"])' for _, d in derivable) + "]"
 
 
+def _derive_entry_program(labels: dict[str, Any], at: str, pairs: list[tuple[int, int]], component: str
+                          ) -> str:
+    """One program giving, for each (group, index) of ``pairs``, what ``_derive_program`` gives that pod:
+    one text an entry, not one a pod, since each distinct text is parsed for its cost and compiled anew."""
+    bound = f". as $workload | ({at}) as $entry | {json.dumps(component)} as $component | "
+    each = ", ".join(f'(try [{d}] catch ["<error>"])' for _, d in _derivable(labels))
+    return bound + f"[{json.dumps([list(p) for p in pairs])}[] as [$group, $index] | [{each}]]"
+
+
 def _derive(labels: dict[str, Any], jq: _Jq, at: str, group: int, index: int, component: str
             ) -> tuple[dict[str, str], frozenset[str]]:
     derivable = _derivable(labels)
     undetermined = {key for key, fact in labels.items() if not fact.derive}
-    program = _derive_program(labels, at, group, index, component)
-    if program is None:
+    if not derivable:
         return {}, frozenset(undetermined)
-    outputs = jq.one(program)
+    outputs = jq.derived.get((at, group, index))
+    if outputs is None:
+        program = _derive_program(labels, at, group, index, component)
+        outputs = jq.one(program) if program is not None else None
     derived: dict[str, str] = {}
     for position, (key, _) in enumerate(derivable):
         values = outputs[position] if isinstance(outputs, list) and position < len(outputs) else None
