@@ -8,9 +8,19 @@ from typing import TYPE_CHECKING, Any
 from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
-    from wmaplint.definition.model import GVK, Component
+    from wmaplint.definition.model import GVK, Component, Definition
     from wmaplint.diagnostics import Diagnostic
     from wmaplint.facts import Fact
+
+
+MAX_COMPONENTS = 300  # keeps the subtree walks far from Python's recursion limit
+
+
+def resolved_components(definition: Definition) -> list[Component]:
+    """The root and the children resolution builds, in definition order (at most MAX_COMPONENTS children)."""
+    if definition.root is None:
+        return []
+    return [definition.root, *definition.children[:MAX_COMPONENTS]]
 
 
 @dataclass(slots=True)

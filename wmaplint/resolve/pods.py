@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.facts import PodClaimedTwice, PodInstanceUnknown, PodUnattributed, SelectorNotSingle
-from wmaplint.resolve.model import PodAttribution, Workload
-from wmaplint.resolve.tree import resolved_components
+from wmaplint.resolve.model import PodAttribution, Workload, resolved_components
 from wmaplint.resolve.values import get
 from wmaplint.source import to_python
 

@@ -28,7 +28,7 @@ from wmaplint.resolve.facts import (
     OutputCountMismatch,
     SpecNotObject,
 )
-from wmaplint.resolve.model import ComponentNode, Instance, PodTemplate, Workload
+from wmaplint.resolve.model import ComponentNode, Instance, PodTemplate, Workload, resolved_components
 from wmaplint.resolve.quantities import scaled, summed
 from wmaplint.resolve.references import References, resolve_references
 from wmaplint.resolve.templates import pod_from_fragments, pod_template
@@ -38,7 +38,6 @@ from wmaplint.source import Node
 if TYPE_CHECKING:
     from wmaplint.definition.model import Component, Definition, Expr
 
-MAX_COMPONENTS = 300  # keeps the subtree walks far from Python's recursion limit
 MAX_QUANTITY_FACTS = 5  # per pod template: one broken resource block need not fill the screen
 # the Instance attribute each scale field sets: replicasPath -> replicas, minReplicasPath -> min_replicas
 SCALE_ATTRIBUTES = {key: re.sub("([A-Z])", r"_\1", key.removesuffix("Path")).lower() for key in SCALE_FIELDS}
@@ -46,13 +45,6 @@ SCALE_ATTRIBUTES = {key: re.sub("([A-Z])", r"_\1", key.removesuffix("Path")).low
 # status
 _TREE_ROLES = frozenset({"instance-ids", "spec", "scale"})
 _STATUS_ROLES = frozenset({"status-phase", "status-conditions", "by-expression"})
-
-
-def resolved_components(definition: Definition) -> list[Component]:
-    """The root and the children resolution builds, in definition order (at most MAX_COMPONENTS children)."""
-    if definition.root is None:
-        return []
-    return [definition.root, *definition.children[:MAX_COMPONENTS]]
 
 
 class TreeBuilder:
