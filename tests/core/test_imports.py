@@ -14,13 +14,13 @@ from wmaplint.rules.examples import JOB
 # reporters not asked for, running suites (their facts are loaded with the rules that report them), fixes,
 # the parser generator of a benchmark, the JSONPath library and its regex engine (the shipped pack's queries
 # run in packs.jsonpath), the .gitignore matcher of `exclude` patterns (no settings name any), the writer of
-# `--output` files.
+# `--output` files, the amounts of resources (decimal: 4 ms).
 NOT_FOR_ONE_CHECK = (
     "jq", "wmaplint.jq.runtime", "wmaplint.resolve.tree", "wmaplint.resolve.run", "wmaplint.lsp", "pygls",
     "jsonschema", "concurrent", "multiprocessing", "jsonpath_rfc9535", "regex",
     "wmaplint.report.sarif", "wmaplint.report.json", "wmaplint.suites.suite", "wmaplint.suites.runner",
     "wmaplint.report.suites", "wmaplint.fixes", "lark", "pathspec",
-    "wmaplint.writes", "tempfile",
+    "wmaplint.writes", "tempfile", "decimal", "wmaplint.resolve.quantities",
 )
 
 

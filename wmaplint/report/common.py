@@ -24,7 +24,7 @@ from wmaplint.diagnostics import (
     Severity,
     Span,
 )
-from wmaplint.resolve.quantities import plural
+from wmaplint.plural import plural
 from wmaplint.source.lines import split_lines
 
 if TYPE_CHECKING:

@@ -31,6 +31,7 @@ from typing import Any
 from urllib.parse import quote
 
 from wmaplint.diagnostics import RULES, CheckOutcome, Diagnostic, Fix, RelatedLocation, Severity, Span
+from wmaplint.plural import plural
 from wmaplint.report.common import (
     BASE_LABELS,
     STDIN_PATH,
@@ -49,7 +50,6 @@ from wmaplint.report.sarif_rules import (
     rule_help_uri,
     unregistered_descriptor,
 )
-from wmaplint.resolve.quantities import plural
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"

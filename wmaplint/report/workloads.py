@@ -10,12 +10,12 @@ from wmaplint.resolve.loading import shown_path
 from wmaplint.resolve.model import ComponentNode, Instance, PodComparison, Workload
 from wmaplint.resolve.quantities import (
     GPU,
+    counted,
     format_amount,
     format_number,
     format_quantity,
     gpu_count,
     is_accelerator,
-    plural,
     quantities,
     totals,
 )
@@ -25,7 +25,7 @@ MAX_TEXT_LINES = 2000  # child subtrees repeat under every parent instance; keep
 
 
 def _gpus(resources: dict[str, Decimal]) -> str:
-    return plural(resources.get(GPU, Decimal(0)), "GPU")
+    return counted(resources.get(GPU, Decimal(0)), "GPU")
 
 
 def _accelerators(resources: dict[str, Decimal]) -> str:
@@ -187,10 +187,10 @@ def _comparison_json(c: PodComparison) -> dict[str, Any]:
 
 def _comparison_lines(c: PodComparison) -> list[str]:
     verdict = "agrees with the tree" if c.agrees else "differs from the tree"
-    listed, predicted = plural(c.listed_gpus, "GPU"), plural(c.predicted_gpus, "GPU")
+    listed, predicted = counted(c.listed_gpus, "GPU"), counted(c.predicted_gpus, "GPU")
     lines = [
-        f"  pod list: {plural(c.listed, 'pod')} of the workload, {listed}; "
-        f"predicted {plural(c.predicted, 'pod')}, {predicted}: {verdict}"
+        f"  pod list: {counted(c.listed, 'pod')} of the workload, {listed}; "
+        f"predicted {counted(c.predicted, 'pod')}, {predicted}: {verdict}"
     ]
     for n in c.components:
         if n.predicted != n.listed:
@@ -226,7 +226,7 @@ def _instance_line(node: ComponentNode, inst: Instance) -> str:
         scale += " (default)"
     if inst.max_replicas is not None:
         scale += f", max {inst.max_replicas}"
-    text = f"{label}: {scale} -> {plural(inst.pods, 'pod')}, {_devices(inst.resources)}"
+    text = f"{label}: {scale} -> {counted(inst.pods, 'pod')}, {_devices(inst.resources)}"
     if inst.template is not None:
         extra = _extra(inst.template.resources)
         unseen = (
@@ -256,7 +256,7 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
         where = f"{workload.namespace}/{name}" if workload.namespace else name
         memory = workload.total_resources.get("memory")
         lines.append(
-            f"{workload.kind} {where}: 1 workload, {plural(t['pods'], 'pod')}, "
+            f"{workload.kind} {where}: 1 workload, {counted(t['pods'], 'pod')}, "
             f"{_devices(workload.total_resources)}"
             + (f", cpu {t['cpu']}" if t["cpu"] else "")
             + (f", memory {format_quantity('memory', memory, readable=True)}" if memory else "")
@@ -334,7 +334,7 @@ def _tree_lines(node: ComponentNode, indent: str, lines: list[str], budget: list
                 pending.append((child, child_pad, "└─ " if k == len(kids) - 1 else "├─ "))
         else:
             lines.append(
-                f"{head}: {plural(len(comp.instances), 'instance')}, {plural(comp.pods, 'pod')}, "
+                f"{head}: {counted(len(comp.instances), 'instance')}, {counted(comp.pods, 'pod')}, "
                 f"{_devices(comp.resources)}"
             )
             for i, inst in enumerate(comp.instances):
@@ -353,7 +353,7 @@ def _quote(text: str) -> str:
 
 
 def _pods_and_gpus(pods: int, resources: dict[str, Decimal]) -> str:
-    return f"{plural(pods, 'pod')}, {_gpus(resources)}"
+    return f"{counted(pods, 'pod')}, {_gpus(resources)}"
 
 
 def render_dot(workloads: list[Workload]) -> str:

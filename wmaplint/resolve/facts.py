@@ -7,12 +7,14 @@ resolution rules (``wmaplint.rules.resolution``) report them.
 
 from __future__ import annotations
 
-from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import RelatedLocation
 from wmaplint.facts import Fact
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 # -- evaluating an expression ----------------------------------------------------------------------------
 

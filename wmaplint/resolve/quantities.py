@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from decimal import ROUND_CEILING, Decimal, InvalidOperation, localcontext
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.plural import plural
+
 if TYPE_CHECKING:
     from wmaplint.resolve.model import Workload
     from wmaplint.source.plain import Json
@@ -262,11 +264,9 @@ def format_amount(amount: Decimal) -> str:
     return format(amount.normalize(), "f") if isinstance(number, float) else str(number)
 
 
-def plural(count: int | Decimal, word: str) -> str:
-    """The count and its noun, the one form every count wmaplint writes for people takes: 1 GPU, 2 GPUs,
-    0.5 GPUs, 1 file."""
-    text = format_count(count) if isinstance(count, int) else format_amount(count)
-    return f"{text} {word}" if count == 1 else f"{text} {word}s"
+def counted(count: int | Decimal, word: str) -> str:
+    """A count of pods or an amount of a resource and its noun: 1 GPU, 0.5 GPUs, ~1.2e+30 pods."""
+    return plural(count, word, format_count(count) if isinstance(count, int) else format_amount(count))
 
 
 def format_cpu(amount: Decimal) -> str:

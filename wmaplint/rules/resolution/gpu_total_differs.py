@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from wmaplint.diagnostics import define
 from wmaplint.resolve.facts import GpuTotalDiffers
-from wmaplint.resolve.quantities import format_amount, plural
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_PODS, jobset_tree_with_pods
 
@@ -26,5 +25,8 @@ RULE = define(
 
 @reports(RULE, GpuTotalDiffers)
 def gpu_total_differs(fact: GpuTotalDiffers) -> str:
-    return (f"{fact.kind} {fact.name}: the tree predicts {plural(fact.predicted, 'GPU')}, the workload's "
+    # the wording runs only when there is a fact to word; every check imports the rules, not decimal
+    from wmaplint.resolve.quantities import counted, format_amount
+
+    return (f"{fact.kind} {fact.name}: the tree predicts {counted(fact.predicted, 'GPU')}, the workload's "
             f"listed pods ask for {format_amount(fact.listed)}")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from wmaplint.diagnostics import define
 from wmaplint.resolve.facts import PodCountDiffers
-from wmaplint.resolve.quantities import plural
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_POD, jobset_tree_with_pods
 
@@ -27,6 +26,10 @@ RULE = define(
 
 @reports(RULE, PodCountDiffers)
 def count_differs(fact: PodCountDiffers) -> str:
+    # the wording runs only when there is a fact to word; every check imports the rules, not decimal
+    from wmaplint.resolve.quantities import counted
+
     part = f"{fact.component}/{fact.instance}" if fact.instance else fact.component
     which = f" ({fact.which})" if fact.which else ""
-    return f"{part}: the tree predicts {plural(fact.predicted, 'pod')}, the pod list has {fact.listed}{which}"
+    predicted = counted(fact.predicted, "pod")
+    return f"{part}: the tree predicts {predicted}, the pod list has {fact.listed}{which}"
