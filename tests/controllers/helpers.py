@@ -3,11 +3,44 @@ findings of one rule on it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import yaml
+
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.engine import lint_text
+from wmaplint.jq.runtime import JqRuntime
+from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
 from wmaplint.shipped_data import shipped
 
 CATALOG = shipped("catalog")
+EXAMPLES = CATALOG / "examples"
+RECORDINGS = Path(__file__).resolve().parents[2].parent / "shared" / "recordings"
+
+
+def example(name: str) -> dict[str, Any]:
+    """A catalog example, ``<definition>/<file>.yaml``, as plain data."""
+    return yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8"))
+
+
+def pods_of(manifest: dict[str, Any]) -> list[CreatedPod]:
+    """The pods the controller model creates for ``manifest``."""
+    model = kind_model(manifest["apiVersion"], manifest["kind"])
+    assert model is not None
+    pods = created_pods(model, manifest, JqRuntime())
+    assert pods is not None
+    return pods
+
+
+def recorded_objects(kind_folder: str) -> list[dict[str, Any]]:
+    """Every object a STATE event of the shared recordings holds for a kind's folder (ray-io-rayjob-v1)."""
+    objects = []
+    for path in sorted(RECORDINGS.rglob(f"{kind_folder}/*.yaml")):
+        for event in yaml.safe_load(path.read_text(encoding="utf-8")).get("events") or []:
+            if event.get("kind") == "STATE" and isinstance(event.get("object"), dict):
+                objects.append(event["object"])
+    return objects
 
 
 def catalog(name: str) -> str:

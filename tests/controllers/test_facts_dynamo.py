@@ -3,46 +3,27 @@ shown on a real catalog definition, example or recorded object: the outcome that
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
-
 import pytest
 import yaml
 
 from wmaplint.controllers import model_for
 from wmaplint.jq.runtime import JqInput, JqRuntime
-from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
+from wmaplint.resolve.created import kind_model
 
-from .helpers import CATALOG, catalog, findings, vary
+from .helpers import (
+    RECORDINGS,
+    catalog,
+    example,
+    findings,
+    pods_of,
+    recorded_objects,
+    vary,
+)
 
-EXAMPLES = CATALOG / "examples"
-RECORDINGS = Path(__file__).resolve().parents[2].parent / "shared" / "recordings"
 DGD = "nvidia-com-dynamographdeployment-v1alpha1"
 EXAMPLE = f"{DGD}/vllm-disagg.yaml"
 
 needs_recordings = pytest.mark.skipif(not RECORDINGS.is_dir(), reason="needs ../shared/recordings")
-
-
-def example(name: str) -> dict[str, Any]:
-    return yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8"))
-
-
-def pods_of(manifest: dict[str, Any]) -> list[CreatedPod]:
-    model = kind_model(manifest["apiVersion"], manifest["kind"])
-    assert model is not None
-    pods = created_pods(model, manifest, JqRuntime())
-    assert pods is not None
-    return pods
-
-
-def recorded_objects(kind_folder: str) -> list[dict[str, Any]]:
-    """Every object a STATE event of the shared recordings holds for a kind's folder."""
-    objects = []
-    for path in sorted(RECORDINGS.rglob(f"{kind_folder}/*.yaml")):
-        for event in yaml.safe_load(path.read_text(encoding="utf-8")).get("events") or []:
-            if event.get("kind") == "STATE" and isinstance(event.get("object"), dict):
-                objects.append(event["object"])
-    return objects
 
 
 def with_conditions(text: str, running: str) -> str:

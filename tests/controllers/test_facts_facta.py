@@ -5,30 +5,14 @@ changed with the fact."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import yaml
 
 from wmaplint.engine import lint_text
 from wmaplint.jq.runtime import JqInput, JqRuntime
-from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
+from wmaplint.resolve.created import kind_model
 
-from .helpers import CATALOG, catalog, findings, vary
+from .helpers import catalog, example, findings, pods_of, vary
 
-EXAMPLES = CATALOG / "examples"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-
-
-def example(name: str) -> dict[str, Any]:
-    return yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8"))
-
-
-def pods_of(manifest: dict[str, Any]) -> list[CreatedPod]:
-    model = kind_model(manifest["apiVersion"], manifest["kind"])
-    assert model is not None
-    pods = created_pods(model, manifest, JqRuntime())
-    assert pods is not None
-    return pods
 
 
 # -- JobSet v0.12.0: labelAndAnnotateObject writes the global and group indexes; RestartingJobSet and the

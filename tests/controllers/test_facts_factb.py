@@ -5,30 +5,23 @@ definition, example or recorded object: the outcome that changed with the fact."
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from wmaplint.controllers import model_for
 from wmaplint.jq.runtime import JqInput, JqRuntime
-from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
+from wmaplint.resolve.created import kind_model
 
-from .helpers import CATALOG, catalog, findings, vary
-
-EXAMPLES = CATALOG / "examples"
-RECORDINGS = Path(__file__).resolve().parents[2].parent / "shared" / "recordings"
-
-
-def example(name: str) -> dict[str, Any]:
-    return yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8"))
-
-
-def pods_of(manifest: dict[str, Any]) -> list[CreatedPod]:
-    model = kind_model(manifest["apiVersion"], manifest["kind"])
-    assert model is not None
-    return created_pods(model, manifest, JqRuntime())
+from .helpers import (
+    RECORDINGS,
+    catalog,
+    example,
+    findings,
+    pods_of,
+    recorded_objects,
+    vary,
+)
 
 
 def pods_by_component(manifest: dict[str, Any]) -> Counter[str]:
@@ -43,16 +36,6 @@ def created_count(manifest: dict[str, Any], name: str) -> list[Any]:
     runtime = JqRuntime()
     entries = list(runtime.evaluate(created.each, JqInput(manifest)).outputs) if created.each else [manifest]
     return [value for entry in entries for value in runtime.evaluate(created.count, JqInput(entry)).outputs]
-
-
-def recorded_objects(kind_folder: str) -> list[dict[str, Any]]:
-    """Every object a STATE event of the shared recordings holds for a kind's folder (ray-io-rayjob-v1)."""
-    objects = []
-    for path in sorted(RECORDINGS.rglob(f"{kind_folder}/*.yaml")):
-        for event in yaml.safe_load(path.read_text(encoding="utf-8")).get("events") or []:
-            if event.get("kind") == "STATE" and isinstance(event.get("object"), dict):
-                objects.append(event["object"])
-    return objects
 
 
 needs_recordings = pytest.mark.skipif(not RECORDINGS.is_dir(), reason="needs ../shared/recordings")

@@ -15,9 +15,8 @@ from wmaplint.engine import lint_text
 from wmaplint.jq.runtime import JqRuntime
 from wmaplint.resolve.created import created_pods, kind_model
 
-from .helpers import CATALOG, catalog, findings, vary
+from .helpers import catalog, example, findings, vary
 
-EXAMPLES = CATALOG / "examples"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 
 
@@ -26,10 +25,6 @@ def pods_by_component(manifest: dict[str, Any]) -> Counter[str]:
     model = kind_model(manifest["apiVersion"], manifest["kind"])
     assert model is not None
     return Counter(pod.created for pod in created_pods(model, manifest, JqRuntime()))
-
-
-def example(name: str) -> dict[str, Any]:
-    return yaml.safe_load((EXAMPLES / name).read_text(encoding="utf-8"))
 
 
 # -- Agent sandbox: suspending deletes the pod; the controller drops the template's agents.x-k8s.io/ keys

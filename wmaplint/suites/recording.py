@@ -20,7 +20,6 @@ from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.loading import (
-    MAX_DOCUMENT_BYTES,
     DefinitionIndex,
     LoadedDocument,
     load_file,
@@ -31,7 +30,7 @@ from wmaplint.resolve.loading import (
 from wmaplint.resolve.model import StatusResult
 from wmaplint.resolve.status_match import UNDEFINED, evaluate_status
 from wmaplint.resolve.values import get
-from wmaplint.source import InputError, find_span, read_path
+from wmaplint.source import InputError, find_span
 from wmaplint.suites.suite import (
     CaseResult,
     SuiteError,
@@ -40,6 +39,7 @@ from wmaplint.suites.suite import (
     _tidy,
     key_span,
     kind_misfit,
+    read_bounded,
 )
 
 if TYPE_CHECKING:
@@ -50,22 +50,12 @@ MAX_CONDITIONS_SHOWN = 8
 # values). Parsing grows with the bytes, not with the values counted after it: at the limit, 1 MiB of real
 # events (168 STATE events) read in 1 s and 60 MB, 1 MiB of one-digit values (524,000) in 6 s and 370 MB,
 # and 2 MiB of them (a million values, under the reader's 20 MB) in 16 s and 710 MB before this limit.
-# Aliases stay under the reader's own limit of expanded nodes (MAX_ALIAS_EXPANSION).
-MAX_RECORDING_BYTES = MAX_DOCUMENT_BYTES
-_MIB = 1 << 20
+# Aliases stay under the reader's own limit of expanded nodes (MAX_ALIAS_EXPANSION). Read by read_bounded.
 
 
 def read_recording(path: Path) -> LoadedDocument:
     """The recording at ``path`` as a positioned document; SuiteError (one line) when it is not one."""
-    try:
-        text = read_path(str(path))
-    except InputError as exc:
-        raise SuiteError(str(exc)) from None
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > MAX_RECORDING_BYTES:
-        limit = MAX_RECORDING_BYTES // _MIB
-        said = f"the recording is {size / _MIB:.1f} MiB, over the {limit} MiB a recording may be; not run"
-        raise SuiteError(said)
+    text = read_bounded(path, "recording")
     try:
         loaded = load_file(str(path), text=text)
     except InputError as exc:

@@ -242,10 +242,9 @@ def read_suite(path: Path) -> dict[str, Any]:
     return value
 
 
-def read_suite_document(path: Path) -> LoadedDocument:
-    """The suite as a positioned document (for findings inside inline manifests) with its plain value."""
-    # under a manifest document's limits (1 MiB, 30,000 values): 16 MB of keys took 13 s and 1.6 GB; the
-    # limits are said as a suite's, not in the manifest wording of the budget's own findings
+def read_bounded(path: Path, what: str) -> str:
+    """The text of a suite or a recording (``what``), refused before it is parsed when it is over a
+    manifest document's 1 MiB; SuiteError (one line) when it cannot be read or is too large."""
     try:
         text = read_path(str(path))
     except InputError as exc:
@@ -253,7 +252,16 @@ def read_suite_document(path: Path) -> LoadedDocument:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_DOCUMENT_BYTES:
         limit = MAX_DOCUMENT_BYTES // _MIB
-        raise SuiteError(f"the suite is {size / _MIB:.1f} MiB, over the {limit} MiB a suite may be; not run")
+        said = f"the {what} is {size / _MIB:.1f} MiB, over the {limit} MiB a {what} may be; not run"
+        raise SuiteError(said)
+    return text
+
+
+def read_suite_document(path: Path) -> LoadedDocument:
+    """The suite as a positioned document (for findings inside inline manifests) with its plain value."""
+    # under a manifest document's limits (1 MiB, 30,000 values): 16 MB of keys took 13 s and 1.6 GB; the
+    # limits are said as a suite's, not in the manifest wording of the budget's own findings
+    text = read_bounded(path, "suite")
     budget = Budget()
     loaded = load_file(str(path), text=text, budget=budget)
     documents, problems = loaded.documents, loaded.problems
