@@ -90,10 +90,30 @@ def test_cost_estimate_multiplies_nested_array_constructors():
         ".name * .count",  # string repetition by a number from the data
         '"x" * 1' + "0" * 400,  # an exact integer literal beyond float64's range
         "unknown_function",
+        ".a[] and .b[]",  # every combination of the two streams
+        "last(.a[]) and .b[]",
     ],
 )
 def test_cost_estimate_refuses_what_it_cannot_bound(expression):
     assert _growth(expression) == float("inf")
+
+
+# The catalog's status matchers (agent sandbox, JobSet, RayJob...) join `any(gen; cond)` terms with `and`:
+# one output each, so they run in-process instead of costing a worker request per manifest.
+@pytest.mark.parametrize(
+    "expression",
+    [
+        '(.spec.operatingMode // "Running") == "Running" and any(.status.conditions[]?; .type == "Ready")',
+        "any(.a[]?; .b) and all(.c[]?; .d) and (isempty(.e[]) | not) and first(.f[]) == 1",
+    ],
+)
+def test_a_builtin_of_one_output_is_no_stream_whatever_its_argument_generates(expression, runtime):
+    from wmaplint.jq.runtime import _MIN_INPUT_SIZE, IN_PROCESS_BUDGET
+
+    assert _growth(expression) * _MIN_INPUT_SIZE <= IN_PROCESS_BUDGET
+    data = {"spec": {}, "status": {"conditions": [{"type": "Ready"}, {"type": "Ready"}]},
+            "a": [{"b": 1}, {"b": 2}], "c": [{"d": 1}, {"d": 2}], "e": [1], "f": [1, 2]}
+    assert runtime.evaluate(expression, data).outputs == (True,)
 
 
 def test_exponential_construction_runs_bounded_in_the_worker():

@@ -51,6 +51,9 @@ _PER_ELEMENT = frozenset(
 _GENERATORS = frozenset(
     "values arrays objects iterables booleans numbers strings nulls scalars limit".split()
 )
+# Builtins that output exactly one value (at most one: first) whatever their arguments generate: gojq and
+# libjq define them over ``first``, ``isempty`` or ``reduce`` of the argument, like an array constructor.
+_ONE_OUTPUT = frozenset({"any", "all", "isempty", "first"})
 # Formats: output up to this factor of their input (@uri escapes a byte as %XX).
 _FORMAT_FACTOR = 3.0
 # A numeric literal this large may be a string repetition count (`"ab" * 5`) worth its own factor.
@@ -64,14 +67,18 @@ def growth(node: jqast.Node) -> float:
 
 def is_generator(node: jqast.Node) -> bool:
     """Whether the program may output more than one value per input (conservative). An array constructor
-    outputs one value whatever its body generates, so its body is not looked into."""
+    and a call of a builtin of one output (``any(.a[]; .b)``) output one value whatever their bodies
+    generate, so those are not looked into."""
     stack = [node]
     while stack:
         sub = stack.pop()
         if isinstance(sub, (jqast.Iterate, jqast.Comma, jqast.RecurseDefault, jqast.Foreach)):
             return True
-        if isinstance(sub, jqast.FuncCall) and (sub.name in _GENERATORS or sub.name not in _LINEAR_BUILTINS):
-            return True
+        if isinstance(sub, jqast.FuncCall):
+            if sub.name in _GENERATORS or sub.name not in _LINEAR_BUILTINS:
+                return True
+            if sub.name in _ONE_OUTPUT:
+                continue
         if not isinstance(sub, jqast.ArrayCons):
             stack.extend(jqast.children(sub))
     return False
