@@ -41,7 +41,6 @@ BY_SELECTORS = "selectors"
 # their controller (or, for a Deployment, its ReplicaSets', a superset) must match to adopt an orphan.
 _POD_SELECTOR_KINDS = {("apps/v1", kind) for kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet")}
 _POD_SELECTOR_KINDS.add(("batch/v1", "Job"))
-_NO_SELECTOR: Any = object()  # the workload has no selector of its own over its pods
 
 
 class Owners:
@@ -121,10 +120,10 @@ def label_selector_matches(selector: Json, labels: Mapping[str, Any]) -> bool | 
 
 
 def belongs(pod: Json, workload: Workload, uid: Any, owners: Owners,
-            selector: Any = _NO_SELECTOR) -> str | None:
+            selector: Json | None = None) -> str | None:
     """How ``pod`` is found to be of the workload ("owner", "owner name", "labels", BY_SELECTORS: not
     known, the selectors decide), or None when it is not of the workload. ``selector``: the workload's own
-    LabelSelector over its pods (``pod_selector``), which an orphan must match."""
+    LabelSelector over its pods (``pod_selector``; None: it has none), which an orphan must match."""
     ref = _owner(pod)
     steps = 0
     while ref is not None and steps < MAX_OWNER_STEPS:
@@ -145,7 +144,7 @@ def belongs(pod: Json, workload: Workload, uid: Any, owners: Owners,
         return "itself" if _is_the_pod(pod, workload) else None
     labels = get(get(pod, "metadata"), "labels")
     labels = labels if isinstance(labels, Mapping) else {}
-    if selector is not _NO_SELECTOR and label_selector_matches(selector, labels) is False:
+    if selector is not None and label_selector_matches(selector, labels) is False:
         return None  # no controller of the workload adopts it; a selector Kubernetes refuses decides nothing
     keys = workload_label_keys(workload)
     if keys:
@@ -194,13 +193,13 @@ def controller_keys(workload: Workload) -> set[str]:
     return {label.key for label in facts.labels} if facts else set()
 
 
-def pod_selector(workload: Workload, obj: Json) -> Any:
-    """The workload's own LabelSelector over its pods, for the kinds that have one; _NO_SELECTOR when the
-    kind has none or the manifest gives none (a Job's is set by the API server, which the pods carry)."""
+def pod_selector(workload: Workload, obj: Json) -> Json | None:
+    """The workload's own LabelSelector over its pods, for the kinds that have one; None when the kind has
+    none or the manifest gives none (a Job's is set by the API server, which the pods carry)."""
     if (workload.api_version, workload.kind) not in _POD_SELECTOR_KINDS:
-        return _NO_SELECTOR
-    selector = get(get(obj, "spec"), "selector")
-    return _NO_SELECTOR if selector is None else selector
+        return None
+    selector: Json | None = get(get(obj, "spec"), "selector")
+    return selector
 
 
 def pods_of(workload: Workload, obj: Json, pods: list[Any], owners: Owners) -> set[int]:

@@ -227,21 +227,11 @@ def _derivable(labels: dict[str, Any]) -> list[tuple[str, str]]:
     return [(key, fact.derive) for key, fact in labels.items() if fact.derive]
 
 
-def _derive_program(labels: dict[str, Any], at: str, group: int, index: int, component: str) -> str | None:
-    """The program giving the derived labels of one pod, each as [value] or ["<error>"]; None when the model
-    derives none."""
-    derivable = _derivable(labels)
-    if not derivable:
-        return None
-    bound = (f". as $workload | ({at}) as $entry | {group} as $group | {index} as $index | "
-             f"{json.dumps(component)} as $component | ")
-    return bound + "[" + ", ".join(f'(try [{d}] catch ["<error>"])' for _, d in derivable) + "]"
-
-
 def _derive_entry_program(labels: dict[str, Any], at: str, pairs: list[tuple[int, int]], component: str
                           ) -> str:
-    """One program giving, for each (group, index) of ``pairs``, what ``_derive_program`` gives that pod:
-    one text an entry, not one a pod, since each distinct text is parsed for its cost and compiled anew."""
+    """The program giving, for each (group, index) of ``pairs``, the derived labels of that pod of the entry,
+    each as [value] or ["<error>"]: one text an entry, not one a pod, since each distinct text is parsed for
+    its cost and compiled anew."""
     bound = f". as $workload | ({at}) as $entry | {json.dumps(component)} as $component | "
     each = ", ".join(f'(try [{d}] catch ["<error>"])' for _, d in _derivable(labels))
     return bound + f"[{json.dumps([list(p) for p in pairs])}[] as [$group, $index] | [{each}]]"
@@ -254,9 +244,9 @@ def _derive(labels: dict[str, Any], jq: _Jq, at: str, group: int, index: int, co
     if not derivable:
         return {}, frozenset(undetermined)
     outputs = jq.derived.get((at, group, index))
-    if outputs is None:
-        program = _derive_program(labels, at, group, index, component)
-        outputs = jq.one(program) if program is not None else None
+    if outputs is None:  # not prefetched (beyond MAX_CREATED, or the entry's program failed): this pod alone
+        alone = jq.one(_derive_entry_program(labels, at, [(group, index)], component))
+        outputs = alone[0] if isinstance(alone, list) and len(alone) == 1 else None
     derived: dict[str, str] = {}
     for position, (key, _) in enumerate(derivable):
         values = outputs[position] if isinstance(outputs, list) and position < len(outputs) else None
