@@ -125,6 +125,23 @@ def test_lazy_lookup_parses_only_files_that_mention_the_kind(bundled_crd, tmp_pa
     assert len(metas) == 1
 
 
+def test_a_file_found_not_to_name_a_kind_is_not_looked_at_again(bundled_crd, tmp_path, monkeypatch):
+    # The language server asks for the same kinds on every change: a file that cannot serve one is not even
+    # stat'ed again for it (a file that serves some kinds is not either: a store's answers hold for its life).
+    (tmp_path / "crds").mkdir()
+    for name in ("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml", "crds/ray.io/rayjob_v1.yaml"):
+        (tmp_path / "crds" / Path(name).name).write_text(bundled_crd(name))
+    forget_parsed()
+    s = SchemaStore([tmp_path / "crds"], cache_dir=tmp_path / "cache", bundle=None)
+    assert [r.gvk for r in s.lookup("ray.io", "v1", "RayJob")] == [("ray.io", "v1", "RayJob")]
+    looked: list[str] = []
+    real_stat = os.stat
+    monkeypatch.setattr(os, "stat", lambda p, *a, **k: looked.append(str(p)) or real_stat(p, *a, **k))
+    assert s.lookup("ray.io", "v1", "RayJob") and s.lookup("example.com", "v1", "Nothing") == []
+    assert s.lookup("example.com", "v1", "Nothing") == []
+    assert looked == [str(tmp_path / "crds" / "jobset_v1alpha2.yaml")]
+
+
 def test_source_order_explicit_then_env_then_user_cache_then_bundle(tmp_path, monkeypatch, bundled_crd):
     user = tmp_path / "user"
     (user / "schemas").mkdir(parents=True)

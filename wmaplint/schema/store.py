@@ -98,6 +98,9 @@ class _File:
     sha256: str | None = None
     gvks: list[GVK] | None = None
     declared: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    # kinds the file was found not to name: asked again, it is not read, nor even looked at (a store's answers
+    # hold for its life, as the GVKs of a file that serves some do)
+    unnamed: set[str] = field(default_factory=set)
 
     @property
     def label(self) -> str:
@@ -233,6 +236,8 @@ class SchemaStore:
         """Fill f.gvks from the index or by parsing; False when the file cannot serve ``kind``."""
         if f.gvks is not None:
             return True
+        if kind in f.unnamed:
+            return False
         try:
             st = os.stat(f.path)
         except OSError as exc:
@@ -250,6 +255,7 @@ class SchemaStore:
         known = self._index.get(mention_key)
         if (kind is not None and isinstance(known, list) and len(known) == 3
                 and known[:2] == [st.st_mtime_ns, st.st_size] and kind not in known[2]):
+            f.unnamed.add(kind)
             return False  # the index already says this file never names the kind: no read at all
         if data is None:
             try:
@@ -263,6 +269,7 @@ class SchemaStore:
             self._index[mention_key] = [st.st_mtime_ns, st.st_size, sorted(mentioned)]
             self._index_dirty = True
             if kind not in mentioned:
+                f.unnamed.add(kind)
                 return False  # cannot declare this kind; index it later if someone asks for everything
         f.sha256 = hashlib.sha256(data).hexdigest()
         parsed = self._parse(f, data)
