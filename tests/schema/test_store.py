@@ -137,8 +137,10 @@ def test_a_file_found_not_to_name_a_kind_is_not_looked_at_again(bundled_crd, tmp
     looked: list[str] = []
     real_stat = os.stat
     monkeypatch.setattr(os, "stat", lambda p, *a, **k: looked.append(str(p)) or real_stat(p, *a, **k))
-    assert s.lookup("ray.io", "v1", "RayJob") and s.lookup("example.com", "v1", "Nothing") == []
-    assert s.lookup("example.com", "v1", "Nothing") == []
+    again = s.lookup("ray.io", "v1", "RayJob")
+    again.clear()  # a caller's list: the store's answer stays whole
+    assert [r.gvk for r in s.lookup("ray.io", "v1", "RayJob")] == [("ray.io", "v1", "RayJob")]
+    assert s.lookup("example.com", "v1", "Nothing") == [] and s.lookup("example.com", "v2", "Nothing") == []
     assert looked == [str(tmp_path / "crds" / "jobset_v1alpha2.yaml")]
 
 

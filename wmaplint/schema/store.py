@@ -126,15 +126,24 @@ class SchemaStore:
         self._files: list[_File] | None = None
         self._errors: list[SchemaError] = []
         self._reported: set[str] = set()
+        self._found: dict[GVK, tuple[ResolvedSchema, ...]] = {}
 
     # -- public -------------------------------------------------------------------------------
 
     def lookup(self, group: str, version: str, kind: str) -> list[ResolvedSchema]:
-        """Every source file serving the GVK, in order; the bundle's sources only when no file does."""
+        """Every source file serving the GVK, in order; the bundle's sources only when no file does. Found
+        once per store: a check asks for the Pod and its root kind once per definition, the language server
+        on every change."""
         gvk = (group, version, kind)
+        found = self._found.get(gvk)
+        if found is None:
+            found = self._found[gvk] = tuple(self._lookup(gvk))
+        return list(found)
+
+    def _lookup(self, gvk: GVK) -> list[ResolvedSchema]:
         out = []
         for f in self._all_files():
-            if not self._may_serve(f, kind):
+            if not self._may_serve(f, gvk[2]):
                 continue
             if gvk in (f.gvks or ()):
                 t = self._type(f, gvk)
