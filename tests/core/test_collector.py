@@ -1,5 +1,6 @@
 """The cyclic garbage collector in a command-line run: off for batch commands, what the first file loaded
-frozen, collected every few files, back on for the language server, untouched for callers that embed the CLI."""
+frozen, collected every few files, back on for the language server, untouched for callers that embed the
+CLI."""
 
 from __future__ import annotations
 
