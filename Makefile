@@ -43,7 +43,7 @@ $(BENCH)/peers/bin/check-jsonschema:
 	$(BENCH)/peers/bin/pip install --quiet check-jsonschema
 
 # Every benchmark runs even when one fails, so the table always prints; a failure fails the target after it.
-bench: install $(BENCH)/peers/bin/check-jsonschema
+bench: install wheelhouse $(BENCH)/peers/bin/check-jsonschema
 	@rm -rf $(BENCH)/out && mkdir -p $(BENCH)/out
 	@failed=""; for b in benchmarks/bench_*.py; do echo "== $$b"; \
 	  nice $(BIN)/python $$b > $(BENCH)/out/$$(basename $$b .py).txt 2>&1 || failed="$$failed $$b"; \
