@@ -39,7 +39,8 @@ def main() -> None:
         print(f"  {line}")
     load = os.getloadavg()[0]
     print(f"TABLE|`make test` on this machine: {seconds / GOAL_SECONDS:.2f}x of the goal ({seconds:.0f} s; "
-          f"goal <= {GOAL_SECONDS} s on 2 CPUs; {os.cpu_count()} CPUs, load {load:.1f} at the end; {closing})")
+          f"goal <= {GOAL_SECONDS} s on 2 CPUs; {os.cpu_count()} CPUs, load {load:.1f} at the end; "
+          f"{closing})")
     if done.returncode != 0:
         sys.exit(1)
 
