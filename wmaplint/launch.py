@@ -40,8 +40,9 @@ def leave(code: str | int | None) -> NoReturn:
     if isinstance(code, str):
         sys.exit(code)
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:  # None: the process started with that descriptor closed
+                stream.flush()
     except (OSError, ValueError):
         sys.exit(code)
     atexit._run_exitfuncs()
