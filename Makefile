@@ -28,12 +28,13 @@ demo: install
 # The suite on every core (pytest-xdist); `$(BIN)/pytest tests/DIR` runs a part in one process. The wheelhouse
 # lets the pre-commit test build the hook's environment offline; a test whose outside tool is missing (nvim)
 # is skipped with the reason (`pytest -rs` lists them). The order is random (pytest-randomly), from a seed
-# made here so that it is printed with the command: `make test SEED=N` replays a failing order.
+# made here so that it is printed with the command: `make test SEED=N` replays a failing order. The 25 slowest
+# tests close the output, each with its time.
 ifndef SEED
 SEED := $(shell $(PYTHON) -c 'import random; print(random.randrange(1, 1 << 31))')
 endif
 test: install wheelhouse
-	$(BIN)/pytest -n auto --dist loadgroup -p randomly --randomly-seed=$(SEED)
+	$(BIN)/pytest -n auto --dist loadgroup -p randomly --randomly-seed=$(SEED) --durations=25
 
 # Peers the benchmarks compare against live in their own environment, never in the project's.
 BENCH := .bench
@@ -42,7 +43,7 @@ $(BENCH)/peers/bin/check-jsonschema:
 	$(BENCH)/peers/bin/pip install --quiet check-jsonschema
 
 # Every benchmark runs even when one fails, so the table always prints; a failure fails the target after it.
-bench: install $(BENCH)/peers/bin/check-jsonschema
+bench: install wheelhouse $(BENCH)/peers/bin/check-jsonschema
 	@rm -rf $(BENCH)/out && mkdir -p $(BENCH)/out
 	@failed=""; for b in benchmarks/bench_*.py; do echo "== $$b"; \
 	  nice $(BIN)/python $$b > $(BENCH)/out/$$(basename $$b .py).txt 2>&1 || failed="$$failed $$b"; \

@@ -32,7 +32,8 @@ def main() -> None:
     files = sorted(str(p) for p in manifests_corpus(1000).glob("*.yaml"))
     peer = [sys.executable, str(REPO / "benchmarks" / "peer_jq.py"), str(REPO / "catalog"), *files]
     ours, theirs = paired([*WMAPLINT, "tree", *files], peer, 5, env)
-    print("TABLE|" + ratio_line("tree over 1,000 manifests vs libjq alone", ours, theirs, "<= 1.5x"))
+    name = "tree over 1,000 manifests vs libjq evaluating their definitions alone"
+    print("TABLE|" + ratio_line(name, ours, theirs, "<= 1.3x"))
 
     stream = WORK / "stream-5000.yaml"
     if not stream.exists():

@@ -79,6 +79,16 @@ def repo() -> Path:
 
 
 @pytest.fixture(scope="session")
+def shared_crds(shared: Path) -> dict[Path, Any]:
+    """Every CRD file of ../shared (32 files, 6 MB of YAML) parsed by ``schema.loader.parse_file``, once per
+    test process: seconds each time, and several tests read them all (their ``xdist_group("shared-crds")``
+    runs them in one process). The parse results are shared: read them, never change them."""
+    from wmaplint.schema.loader import parse_file
+
+    return {path: parse_file(path) for path in sorted((shared / "crds").rglob("*.yaml"))}
+
+
+@pytest.fixture(scope="session")
 def bundle_store() -> Any:
     """A schema store that serves the schemas shipped in the package and nothing else (no disk cache)."""
     from wmaplint.schema.store import SchemaStore

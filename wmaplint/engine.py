@@ -323,8 +323,15 @@ _linted = itertools.count(1)
 
 
 def _lint_one_file(path: str, options: Options) -> FileOutcome:
-    if next(_linted) % COLLECT_EVERY == 0 and not gc.isenabled():
-        gc.collect(0)  # the young objects only: garbage of the last files, not the schemas kept for all
+    linted = next(_linted)
+    if not gc.isenabled():
+        if linted == 2:
+            # What the first file loaded (modules, rules, schemas, the controller model) lives to the end: out
+            # of the collector's sight, so the first collection does not scan it (a third of the collections'
+            # time on 400 definitions); forked workers share it untouched
+            gc.freeze()
+        elif linted % COLLECT_EVERY == 0:
+            gc.collect(0)  # the young objects only: garbage of the last files, not the schemas kept for all
     try:
         text = read_path(path)
     except InputError as exc:

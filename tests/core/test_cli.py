@@ -151,3 +151,19 @@ def test_parallel_jobs_give_the_same_sorted_output(repo, tmp_path) -> None:
     two = run("check", str(tmp_path), "--format", "json", "--jobs", "2").output
     assert one == two and json.loads(one)["files"] == 10
     assert len(json.loads(one)["diagnostics"]) >= 5
+
+
+def test_the_executable_leaves_with_its_code_its_whole_output_and_the_exit_functions_run(tmp_path) -> None:
+    # The executable skips the interpreter's teardown (wmaplint.launch.leave): what it printed must all be
+    # out, the exit code kept, and what was registered to run at exit run all the same.
+    (tmp_path / "job.yaml").write_text(BROKEN)
+    script = ("import atexit, sys; atexit.register(lambda: sys.stderr.write('exit functions ran'));"
+              f"sys.argv = ['wmaplint', 'check', '--format', 'json', {str(tmp_path / 'job.yaml')!r}];"
+              "from wmaplint.launch import main; main()")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert [d["rule"] for d in json.loads(proc.stdout)["diagnostics"]] == ["WM112"]
+    assert proc.stderr == "exit functions ran"
+    usage = subprocess.run([sys.executable, "-m", "wmaplint", "check", "--format", "yaml", "x"],
+                           capture_output=True, text=True)
+    assert usage.returncode == 2 and usage.stderr.startswith("wmaplint: ")

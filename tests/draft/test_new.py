@@ -61,13 +61,13 @@ def test_a_draft_whose_model_cannot_name_the_entry_label_fails_check_strict(tmp_
     assert check.exit_code == 1
 
 
-def test_every_crd_in_shared_drafts_clean_under_strict_with_and_without_its_file(shared, tmp_path) -> None:
-    from wmaplint.schema.loader import parse_file
-
+@pytest.mark.xdist_group("shared-crds")  # the CRDs parsed once for the tests reading them all
+def test_every_crd_in_shared_drafts_clean_under_strict_with_and_without_its_file(shared_crds,
+                                                                                tmp_path) -> None:
     drafted = 0
     refused = set()
-    for crd in sorted((shared / "crds").rglob("*.yaml")):
-        for _, version, kind in parse_file(crd).types:
+    for crd, parsed in shared_crds.items():
+        for _, version, kind in parsed.types:
             result = wmaplint("new", "--crd", str(crd), "--kind", kind, "--version", version)
             if result.exit_code == 2 and "nothing to draft" in result.stderr:
                 refused.add(crd.name)

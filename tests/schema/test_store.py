@@ -18,11 +18,10 @@ from wmaplint.schema.store import forget_parsed
 from wmaplint.schema.types import ARRAY, INTEGER, OBJECT, STRING, UNION
 
 
-def test_every_real_crd_loads_with_every_served_version(shared):
-    files = sorted((shared / "crds").rglob("*.yaml"))
-    assert len(files) == 32  # 31 framework CRDs + the Karta CRD
-    for f in files:
-        parsed = parse_file(f)
+@pytest.mark.xdist_group("shared-crds")  # the CRDs parsed once for the tests reading them all
+def test_every_real_crd_loads_with_every_served_version(shared_crds):
+    assert len(shared_crds) == 32  # 31 framework CRDs + the Karta CRD
+    for f, parsed in shared_crds.items():
         assert parsed.errors == [], f
         assert parsed.types, f
         for gvk, t in parsed.types.items():
@@ -123,6 +122,25 @@ def test_lazy_lookup_parses_only_files_that_mention_the_kind(bundled_crd, tmp_pa
     assert s.lookup("jobset.x-k8s.io", "v1alpha2", "JobSet")
     metas = list((tmp_path / "cache" / "types").rglob("meta.json"))
     assert len(metas) == 1
+
+
+def test_a_file_found_not_to_name_a_kind_is_not_looked_at_again(bundled_crd, tmp_path, monkeypatch):
+    # The language server asks for the same kinds on every change: a file that cannot serve one is not even
+    # stat'ed again for it (a file that serves some kinds is not either: a store's answers hold for its life).
+    (tmp_path / "crds").mkdir()
+    for name in ("crds/jobset.x-k8s.io/jobset_v1alpha2.yaml", "crds/ray.io/rayjob_v1.yaml"):
+        (tmp_path / "crds" / Path(name).name).write_text(bundled_crd(name))
+    forget_parsed()
+    s = SchemaStore([tmp_path / "crds"], cache_dir=tmp_path / "cache", bundle=None)
+    assert [r.gvk for r in s.lookup("ray.io", "v1", "RayJob")] == [("ray.io", "v1", "RayJob")]
+    looked: list[str] = []
+    real_stat = os.stat
+    monkeypatch.setattr(os, "stat", lambda p, *a, **k: looked.append(str(p)) or real_stat(p, *a, **k))
+    again = s.lookup("ray.io", "v1", "RayJob")
+    again.clear()  # a caller's list: the store's answer stays whole
+    assert [r.gvk for r in s.lookup("ray.io", "v1", "RayJob")] == [("ray.io", "v1", "RayJob")]
+    assert s.lookup("example.com", "v1", "Nothing") == [] and s.lookup("example.com", "v2", "Nothing") == []
+    assert looked == [str(tmp_path / "crds" / "jobset_v1alpha2.yaml")]
 
 
 def test_source_order_explicit_then_env_then_user_cache_then_bundle(tmp_path, monkeypatch, bundled_crd):

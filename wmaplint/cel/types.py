@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint import memo
+from wmaplint.dataclass import dataclass, field
 
 RefResolver = Callable[[str], Mapping[str, Any] | None]
 

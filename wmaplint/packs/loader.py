@@ -12,11 +12,11 @@ import os
 import re
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
 from wmaplint.cel.budget import CostTable
+from wmaplint.dataclass import dataclass, field
 from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.diagnostics import Rule, Severity, Span
 from wmaplint.facts import Fact, diagnostics_of

@@ -7,10 +7,10 @@ in ``given`` into a load error, and gives ``self`` its CEL type.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from wmaplint.cel import types as t
+from wmaplint.dataclass import dataclass
 from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.packs import jsonpath as jp
 

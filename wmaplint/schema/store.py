@@ -98,6 +98,9 @@ class _File:
     sha256: str | None = None
     gvks: list[GVK] | None = None
     declared: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    # kinds the file was found not to name: asked again, it is not read, nor even looked at (a store's answers
+    # hold for its life, as the GVKs of a file that serves some do)
+    unnamed: set[str] = field(default_factory=set)
 
     @property
     def label(self) -> str:
@@ -123,15 +126,24 @@ class SchemaStore:
         self._files: list[_File] | None = None
         self._errors: list[SchemaError] = []
         self._reported: set[str] = set()
+        self._found: dict[GVK, tuple[ResolvedSchema, ...]] = {}
 
     # -- public -------------------------------------------------------------------------------
 
     def lookup(self, group: str, version: str, kind: str) -> list[ResolvedSchema]:
-        """Every source file serving the GVK, in order; the bundle's sources only when no file does."""
+        """Every source file serving the GVK, in order; the bundle's sources only when no file does. Found
+        once per store: a check asks for the Pod and its root kind once per definition, the language server
+        on every change."""
         gvk = (group, version, kind)
+        found = self._found.get(gvk)
+        if found is None:
+            found = self._found[gvk] = tuple(self._lookup(gvk))
+        return list(found)
+
+    def _lookup(self, gvk: GVK) -> list[ResolvedSchema]:
         out = []
         for f in self._all_files():
-            if not self._may_serve(f, kind):
+            if not self._may_serve(f, gvk[2]):
                 continue
             if gvk in (f.gvks or ()):
                 t = self._type(f, gvk)
@@ -233,6 +245,8 @@ class SchemaStore:
         """Fill f.gvks from the index or by parsing; False when the file cannot serve ``kind``."""
         if f.gvks is not None:
             return True
+        if kind in f.unnamed:
+            return False
         try:
             st = os.stat(f.path)
         except OSError as exc:
@@ -250,6 +264,7 @@ class SchemaStore:
         known = self._index.get(mention_key)
         if (kind is not None and isinstance(known, list) and len(known) == 3
                 and known[:2] == [st.st_mtime_ns, st.st_size] and kind not in known[2]):
+            f.unnamed.add(kind)
             return False  # the index already says this file never names the kind: no read at all
         if data is None:
             try:
@@ -263,6 +278,7 @@ class SchemaStore:
             self._index[mention_key] = [st.st_mtime_ns, st.st_size, sorted(mentioned)]
             self._index_dirty = True
             if kind not in mentioned:
+                f.unnamed.add(kind)
                 return False  # cannot declare this kind; index it later if someone asks for everything
         f.sha256 = hashlib.sha256(data).hexdigest()
         parsed = self._parse(f, data)
