@@ -229,7 +229,8 @@ def stages(tree: jqast.Node, text: str, definition_of: DefinitionOf) -> list[tup
             left, cur = cur.left, cur.right
         elif (isinstance(cur, jqast.Bind) and len(cur.patterns) == 1
               and isinstance(cur.patterns[0], jqast.VarPattern)
-              and not output_leaks(cur.source, definition_of) and not count_changers(cur.source, definition_of)):
+              and not output_leaks(cur.source, definition_of)
+              and not count_changers(cur.source, definition_of)):
             bound[cur.patterns[0].name] = _read(cur.source, text, bound)
             cur = cur.body
             continue

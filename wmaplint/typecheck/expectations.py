@@ -230,9 +230,10 @@ def _check_expression(
 
 
 @memo.lru_cache(maxsize=2048, pure=True)
-def reachable_defaults(text: str, input_type: SchemaType, object_meta: SchemaType | None = None) -> frozenset[int]:
-    """The offsets of the `//` of ``text`` whose right side can be what they yield over ``input_type``, a whole
-    object as the API server serves it: their left side may be null, false or nothing there."""
+def reachable_defaults(text: str, input_type: SchemaType,
+                       object_meta: SchemaType | None = None) -> frozenset[int]:
+    """The offsets of the `//` of ``text`` whose right side can be what they yield over ``input_type``, a
+    whole object as the API server serves it: their left side may be null, false or nothing there."""
     node = try_parse(text)
     if not isinstance(node, jqast.Node):
         return frozenset()

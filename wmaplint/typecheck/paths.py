@@ -98,11 +98,12 @@ def typed_paths(definition: Definition, schemas: DefinitionSchemas) -> list[Type
             continue
         expectation = expectation_of(expr)
         typed = [(schema, [fact for fact in check_expression(expr.text, expectation, schema.type,
-                                                             source=schema.source, object_meta=schemas.object_meta)
+                                                             source=schema.source,
+                                                             object_meta=schemas.object_meta)
                            if _concerns(fact, expr)])
                  for schema in sources]
         found.extend(across_releases(expr, typed))
-    essential = _without_pods(definition, found, schemas.roots)
+    essential = _without_pods(found, schemas.roots)
     return [path for path in found
             if not (isinstance(path.fact, UnguardedIteration) and path.fact.absent in essential)]
 
@@ -151,7 +152,7 @@ def _key(fact: ExpressionFact) -> tuple[type, int, int]:
     return type(fact), fact.start, fact.end
 
 
-def _without_pods(definition: Definition, found: list[TypedPath], roots: tuple[ResolvedSchema, ...]) -> set[str]:
+def _without_pods(found: list[TypedPath], roots: tuple[ResolvedSchema, ...]) -> set[str]:
     """The fields of the unguarded iterations found without which the workload's object holds no pod spec at
     all (every pod spec its schema has is below them, in every release): like a missing `spec`, a missing
     one of those leaves nothing to run, show or group, so iterating it is no finding."""
@@ -159,8 +160,10 @@ def _without_pods(definition: Definition, found: list[TypedPath], roots: tuple[R
     if not absent or not roots:
         return set()
     pods = [pod_spec_paths(schema.type) for schema in roots]
-    return {field for field in absent if "[]" not in field  # one element's field: the others hold theirs
-            and all(specs and all(p.startswith((field + "[]", field + ".")) for p in specs) for specs in pods)}
+    # a field of one element (`[]` in its path) is not: the other elements hold their pod specs
+    return {field for field in absent if "[]" not in field
+            and all(specs and all(p.startswith((field + "[]", field + ".")) for p in specs)
+                    for specs in pods)}
 
 
 @memo.lru_cache(maxsize=256, pure=True)
