@@ -135,6 +135,14 @@ def test_without_a_schema_a_default_over_a_stream_stays_an_error() -> None:
     assert found(text, "WM220") == [(18, "error")]
 
 
+def test_a_default_over_a_wrong_path_is_left_to_wm301() -> None:
+    """The run-ai/karta v0.2 RayService sample reads `.spec.rayClusterSpec`, which RayService calls
+    `rayClusterConfig`: the wrong field is the fault (WM301); the default over its stream is moot."""
+    scale = "      scaleDefinition: {replicasPath: '.spec.rayClusterSpec.workerGroupSpecs[].replicas // 1'}\n"
+    text = definition(("ray.io", "v1", "RayService"), child("worker", scale))
+    assert found(text, "WM220") == [] and 16 in [line for line, _ in found(text, "WM301")]
+
+
 # -- WM221 ---------------------------------------------------------------------------------------------------
 
 CLIQUES = (".spec.template as $t | $t.cliques[] | select(.name as $n | "
