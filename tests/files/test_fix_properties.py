@@ -144,6 +144,7 @@ class Case:
 ROOT = ("spec", "structureDefinition", "rootComponent")
 CHILD = ("spec", "structureDefinition", "childComponents", 0)
 RAY_WORKER = ("spec", "structureDefinition", "childComponents", 1)
+RAY_WORKERS = ".spec.rayClusterSpec.workerGroupSpecs"
 MAPPINGS = (*ROOT, "statusDefinition", "statusMappings")
 MEMBER = ("spec", "optimizationInstructions", "gangScheduling", "podGroups", 0, "members", 0, "componentName")
 REPLICAS = (*ROOT, "scaleDefinition", "replicasPath")
@@ -221,11 +222,11 @@ CASES = {
         ".spec.replicas", ".spec.replicas // 1", REPLICAS, margins=True, crds=True),
     "WM309-iteration-block": Case(
         "WM309", _swap(examples.RAYJOB, "'.spec.rayClusterSpec.workerGroupSpecs[]?.groupName'", MARK),
-        ".spec.rayClusterSpec.workerGroupSpecs[].groupName", ".spec.rayClusterSpec.workerGroupSpecs[]?.groupName",
-        (*RAY_WORKER, "instanceIdPath"), margins=True),
+        f"{RAY_WORKERS}[].groupName", f"{RAY_WORKERS}[]?.groupName", (*RAY_WORKER, "instanceIdPath"),
+        margins=True),
     "WM309-iteration-flow": Case(
         "WM309", _swap(examples.RAYJOB, "'.spec.rayClusterSpec.workerGroupSpecs[]?.template'", MARK),
-        ".spec.rayClusterSpec.workerGroupSpecs[].template", ".spec.rayClusterSpec.workerGroupSpecs[]?.template",
+        f"{RAY_WORKERS}[].template", f"{RAY_WORKERS}[]?.template",
         (*RAY_WORKER, "specDefinition", "podTemplateSpecPath"), margins=True),
     "WM406-add-field-names": Case(
         "WM406", _swap(JOB, "{path: .status.conditions, typeFieldName: type, statusFieldName: status}",
