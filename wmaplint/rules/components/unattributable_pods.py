@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
+from wmaplint.rules.controllers.child_kind_not_created import RULE as NOT_CREATED
 from wmaplint.rules.controllers.child_kind_not_created import child_kind_not_created
 from wmaplint.rules.examples import WORKER_CHILD, job_with_child
 from wmaplint.source import content_span
@@ -28,8 +29,8 @@ RULE = define(
     "attributed, those whose owner chain reaches it (dsx-ai-factory/workload-map@00e77e4 "
     "`cli/pkg/workload/pods.go` `PodAttributor`; KAI groups a pod by its top owner): a component of a kind "
     "the workload's controller never creates as its child has no pod to attribute, selector or not, and "
-    "WM533 says so instead (the Milvus catalog's etcd and minio, StatefulSets of the operator's Helm "
-    "releases, which no owner reference ties to the Milvus). "
+    f"{NOT_CREATED.id} says so instead (the Milvus catalog's etcd and minio, StatefulSets of the operator's "
+    "Helm releases, which no owner reference ties to the Milvus). "
     "This rule alone says so: the shipped rule pack's KBP004 said it of child components too, and was "
     "removed because this rule covers it and more (the root component, every pod spec form of the model, "
     "where the pack's JSONPath saw only a child's specDefinition).",
