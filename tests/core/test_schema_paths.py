@@ -34,9 +34,14 @@ def findings(text: str, rule: str) -> list:
     return [d for d in lint_text(text, "def.yaml") if d.rule == rule]
 
 
-def test_a_field_missing_in_one_operator_release_names_that_release() -> None:
-    (d,) = findings(LLMISVC, "WM301")
-    assert "llminferenceservice_v1alpha1.yaml" in d.message and "scaling" in d.message
+def test_a_field_only_one_operator_release_declares_is_no_finding() -> None:
+    """`.spec.scaling` is in the LLMInferenceService v1alpha1 of KServe aaac4e2, not of 5b033a4: a definition
+    written for the newer release reads nothing on the older one, as if unset (its API server prunes the
+    field), which is no fault; a field no release declares is one, said once for both."""
+    assert findings(LLMISVC, "WM301") == []
+    text = LLMISVC.replace(".spec.scaling.minReplicas", ".spec.scalin.minReplicas")
+    (d,) = findings(text, "WM301")
+    assert "'scalin'" in d.message and "[against" not in d.message
     assert (d.span.start_line, d.span.start_col) == (19, 49)
 
 
@@ -84,7 +89,7 @@ def test_strict_turns_only_the_could_not_check_warnings_into_errors() -> None:
 def test_a_kind_of_the_bundle_is_checked_with_no_schema_source_at_all() -> None:
     text = LLMISVC.replace(".spec.template}", ".spec.templat}")
     found = [d for d in findings(text, "WM301") if "'templat'" in d.message]
-    assert [(d.span.start_line, d.span.start_col) for d in found] == [(18, 43), (18, 43)]  # both releases
+    assert [(d.span.start_line, d.span.start_col) for d in found] == [(18, 43)]  # both releases, said once
     assert not findings(text, "WM901")
 
 

@@ -143,6 +143,8 @@ class Case:
 
 ROOT = ("spec", "structureDefinition", "rootComponent")
 CHILD = ("spec", "structureDefinition", "childComponents", 0)
+RAY_WORKER = ("spec", "structureDefinition", "childComponents", 1)
+RAY_WORKERS = ".spec.rayClusterSpec.workerGroupSpecs"
 MAPPINGS = (*ROOT, "statusDefinition", "statusMappings")
 MEMBER = ("spec", "optimizationInstructions", "gangScheduling", "podGroups", 0, "members", 0, "componentName")
 REPLICAS = (*ROOT, "scaleDefinition", "replicasPath")
@@ -219,13 +221,13 @@ CASES = {
         "WM305", _swap(WIDGET, "{replicasPath: '.spec.parallelism // 1'}", f"\n        replicasPath: {MARK}"),
         ".spec.replicas", ".spec.replicas // 1", REPLICAS, margins=True, crds=True),
     "WM309-iteration-block": Case(
-        "WM309", _swap(examples.JOBSET, "'.spec.replicatedJobs[]?.name'", MARK),
-        ".spec.replicatedJobs[].name", ".spec.replicatedJobs[]?.name", (*CHILD, "instanceIdPath"),
+        "WM309", _swap(examples.RAYJOB, "'.spec.rayClusterSpec.workerGroupSpecs[]?.groupName'", MARK),
+        f"{RAY_WORKERS}[].groupName", f"{RAY_WORKERS}[]?.groupName", (*RAY_WORKER, "instanceIdPath"),
         margins=True),
     "WM309-iteration-flow": Case(
-        "WM309", _swap(examples.JOBSET, "'.spec.replicatedJobs[]?.template.spec.template'", MARK),
-        ".spec.replicatedJobs[].template.spec.template", ".spec.replicatedJobs[]?.template.spec.template",
-        (*CHILD, "specDefinition", "podTemplateSpecPath"), margins=True),
+        "WM309", _swap(examples.RAYJOB, "'.spec.rayClusterSpec.workerGroupSpecs[]?.template'", MARK),
+        f"{RAY_WORKERS}[].template", f"{RAY_WORKERS}[]?.template",
+        (*RAY_WORKER, "specDefinition", "podTemplateSpecPath"), margins=True),
     "WM406-add-field-names": Case(
         "WM406", _swap(JOB, "{path: .status.conditions, typeFieldName: type, statusFieldName: status}",
                        f"{{path: {MARK}}}"),

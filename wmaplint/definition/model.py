@@ -83,6 +83,8 @@ class Expr:
             selector_value=self.selector_value,
             expected_result=self.expected_result,
             has_instances=component is not None and component.instance_id_path is not None,
+            instance_ids=(component.instance_id_path.text
+                          if component is not None and component.instance_id_path is not None else None),
         )
 
 

@@ -23,7 +23,7 @@ class ExprRole:
     ``writable``: the path is also written through ``path(...)`` (spec and suspend paths).
     ``selector_value``: ``componentTypeSelector.value`` when present (the runtime evaluates
     ``<keyPath> == <json value>``). ``expected_result``: ``byExpression.expectedResult``.
-    ``has_instances``: the component has an ``instanceIdPath``.
+    ``has_instances``: the component has an ``instanceIdPath``; ``instance_ids``: its text (None without).
     """
 
     field: str
@@ -33,3 +33,4 @@ class ExprRole:
     selector_value: str | None = None
     expected_result: str | None = None
     has_instances: bool = False
+    instance_ids: str | None = None

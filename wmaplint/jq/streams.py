@@ -214,3 +214,40 @@ def leak_description(node: jqast.Node, text: str) -> str:
     if isinstance(node, jqast.FuncCall):
         return f"`{node.name}`"
     return f"`{clip(text[node.start : node.end])}`"
+
+
+def stages(tree: jqast.Node, text: str, definition_of: DefinitionOf) -> list[tuple[str, jqast.Node]]:
+    """The stages of ``tree`` as a pipeline (``a | b | c``), each with its text as a comparison reads it: a
+    variable bound by an earlier stage stands as the text it is bound to, a bind of one value (``. as $x |``)
+    is no stage of its own, and whitespace runs are one space. Two expressions whose first stages read the
+    same select the same elements there, whatever follows."""
+    bound: dict[str, str] = {}
+    out: list[tuple[str, jqast.Node]] = []
+    cur: jqast.Node | None = tree
+    while cur is not None:
+        if isinstance(cur, jqast.Pipe):
+            left, cur = cur.left, cur.right
+        elif (isinstance(cur, jqast.Bind) and len(cur.patterns) == 1
+              and isinstance(cur.patterns[0], jqast.VarPattern)
+              and not output_leaks(cur.source, definition_of)
+              and not count_changers(cur.source, definition_of)):
+            bound[cur.patterns[0].name] = _read(cur.source, text, bound)
+            cur = cur.body
+            continue
+        else:
+            left, cur = cur, None
+        out.append((_read(left, text, bound), left))
+    return out
+
+
+def _read(node: jqast.Node, text: str, bound: dict[str, str]) -> str:
+    """``node``'s text with the variables in ``bound`` replaced by what they are bound to, whitespace runs
+    as one space."""
+    refs = sorted((n for n in jqast.walk(node) if isinstance(n, jqast.VarRef) and n.name in bound),
+                  key=lambda n: n.start)
+    parts, at = [], node.start
+    for ref in refs:
+        parts += [text[at : ref.start], f"({bound[ref.name]})"]
+        at = ref.end
+    parts.append(text[at : node.end])
+    return " ".join("".join(parts).split())

@@ -15,7 +15,9 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
 - ``@expression_check(RULE, applies)``: ``fn(text, tree, role)`` runs on each jq expression of every
   definition whose role (``wmaplint.jq.roles.ExprRole``) ``applies``, and yields what it says of the
   expression by itself (``wmaplint.diagnostics.ExpressionDiagnostic``, offsets into ``text``); they are kept
-  by text and role, and placed in the file (``wmaplint.rules.placement``).
+  by text and role, and placed in the file (``wmaplint.rules.placement``). With ``confirm``, a finding is
+  placed only where ``confirm(ctx, expr, finding)`` holds: what the expression alone cannot tell (what the
+  schema says of the values it reads) is asked in the definition.
 - ``@reports(RULE, FactType)``: ``fn(fact)`` words a fact that an analysis found (a YAML fault, a field the
   schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or, for a ``Fact`` in the
   file, the whole diagnostic, to add related locations), or None to say nothing, and the diagnostic takes the
@@ -44,6 +46,7 @@ from wmaplint.diagnostics import RULES, Diagnostic, Rule
 from wmaplint.facts import WORDINGS, Fact, Finding, diagnostics_of
 
 if TYPE_CHECKING:
+    from wmaplint.definition.model import Expr
     from wmaplint.diagnostics import ExpressionDiagnostic
     from wmaplint.jq.ast import Node as JqNode
     from wmaplint.jq.parser import JqSyntaxError
@@ -55,6 +58,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 DefinitionCheck = Callable[["DefinitionContext"], Iterable[Diagnostic]]
 DocumentCheck = Callable[["DocumentContext"], Iterable[Diagnostic]]
 DefinitionAnalysis = Callable[["DefinitionContext"], Iterable["Fact"]]
+Confirm = Callable[["DefinitionContext", "Expr", "ExpressionDiagnostic"], bool]
 
 # (rule, check) in the order the modules were found: the report order of findings at one position
 DEFINITION_CHECKS: list[tuple[Rule, DefinitionCheck]] = []
@@ -87,14 +91,16 @@ def document_check(rule: Rule, *, kind: str) -> Callable[[F], F]:
 class ExpressionCheck:
     """A rule's logic on one jq expression by itself (see ``expression_check``)."""
 
-    __slots__ = ("rule", "fn", "applies", "unparsed")
+    __slots__ = ("rule", "fn", "applies", "unparsed", "confirm")
 
     def __init__(self, rule: Rule, fn: Callable[..., Iterable[ExpressionDiagnostic]],
-                 applies: Callable[[ExprRole], bool] | None, unparsed: bool) -> None:
+                 applies: Callable[[ExprRole], bool] | None, unparsed: bool,
+                 confirm: Confirm | None = None) -> None:
         self.rule = rule
         self.fn = fn
         self.applies = applies
         self.unparsed = unparsed
+        self.confirm = confirm
 
 
 # in the order the modules were found
@@ -102,13 +108,14 @@ EXPRESSION_CHECKS: list[ExpressionCheck] = []
 
 
 def expression_check(rule: Rule, applies: Callable[[ExprRole], bool] | None = None, *,
-                     unparsed: bool = False) -> Callable[[F], F]:
+                     unparsed: bool = False, confirm: Confirm | None = None) -> Callable[[F], F]:
     """Register ``fn(text, tree, role) -> findings`` as the logic of ``rule`` on each jq expression whose
     role ``applies`` (every expression when None). ``tree`` is the expression's syntax tree; ``fn`` also gets
-    the expressions that do not parse when ``unparsed``, with the parser's ``JqSyntaxError`` as their tree."""
+    the expressions that do not parse when ``unparsed``, with the parser's ``JqSyntaxError`` as their tree.
+    ``confirm(ctx, expr, finding)``: whether a finding holds in the definition at hand (placed only then)."""
 
     def register(fn: F) -> F:
-        EXPRESSION_CHECKS.append(ExpressionCheck(rule, fn, applies, unparsed))
+        EXPRESSION_CHECKS.append(ExpressionCheck(rule, fn, applies, unparsed, confirm))
         return fn
 
     return register
@@ -162,10 +169,13 @@ def _cached_findings(key: _Expression) -> tuple[ExpressionDiagnostic, ...]:
 def _run_expression_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     from wmaplint.rules.placement import place
 
+    confirms = {check.rule.id: check.confirm for check in EXPRESSION_CHECKS if check.confirm is not None}
     for parsed in ctx.expressions:
         tree = parsed.tree if parsed.tree is not None else parsed.error
         for finding in _cached_findings(_Expression(parsed.text, parsed.role, tree)):
-            yield place(ctx, parsed.expr, finding)
+            confirm = confirms.get(finding.rule)
+            if confirm is None or confirm(ctx, parsed.expr, finding):
+                yield place(ctx, parsed.expr, finding)
 
 
 def reports(rule: Rule, kind: type[Finding]) -> Callable[[F], F]:

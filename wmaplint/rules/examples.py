@@ -147,6 +147,46 @@ spec:
 """
 
 
+RAYJOB = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: ray-io-rayjob-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: rayjob
+      kind: {group: ray.io, version: v1, kind: RayJob}
+      statusDefinition:
+        phaseDefinition: {path: .status.jobStatus}
+        statusMappings:
+          initializing: [{byPhase: PENDING}]
+          running: [{byPhase: RUNNING}]
+          completed: [{byPhase: SUCCEEDED}]
+          failed: [{byPhase: FAILED}]
+    childComponents:
+    - name: head
+      kind: {group: "", version: v1, kind: Pod}
+      ownerRef: rayjob
+      specDefinition: {podTemplateSpecPath: .spec.rayClusterSpec.headGroupSpec.template}
+      scaleDefinition: {replicasPath: '"1"'}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["ray.io/node-type"]', value: head}
+    - name: worker
+      kind: {group: "", version: v1, kind: Pod}
+      ownerRef: rayjob
+      instanceIdPath: '.spec.rayClusterSpec.workerGroupSpecs[]?.groupName'
+      specDefinition: {podTemplateSpecPath: '.spec.rayClusterSpec.workerGroupSpecs[]?.template'}
+      scaleDefinition: {replicasPath: '.spec.rayClusterSpec.workerGroupSpecs[]?.replicas'}
+      podSelector:
+        componentTypeSelector: {keyPath: '.metadata.labels["ray.io/node-type"]', value: worker}
+        componentInstanceSelector: {idPath: '.metadata.labels["ray.io/group"]'}
+"""
+
+
+def rayjob_with(old: str, new: str) -> str:
+    return _replace(RAYJOB, old, new)
+
+
 def jobset_with(old: str, new: str) -> str:
     return _replace(JOBSET, old, new)
 

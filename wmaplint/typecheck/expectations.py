@@ -229,6 +229,17 @@ def _check_expression(
     return facts
 
 
+@memo.lru_cache(maxsize=2048, pure=True)
+def reachable_defaults(text: str, input_type: SchemaType,
+                       object_meta: SchemaType | None = None) -> frozenset[int]:
+    """The offsets of the `//` of ``text`` whose right side can be what they yield over ``input_type``, a
+    whole object as the API server serves it: their left side may be null, false or nothing there."""
+    node = try_parse(text)
+    if not isinstance(node, jqast.Node):
+        return frozenset()
+    return infer(node, served(input_type, object_meta), text=text, object_meta=object_meta).defaults
+
+
 def _built_in(t: SchemaType) -> bool:
     """A kind the Kubernetes API itself serves: its API server fills defaults in code that the OpenAPI does
     not declare (a Deployment's replicas, a Job's parallelism), so an optional field there is not known to be

@@ -8,17 +8,19 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wmaplint import memo
 from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import RelatedLocation, Span
-from wmaplint.jq.inference.facts import UnguardedIteration
+from wmaplint.jq.inference.facts import WRONG_PATH, PrunedField, UnguardedIteration, UnknownField
+from wmaplint.jq.inference.queries import types_at
 from wmaplint.schema.served import object_meta_from
+from wmaplint.schema.types import ARRAY, OBJECT, SchemaType, variants
 from wmaplint.typecheck.expectations import check_expression, expectation_of
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition, Expr
     from wmaplint.facts import ExpressionFact
     from wmaplint.schema.store import ResolvedSchema, Schemas
-    from wmaplint.schema.types import SchemaType
 
 POD = ("", "v1", "Pod")
 
@@ -87,25 +89,132 @@ class TypedPath:
 
 
 def typed_paths(definition: Definition, schemas: DefinitionSchemas) -> list[TypedPath]:
-    """The facts of every expression of ``definition`` typed against each of its context's schemas."""
+    """The facts of every expression of ``definition`` typed against each of its context's schemas, each said
+    once (see ``across_releases``), but for the iterations of the lists without which it has no pods."""
     found: list[TypedPath] = []
     for expr in definition.expressions():
         sources = schemas.of_context(expr.context)
         if not sources:
             continue
         expectation = expectation_of(expr)
-        for schema in sources:
-            against = source_name(schema.source) if len(sources) > 1 else None
-            facts = check_expression(expr.text, expectation, schema.type, source=schema.source,
-                                     object_meta=schemas.object_meta)
-            found.extend(TypedPath(expr, schema, against, fact) for fact in facts if _concerns(fact, expr))
+        typed = [(schema, [fact for fact in check_expression(expr.text, expectation, schema.type,
+                                                             source=schema.source,
+                                                             object_meta=schemas.object_meta)
+                           if _concerns(fact, expr)])
+                 for schema in sources]
+        found.extend(across_releases(expr, typed))
+    essential = _without_pods(found, schemas.roots)
+    return [path for path in found
+            if not (isinstance(path.fact, UnguardedIteration) and path.fact.absent in essential)]
+
+
+def across_releases(expr: Expr, typed: list[tuple[ResolvedSchema, list[ExpressionFact]]]) -> list[TypedPath]:
+    """The facts of ``expr`` typed against several sources serving its kind (releases of one operator), as
+    findings say them. A field one release lacks and another declares is no fault: the definition may be
+    written for the release that has it, and on the other the field is never there, as if unset (the API
+    server prunes what its schema does not declare); so that release says nothing of it, and its typing,
+    which stops there, does not count against the others. A fact found against every release that types the
+    path is said once; one found against some of them names its source."""
+    if len(typed) == 1:
+        schema, facts = typed[0]
+        return [TypedPath(expr, schema, None, fact) for fact in facts]
+    kept: list[tuple[ResolvedSchema, list[ExpressionFact], bool]] = []
+    for schema, facts in typed:
+        elsewhere = [f for f in facts if _declared_elsewhere(expr, f, schema, typed)]
+        kept.append((schema, [f for f in facts if f not in elsewhere], not elsewhere))
+    typing = [(schema, facts) for schema, facts, types_it in kept if types_it]
+    common = set.intersection(*({_key(fact) for fact in facts} for _, facts in typing)) if typing else set()
+    found: list[TypedPath] = []
+    said: set[tuple[type, int, int]] = set()
+    for schema, facts, _ in kept:
+        for fact in facts:
+            key = _key(fact)
+            if key not in common:
+                found.append(TypedPath(expr, schema, source_name(schema.source), fact))
+            elif key not in said:
+                said.add(key)
+                found.append(TypedPath(expr, schema, None, fact))
     return found
+
+
+def _declared_elsewhere(expr: Expr, fact: ExpressionFact, schema: ResolvedSchema,
+                        typed: list[tuple[ResolvedSchema, list[ExpressionFact]]]) -> bool:
+    """Whether ``fact`` is a field ``schema``'s release lacks that another release serving the kind declares
+    (an open object there, which takes any field, does not count)."""
+    if not isinstance(fact, (UnknownField, PrunedField)):
+        return False
+    return any(types_at(expr.text, other.type, fact.start) is not None
+               for other, _ in typed if other is not schema)
+
+
+def _key(fact: ExpressionFact) -> tuple[type, int, int]:
+    """What makes two releases' facts one finding: the same kind at the same place in the expression."""
+    return type(fact), fact.start, fact.end
+
+
+def _without_pods(found: list[TypedPath], roots: tuple[ResolvedSchema, ...]) -> set[str]:
+    """The fields of the unguarded iterations found without which the workload's object holds no pod spec at
+    all (every pod spec its schema has is below them, in every release): like a missing `spec`, a missing
+    one of those leaves nothing to run, show or group, so iterating it is no finding."""
+    absent = {path.fact.absent for path in found if isinstance(path.fact, UnguardedIteration)}
+    if not absent or not roots:
+        return set()
+    pods = [pod_spec_paths(schema.type) for schema in roots]
+    # a field of one element (`[]` in its path) is not: the other elements hold their pod specs
+    return {field for field in absent if "[]" not in field
+            and all(specs and all(p.startswith((field + "[]", field + ".")) for p in specs)
+                    for specs in pods)}
+
+
+@memo.lru_cache(maxsize=256, pure=True)
+def pod_spec_paths(root: SchemaType, max_depth: int = 12, budget: int = 20000) -> tuple[str, ...]:
+    """Where the object of schema ``root`` holds pod specs (objects with a `containers` list), as the typing
+    writes paths (`spec.jobs[].template.spec`, `[]` for list and map elements), below its `spec` and
+    ``max_depth`` levels deep at most (pod templates sit a few levels down); empty when the walk exceeds its
+    node budget (nothing is then known)."""
+    spec = root.member("spec")
+    found: list[str] = []
+    frontier = [(spec, "spec")] if spec is not None else []
+    seen = 0
+    for _ in range(max_depth):
+        following: list[tuple[SchemaType, str]] = []
+        for t, path in frontier:
+            for v in variants(t):
+                seen += 1
+                if v.kind == OBJECT and v.properties.get("containers") is not None:
+                    found.append(path)
+                elif v.kind == OBJECT:
+                    following.extend((prop.type, f"{path}.{name}") for name, prop in v.properties.items())
+                    if v.additional is not None:
+                        following.append((v.additional, path + "[]"))
+                elif v.kind == ARRAY and v.items is not None:
+                    following.append((v.items, path + "[]"))
+        if seen > budget:
+            return ()
+        frontier = following
+        if not frontier:
+            break
+    return tuple(found)
 
 
 def _concerns(fact: ExpressionFact, expr: Expr) -> bool:
     """Whether ``fact`` says something of ``expr``: an unguarded iteration only on the workload object, since
-    pod selectors and gang paths run on pods the controller made, whose fields are there."""
-    return not isinstance(fact, UnguardedIteration) or expr.context == "root"
+    pod selectors and gang paths run on pods the controller made, whose fields are there; a wrong conditions
+    path only where a matcher reads the conditions it finds: the runtime reads them for the matchers, and a
+    path to nothing finds none, as a kind without conditions has (dsx-ai-factory/workload-map@932dddf
+    `karta/pkg/resource/accessor.go`, `extractConditions`, `match`)."""
+    if isinstance(fact, UnguardedIteration):
+        return expr.context == "root"
+    return not isinstance(fact, WRONG_PATH) or not _unread_conditions(expr)
+
+
+def _unread_conditions(expr: Expr) -> bool:
+    """Whether ``expr`` is the conditions path of a status definition no byConditions matcher of which reads
+    the conditions."""
+    status = expr.component.status if expr.component is not None else None
+    return (status is not None and status.conditions_path is expr
+            and not any(matcher.by_conditions_node is not None
+                        for matchers in status.mappings.values() for matcher in matchers))
 
 
 def source_name(path: str) -> str:

@@ -25,7 +25,9 @@ class Interpreter:
     """One walk of an expression. ``text``: the expression (for replacements); ``source``: the schema file,
     for "declared here" locations; ``object_meta``: Kubernetes' ObjectMeta, the `metadata` of embedded
     resources (unknown when None); ``recording``: what the editor's queries note on the way (None in the
-    analysis). Each part is given the interpreter and calls the others through it."""
+    analysis). Each part is given the interpreter and calls the others through it. ``defaults``: the offsets
+    of the `//` operators whose left side may yield null, false or nothing, so that their right side can be
+    what they yield."""
 
     def __init__(self, text: str, source: str | None, object_meta: SchemaType | None = None,
                  recording: Recording | None = None) -> None:
@@ -34,6 +36,7 @@ class Interpreter:
         self.object_meta = object_meta
         self.recording = recording
         self.facts: list[ExpressionFact] = []
+        self.defaults: set[int] = set()
         self._seen: set[tuple[type, int, int]] = set()
         self.navigation = Navigation(self)
         self.operators = Operators(self)
@@ -177,4 +180,4 @@ def infer(
     """
     interp = Interpreter(text, source, object_meta)
     result = interp.eval(node, Val(input_type, path=""), bound(roots))
-    return TypeResult(result.type, result.optional, interp.facts)
+    return TypeResult(result.type, result.optional, interp.facts, frozenset(interp.defaults))

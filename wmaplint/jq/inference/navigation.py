@@ -90,10 +90,10 @@ class Navigation:
                 results.append(t)
                 prop = v.properties.get(name)
                 # a `spec` (the object's, a pod template's) is taken as present: an object without one runs
-                # nothing, although the OpenAPI marks it optional
-                if prop is None or (name not in v.required and not prop.type.has_default):
+                # nothing, although the OpenAPI marks it optional; what it requires or defaults is there
+                if prop is None or (name not in v.required and not prop.type.has_default and name != "spec"):
                     optional = True
-                    absent = (path, "absent") if path is not None and name != "spec" else absent
+                    absent = (path, "absent") if path is not None else absent
                 elif t.nullable:
                     absent = (path, "null") if path is not None else absent
                 if t.nullable:

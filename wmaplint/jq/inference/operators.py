@@ -99,6 +99,8 @@ class Operators:
         right = self.it.eval(node.right, inp, right_env, d, quiet)
         op = node.op
         if op == "//":
+            if is_never(left) or kinds(left) & {NULL, BOOLEAN, ANY_KIND}:
+                self.it.defaults.add(node.op_start)
             lt = [v for v in variants(left.type) if v.kind != NULL]
             return Val(union(*lt, right.type) if lt else right.type, right.optional)
         if op in ("and", "or"):

@@ -83,11 +83,13 @@ def enum_of(t: SchemaType) -> tuple[Any, ...] | None:
 
 @dataclass
 class TypeResult:
-    """What an expression yields (``type``, maybe-absent ``optional``) and what is wrong with it."""
+    """What an expression yields (``type``, maybe-absent ``optional``), what is wrong with it, and where its
+    `//` can yield their right side (``defaults``, the operators' offsets)."""
 
     type: SchemaType
     optional: bool
     facts: list[ExpressionFact] = field(default_factory=list)
+    defaults: frozenset[int] = frozenset()
 
     @property
     def enum(self) -> tuple[Any, ...] | None:

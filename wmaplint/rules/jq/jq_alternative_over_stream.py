@@ -7,14 +7,18 @@ from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import ast as jqast
+from wmaplint.jq.inference.facts import WRONG_PATH
 from wmaplint.jq.names import Names, resolve
 from wmaplint.jq.streams import output_leaks
 from wmaplint.jq.wording import clip
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import JOBSET, jobset_with
+from wmaplint.typecheck.expectations import reachable_defaults
 
 if TYPE_CHECKING:
+    from wmaplint.definition.model import Expr
     from wmaplint.jq.roles import ExprRole
+    from wmaplint.rules.context import DefinitionContext
 
 RULE = define(
     "WM220",
@@ -23,7 +27,12 @@ RULE = define(
     "`//` applied to a whole iteration (`.a[].x // 1`) in a per-instance path.",
     why="`//` drops every null or false output of the iteration and yields the default only when all are "
     "missing, so a group without the field disappears and the instance count no longer matches the ids "
-    "(`instance ids count does not match results count`).",
+    "(`instance ids count does not match results count`, dsx-ai-factory/workload-map@139ff59 "
+    "`karta/pkg/resource/component.go` `zipWithInstanceIds`). Reported where the left side may be null or "
+    "false: a field the schema neither requires nor defaults, or lets be null, or whose type it does not "
+    "know. A field the API server defaults is in every element (RayCluster's `workerGroupSpecs[].replicas` "
+    "defaults to 0, a PodCliqueSet's `podCliqueScalingGroups[].replicas` to 1), so `//` never drops one "
+    "there.",
     bad=jobset_with(
         "'.spec.replicatedJobs[]? | (.template.spec.parallelism // 1)'",
         "'.spec.replicatedJobs[]?.template.spec.parallelism // 1'",
@@ -34,7 +43,20 @@ RULE = define(
 )
 
 
-@expression_check(RULE, lambda role: role.cardinality in ("per-instance", "instance-ids"))
+def _default_reachable(ctx: DefinitionContext, expr: Expr, finding: ExpressionDiagnostic) -> bool:
+    """Whether the `//` found can yield its default in this definition: typed against the workload's schemas
+    (any release serving it), its left side may be null or false; untyped (no schema), it may."""
+    schemas = ctx.schemas
+    if schemas is None or not schemas.roots:
+        return True
+    if any(path.expr is expr and isinstance(path.fact, WRONG_PATH) for path in ctx.typed_paths):
+        return False  # the path reads a field the schema lacks: that finding is the fault, the default moot
+    return any(finding.start in reachable_defaults(expr.text, schema.type, schemas.object_meta)
+               for schema in schemas.roots)
+
+
+@expression_check(RULE, lambda role: role.cardinality in ("per-instance", "instance-ids"),
+                  confirm=_default_reachable)
 def alternatives_over_streams(text: str, tree: jqast.Node, role: ExprRole) -> Iterator[ExpressionDiagnostic]:
     names = resolve(tree)
     for node in jqast.nodes(tree):

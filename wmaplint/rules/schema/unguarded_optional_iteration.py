@@ -5,7 +5,7 @@ from __future__ import annotations
 from wmaplint.diagnostics import define
 from wmaplint.jq.inference.facts import UnguardedIteration
 from wmaplint.rules import reports
-from wmaplint.rules.examples import JOBSET, jobset_with
+from wmaplint.rules.examples import RAYJOB, rayjob_with
 
 RULE = define(
     "WM309", "unguarded-optional-iteration", "warning",
@@ -13,17 +13,22 @@ RULE = define(
     why="gojq stops with `cannot iterate over: null` when `[]` meets a missing field, and so do `map`, "
     "`any`, `all`, `sort_by` and the other builtins it defines over `[]` (GOJQ.md §5.3, gojq's builtin.jq). "
     "FORMAT.md §8 has the real case: `.spec.rayClusterSpec.workerGroupSpecs[]` on a RayJob that runs on an "
-    "existing cluster (`clusterSelector`, no `rayClusterSpec`). The runtime returns that error instead of a "
-    "value, and building the workload tree stops at it (upstream `pkg/resource/accessor.go`, "
-    "`pkg/tree/builder.go`): `kli get` and `kli describe` cannot resolve the workload, and KAI cannot size "
+    "existing cluster (`clusterSelector`, no `rayClusterSpec`), or whose cluster has a head and no worker "
+    "groups. The runtime returns that error instead of a value, and building the workload tree stops at it "
+    "(dsx-ai-factory/workload-map@932dddf `karta/pkg/resource/accessor.go`, `karta/pkg/tree/builder.go` "
+    "`buildComponentNodes`): `kli get` and `kli describe` cannot resolve the workload, and KAI cannot size "
     "its pod group from a scale or instance-id path that fails. Reported only where the schema proves the "
     "value can be missing: a field on the path that is neither required nor defaulted, or is nullable, and "
     "no `[]?`, `try`, `?`, `// []`, type selector (`arrays`...) or `if`, `select`, `and`, `or` condition "
     "reading the path around the iteration. A `spec` (the object's own or a pod template's) is taken as "
-    "present: the OpenAPI marks it optional, but an object without one runs nothing. Pod selector and gang "
-    "paths are not checked by this rule.",
-    bad=jobset_with("'.spec.replicatedJobs[]?.name'", "'.spec.replicatedJobs[].name'"),
-    good=JOBSET,
+    "present: the OpenAPI marks it optional, but an object without one runs nothing. So is a field every pod "
+    "spec of the object's schema lies below (a JobSet's `replicatedJobs`, a DynamoGraphDeployment's "
+    "`services` or `components`): the API server admits an object without it (kubernetes-sigs/jobset@08dfbdf "
+    "`pkg/webhooks/jobset_webhook.go` requires no replicated job), but such a workload has no pod to run, "
+    "show or group. Pod selector and gang paths are not checked by this rule.",
+    bad=rayjob_with("'.spec.rayClusterSpec.workerGroupSpecs[]?.groupName'",
+                    "'.spec.rayClusterSpec.workerGroupSpecs[].groupName'"),
+    good=RAYJOB,
     fix="Iterate with `[]?` (the quick fix): a missing list then yields nothing, as an empty one does (Go "
     "clients leave empty lists out of objects), and `[]?` is a path expression, so spec paths stay writable. "
     "Before `map(f)` and the like, default the input: `(.items // []) | map(f)`.",
