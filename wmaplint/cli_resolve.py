@@ -3,7 +3,9 @@ wmaplint.suites; the output is made in wmaplint.report)."""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
 
 import click
 
@@ -55,6 +57,9 @@ _CRDS = click.option(
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json", "dot"]), default="text", show_default=True
 )
+@click.option("--fail-level", type=click.Choice(["error", "warning", "info"]), default="error",
+              show_default=True, help="Lowest severity that fails, as for `check`; with --pods a pod list "
+              "that differs from the tree fails too.")
 def tree(
     manifests: tuple[str, ...],
     definitions: tuple[str, ...],
@@ -62,11 +67,16 @@ def tree(
     with_files: tuple[str, ...],
     crds: tuple[str, ...],
     output_format: str,
+    fail_level: str,
 ) -> None:
-    """Resolve workload MANIFESTS (files or directories, YAML or JSON, multi-document, `-` for stdin) into
-    workload trees:
+    """Resolve workload MANIFESTS (files or directories, YAML or JSON, multi-document, `-` for stdin; what
+    `kubectl get -o yaml|json` prints, a List, a `-w` stream or watch events included) into workload trees:
     components, instances, replicas, pods, GPUs, status and gangs. A Pod no controller owns is a workload
-    of the Pod definition; Pods a controller owns are attributed to the workloads."""
+    of the Pod definition; Pods a controller owns are attributed to the workloads. Exit 1 when a finding
+    reaches --fail-level or, with --pods, when the listed pods differ from the tree; 2 when nothing could be
+    read or resolved."""
+    from wmaplint.config import ConfigError
+    from wmaplint.diagnostics import Severity
     from wmaplint.report.lines import diagnostic_brief, render_lines
     from wmaplint.report.workloads import render_dot, render_json, render_text
     from wmaplint.resolve.run import resolve_files
@@ -74,8 +84,12 @@ def tree(
     from wmaplint.source import InputError
 
     try:
-        run = resolve_files(manifest_files(list(manifests)), list(definitions), pods, with_paths=with_files,
-                            crds=list(crds), definitions_must_fit=True)
+        files = manifest_files(list(manifests), _excluded_by_configuration(manifests))
+        run = resolve_files(files, list(definitions), pods, with_paths=with_files, crds=list(crds),
+                            definitions_must_fit=True)
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
     except InputError as exc:
         _fail(str(exc))
         return
@@ -101,7 +115,30 @@ def tree(
         else:
             # files with no workload in them (a training runtime, config) are an empty result, as for kubectl
             click.echo(f"wmaplint: no workload to resolve ({reason})", err=True)
-    sys.exit(EXIT_FINDINGS if run.has_errors else EXIT_OK)
+    level = Severity.parse(fail_level)
+    failing = any(d.severity >= level for d in run.diagnostics)
+    differs = pods is not None and any(w.comparison is not None and not w.comparison.agrees
+                                       for w in run.workloads)
+    sys.exit(EXIT_FINDINGS if failing or differs else EXIT_OK)
+
+
+def _excluded_by_configuration(paths: tuple[str, ...]) -> Callable[[str, bool], bool]:
+    """What `exclude:` of the configuration leaves out of the walk of a directory named, found and read as
+    `check` finds it for each file (wmaplint.config); ConfigError when a configuration cannot be used."""
+    from pathlib import Path
+
+    from wmaplint.config import find_config
+
+    named = [os.path.abspath(p) for p in paths if p != "-" and os.path.isdir(p)]
+    for directory in named:  # read before the walk, so that a configuration that cannot be used says so
+        find_config(directory, directory)
+
+    def excluded(path: str, directory: bool) -> bool:
+        folder = os.path.dirname(os.path.abspath(path))
+        above = [d for d in named if folder == d or folder.startswith(d.rstrip(os.sep) + os.sep)]
+        return find_config(folder, min(above, key=len) if above else None).excluded(Path(path), directory)
+
+    return excluded
 
 
 @click.command("test")

@@ -73,16 +73,17 @@ def is_recording(text: str) -> bool:
 _STATE_EVENT = kind_test(["STATE"])
 
 
-def manifest_files(paths: list[str]) -> list[str]:
+def manifest_files(paths: list[str], excluded: Callable[[str, bool], bool] | None = None) -> list[str]:
     """The files `tree` reads for ``paths``: a directory is walked as `check` walks it (hidden and vendored
-    directories left out, YAML and JSON files only, definition test suites and recordings passed by), as
-    `kubectl apply -f DIR` reads every manifest file of a directory; a named file is read as named."""
+    directories and what ``excluded`` names left out, YAML and JSON files only, definition test suites and
+    recordings passed by), as `kubectl apply -f DIR` reads every manifest file of a directory; a named file is
+    read as named."""
     files: list[str] = []
     for path in paths:
         if path == "-" or not os.path.isdir(path):
             files.append(path)
             continue
-        walked, _ = walk(path, lambda _path, _is_dir: False)
+        walked, _ = walk(path, excluded or (lambda _path, _is_dir: False))
         for found in walked:
             head = head_text(found) or ""
             if not is_suite(found, head) and not is_recording(head):
