@@ -63,11 +63,18 @@ def is_suite(path: str, text: str) -> bool:
 
 
 # What makes a file a recording of workload states (`wmaplint test`) before it is parsed: a top-level
-# `events:` key and a STATE event.
+# `events:` key and a STATE event, or (the recorder before it) a top-level `steps:` key and a step's `cr:`.
 _EVENTS = re.compile(r"""^(["']?)events\1[ \t]*:""", re.MULTILINE)
+_STEPS = re.compile(r"""^(["']?)steps\1[ \t]*:""", re.MULTILINE)
+_STEP_CR = re.compile(r"""^(?:-[ \t]+|[ \t]+)(["']?)cr\1[ \t]*:""", re.MULTILINE)
+
+
 def is_recording(text: str) -> bool:
-    """A recording by its text: a top-level ``events:`` key and at least one ``kind: STATE`` event."""
-    return _EVENTS.search(text) is not None and _STATE_EVENT.search(text) is not None
+    """A recording by its text: a top-level ``events:`` key and at least one ``kind: STATE`` event, or a
+    top-level ``steps:`` key and a step's ``cr:``."""
+    if _EVENTS.search(text) is not None and _STATE_EVENT.search(text) is not None:
+        return True
+    return _STEPS.search(text) is not None and _STEP_CR.search(text) is not None
 
 
 _STATE_EVENT = kind_test(["STATE"])
