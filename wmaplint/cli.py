@@ -17,6 +17,7 @@ from wmaplint import __version__
 LAZY_COMMANDS = {
     "tree": "wmaplint.cli_resolve:tree",
     "test": "wmaplint.cli_resolve:test",
+    "record": "wmaplint.cli_resolve:record",
     "schemas": "wmaplint.schema.commands:schemas",
     "catalog": "wmaplint.cli_catalog:catalog",
     "lsp": "wmaplint.cli_lsp:lsp_command",

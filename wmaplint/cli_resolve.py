@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -216,3 +217,113 @@ def test(
     if unusable or any(r.not_updated for r in results):
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if any(not r.passed for r in results) else EXIT_OK)
+
+
+@click.command("record")
+@click.argument("streams", nargs=-1)
+@click.option(
+    "--definition",
+    "definitions",
+    multiple=True,
+    metavar="FILE",
+    callback=readable("file"),
+    help="Definition to judge the states with, found by the object's group and kind before the shipped "
+    "catalog; repeatable. The recording names it (`definition:`), so that `test` replays it with the same.",
+)
+@click.option("-o", "--output", "output", metavar="FILE", callback=writable,
+              help="Write the recording to FILE (default: standard output).")
+@click.option("--force", is_flag=True, help="With --output, replace a file that exists.")
+@click.option("--flow", metavar="NAME",
+              help="The flow recorded (default: the name of --output without .yaml, else `recorded`).")
+@click.option("--operator", metavar="NAME", help="The operator recorded (default: the object's API group).")
+def record(streams: tuple[str, ...], definitions: tuple[str, ...], output: str | None, force: bool,
+           flow: str | None, operator: str | None) -> None:
+    """Make a recording of workload states from what kubectl printed while one workload ran: STREAMS (files,
+    `-` for standard input, the default) of `kubectl get KIND NAME -w -o json` (with or without
+    --output-watch-events), or of several `kubectl get -o yaml`. One STATE event per distinct resourceVersion,
+    with the state the definition judges; review the states, commit the file, and `wmaplint test` replays it.
+    Exit 0 when written, 1 when written with findings of an error, 2 when nothing could be recorded."""
+    from wmaplint.diagnostics import Severity
+    from wmaplint.jq.runtime import default_runtime
+    from wmaplint.recorder import RecordError, read_inputs, render
+    from wmaplint.recorder import record as make_recording
+    from wmaplint.report.lines import render_lines
+    from wmaplint.source import InputError
+    from wmaplint.suites.runner import recording_index
+    from wmaplint.suites.suite import SuiteError
+    from wmaplint.writes import WriteError, output_target, refuse_inputs, write_target
+
+    paths = list(streams) or ["-"]
+    output = None if output == "-" else output
+    if paths.count("-") > 1:
+        _fail("standard input (`-`) can be read once")
+    target = None
+    if output is not None:
+        if os.path.lexists(output) and not force:
+            _fail(f"{output} exists; give --force to replace it")
+        try:
+            target = output_target(output, shown=f"--output {output}", follow_symlinks=False, link_hint="")
+            refuse_inputs(target, [*paths, *definitions])
+        except WriteError as exc:
+            _fail(str(exc))
+    try:
+        index = recording_index(definitions)
+        objects, problems, notes = read_inputs(paths)
+    except SuiteError as exc:
+        _fail(f"--definition {exc}")
+        return
+    except InputError as exc:
+        _fail(str(exc))
+        return
+    except RecordError as exc:
+        _fail(str(exc))
+        return
+    except RecursionError:
+        _fail("input nesting is too deep to read")
+        return
+    for note in notes:
+        click.echo(f"wmaplint: {note}", err=True)
+    if problems:  # a recording of part of what was watched would pass for the whole
+        click.echo(render_lines(problems), err=True, nl=False)
+        _fail("nothing recorded: the input could not be read whole")
+    try:
+        made = make_recording(objects, index, default_runtime(), flow=flow or _flow_name(output),
+                              operator=operator)
+    except RecordError as exc:
+        _fail(str(exc))
+        return
+    if made.definition in definitions:
+        # the recording names the file given, relative to itself, so that `test` replays it with the same
+        where = os.path.dirname(os.path.abspath(output)) if output is not None else os.getcwd()
+        made.data["definition"] = os.path.relpath(os.path.abspath(made.definition), where)
+    text = render(made)
+    if target is not None:
+        try:
+            write_target(target, text.encode("utf-8"))
+        except WriteError as exc:
+            _fail(str(exc))
+    else:
+        click.echo(text, nl=False)
+    click.echo(render_lines(made.diagnostics), err=True, nl=False)
+    shown = output if output is not None else "standard output"
+    click.echo(f"wmaplint: recorded {len(made.states)} states to {shown} ({_runs(made.states)}), judged by "
+               f"{made.data['kartaName']}; review them before committing", err=True)
+    sys.exit(EXIT_FINDINGS if any(d.severity >= Severity.ERROR for d in made.diagnostics) else EXIT_OK)
+
+
+def _flow_name(output: str | None) -> str:
+    if output is None:
+        return "recorded"
+    name = os.path.basename(output)
+    return name.removesuffix(".yaml").removesuffix(".yml") or "recorded"
+
+
+def _runs(states: list[str]) -> str:
+    """The states in order, a run of one written once with its count: Suspended x3, Running."""
+    runs: list[list[Any]] = []
+    for state in states:
+        if runs and runs[-1][0] == state:
+            runs[-1][1] += 1
+        else:
+            runs.append([state, 1])
+    return ", ".join(f"{state} x{count}" if count > 1 else state for state, count in runs)

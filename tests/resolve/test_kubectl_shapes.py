@@ -100,7 +100,8 @@ def test_record_reads_every_version(tmp_path):
 
 def test_a_bookmark_is_passed_by_and_an_error_event_is_said(tmp_path):
     first = _objects()[0]
-    bookmark = {"kind": "JobSet", "apiVersion": "jobset.x-k8s.io/v1alpha2", "metadata": {"resourceVersion": "9"}}
+    bookmark = {"kind": "JobSet", "apiVersion": "jobset.x-k8s.io/v1alpha2",
+                "metadata": {"resourceVersion": "9"}}
     status = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
               "message": "too old resource version: 1 (2)", "reason": "Expired", "code": 410}
     path = tmp_path / "watch.json"
@@ -132,7 +133,8 @@ def test_a_list_item_is_placed_in_the_file(cli, tmp_path):
     path.write_text(text)
     line = next(i for i, t in enumerate(text.splitlines(), 1) if "replicatedJobz:" in t)
     result = cli("tree", path)
-    assert f"{path}:{line}:" in result.stderr and "WM607 unknown field \"spec.replicatedJobz\"" in result.stderr
+    assert f"{path}:{line}:" in result.stderr
+    assert "WM607 unknown field \"spec.replicatedJobz\"" in result.stderr
 
 
 @pytest.mark.parametrize(("cut", "said"), [
@@ -236,8 +238,8 @@ def test_the_items_of_a_list_count_as_documents(tmp_path, monkeypatch):
     path.write_text(json.dumps(_as_list(_objects() * 2)))
     loaded = load_file(str(path), budget=Budget())
     assert len(loaded.documents) == 2
-    assert [p.message for p in loaded.problems] == ["more than 2 manifest documents; this one and the rest are "
-                                                    "not resolved"]
+    said = "more than 2 manifest documents; this one and the rest are not resolved"
+    assert [p.message for p in loaded.problems] == [said]
 
 
 def test_a_stream_object_over_a_documents_size_is_refused_unread(tmp_path, monkeypatch):

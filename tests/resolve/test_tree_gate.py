@@ -60,7 +60,8 @@ def test_an_excluded_folder_is_left_out_of_a_walk_as_check_leaves_it_out(cli, tm
     shutil.copy(JOBSET, tmp_path / "jobset.yaml")
     chart = tmp_path / "charts" / "train" / "templates"
     chart.mkdir(parents=True)
-    (chart / "job.yaml").write_text("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Values.name }}\n")
+    template = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Values.name }}\n"
+    (chart / "job.yaml").write_text(template)
     (tmp_path / ".wmaplint.yaml").write_text("exclude: [charts/]\n")
     result = cli("tree", tmp_path)
     assert result.exit_code == 0, result.output

@@ -1,7 +1,8 @@
-"""Every recorder format upstream has used is a suite: `events:` with and without `phases` and `summary`, with
-keys `test` does not read (`references:`), and the older `steps:` format (run-ai/karta@3873187
-test/conformance/fixture.go: the first step's full `cr`, then an RFC 7386 merge `patch` per step, each with the
-`state` recorded), replayed by the same rule (run-ai/karta@800e119 test/e2e/conformance/golden_test.go)."""
+"""Every recorder format upstream has used is a suite: `events:` with and without `phases` and `summary`,
+with keys `test` does not read (`references:`), and the older `steps:` format (run-ai/karta@3873187
+test/conformance/fixture.go: the first step's full `cr`, then an RFC 7386 merge `patch` per step, each
+with the `state` recorded), replayed by the same rule (run-ai/karta@800e119
+test/e2e/conformance/golden_test.go)."""
 
 import shutil
 from pathlib import Path
@@ -50,7 +51,8 @@ def test_a_steps_recording_runs_as_a_suite_one_case_a_step(tmp_path):
     states = [e for e in source["events"] if e.get("kind") == "STATE"]
     assert result.stdout.count("PASS  ") == len(states)
     first = states[0]
-    assert (f"step 0: JobSet {first['object']['metadata']['namespace']}/{first['object']['metadata']['name']} "
+    metadata = first["object"]["metadata"]
+    assert (f"step 0: JobSet {metadata['namespace']}/{metadata['name']} "
             f"(resourceVersion {first['resourceVersion']}), recorded {first['state']}") in result.stdout
 
 
@@ -107,7 +109,8 @@ def test_a_patch_removes_what_it_sets_to_null_and_a_step_without_one_keeps_the_o
 
 
 @pytest.mark.parametrize(("change", "error"), [
-    (lambda t: t.replace("- cr:\n", "- cr: []\n  was:\n", 1), "the first step needs the object as a `cr` mapping"),
+    (lambda t: t.replace("- cr:\n", "- cr: []\n  was:\n", 1),
+     "the first step needs the object as a `cr` mapping"),
     (lambda t: t.replace("- patch: {metadata: {resourceVersion: \"13\"}}", "- patch: [1]"),
      "a step's `patch` must be a mapping (a merge patch)"),
     (lambda t: t.replace("  state: Running\n", ""), "every step needs a `state` string"),
@@ -160,6 +163,8 @@ def test_upstreams_recordings_written_as_steps_pass_as_their_events_do(shared_re
         (folder / "steps.yaml").write_text(yaml.safe_dump(_as_steps(source)))
         events = run_cli(str(folder / "events.yaml"))
         steps = run_cli(str(folder / "steps.yaml"))
-        outcome = [line.split("  ")[0] for line in events.stdout.splitlines() if line.startswith(("PASS", "FAIL"))]
-        again = [line.split("  ")[0] for line in steps.stdout.splitlines() if line.startswith(("PASS", "FAIL"))]
-        assert outcome == again, source_path
+        assert _outcomes(events.stdout) == _outcomes(steps.stdout), source_path
+
+
+def _outcomes(output: str) -> list[str]:
+    return [line.split("  ")[0] for line in output.splitlines() if line.startswith(("PASS", "FAIL"))]
