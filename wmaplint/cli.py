@@ -136,8 +136,10 @@ def common_schema_options(fn: Any) -> Any:
 @common_schema_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
               show_default=True)
-@click.option("--select", multiple=True, help="Only these rules (ids, prefixes like WM3, or names).")
-@click.option("--ignore", multiple=True, help="Skip these rules.")
+@click.option("--select", multiple=True, help="Only these rules (ids, prefixes like WM3, or names); starts "
+              "afresh, without the configuration's select and ignore (as ruff's --select).")
+@click.option("--ignore", multiple=True, help="Skip these rules too: added to the configuration's ignore (as "
+              "ruff's --ignore).")
 @click.option("--fail-level", type=click.Choice(["error", "warning", "info"]), help="Lowest severity that "
               "fails.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
