@@ -272,10 +272,7 @@ def record(streams: tuple[str, ...], definitions: tuple[str, ...], output: str |
     except SuiteError as exc:
         _fail(f"--definition {exc}")
         return
-    except InputError as exc:
-        _fail(str(exc))
-        return
-    except RecordError as exc:
+    except (InputError, RecordError) as exc:
         _fail(str(exc))
         return
     except RecursionError:

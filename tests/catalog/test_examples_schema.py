@@ -1,7 +1,7 @@
 """Every object of the shipped examples, the objects workloads name included (a TrainJob's
 ClusterTrainingRuntime), is valid for the CRD the schema bundle pins: no WM607 or WM604 where the tree reads
-them. (kubeflow/trainer@8c0f505, the pinned release, has no `numProcPerNode` under `mlPolicy.torch`: a TrainJob
-sets it, `spec.trainer.numProcPerNode`.)"""
+them. (kubeflow/trainer@8c0f505, the pinned release, has no `numProcPerNode` under `mlPolicy.torch`: a
+TrainJob sets it, `spec.trainer.numProcPerNode`.)"""
 
 from pathlib import Path
 

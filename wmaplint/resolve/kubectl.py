@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from wmaplint.dataclass import dataclass, fields, replace
 from wmaplint.diagnostics import Span
-from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
+from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode, iter_nodes
 
 if TYPE_CHECKING:
     from wmaplint.facts import Fact
@@ -84,20 +84,12 @@ def shift_nodes(root: Node, offset: int, line: int, column: int, source: SourceT
     """Move the nodes of a value read from ``text[offset:]`` on its own to where it stands in the whole text:
     ``line`` and ``column`` are the 1-based position of ``offset``; scalars then map offsets through
     ``source``, the whole text's."""
-    stack: list[Node] = [root]
-    while stack:
-        node = stack.pop()
+    for node in iter_nodes(root):
         node.start += offset
         node.end += offset
         node.span = shift_span(node.span, line, column)
         if isinstance(node, ScalarNode):
             node.source = source
-        elif isinstance(node, MappingNode):
-            for key, value in node.pairs:
-                stack.append(key)
-                stack.append(value)
-        elif isinstance(node, SequenceNode):
-            stack.extend(node.items)
 
 
 def shift_span(span: Span, line: int, column: int) -> Span:

@@ -17,31 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from wmaplint.source import MappingNode, Node, SequenceNode, find_node, iter_nodes
+from wmaplint.source import MappingNode, Node, content_span, find_node, iter_nodes
 
 if TYPE_CHECKING:
     from wmaplint.resolve.loading import LoadedDocument
 
 WIDTH = 110
-
-
-def _content_end(node: Node, text: str) -> int:
-    """Where a node's own text ends: a block collection ends at its last item's end (libyaml ends it where
-    the next token starts, past the comments and blank lines between); a flow collection at its bracket."""
-    chain = [node]
-    while True:
-        last = chain[-1]
-        if isinstance(last, MappingNode) and last.pairs:
-            chain.append(last.pairs[-1][1])
-        elif isinstance(last, SequenceNode) and last.items:
-            chain.append(last.items[-1])
-        else:
-            break
-    end = chain[-1].end
-    for outer in chain[:-1]:
-        if text[outer.start:outer.start + 1] in ("{", "["):
-            return max(end, outer.end)  # the outermost flow collection holds the rest, to its bracket
-    return end
 
 
 def _is_block(node: Node, text: str) -> bool:
@@ -52,10 +33,10 @@ def _column(text: str, offset: int) -> int:
     return offset - (text.rfind("\n", 0, offset) + 1)
 
 
-def _line_end(text: str, offset: int) -> int:
-    """The end of the line ``offset`` is on, before its line break (a comment after a value stays with it)."""
-    found = [i for i in (text.find("\n", offset), text.find("\r", offset)) if i != -1]
-    return min(found) if found else len(text)
+def _last_line_end(node: Node, suite: LoadedDocument) -> int:
+    """Where the line a node's own text ends on ends (``content_span``: a block collection is cut back to its
+    last item), before its line break: a comment after the value goes with it."""
+    return suite.file.source.lines.line_bounds(content_span(node).end_line)[1]
 
 
 def _indent_step(root: Node | None, text: str) -> int:
@@ -100,7 +81,7 @@ def expect_edits(suite: LoadedDocument, changed: dict[int, dict[str, Any]]) -> s
         key = case.key_node("expect")
         node = case.get("expect")
         if key is not None and node is not None:
-            end = _line_end(text, _content_end(node, text))
+            end = _last_line_end(node, suite)
             if isinstance(node, MappingNode) and node.pairs and _is_block(node, text):
                 column = _column(text, node.start)  # a block mapping: written where it stands
                 edits.append((node.start, end, _block(value, column, step)))
@@ -110,7 +91,7 @@ def expect_edits(suite: LoadedDocument, changed: dict[int, dict[str, Any]]) -> s
                 edits.append((colon + 1, end, "\n" + " " * column + _block(value, column, step)))
         else:  # no expectation yet: below the case's last line, at the keys' indentation
             column = _column(text, case.pairs[0][0].start)
-            end = _line_end(text, _content_end(case, text))
+            end = _last_line_end(case, suite)
             inner = column + step
             edits.append((end, end, f"\n{' ' * column}expect:\n{' ' * inner}{_block(value, inner, step)}"))
     for start, end, new in sorted(edits, reverse=True):
