@@ -57,8 +57,8 @@ MAX_DOCUMENT_BYTES = 1 << 20
 MAX_DOCUMENT_NODES = 30_000
 MAX_DOCUMENTS = 5_000
 # A list (what `kubectl get -o yaml|json` prints for several objects) is read whole, then held to the limits
-# item by item. Reading 4 MiB took 0.8 s and 85 MB as kubectl's JSON, 4 s and 140 MB as YAML; a larger list
-# is one `kubectl get -l SELECTOR` away from this size.
+# item by item: 8 MiB of kubectl's JSON read in 1.6 s and 170 MB, 9.6 MiB of YAML in 9.5 s and 330 MB
+# (docs/architecture.md); a larger list is one `kubectl get -l SELECTOR` away from this size.
 MAX_LIST_BYTES = 4 << 20
 # A document start: `---` at column 0 followed by a space or the line's end. YAML forbids such a line inside
 # any scalar, so splitting text here never cuts a value.
@@ -163,15 +163,10 @@ def _screen(text: str, path: str, budget: Budget) -> tuple[str, list[Fact]]:
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else len(text)
         chunk = text[start:end]
-        if budget.documents <= 0:
-            if not budget.exhausted:
-                budget.exhausted = True
-                budget.refused += 1
-                problems.append(TooManyDocuments(path, _at_line(line), MAX_DOCUMENTS))
+        if not _count(budget, path, line, problems):
             break
-        budget.documents -= 1
-        size = len(chunk.encode("utf-8", "surrogatepass"))
-        if size > MAX_DOCUMENT_BYTES and not (size <= MAX_LIST_BYTES and _LIST_KIND.search(chunk)):
+        size = _over_limit(chunk)
+        if size is not None:
             budget.refused += 1
             problems.append(DocumentTooLarge(path, _at_line(line), size, MAX_DOCUMENT_BYTES))
             chunk = ("---" if chunk.startswith("---") else "") + "\n" * chunk.count("\n")
