@@ -45,6 +45,7 @@ class Block:
     commands: list[Command]
     directory: str | None = None
     replaced: tuple[tuple[str, str], ...] = ()
+    indent: int = 0  # a block inside a list item is indented as its fence is
 
     @property
     def name(self) -> str:
@@ -64,13 +65,14 @@ def blocks(document: Path) -> Iterator[Block]:
             continue
         start = index
         end = next(i for i in range(start + 1, len(lines)) if lines[i].strip() == "```")
+        indent = len(lines[start]) - len(lines[start].lstrip(" "))
         commands: list[Command] = []
-        for text in lines[start + 1:end]:
+        for text in (line[indent:] if line[:indent].isspace() else line for line in lines[start + 1:end]):
             if text.startswith("$ "):
                 commands.append(Command(shlex.split(text[2:]), []))
             elif commands:
                 commands[-1].expected.append(text)
-        block = Block(document, start + 1, end + 1, commands)
+        block = Block(document, start + 1, end + 1, commands, indent=indent)
         directive = _DIRECTIVE.search(lines[start - 1]) if start else None
         if directive:
             _directive(block, directive.group(1))
@@ -134,11 +136,12 @@ def write() -> None:
         lines = document.read_text(encoding="utf-8").splitlines(keepends=True)
         for block in reversed(list(blocks(document))):
             body = []
+            margin = " " * block.indent
             for command, output in zip(block.commands, run(block), strict=True):
-                body.append("$ " + shlex.join(command.args) + "\n")
+                body.append(margin + "$ " + shlex.join(command.args) + "\n")
                 same = matches(command.expected, output)
                 kept = command.expected if same else elided(command.expected, output)
-                body.extend(line + "\n" for line in kept)
+                body.extend((margin + line if line else line) + "\n" for line in kept)
             lines[block.line:block.end - 1] = body
         document.write_text("".join(lines), encoding="utf-8")
 

@@ -17,6 +17,7 @@ from wmaplint import __version__
 LAZY_COMMANDS = {
     "tree": "wmaplint.cli_resolve:tree",
     "test": "wmaplint.cli_resolve:test",
+    "record": "wmaplint.cli_resolve:record",
     "schemas": "wmaplint.schema.commands:schemas",
     "catalog": "wmaplint.cli_catalog:catalog",
     "lsp": "wmaplint.cli_lsp:lsp_command",
@@ -135,8 +136,10 @@ def common_schema_options(fn: Any) -> Any:
 @common_schema_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
               show_default=True)
-@click.option("--select", multiple=True, help="Only these rules (ids, prefixes like WM3, or names).")
-@click.option("--ignore", multiple=True, help="Skip these rules.")
+@click.option("--select", multiple=True, help="Only these rules (ids, prefixes like WM3, or names); starts "
+              "afresh, without the configuration's select and ignore (as ruff's --select).")
+@click.option("--ignore", multiple=True, help="Skip these rules too: added to the configuration's ignore (as "
+              "ruff's --ignore).")
 @click.option("--fail-level", type=click.Choice(["error", "warning", "info"]), help="Lowest severity that "
               "fails.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
@@ -344,37 +347,102 @@ def _load_rules() -> None:
     rules.load()
 
 
+def _pack_rules() -> list[Any]:
+    """The rules of the packs a check of the working directory runs: the shipped packs, then those its
+    configuration names (``rule-packs:``)."""
+    from wmaplint.config import ConfigError, find_config
+    from wmaplint.packs.in_use import packs_for
+
+    try:
+        rules, _ = packs_for(find_config(os.getcwd()))
+    except ConfigError as exc:
+        _fail(str(exc))
+    return rules
+
+
+def _pack_name(rule: Any) -> str:
+    from wmaplint.packs.loader import load_pack
+
+    return load_pack(rule.pack_path).name or Path(rule.pack_path).stem
+
+
 @main.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def rules(fmt: str) -> None:
-    """List every rule: id, name, default severity and summary."""
+    """List every rule: id, name, default severity and summary; the built-in rules and those of the rule packs
+    a check of the working directory runs (the shipped pack and the configuration's `rule-packs`)."""
     import json
 
     from wmaplint.diagnostics import RULES
 
     _load_rules()
-    ordered = [RULES[k] for k in sorted(RULES)]
+    listed: list[tuple[Any, str | None]] = [(RULES[key], None) for key in RULES]
+    listed += [(rule.as_rule(), _pack_name(rule)) for rule in _pack_rules() if rule.id not in RULES]
+    listed.sort(key=lambda pair: pair[0].id)
     if fmt == "json":
-        click.echo(json.dumps([{"id": r.id, "name": r.name, "severity": r.severity.label,
-                                 "summary": r.summary, "tags": list(r.tags)} for r in ordered], indent=2))
+        entries = []
+        for r, pack in listed:
+            entry = {"id": r.id, "name": r.name, "severity": r.severity.label, "summary": r.summary,
+                     "tags": list(r.tags)}
+            if pack is not None:
+                entry["pack"] = pack
+            entries.append(entry)
+        click.echo(json.dumps(entries, indent=2))
         return
-    width = max(len(r.name) for r in ordered)
-    for r in ordered:
+    width = max(len(r.name) for r, _ in listed)
+    for r, _ in listed:
         click.echo(f"{r.id}  {r.name:<{width}}  {r.severity.label:<7}  {r.summary}")
 
 
 @main.command()
 @click.argument("rule")
 def explain(rule: str) -> None:
-    """Show a rule's documentation: what, why, a failing and a passing example."""
+    """Show a rule's documentation: what, why, a failing and a passing example; for a rule of a rule pack,
+    what its pack says of it."""
     from wmaplint.diagnostics import rule_by_name_or_id
     from wmaplint.rule_docs import rule_markdown
 
     _load_rules()
     found = rule_by_name_or_id(rule)
-    if found is None:
+    if found is not None:
+        click.echo(rule_markdown(found))
+        return
+    key = rule.strip()
+    pack_rule = next((r for r in _pack_rules() if r.id == key.upper() or r.name == key), None)
+    if pack_rule is None:
         _fail(f"unknown rule {rule!r} (see `wmaplint rules`)")
-    click.echo(rule_markdown(found))
+    click.echo(_pack_rule_markdown(pack_rule))
+
+
+def _pack_rule_markdown(rule: Any) -> str:
+    """A pack rule's documentation, from its pack: what it reports, why, and what it checks."""
+    from wmaplint.packs.in_use import shipped_pack_paths
+
+    shipped = os.path.abspath(rule.pack_path) in {os.path.abspath(p) for p in shipped_pack_paths()}
+    where = f"packs/{Path(rule.pack_path).name}, shipped and on by default" if shipped else rule.pack_path
+    givens = "\n".join(f"given: {g.text}" for g in rule.givens)
+    parts = [
+        f"# {rule.id} {rule.name}",
+        "",
+        f"Default severity: **{rule.severity.label}**. A rule of the rule pack `{_pack_name(rule)}` "
+        f"({where}); `ignore: [{rule.id}]` in the configuration turns it off.",
+        "",
+        rule.message,
+        "",
+        "## Why it matters",
+        "",
+        rule.docs,
+        "",
+        "## What it checks",
+        "",
+        "Each value the `given` JSONPath selects must make the CEL `assert` true:",
+        "",
+        "```yaml",
+        givens,
+        f"assert: {rule.assert_text}",
+        "```",
+    ]
+    return "\n".join(parts) + "\n"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,7 +6,8 @@ error|warning|info|off), ``exclude`` (.gitignore-style patterns, relative to the
 (schema paths, relative to the config file), ``fail-level`` (error|warning|info), ``rule-packs``
 (declarative rule files), ``completes`` (GVKs or kinds that run to completion, for status coverage),
 ``controllers`` (controller model files merged over the shipped model, schemas/controllers/; ``pod-labels``
-is its older name, for files of the pod labels shape or the model's). Command-line flags override the file.
+is its older name, for files of the pod labels shape or the model's). Command-line flags override the file,
+except ``--ignore``, which adds to its ``ignore`` (``Overrides``).
 """
 
 from __future__ import annotations
@@ -312,7 +313,9 @@ def _mentions_wmaplint(pyproject: Path) -> bool:
 
 @dataclass
 class Overrides:
-    """Command-line settings that take precedence over any file."""
+    """Command-line settings over those of the file, as ruff layers them (astral-sh/ruff pull request #2312):
+    ``--select`` starts the selection afresh, without the file's ``select`` and ``ignore``; ``--ignore`` adds
+    to the ``ignore`` in force. Ignoring one more rule never brings back one the file ignores."""
 
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] | None = None
@@ -320,7 +323,9 @@ class Overrides:
     extra_crds: tuple[str, ...] = field(default_factory=tuple)
 
     def apply(self, config: Config) -> Config:
-        merged = config.merged(select=self.select, ignore=self.ignore, fail_level=self.fail_level)
+        ignore = config.ignore if self.select is None else ()
+        merged = config.merged(select=self.select, ignore=(*ignore, *(self.ignore or ())),
+                               fail_level=self.fail_level)
         if self.extra_crds:
             merged = replace(merged, crds=tuple(self.extra_crds) + merged.crds)
         return merged

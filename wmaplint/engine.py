@@ -70,6 +70,7 @@ def lint_text(text: str, path: str = "<stdin>", options: Options | None = None) 
 
 def _lint_source(source: SourceFile, options: Options, config: Config) -> list[Diagnostic]:
     from wmaplint.definition.cel_proposal import recognise as cel_format
+    from wmaplint.definition.misspelled_kind import kind_case
     from wmaplint.definition.model import build
     from wmaplint.packs.in_use import run_packs
     from wmaplint.rules import diagnostics_of, run_definition_checks, run_document_checks
@@ -95,6 +96,10 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
         if kind is not None:
             found.extend(run_document_checks(DocumentContext(path=source.path, source=source,
                                                              document=document, kind=kind, config=config)))
+            continue
+        misspelled = kind_case(document.root, source.path)
+        if misspelled is not None:
+            found.extend(diagnostics_of([misspelled]))
     found = apply_suppressions(found, source.text, source.path)
     _name_templates(found, source.text)
     result = []
@@ -154,11 +159,19 @@ def _kind_test() -> re.Pattern[str]:
 
 
 def declares_kind(text: str) -> bool:
-    """Whether a text declares, as a mapping's ``kind``, a kind the tool reads (a test before parsing). A line
-    may end in CR alone (YAML's line breaks are LF, CR LF and CR), where the pattern's ``^`` sees none."""
+    """Whether a text declares, as a mapping's ``kind``, a kind the tool reads (a test before parsing), or a
+    definition kind in another case (``kind: karta``, a finding). A line may end in CR alone (YAML's line
+    breaks are LF, CR LF and CR), where the pattern's ``^`` sees none."""
     if _LONE_CR.search(text) is not None:
         text = _LONE_CR.sub("\n", text)
-    return _kind_test().search(text) is not None
+    return _kind_test().search(text) is not None or _folded_kind_test().search(text) is not None
+
+
+@memo.lru_cache(maxsize=1, pure=True)
+def _folded_kind_test() -> re.Pattern[str]:
+    from wmaplint.definition.model import DEFINITION_KINDS
+
+    return re.compile(kind_test(DEFINITION_KINDS).pattern, re.MULTILINE | re.IGNORECASE)
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")
@@ -167,11 +180,13 @@ _LONE_CR = re.compile(r"\r(?!\n)")
 def _read_by_us(source: SourceFile) -> bool:
     """Whether a parsed file holds a document the tool reads; a file whose YAML is broken counts (the caller
     has seen it declare such a kind)."""
+    from wmaplint.definition.misspelled_kind import kind_case
     from wmaplint.definition.model import recognise
 
     if source.problems:
         return True
-    return any(recognise(d.root) is not None or _checked_kind(d.root) is not None for d in source.documents)
+    return any(recognise(d.root) is not None or _checked_kind(d.root) is not None
+               or kind_case(d.root, source.path) is not None for d in source.documents)
 
 
 def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], list[str], list[Skip]]:

@@ -63,26 +63,34 @@ def is_suite(path: str, text: str) -> bool:
 
 
 # What makes a file a recording of workload states (`wmaplint test`) before it is parsed: a top-level
-# `events:` key and a STATE event.
+# `events:` key and a STATE event, or (the recorder before it) a top-level `steps:` key and a step's `cr:`.
 _EVENTS = re.compile(r"""^(["']?)events\1[ \t]*:""", re.MULTILINE)
+_STEPS = re.compile(r"""^(["']?)steps\1[ \t]*:""", re.MULTILINE)
+_STEP_CR = re.compile(r"""^(?:-[ \t]+|[ \t]+)(["']?)cr\1[ \t]*:""", re.MULTILINE)
+
+
 def is_recording(text: str) -> bool:
-    """A recording by its text: a top-level ``events:`` key and at least one ``kind: STATE`` event."""
-    return _EVENTS.search(text) is not None and _STATE_EVENT.search(text) is not None
+    """A recording by its text: a top-level ``events:`` key and at least one ``kind: STATE`` event, or a
+    top-level ``steps:`` key and a step's ``cr:``."""
+    if _EVENTS.search(text) is not None and _STATE_EVENT.search(text) is not None:
+        return True
+    return _STEPS.search(text) is not None and _STEP_CR.search(text) is not None
 
 
 _STATE_EVENT = kind_test(["STATE"])
 
 
-def manifest_files(paths: list[str]) -> list[str]:
+def manifest_files(paths: list[str], excluded: Callable[[str, bool], bool] | None = None) -> list[str]:
     """The files `tree` reads for ``paths``: a directory is walked as `check` walks it (hidden and vendored
-    directories left out, YAML and JSON files only, definition test suites and recordings passed by), as
-    `kubectl apply -f DIR` reads every manifest file of a directory; a named file is read as named."""
+    directories and what ``excluded`` names left out, YAML and JSON files only, definition test suites and
+    recordings passed by), as `kubectl apply -f DIR` reads every manifest file of a directory; a named file is
+    read as named."""
     files: list[str] = []
     for path in paths:
         if path == "-" or not os.path.isdir(path):
             files.append(path)
             continue
-        walked, _ = walk(path, lambda _path, _is_dir: False)
+        walked, _ = walk(path, excluded or (lambda _path, _is_dir: False))
         for found in walked:
             head = head_text(found) or ""
             if not is_suite(found, head) and not is_recording(head):

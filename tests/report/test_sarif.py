@@ -85,6 +85,8 @@ def test_driver_and_run_metadata() -> None:
     assert log["version"] == "2.1.0"
     assert run["tool"]["driver"]["name"] == "wmaplint"
     assert run["tool"]["driver"]["semanticVersion"] == "0.1.0"
+    # the tool's home, a toolComponent's informationUri (SARIF 2.1.0 section 3.19.17): the Repository URL
+    assert run["tool"]["driver"]["informationUri"] == "https://github.com/wmaplint/wmaplint"
     assert run["columnKind"] == "utf16CodeUnits"
     assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": REPO.as_uri() + "/"}}
     assert run["invocations"] == [

@@ -112,7 +112,7 @@ def test_update_writes_the_schema_finding_as_expectation(suite_dir):
     assert cli.exit_code == 0, cli.output
     text = path.read_text()
     assert "# a JobSet whose replicated job misspells `replicas`" in text
-    assert "findings:\n    - WM607" in text
+    assert "    findings: [WM607]\n" in text  # written as suites write it
     assert run_suites([path])[0].passed
 
 

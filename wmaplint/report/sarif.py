@@ -46,6 +46,7 @@ from wmaplint.report.fingerprint import line_hashes
 from wmaplint.report.sarif_rules import (
     LEVEL,
     docs_uri,
+    repository_url,
     rule_descriptor,
     rule_help_uri,
     unregistered_descriptor,
@@ -319,6 +320,9 @@ def _driver(tool_version: str, rules: list[dict[str, Any]]) -> dict[str, Any]:
     driver: dict[str, Any] = {"name": "wmaplint", "version": tool_version}
     if _SEMVER.match(tool_version):
         driver["semanticVersion"] = tool_version
+    home = repository_url()  # where a reader of the log learns of the tool (toolComponent.informationUri)
+    if home is not None:
+        driver["informationUri"] = home
     driver["rules"] = rules
     return driver
 

@@ -1,19 +1,30 @@
-"""Recordings as suites: upstream's recorded workload states, each STATE event a case.
+"""Recordings as suites: upstream's recorded workload states, each recorded state a case.
 
-A recording (the format of upstream's end-to-end recorder, docs/testing.md) is one YAML mapping with
-``events:``; a ``kind: STATE`` event holds the ``object`` as the API server returned it and the ``state`` a
-platform should show for it. The case passes under upstream's replay rule: the recorded state is among the
-statuses the definition matches for the object, ``Undefined`` when none matches. ``kind: ACTION`` events (the
-changes the flow applied) are passed by. The definition is the recording's own ``definition:`` (as in a
-suite), else the one found for the object's group and kind among those given (``--definition``) and the
-shipped catalog, as ``wmaplint tree`` finds it.
+A recording (the formats of upstream's end-to-end recorders, docs/testing.md) is one YAML mapping; the case
+passes under upstream's replay rule: the recorded state is among the statuses the definition matches for the
+object, ``Undefined`` when none matches. Two formats are read:
+
+- ``events:`` (dsx-ai-factory/workload-map@3314756 test/e2e/recorder/recorder.go): a ``kind: STATE`` event
+  holds the ``object`` as the API server returned it and the ``state`` a platform should show for it;
+  ``kind: ACTION`` events (the changes the flow applied) are passed by, as are ``phases``, ``summary`` and any
+  other key.
+- ``steps:``, the recorder before it (run-ai/karta@3873187 test/conformance/fixture.go, schemaVersion 6;
+  replayed by the same rule in run-ai/karta@800e119 test/e2e/conformance/golden_test.go): the first step holds
+  the full object as ``cr``, each later one an RFC 7386 merge ``patch`` from the step before; each step has
+  its ``state``. Karta's reading stored beside them (``expected``, ``expectedPatch``) is not compared: it is
+  what the library read then, not what the workload did.
+
+The definition is the recording's own ``definition:`` (as in a suite), else the one found for the object's
+group and kind among those given (``--definition``) and the shipped catalog, as ``wmaplint tree`` finds it.
 """
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.dataclass import dataclass
 from wmaplint.definition.model import Definition
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.facts import Fact, diagnostics_of
@@ -67,29 +78,88 @@ def read_recording(path: Path) -> LoadedDocument:
     if len(documents) != 1 or not isinstance(documents[0].value, dict):
         extra = documents[1] if len(documents) > 1 else documents[0] if documents else None
         span = extra.document.root.span if extra is not None and extra.document.root is not None else None
-        raise SuiteError("a recording is one YAML mapping with `events`", span)
-    events = documents[0].value.get("events")
-    if not isinstance(events, list):
-        raise SuiteError("`events` must be a list", key_span(documents[0], "events"))
-    states = [(i, e) for i, e in enumerate(events) if isinstance(e, dict) and e.get("kind") == "STATE"]
-    if not states:
-        raise SuiteError("the recording has no `kind: STATE` event", key_span(documents[0], "events"))
-    for i, event in states:
-        if not isinstance(event.get("object"), dict) or not isinstance(event.get("state"), str):
-            raise SuiteError("every `kind: STATE` event needs an `object` mapping and a `state` string",
-                             find_span(documents[0].document, ("events", i)))
+        raise SuiteError("a recording is one YAML mapping with `events` or `steps`", span)
+    recorded_states(documents[0])  # its shape is checked when it is read
     return documents[0]
 
 
-def subject(event: dict[str, Any]) -> str:
+@dataclass
+class RecordedState:
+    """One recorded state of a recording: where it stands (``events`` or ``steps`` and its index), the object
+    as it was then, and the state recorded for it."""
+
+    key: str
+    index: int
+    obj: dict[str, Any]
+    state: str
+    resource_version: Any = None
+
+    @property
+    def name(self) -> str:
+        return f"{'event' if self.key == 'events' else 'step'} {self.index}"
+
+
+def recorded_states(loaded: LoadedDocument) -> list[RecordedState]:
+    """The recorded states of a recording, in order; SuiteError at the place not as the format says."""
+    value = loaded.value
+    if "events" not in value and isinstance(value.get("steps"), list):
+        return _steps(loaded)
+    events = value.get("events")
+    if not isinstance(events, list):
+        raise SuiteError("`events` must be a list", key_span(loaded, "events"))
+    states = [(i, e) for i, e in enumerate(events) if isinstance(e, dict) and e.get("kind") == "STATE"]
+    if not states:
+        raise SuiteError("the recording has no `kind: STATE` event", key_span(loaded, "events"))
+    for i, event in states:
+        if not isinstance(event.get("object"), dict) or not isinstance(event.get("state"), str):
+            raise SuiteError("every `kind: STATE` event needs an `object` mapping and a `state` string",
+                             find_span(loaded.document, ("events", i)))
+    return [RecordedState("events", i, e["object"], e["state"],
+                          e.get("resourceVersion") or get(get(e["object"], "metadata"), "resourceVersion"))
+            for i, e in states]
+
+
+def _steps(loaded: LoadedDocument) -> list[RecordedState]:
+    """The states of a ``steps:`` recording: the first step's ``cr``, then each later step's merge ``patch``
+    applied to the object before it (RFC 7386, as upstream's reconstruct did)."""
+    from json_merge_patch import merge
+
+    steps = loaded.value["steps"]
+    if not steps:
+        raise SuiteError("`steps` must not be empty", key_span(loaded, "steps"))
+    found: list[RecordedState] = []
+    current: dict[str, Any] | None = None
+    for i, step in enumerate(steps):
+        at = find_span(loaded.document, ("steps", i))
+        if not isinstance(step, dict) or not isinstance(step.get("state"), str):
+            raise SuiteError("every step needs a `state` string", at)
+        if i == 0:
+            if not isinstance(step.get("cr"), dict):
+                raise SuiteError("the first step needs the object as a `cr` mapping", at)
+            current = copy.deepcopy(step["cr"])
+        else:
+            patch = step.get("patch")
+            if patch is not None and not isinstance(patch, dict):
+                raise SuiteError("a step's `patch` must be a mapping (a merge patch)", at)
+            try:
+                current = merge(copy.deepcopy(current), patch or {})
+            except RecursionError:
+                raise SuiteError("a step's `patch` is nested too deeply to apply", at) from None
+        assert current is not None
+        metadata = get(current, "metadata")
+        found.append(RecordedState("steps", i, current, step["state"], get(metadata, "resourceVersion")))
+    return found
+
+
+def subject(recorded: RecordedState) -> str:
     """The recorded object as a case names it: kind, namespace/name and resourceVersion."""
-    obj = event["object"]
+    obj = recorded.obj
     metadata = get(obj, "metadata")
     name = get(metadata, "name")
     namespace = get(metadata, "namespace")
     name = name if isinstance(name, str) else "(unnamed)"
     shown = f"{namespace}/{name}" if isinstance(namespace, str) else name
-    version = event.get("resourceVersion") or get(metadata, "resourceVersion")
+    version = recorded.resource_version
     at = f" (resourceVersion {version})" if version is not None else ""
     kind = get(obj, "kind")
     return f"{kind if isinstance(kind, str) else 'object'} {shown}{at}"
@@ -161,30 +231,31 @@ def run_recording(
             result.error_span = at_definition
             return result, set()
     definitions = _Definitions(own, index)
-    for position, event in enumerate(loaded.value["events"]):
-        if not isinstance(event, dict) or event.get("kind") != "STATE":
-            continue
-        case = _run_event(position, event, definitions, runtime)
-        case.span = find_span(loaded.document, ("events", position, "state"))
+    for state in recorded_states(loaded):
+        case = _run_state(state, definitions, runtime)
+        case.span = find_span(loaded.document, (state.key, state.index, "state"))
         result.cases.append(case)
     return result, definitions.used
 
 
-def _run_event(
-    position: int, event: dict[str, Any], definitions: _Definitions, runtime: JqRuntime
-) -> CaseResult:
-    recorded = event["state"]
-    name = f"event {position}: {subject(event)}, recorded {recorded}"
-    found = definitions.find(event["object"])
+def judged(definition: Definition, definition_path: str, obj: Json, runtime: JqRuntime
+           ) -> tuple[StatusResult, list[Fact]]:
+    """The status the definition reads from an object, as the runtime evaluates it; what evaluating found."""
+    facts: list[Fact] = []
+    root = definition.root
+    status = evaluate_status(root.status if root is not None else None,
+                             Evaluator(runtime, obj, facts, definition_path))
+    return status, facts
+
+
+def _run_state(state: RecordedState, definitions: _Definitions, runtime: JqRuntime) -> CaseResult:
+    recorded, position = state.state, state.index
+    name = f"{state.name}: {subject(state)}, recorded {recorded}"
+    found = definitions.find(state.obj)
     if isinstance(found, str):
         return CaseResult(name, position, False, error=found)
     definition, definition_path = found
-    facts: list[Fact] = []
-    root = definition.root
-    status = evaluate_status(
-        root.status if root is not None else None,
-        Evaluator(runtime, event["object"], facts, definition_path),
-    )
+    status, facts = judged(definition, definition_path, state.obj, runtime)
     matched = list(status.matches) or [UNDEFINED]
     actual = {
         "state": recorded,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 
@@ -11,8 +10,8 @@ from wmaplint.facts import diagnostics_of
 from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.loading import DefinitionIndex, load_file
 from wmaplint.selection import SUITE_SUFFIX
-from wmaplint.source import InputError, read_path
-from wmaplint.suites.suite import SuiteError, SuiteResult, run_suite
+from wmaplint.source import InputError
+from wmaplint.suites.suite import SuiteError, SuiteResult, read_suite_document, run_suite
 
 # The suites `wmaplint test` runs without a path: the working directory's, never the installed package's.
 DEFAULT_SUITES = os.path.join("catalog", "tests")
@@ -135,22 +134,21 @@ def skipped_schema_sources(crds: list[str] | tuple[str, ...] = ()) -> list[Diagn
 
 
 def update_suite(path: Path, result: SuiteResult) -> None:
-    """Rewrite each case's `expect` with its actual results, keeping comments and layout elsewhere. Written as
+    """Rewrite the ``expect`` of each failing case with its actual results, in place: only those blocks' text
+    changes, every other byte of the suite (comments, indentation, quoting, blank lines) is kept. Written as
     --fix writes (``wmaplint.writes``): whole or not at all, mode and owner kept, a symbolic link left alone;
     WriteError says why not."""
-    from ruamel.yaml import YAML
-
+    from wmaplint.suites.expect_edits import expect_edits
     from wmaplint.writes import WriteError, replace_file
 
     if os.path.islink(path):
         raise WriteError(f"{path}: is a symbolic link; not updated (update the file it points to)")
-    yaml = YAML()
-    yaml.preserve_quotes = True
-    yaml.width = 110
-    data = yaml.load(read_path(path))
-    for case in result.cases:
-        if case.error is None and not case.passed:
-            data["cases"][case.index]["expect"] = case.actual
-    buffer = io.StringIO()
-    yaml.dump(data, buffer)
-    replace_file(str(path), buffer.getvalue().encode("utf-8"), shown=str(path), refusal="not updated")
+    try:
+        loaded = read_suite_document(path)
+    except SuiteError as exc:
+        raise WriteError(f"{path}: {exc}; not updated") from None
+    changed = {case.index: case.actual for case in result.cases if case.error is None and not case.passed}
+    text = expect_edits(loaded, changed)
+    if text is None:
+        raise WriteError(f"{path}: the expectations cannot be written in place; not updated")
+    replace_file(str(path), text.encode("utf-8"), shown=str(path), refusal="not updated")
