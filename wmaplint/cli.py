@@ -368,10 +368,14 @@ def rules(fmt: str) -> None:
 def explain(rule: str) -> None:
     """Show a rule's documentation: what, why, a failing and a passing example."""
     from wmaplint.diagnostics import rule_by_name_or_id
-    from wmaplint.rule_docs import rule_markdown
+    from wmaplint.rule_docs import retired_markdown, rule_markdown
 
     _load_rules()
     found = rule_by_name_or_id(rule)
+    retired = retired_markdown(rule) if found is None else None
+    if retired is not None:
+        click.echo(retired)
+        return
     if found is None:
         _fail(f"unknown rule {rule!r} (see `wmaplint rules`)")
     click.echo(rule_markdown(found))
