@@ -112,7 +112,7 @@ RETIRED: dict[str, tuple[str, str, str]] = {
               "workload's uid, so a key only splits one workload's pods, and splitting is the author's "
               "choice",
               "the PodGroups KAI's grouper makes are judged by pod-group-min-available-differs, "
-              "pod-group-never-fills, gang-key-not-a-name and pod-without-gang-member"),
+              "pod-group-never-fills, gang-key-not-a-name and pod-not-grouped"),
     "WM733": ("gang-key-splits-run",
               "it reported a gang key giving the parts of one replica of the workload different values; a "
               "split of one workload into several PodGroups is no fault where each is sized by its own pods",

@@ -80,8 +80,9 @@ def test_the_pod_groups_kai_expects(tmp_path: Path, case: dict[str, Any]) -> Non
 def test_kais_end_to_end_custom_job(tmp_path: Path) -> None:
     case = yaml.safe_load((FIXTURES / "kai-e2e-customjob.yaml").read_text(encoding="utf-8"))
     workload = case["workload"]
-    owner = {"apiVersion": workload["apiVersion"], "kind": workload["kind"], "name": workload["metadata"]["name"],
-             "uid": workload["metadata"]["uid"]}
+    metadata = workload["metadata"]
+    owner = {"apiVersion": workload["apiVersion"], "kind": workload["kind"], "name": metadata["name"],
+             "uid": metadata["uid"]}
     pods = [{"apiVersion": "v1", "kind": "Pod", "metadata": {
         "name": f"custom-{role}-{index}", "namespace": "e2e", "labels": {"e2e.example.com/role": role},
         "ownerReferences": [owner]}, "spec": {"containers": [{"name": "main", "image": "busybox"}]}}
@@ -90,8 +91,8 @@ def test_kais_end_to_end_custom_job(tmp_path: Path) -> None:
              "pods.yaml": {"apiVersion": "v1", "kind": "List", "items": pods}}
     for name, value in files.items():
         (tmp_path / name).write_text(yaml.safe_dump(value, sort_keys=False), encoding="utf-8")
-    arguments = [str(tmp_path / "customjob.yaml"), "--definition", str(tmp_path / "definition.yaml"), "--pods",
-                 str(tmp_path / "pods.yaml"), "--format", "json"]
+    arguments = [str(tmp_path / "customjob.yaml"), "--definition", str(tmp_path / "definition.yaml"),
+                 "--pods", str(tmp_path / "pods.yaml"), "--format", "json"]
     result = CliRunner().invoke(main, ["tree", *arguments])
     [found] = json.loads(result.stdout)["workloads"]
     [group] = found["grouping"]["podGroups"]

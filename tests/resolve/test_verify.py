@@ -148,8 +148,8 @@ def test_a_gang_key_naming_the_replica_type_gives_each_its_own_pod_group(
 def test_a_jobset_gang_keyed_by_the_replicated_job_is_one_pod_group_a_replicated_job(tmp_path: Path) -> None:
     # upstream's JobSet gang: the member is the pods' own component, sized by each pod's own instance
     shipped = ('            - componentName: jobset\n'
-               '              # a JobSet-wide restart recreates every Job with the next attempt number: those pods '
-               'form a new gang\n'
+               '              # a JobSet-wide restart recreates every Job with the next attempt number: '
+               'those pods form a new gang\n'
                '              groupByKeyPaths:\n'
                '                - .metadata.labels["jobset.sigs.k8s.io/restart-attempt"]')
     upstream = ('            - componentName: replicatedjob\n'

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING
 from wmaplint.resolve.facts import (
     GangKeyNotAName,
     GangMemberUnknown,
+    InstanceSelectorMismatch,
     PodGroupEmpty,
     PodGroupMinAvailableDiffers,
     PodGroupNeverFills,
     PodGroupRejected,
+    PodInstanceUnknown,
     PodNotGrouped,
 )
 from wmaplint.resolve.grouper import PREFIX, UID, GrouperError, KartaGrouper, PodView, Scales, pod_groups
@@ -246,10 +248,10 @@ class _Judge:
         for pod in self.grouping.failed:
             by_cause.setdefault((pod.cause, _shape(pod)), []).append(pod)
         for (cause, _), pods in by_cause.items():
-            if cause in ("scale", "component", "instance"):
+            if cause in ("scale", "component") or (cause == "instance" and self._instance_said(pods[0])):
                 # what the tree and the selectors already say: a scale the library cannot read (the jq and
-                # instance rules), a pod its own component's selector misses, an instance not found (the
-                # selector and pod attribution rules)
+                # instance rules), a pod its own component's selector misses, an instance selector that
+                # names another entry (the selector and pod attribution rules)
                 continue
             error = pods[0].error or ""
             names = tuple(p.pod for p in pods[:SHOWN_PODS])
@@ -264,6 +266,10 @@ class _Judge:
                 where = self._failure_node(pods[0], cause)
                 self.facts.append(PodNotGrouped(self.path, where.span, cause, error, names, len(pods),
                                                 self.native))
+
+    def _instance_said(self, pod: GroupedPod) -> bool:
+        said = (InstanceSelectorMismatch, PodInstanceUnknown)
+        return any(isinstance(fact, said) and fact.component == pod.component for fact in self.workload.facts)
 
     def _key_node(self, pod: GroupedPod) -> Node:
         """The groupByKeyPaths entry that gives no name (the first of the member's, for the name they

@@ -1,4 +1,5 @@
-"""WM739 pod-without-gang-member: KAI's Karta grouper finds no gang member for a pod of the workload."""
+"""WM739 pod-not-grouped: KAI's Karta grouper fails for a pod before it has a PodGroup: no gang member takes
+it, no component describes it, or its instance is not found."""
 
 from __future__ import annotations
 
@@ -12,19 +13,22 @@ _FILTERED = "{componentName: pyflow, filters: ['.metadata.labels.role == \"maste
 
 RULE = define(
     "WM739",
-    "pod-without-gang-member",
+    "pod-not-grouped",
     "error",
-    "KAI's Karta grouper finds no gang member for a pod of the workload.",
+    "KAI's Karta grouper fails for a pod before it has a PodGroup: no gang member, component or instance.",
     why="For every pod, KAI's Karta grouper infers its component (the one with a pod definition, else the "
     "first whose componentTypeSelector matches) and takes the first member among that component and its "
-    "ancestors whose filters all give true (kai-scheduler/KAI-Scheduler@d5bc503 "
-    "pkg/podgrouper/podgrouper/plugins/karta/grouper.go getPodGroupMetadataAlpha; the library's "
-    "`InferPodComponent`, `GetPodGroupingEffectiveComponent`). A pod no member takes, and a pod the "
-    "controller makes that no component describes, get no PodGroup: KAI's pod grouper fails for them and "
+    "ancestors whose filters all give true, and where that member is the pod's own component with "
+    "instance ids, the instance its componentInstanceSelector names, which must be one of them "
+    "(kai-scheduler/KAI-Scheduler@d5bc503 pkg/podgrouper/podgrouper/plugins/karta/grouper.go "
+    "getPodGroupMetadataAlpha; the library's `InferPodComponent`, `GetPodGroupingEffectiveComponent`, "
+    "`InferPodComponentInstance`). A pod no member takes, a pod the controller makes that no component "
+    "describes, and a pod whose instance is not found get no PodGroup: KAI's pod grouper fails for them and "
     "retries, and the scheduler never places them. A filter does not leave a pod to a default gang. Checked "
     "on the pods `tree` synthesizes for the manifest (only where the labels read are known) or lists with "
-    "`--pods`; a pod whose own component's selector misses it is the selector rules' finding "
-    "(pod-unattributed, selector-claims-no-pod).",
+    "`--pods`; a pod whose own component's selector misses it, or whose instance selector another rule "
+    "already finds naming another entry, is that rule's finding (pod-unattributed, selector-claims-no-pod, "
+    "instance-selector-mismatch).",
     bad=pyflow_tree(PYFLOW_GANG.replace("{componentName: pyflow}", _FILTERED)),
     good=pyflow_tree(),
     fix="Make every pod's component, or an ancestor of it, a member whose filters the pod passes (often the "
@@ -35,7 +39,7 @@ RULE = define(
 
 
 @reports(RULE, PodNotGrouped)
-def without_member(fact: PodNotGrouped) -> Diagnostic:
+def not_grouped(fact: PodNotGrouped) -> Diagnostic:
     message = (f"KAI's Karta grouper fails for {pods_shown(fact.pods, fact.count)}: {fact.error} "
                "(grouper.go getPodGroupMetadataAlpha)")
     return consumer(RULE, fact, message)
