@@ -212,6 +212,7 @@ class _Judge:
         self.facts: list[Fact] = []
         self.path = workload.definition_path
         self.members = {m.component: m for m in definition.gang_members if m.component}
+        self.names = {c.name for c in definition.components if c.name}
         self.whole = f"{workload.kind} {workload.name}"
 
     def _at(self, node: Node | None) -> Node:
@@ -222,6 +223,10 @@ class _Judge:
         first = group.pods[0]
         member = self.members.get(first.member or "")
         where = self._at(member.component_node if member is not None else None)
+        named = first.member or ""
+        v2 = self.definition.pod_group
+        if first.member is None and v2 is not None:  # a podGroup sizes the root's whole subtree
+            named, where = (self.definition.root.name if self.definition.root else None) or "", v2.node
         if len(computed) > 1:
             parts = tuple(f"{_who(pods)} {'computes' if len(pods) == 1 else 'compute'} {value} ({_how(pods)})"
                           for value, pods in sorted(computed.items()))
@@ -231,8 +236,7 @@ class _Judge:
         if group.min_available is None or group.min_subgroups is not None:
             return
         if group.min_available == 0:
-            self.facts.append(PodGroupEmpty(self.path, where.span, group.name, first.member or "",
-                                            self.native))
+            self.facts.append(PodGroupEmpty(self.path, where.span, group.name, named, self.native))
         elif (group.min_available > len(group.pods) and self.grouping.pods == "synthesized"
               and not self.grouping.partial and not self.grouping.unknown and not self.grouping.failed):
             # only every pod the controller makes tells how many join: a pod list may miss some
@@ -240,18 +244,19 @@ class _Judge:
             split = (f"its groupByKeyPaths ({', '.join(keys)}) give the other pods other PodGroups" if keys
                      else "the other pods take other members")
             self.facts.append(PodGroupNeverFills(self.path, where.span, group.name, self.whole,
-                                                 group.min_available, len(group.pods), first.member or "",
-                                                 split, self.native))
+                                                 group.min_available, len(group.pods), named, split,
+                                                 self.native))
 
     def failures(self) -> None:
         by_cause: dict[tuple[str, str], list[GroupedPod]] = {}
         for pod in self.grouping.failed:
             by_cause.setdefault((pod.cause, _shape(pod)), []).append(pod)
         for (cause, _), pods in by_cause.items():
-            if cause in ("scale", "component") or (cause == "instance" and self._instance_said(pods[0])):
-                # what the tree and the selectors already say: a scale the library cannot read (the jq and
+            if (cause in ("scale", "component") or (cause == "instance" and self._instance_said(pods[0]))
+                    or (cause == "sub-group" and pods[0].at and pods[0].at not in self.names)):
+                # what the tree and the other rules already say: a scale the library cannot read (the jq and
                 # instance rules), a pod its own component's selector misses, an instance selector that
-                # names another entry (the selector and pod attribution rules)
+                # names another entry (the selector and pod attribution rules), a sub-group of no component
                 continue
             error = pods[0].error or ""
             names = tuple(p.pod for p in pods[:SHOWN_PODS])

@@ -263,8 +263,8 @@ class KartaGrouper:
         return "-".join([PREFIX, self.uid or UID, *keys])
 
     def check_name(self, keys: list[str], shown: list[str], paths: str = "") -> None:
-        """validatePodGroupNameFromGroupingKeys, with a stand-in for what is not known offline (a uid has 36
-        characters of [0-9a-f-]; a value of the run is left out of the judgement)."""
+        """validatePodGroupNameFromGroupingKeys, with a stand-in for what is not known offline: a uid has 36
+        characters of [0-9a-f-], and ``keys`` hold a plain value where the synthesis could not derive one."""
         if not keys:
             return
         standin = "-".join([PREFIX, self.uid or "0" * 36, *keys])
