@@ -400,12 +400,16 @@ def explain(rule: str) -> None:
     """Show a rule's documentation: what, why, a failing and a passing example; for a rule of a rule pack,
     what its pack says of it."""
     from wmaplint.diagnostics import rule_by_name_or_id
-    from wmaplint.rule_docs import rule_markdown
+    from wmaplint.rule_docs import retired_markdown, rule_markdown
 
     _load_rules()
     found = rule_by_name_or_id(rule)
     if found is not None:
         click.echo(rule_markdown(found))
+        return
+    retired = retired_markdown(rule)
+    if retired is not None:
+        click.echo(retired)
         return
     key = rule.strip()
     pack_rule = next((r for r in _pack_rules() if r.id == key.upper() or r.name == key), None)

@@ -103,6 +103,33 @@ def rule_markdown(rule: Rule, heading: str = "#") -> str:
     return "\n".join(parts) + "\n"
 
 
+# Rules whose meaning changed so much that their ids were retired (an id is never given to another rule): id
+# -> (name, why, what reports it now)
+RETIRED: dict[str, tuple[str, str, str]] = {
+    "WM531": ("gang-key-names-a-part",
+              "it reported a gang key reading a label that names a part of the workload, on the premise that "
+              "workloads sharing a value share a gang; KAI's Karta grouper names every PodGroup by the "
+              "workload's uid, so a key only splits one workload's pods, and splitting is the author's "
+              "choice",
+              "the PodGroups KAI's grouper makes are judged by pod-group-min-available-differs, "
+              "pod-group-never-fills, gang-key-not-a-name and pod-not-grouped"),
+    "WM733": ("gang-key-splits-run",
+              "it reported a gang key giving the parts of one replica of the workload different values; a "
+              "split of one workload into several PodGroups is no fault where each is sized by its own pods",
+              "a split whose PodGroups cannot fill is pod-group-never-fills; pods of one PodGroup sized "
+              "differently, pod-group-min-available-differs"),
+}
+
+
+def retired_markdown(rule_id: str, heading: str = "#") -> str | None:
+    """The note of a retired rule id, None for an id never retired."""
+    found = RETIRED.get(rule_id.upper())
+    if found is None:
+        return None
+    name, why, now = found
+    return f"{heading} {rule_id.upper()} {name} (retired)\n\nRetired: {why}. Now: {now}.\n"
+
+
 def rules_document() -> str:
     """docs/rules.md: generated from the registry; a test keeps the file current."""
     ordered = [RULES[k] for k in sorted(RULES)]
@@ -120,6 +147,10 @@ def rules_document() -> str:
     lines.append("")
     for r in ordered:
         lines.append(rule_markdown(r, heading="##"))
+    lines += ["## Retired rules", "",
+              "An id whose rule changed its meaning is retired, never given to another rule.", ""]
+    for rule_id in sorted(RETIRED):
+        lines.append(retired_markdown(rule_id, heading="###") or "")
     return "\n".join(lines)
 
 

@@ -93,15 +93,6 @@ def test_every_pod_carries_the_graph_name() -> None:
     assert {p.labels["nvidia.com/dynamo-component-type"] for p in pods} == {"frontend", "worker"}
 
 
-def test_a_gang_key_on_the_service_name_is_told_the_graph_label() -> None:
-    text = catalog(f"{DGD}.yaml")
-    assert findings(text, "WM531") == []
-    key = '.metadata.labels["grove.io/podcliquescalinggroup"]\n                  // '
-    [d] = findings(vary(text, key, '.metadata.labels["nvidia.com/dynamo-component"]\n                  // '),
-                   "WM531")
-    assert "nvidia.com/dynamo-graph-deployment-name" in d.message
-
-
 # -- up to v1.0.1 a multinode service runs a LeaderWorkerSet a replica, each of one group: the group index is
 # 0 on all of them, and the LeaderWorkerSet's name tells the replicas apart
 
@@ -117,14 +108,15 @@ def test_every_multinode_replica_has_group_index_zero() -> None:
     assert single and all("leaderworkerset.sigs.k8s.io/group-index" not in p.labels for p in single)
 
 
-def test_the_gang_keys_tell_the_replicas_of_a_multinode_service_apart() -> None:
+def test_the_gang_key_names_the_service_the_pods_are_of() -> None:
+    # one PodGroup a service: the key reads the label naming the service's entry, lowered to a PodGroup name
     model = model_for("nvidia.com", "DynamoGraphDeployment", "v1alpha1")
     assert model is not None
     definition = yaml.safe_load(catalog(f"{DGD}.yaml"))
     [group] = definition["spec"]["optimizationInstructions"]["gangScheduling"]["podGroups"]
-    keys = " ".join(group["members"][0]["groupByKeyPaths"])
-    replica = [k for k, label in model.pod_labels("pod").items() if label.role == "replica"]
-    assert "leaderworkerset.sigs.k8s.io/name" in replica and any(f'["{k}"]' in keys for k in replica)
+    [key] = group["members"][0]["groupByKeyPaths"]
+    entry = [k for k, label in model.pod_labels("pod").items() if label.role == "entry"]
+    assert any(f'["{k}"]' in key for k in entry) and key.endswith("| ascii_downcase")
 
 
 # -- the graph controller makes DynamoComponentDeployments or one PodCliqueSet; a component deployment makes a

@@ -31,7 +31,7 @@ ISVC = catalog("serving-kserve-io-inferenceservice-v1beta1.yaml")
 DYNAMO = catalog("nvidia-com-dynamographdeployment-v1beta1.yaml")
 
 WORKER_KEY = 'keyPath: .metadata.labels["training.kubeflow.org/replica-type"]'
-RULES = ("WM530", "WM531", "WM532", "WM533", "WM534", "WM535", "WM536", "WM440", "WM441")
+RULES = ("WM530", "WM532", "WM533", "WM534", "WM535", "WM536", "WM440", "WM441")
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in CATALOG.glob("*.yaml")))
@@ -72,25 +72,6 @@ def test_a_label_the_pod_template_may_set_is_not_reported() -> None:
     text = vary(PYTORCH, f"{WORKER_KEY}\n            value: worker",
                 'keyPath: .metadata.labels["example.com/role"]\n            value: worker')
     assert findings(text, "WM530") == []
-
-
-# -- WM531 gang-key-names-a-part
-
-
-def test_a_jobset_gang_grouped_by_replicated_job() -> None:
-    text = vary(JOBSET, '- .metadata.labels["jobset.sigs.k8s.io/restart-attempt"]',
-                '- .metadata.labels["jobset.sigs.k8s.io/replicatedjob-name"]')
-    [d] = findings(text, "WM531")
-    assert token(text, d) == "jobset.sigs.k8s.io/replicatedjob-name"
-    assert "not the JobSet" in d.message and "jobset.sigs.k8s.io/jobset-name" in d.message
-
-
-def test_a_rayjob_gang_grouped_by_node_type() -> None:
-    text = vary(RAYJOB, """- componentName: worker
-              groupByKeyPaths: ['.metadata.labels["ray.io/cluster"]']""", """- componentName: worker
-              groupByKeyPaths: ['.metadata.labels["ray.io/node-type"]']""")
-    [d] = findings(text, "WM531")
-    assert "which component of the workload the pod belongs to" in d.message
 
 
 # -- WM532 instance-selector-not-entry

@@ -269,7 +269,8 @@ def test_a_project_names_pod_labels_of_its_own_kinds(tmp_path) -> None:
     assert crew["podSelector"] == {"componentInstanceSelector": {"idPath": crew_label}}
     [group] = definition["spec"]["optimizationInstructions"]["gangScheduling"]["podGroups"]
     widget_label = '.metadata.labels["example.com/widget"]'
-    assert group["members"] == [{"componentName": "crew", "groupByKeyPaths": [widget_label]}]
+    root = definition["spec"]["structureDefinition"]["rootComponent"]["name"]
+    assert group["members"] == [{"componentName": root, "groupByKeyPaths": [widget_label]}]
     other = tmp_path / "other"
     (other / ".git").mkdir(parents=True)
     (other / ".wmaplint.yaml").write_text("pod-labels: [../labels.yaml]\n", encoding="utf-8")

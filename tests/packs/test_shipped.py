@@ -68,9 +68,14 @@ def test_kbp001_gang_member_without_scale() -> None:
 def test_kbp001_root_component_in_a_gang() -> None:
     text = TWO_PODS.replace("      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}\n", "")
     assert [d.rule for d in pack_rules(text)] == []  # the root is no gang member
-    (found,) = pack_rules(text.replace("- componentName: head", "- componentName: job"))
-    assert found.rule == "KBP001" and "'job'" in found.message
-    assert text.splitlines()[found.span.start_line - 1].strip() == "name: job"  # the root component
+    # a member without a scale of its own takes its children's (the library's CalculateSubtreeScale)
+    assert pack_rules(text.replace("- componentName: head", "- componentName: job")) == []
+    unscaled = text.replace("        scaleDefinition: {replicasPath: .spec.workers}\n", "").replace(
+        '        scaleDefinition: {replicasPath: "1"}\n', "")
+    found = [d for d in pack_rules(unscaled.replace("- componentName: head", "- componentName: job"))
+             if "'job'" in d.message]
+    assert len(found) == 1 and found[0].rule == "KBP001"
+    assert text.splitlines()[found[0].span.start_line - 1].strip() == "name: job"  # the root component
 
 
 def test_kbp001_components_outside_gangs_need_no_scale() -> None:

@@ -1,5 +1,5 @@
 """When `tree` synthesizes pods: only for a definition whose selectors or gang keys the synthesized pods
-could prove wrong (WM730-WM733), on the first manifests of each definition; a definition with nothing to
+could prove wrong (WM730-WM732), on the first manifests of each definition; a definition with nothing to
 check (one component with a pod template, no instance selector, no gang key) costs no synthesis."""
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ def test_unexpected_findings_fail_a_case(tmp_path):
     path = make_suite(tmp_path)
     definition = tmp_path / "jobset.karta.yaml"
     definition.write_text(
-        definition.read_text().replace("- componentName: replicatedjob", "- componentName: replicatedjobs")
+        definition.read_text().replace("- componentName: jobset", "- componentName: jobsets")
     )
     [result] = run_suites([path])
     assert any("findings" in d and "WM715" in d for d in result.cases[0].differences)

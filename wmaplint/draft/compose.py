@@ -742,29 +742,20 @@ def _gang(composer: Composer, components: list[_Component]) -> tuple[Map, str]:
     if not labels.gang:
         return Map(), (f"{kind} does not run its pods as one gang (the controller model): no gang "
                        "instructions")
-    groups = [c for c in components if c.group]
-    in_group = {c.name for c in components if c.owner in {g.name for g in groups}}
-    members = Seq()
-    for group in groups:
-        keys = [label for label in (composer.replica_label(group.counts),) if label is not None]
-        keys += labels.with_role("revision")
-        members.add(_member(group.name, keys), _gang_keys(keys))
+    # KAI's Karta grouper sizes each pod's PodGroup by the subtree scale of the member it takes (of the pod's
+    # own instance where the member is its component): members for the parts give the pods of one PodGroup
+    # different min-available, and a key per group or replica asks each PodGroup for every group's pods
+    # (kai-scheduler/KAI-Scheduler@d5bc503 pkg/podgrouper/podgrouper/plugins/karta/grouper.go). The root as
+    # the one member sizes every pod's gang by the whole workload.
     keys = (labels.with_role("attempt") or labels.with_role("workload"))[:1]
-    apart: list[str] = []
-    for component in components:
-        if component.site is None or component.name in in_group:
-            continue
-        match = composer.type_match(component.site)
-        if match is not None and match[2] == ["present"]:
-            apart.append(component.name)  # pods told apart by a label the others lack: not one of them
-            continue
-        members.add(_member(component.name, keys), _gang_keys(keys))
-    if not members.items:
+    root = components[0]
+    if not any(c.site is not None for c in components):
         return Map(), ""
-    group_map = Map().add("name", components[0].name).add("members", members)
-    why = [f"guess: the pods of a {kind} start together (the controller model)"]
-    if apart:
-        why.append(f"left out: {', '.join(apart)}, whose pods carry a label the gang's others lack")
+    members = Seq().add(_member(root.name, keys), _gang_keys(keys))
+    group_map = Map().add("name", root.name).add("members", members)
+    why = [f"guess: the pods of a {kind} start together (the controller model)",
+           "the root is the one member: KAI's Karta grouper gives each pod the subtree scale of the member "
+           "it takes, so one member for the whole workload gives every pod of the gang one min-available"]
     return Map().add("gangScheduling", Map().add("podGroups", Seq().add(group_map, *why))), ""
 
 

@@ -6,6 +6,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from wmaplint.report.gangs import gang_lines, grouping_json
 from wmaplint.resolve.loading import shown_path
 from wmaplint.resolve.model import ComponentNode, Instance, PodComparison, Workload
 from wmaplint.resolve.quantities import (
@@ -142,7 +143,6 @@ def workload_json(workload: Workload) -> dict[str, Any]:
                 "minAvailable": g.min_available,
                 "minSubGroups": g.min_subgroups,
                 "topology": g.topology,
-                "note": g.note,
                 "members": [
                     {
                         "component": m.component,
@@ -155,6 +155,7 @@ def workload_json(workload: Workload) -> dict[str, Any]:
             }
             for g in workload.gangs
         ],
+        "grouping": grouping_json(workload.grouping),
         "pods": [
             {"pod": p.pod, "component": p.component, "instance": p.instance, "replica": p.replica}
             for p in workload.pods
@@ -283,21 +284,7 @@ def render_text(workloads: list[Workload], notes: list[str] | None = None) -> st
         if workload.root is not None:
             budget = [MAX_TEXT_LINES]
             _tree_lines(workload.root, "  ", lines, budget)
-        for gang in workload.gangs:
-            members = (
-                ", ".join(
-                    f"{m.component} ({m.min_available if m.min_available is not None else '?'})"
-                    for m in gang.members
-                )
-                or "(whole workload)"
-            )
-            available = gang.min_available if gang.min_available is not None else "cannot be computed"
-            line = f"  gang {gang.name} ({gang.api}): members {members}; min-available {available}"
-            if gang.topology:
-                line += f"; topology {gang.topology.get('topologyName')}"
-            if gang.note:
-                line += f"; {gang.note}"
-            lines.append(line)
+        lines.extend(gang_lines(workload))
         for pod in workload.pods:
             target = pod.component or "(no component)"
             if pod.instance is not None:

@@ -185,17 +185,77 @@ class GangMemberUnknown(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class GangScaleZero(Fact):
-    """The subtree scale of gang member ``component`` is 0 on the manifest."""
+class PodGroupEmpty(Fact):
+    """Every pod of PodGroup ``group`` (as KAI names it) computes min-available 0: its member ``member`` has
+    no scale on the manifest. ``native``: the grouper of KAI's own that takes the kind first ("" when
+    none)."""
 
-    component: str
+    group: str
+    member: str
+    native: str = ""
+
+
+# -- the PodGroups KAI's Karta grouper makes (wmaplint.resolve.grouper, judged in wmaplint.resolve.gang) ---
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodGroupEmpty(Fact):
-    """The members of podGroups group ``group`` add up to a min-available of 0 on the manifest."""
+class PodGroupMinAvailableDiffers(Fact):
+    """The pods of PodGroup ``group`` of workload ``workload`` compute different min-available: ``computed``
+    says which pods compute which (and from which member and instance); ``pods``: "synthesized" or
+    "listed"; ``native`` as above."""
 
     group: str
+    workload: str
+    computed: tuple[str, ...]
+    pods: str
+    native: str = ""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PodGroupNeverFills(Fact):
+    """Every pod of PodGroup ``group`` computes min-available ``min_available`` (of member ``member``), but
+    only ``count`` pods of the workload take that PodGroup (``split``: how the keys split the pods)."""
+
+    group: str
+    workload: str
+    min_available: int
+    count: int
+    member: str
+    split: str
+    native: str = ""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GangKeyNotAName(Fact):
+    """KAI fails for pods (``pods``, ``count`` in all) at a groupByKeyPaths entry: the path gives no value,
+    several, an empty one, or values that make no valid PodGroup name (``error``: KAI's words)."""
+
+    error: str
+    pods: tuple[str, ...]
+    count: int
+    native: str = ""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PodNotGrouped(Fact):
+    """KAI fails for pods (``pods``, ``count`` in all) before they have a PodGroup: no component claims them,
+    no member takes them, their instance is not found or a scale cannot be read (``cause``, ``error``: KAI's
+    words)."""
+
+    cause: str
+    error: str
+    pods: tuple[str, ...]
+    count: int
+    native: str = ""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PodGroupRejected(Fact):
+    """KAI refuses the podGroup (v2) for every pod of the workload: a sub-group or topology it rejects
+    (``error``: its words)."""
+
+    error: str
+    native: str = ""
 
 
 # -- the input -------------------------------------------------------------------------------------------
@@ -210,11 +270,13 @@ class NoDefinition(Fact):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class AmbiguousDefinition(Fact):
-    """Definitions ``names`` all describe ``gvk``; ``related`` points at each."""
+    """Definitions ``names`` all describe ``gvk``; ``related`` points at each; ``kai``: what KAI's Karta hub
+    makes of them (``wmaplint.resolve.kai.hub_choice``)."""
 
     gvk: str
     names: tuple[str, ...]
     related: tuple[RelatedLocation, ...] = ()
+    kai: str = ""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -278,17 +340,6 @@ class InstanceSelectorMismatch(Fact):
     instance: str
     given: str | None
     pod: str
-    source: str
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class GangKeySplitsRun(Fact):
-    """The groupByKeyPaths of gang ``group`` give pods of one replica of the workload different values:
-    ``first`` of one part and ``second`` of another (each "component/instance: value")."""
-
-    group: str
-    first: str
-    second: str
     source: str
 
 

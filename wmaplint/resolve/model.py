@@ -94,7 +94,8 @@ class StatusResult:
 
 @dataclass(slots=True)
 class GangPart:
-    """A member (podGroups) or sub-group (podGroup) of a gang, with its min-available on the manifest."""
+    """A member (podGroups) or sub-group (podGroup) of a gang, with the min-available its pods compute on the
+    manifest (None where that differs by instance, or cannot be computed)."""
 
     component: str
     group_by_key_paths: list[str]
@@ -104,13 +105,91 @@ class GangPart:
 
 @dataclass(slots=True)
 class Gang:
+    """A gang of the definition (a podGroups entry, or the podGroup) on the manifest: its members and the
+    min-available every PodGroup of it gets, None where that differs by PodGroup or pod."""
+
     name: str
     api: str  # "podGroups" (alpha) or "podGroup" (v2)
     members: list[GangPart]
     min_available: int | None
     topology: dict[str, Any] | None = None
-    note: str = ""
     min_subgroups: int | None = None
+
+
+@dataclass(slots=True)
+class KaiSubGroup:
+    """A sub-group of a podGroup (v2) gang as KAI builds it: its component, min-available, the pods the
+    grouper put in it and its topology."""
+
+    name: str
+    min_available: int
+    pods: list[str] = field(default_factory=list)
+    topology: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class GroupedPod:
+    """One pod as KAI's Karta grouper computes it (``wmaplint.resolve.grouper``): its component, instance and
+    the member it takes, the PodGroup's name and the min-available it writes there; or KAI's error for it
+    (``cause``: the step that fails), or what could not be told offline (``unknown``)."""
+
+    pod: str
+    component: str | None = None
+    instance: str | None = None
+    member: str | None = None
+    group: str | None = None
+    min_available: int | None = None
+    min_subgroups: int | None = None
+    sub_groups: list[KaiSubGroup] = field(default_factory=list)
+    topology: dict[str, Any] | None = None
+    error: str | None = None
+    cause: str = ""
+    at: str = ""  # what the error is about: a groupByKeyPaths entry, a sub-group's component
+    unknown: str | None = None
+
+
+@dataclass(slots=True)
+class KaiPodGroup:
+    """A PodGroup as KAI names it, with the pods the grouper put in it. Each pod writes its own computation
+    over the PodGroup's spec (KAI podgroup/updater.go), so the min-available it gets is the last pod's."""
+
+    name: str
+    min_subgroups: int | None = None
+    topology: dict[str, Any] | None = None
+    sub_groups: list[KaiSubGroup] = field(default_factory=list)
+    pods: list[GroupedPod] = field(default_factory=list)
+
+    @property
+    def computed(self) -> dict[int, list[GroupedPod]]:
+        """Each min-available the pods compute, with the pods that compute it."""
+        found: dict[int, list[GroupedPod]] = {}
+        for pod in self.pods:
+            if pod.min_available is not None:
+                found.setdefault(pod.min_available, []).append(pod)
+        return found
+
+    @property
+    def min_available(self) -> int | None:
+        """The min-available every pod computes; None when they differ (the last pod's stands)."""
+        values = list(self.computed)
+        return values[0] if len(values) == 1 else None
+
+
+@dataclass(slots=True)
+class Grouping:
+    """What KAI's pod grouper does with a workload's pods: ``grouper`` "karta" (the definition's gang, as
+    the Karta grouper reads it) or "default" (one PodGroup, min-available 1) and why; ``native``: the grouper
+    of KAI's own that takes the kind first, if any; the PodGroups, and the pods KAI fails for or that could
+    not be told offline. ``pods``: "synthesized" from the manifest or "listed" with ``--pods``."""
+
+    grouper: str
+    why: str = ""
+    native: str | None = None
+    pods: str = "synthesized"
+    partial: bool = False  # the synthesis stopped before the last pod
+    groups: list[KaiPodGroup] = field(default_factory=list)
+    failed: list[GroupedPod] = field(default_factory=list)
+    unknown: list[GroupedPod] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -167,6 +246,7 @@ class Workload:
     definition_api_version: str = ""  # the root kind's group/version the definition is written for
     status: StatusResult | None = None
     gangs: list[Gang] = field(default_factory=list)
+    grouping: Grouping | None = None  # the PodGroups KAI's pod grouper makes (wmaplint.resolve.gang)
     facts: list[Fact] = field(default_factory=list)  # what resolving found (wmaplint.resolve.facts)
     diagnostics: list[Diagnostic] = field(default_factory=list)  # the facts as a run reports them
     pods: list[PodAttribution] = field(default_factory=list)

@@ -18,6 +18,7 @@ from wmaplint.resolve.facts import (
     NoDefinition,
     NoDefinitionInFile,
 )
+from wmaplint.resolve.kai import hub_choice
 from wmaplint.resolve.loading import (
     Budget,
     DefinitionEntry,
@@ -123,7 +124,9 @@ def resolve_documents(
             )
             names = tuple(c.name for c in candidates)
             where = _at_kind(manifest)
-            facts.append(AmbiguousDefinition(manifest.path, where, show_gvk(gvk), names, related))
+            exact = [(c.name, c.definition) for c in candidates if c.gvk == gvk]
+            kai = hub_choice(exact) if exact else ""
+            facts.append(AmbiguousDefinition(manifest.path, where, show_gvk(gvk), names, related, kai))
             continue
         entry = candidates[0]
         # the selectors are verified on the first manifests of each definition: what they get wrong is the
@@ -131,12 +134,14 @@ def resolve_documents(
         verified[id(entry.definition)] = verified.get(id(entry.definition), 0) + 1
         workload = resolve_workload(entry.definition, manifest.value, path=entry.loaded.path, runtime=runtime,
                                     references=references,
-                                    with_verify=verified[id(entry.definition)] <= VERIFIED_MANIFESTS)
+                                    with_verify=verified[id(entry.definition)] <= VERIFIED_MANIFESTS,
+                                    with_grouping=not (pods or listing))
         chosen.append((workload, entry, manifest))
     if (pods or listing) and chosen:
         # each pod goes to the workload it is found to belong to; one nothing ties to a workload goes to the
         # first whose selectors claim it (wmaplint.resolve.compare)
         from wmaplint.resolve.compare import Owners, compare_pods, pods_of
+        from wmaplint.resolve.gang import group_listed
 
         known = Owners(list(owners or ()) + [m.value for m in manifests])
         definite = [pods_of(workload, manifest.value, pods, known) for workload, _, manifest in chosen]
@@ -146,6 +151,8 @@ def resolve_documents(
             took = compare_pods(entry.definition, workload, manifest.value, pods, known, runtime,
                                 taken | (others - definite[position]))
             taken.update(id(pod) for pod in took)
+            # KAI groups the pods it is given, with their real labels and owner (wmaplint.resolve.gang)
+            group_listed(entry.definition, workload, manifest.value, took, runtime)
         stray = [pod for pod in pods if id(pod) not in taken]
         run.stray_pods = [pod_name(pod) for pod in stray]
     run.diagnostics.extend(diagnostics(facts))

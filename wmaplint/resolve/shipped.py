@@ -19,10 +19,10 @@ from wmaplint.dataclass import replace
 from wmaplint.diagnostics import Diagnostic, Span
 from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.resolve.facts import (
-    GangScaleZero,
     InvalidQuantity,
     PodCountDiffers,
     PodGroupEmpty,
+    PodGroupRejected,
     PodInstanceUnknown,
 )
 from wmaplint.resolve.loading import LoadedDocument, catalog_dir
@@ -65,7 +65,8 @@ def _field_span(fact: Fact, workload: Workload, manifest: LoadedDocument) -> Spa
         node = _instance_entry(root, fact.instance, at_list=False)
     elif isinstance(fact, PodInstanceUnknown) and fact.known:
         node = _instance_entry(root, fact.known[0], at_list=True)
-    elif isinstance(fact, (GangScaleZero, PodGroupEmpty)):
+    elif isinstance(fact, PodGroupEmpty) or (
+            isinstance(fact, PodGroupRejected) and "replica scale" in fact.error):
         node = _zero_scale(root, workload)
     if node is None and isinstance(root, MappingNode):
         node = root.get("kind")

@@ -257,10 +257,12 @@ def resolve_workload(
     with_gangs: bool = True,
     references: References | None = None,
     with_verify: bool = True,
+    with_grouping: bool = True,
 ) -> Workload:
     """The workload tree of ``obj`` as ``definition`` (a Karta or ResourceInterface read from file ``path``)
     describes it; ``references`` are objects the workload may name (a TrainJob's runtime,
-    wmaplint.resolve.references).
+    wmaplint.resolve.references). With ``with_verify``, the selectors are run on the pods synthesized from
+    ``obj`` and, with ``with_grouping``, KAI's pod grouper too (without it, the caller groups listed pods).
 
     Never raises for bad input: what is wrong is in the returned Workload's facts.
     """
@@ -298,4 +300,8 @@ def resolve_workload(
         from wmaplint.resolve.verify import verify_selectors
 
         workload.facts.extend(verify_selectors(definition, workload, obj, runtime))
+        if with_gangs and with_grouping:
+            from wmaplint.resolve.gang import group_synthesized
+
+            group_synthesized(definition, workload, obj, runtime)
     return workload

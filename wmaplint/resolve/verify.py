@@ -1,8 +1,9 @@
-"""Run a definition's pod selectors and gang keys on the pods the controller would create for a manifest
+"""Run a definition's pod selectors on the pods the controller would create for a manifest
 (``wmaplint.resolve.synthesis``): a component whose type selector claims none of its pods or pods of another
-component, an instance selector naming the wrong entry, a gang key that gives one replica of the workload
-several values. A selector is run on a synthesized pod only when every label key it reads is determined on
-that pod (its value, or its absence, follows from the manifest and the model); otherwise nothing is said.
+component, an instance selector naming the wrong entry. A selector is run on a synthesized pod only when every
+label key it reads is determined on that pod (its value, or its absence, follows from the manifest and the
+model); otherwise nothing is said. The gang keys are run by the model of KAI's grouper
+(``wmaplint.resolve.grouper``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.facts import (
-    GangKeySplitsRun,
     InstanceSelectorMismatch,
     SelectorClaimsNoPod,
     SelectorClaimsOtherPods,
@@ -22,7 +22,7 @@ from wmaplint.resolve.pods import PodMatcher
 from wmaplint.resolve.synthesis import SyntheticPod, synthesize
 
 if TYPE_CHECKING:
-    from wmaplint.definition.model import Component, Definition, Expr, PodGroup
+    from wmaplint.definition.model import Component, Definition, Expr
     from wmaplint.facts import Fact
     from wmaplint.resolve.model import Workload
     from wmaplint.source.plain import Json
@@ -56,7 +56,7 @@ def _source(workload: Workload) -> str:
     return facts.source if facts else "the pod templates"
 
 
-def _type_keys(component: Component) -> frozenset[str] | None:
+def type_keys(component: Component) -> frozenset[str] | None:
     keys: set[str] = set(component.match_labels or {})
     if component.type_selector_path is not None:
         read = label_keys(component.type_selector_path.text)
@@ -99,20 +99,17 @@ class _Verifier:
             and (owner := self.workload.components.get(found[0])) is not None and owner.multi_instance
             and label_keys(found[1].text) is not None
             for name in self.workload.components
-        ) or any(
-            all(label_keys(text) is not None for text in paths)
-            for group in self.definition.pod_groups for _, paths in self._members(group)
         )
 
     def _type_selecting(self) -> list[Any]:
         if len(self.matcher.with_spec) == 1:
             return []  # the runtime gives every pod to the one component with a pod template
         return [leaf for leaf in self.matcher.leaves
-                if leaf.component.type_selector_node is not None and _type_keys(leaf.component) is not None]
+                if leaf.component.type_selector_node is not None and type_keys(leaf.component) is not None]
 
     def type_selectors(self) -> None:
         for leaf in self._type_selecting():
-            keys = _type_keys(leaf.component)
+            keys = type_keys(leaf.component)
             own = [p for p in self.pods if p.component == leaf.name]
             checked = [p for p in self.pods if p.determined(keys)]
             if keys is None or not checked:
@@ -169,66 +166,9 @@ class _Verifier:
             return None
         return selecting.name, selecting.component.instance_selector_path
 
-    def gang_keys(self) -> None:
-        by_text = {e.text: e for e in self.definition.gang_expressions if e.field == "groupByKeyPaths"}
-        for group in self.definition.pod_groups:
-            members = self._members(group)
-            if members:
-                self._gang(group.name or "", members, by_text)
-
-    @staticmethod
-    def _members(group: PodGroup) -> list[tuple[str, list[str]]]:
-        return [(m.component, m.group_by_key_paths) for m in group.members
-                if m.group_by_key_paths and m.component is not None]
-
-    def _gang(self, group: str, members: list[tuple[str, list[str]]], by_text: dict[str, Expr]) -> None:
-        """Pods of the same replica indexes must share one key value, whichever member they are of."""
-        seen: dict[tuple[int, ...], tuple[str, tuple[Any, ...]]] = {}
-        for component, paths in members:
-            keys: set[str] = set()
-            for text in paths:
-                read = label_keys(text)
-                if read is None:
-                    return
-                keys |= read
-            for pod in self.pods:
-                if component not in pod.ancestors:
-                    continue
-                value = self._key_value(pod, keys, paths)
-                if value is None:
-                    continue
-                part = f"{pod.component}{'/' + pod.instance if pod.instance else ''}"
-                known = seen.setdefault(pod.replicas, (part, value))
-                if known[1] != value and known[0] != part:
-                    expr = by_text.get(paths[0])
-                    where = expr.node if expr is not None else self.definition.document_node
-                    self._fact(GangKeySplitsRun, where, group, f"{known[0]}: {_shown(known[1])}",
-                               f"{part}: {_shown(value)}")
-                    return
-
-    def _key_value(self, pod: SyntheticPod, keys: set[str], paths: list[str]) -> tuple[Any, ...] | None:
-        labels = {**pod.shared, **pod.pod["metadata"]["labels"]}
-        if not all(k in labels or (k not in pod.undetermined and (pod.exhaustive or k in pod.listed))
-                   for k in keys):
-            return None
-        data = JqInput({**pod.pod, "metadata": {**pod.pod["metadata"], "labels": labels}})
-        values = []
-        for text in paths:
-            result = self.runtime.evaluate(text, data)
-            if not result.ok:
-                return None
-            values.append(tuple(result.outputs))
-        return tuple(values)
-
-
-def _shown(value: tuple[Any, ...]) -> str:
-    return ", ".join(",".join("null" if v is None else str(v) for v in outputs) or "nothing"
-                     for outputs in value)
-
 
 def verify_selectors(definition: Definition, workload: Workload, obj: Json, runtime: JqRuntime) -> list[Fact]:
-    """What the definition's selectors and gang keys get wrong on the pods the controller creates for
-    ``obj``."""
+    """What the definition's selectors get wrong on the pods the controller creates for ``obj``."""
     verifier = _Verifier(definition, workload, runtime)
     if not verifier.checks_anything():
         return []  # the pods are not made for nothing: their synthesis is most of what verifying costs
@@ -237,5 +177,4 @@ def verify_selectors(definition: Definition, workload: Workload, obj: Json, runt
         return []
     verifier.type_selectors()
     verifier.instance_selectors()
-    verifier.gang_keys()
     return verifier.facts

@@ -500,3 +500,65 @@ def mpijob_tree(old: str = "", new: str = "", gang_key: str | None = None) -> st
     definition = _replace(MPIJOB_TREE, old, new) if old else MPIJOB_TREE
     gang = MPIJOB_GANG % (gang_key, gang_key) if gang_key is not None else ""
     return definition + gang + MPIJOB_MANIFEST
+
+
+# -- a workload of a kind KAI has no grouper of its own for: its Karta grouper reads the definition's gang --
+# (the PyFlow of kai-scheduler/KAI-Scheduler's grouper_test.go: one master, two workers, a role label)
+
+PYFLOW_TREE = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: pyflow}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: pyflow
+      kind: {group: jobs.example.com, version: v1, kind: PyFlow}
+      statusDefinition:
+        phaseDefinition: {path: .status.phase}
+        statusMappings: {running: [{byPhase: Running}]}
+    childComponents:
+    - name: master
+      ownerRef: pyflow
+      specDefinition: {podTemplateSpecPath: .spec.master.template}
+      scaleDefinition: {replicasPath: .spec.master.replicas}
+      podSelector: {componentTypeSelector: {keyPath: .metadata.labels.role, value: master}}
+    - name: worker
+      ownerRef: pyflow
+      specDefinition: {podTemplateSpecPath: .spec.worker.template}
+      scaleDefinition: {replicasPath: .spec.worker.replicas}
+      podSelector: {componentTypeSelector: {keyPath: .metadata.labels.role, value: worker}}
+  optimizationInstructions:
+    gangScheduling:
+"""
+PYFLOW_MANIFEST = """\
+---
+apiVersion: jobs.example.com/v1
+kind: PyFlow
+metadata: {name: pyflow-example, uid: a1b2c3d4-e5f6-7890-abcd-ef1234567890}
+spec:
+  master:
+    replicas: 1
+    template:
+      metadata: {labels: {role: master, job-name: pyflow-example}}
+      spec: {containers: [{name: main, image: pyflow}]}
+  worker:
+    replicas: 2
+    template:
+      metadata: {labels: {role: worker, job-name: pyflow-example}}
+      spec: {containers: [{name: main, image: pyflow}]}
+"""
+# the whole PyFlow as one gang: every pod takes the root, whose subtree scale is 1 + 2
+PYFLOW_GANG = """\
+      podGroups:
+      - name: job
+        members:
+        - {componentName: pyflow}
+"""
+
+
+def pyflow_tree(gang: str = PYFLOW_GANG, old: str = "", new: str = "") -> str:
+    """The PyFlow definition with ``gang`` under gangScheduling (``old`` replaced by ``new``), then the
+    manifest."""
+    definition = _replace(PYFLOW_TREE, old, new) if old else PYFLOW_TREE
+    return definition + gang + PYFLOW_MANIFEST

@@ -12,9 +12,11 @@ RULE = define(
     "ambiguous-definition",
     "error",
     "Two definitions describe the same root kind (group, version, kind).",
-    why="The operator's admission webhook admits one Karta per root kind (FORMAT.md §3.4). Where two meet "
-    "anyway, KAI refuses to group the workload's pods (more than one match is an error, FORMAT.md §6) and "
-    "`kli` asks to remove one.",
+    why="The operator's admission webhook admits one Karta per root kind (FORMAT.md §3.4), and `kli` asks to "
+    "remove one. KAI's Karta hub takes the definitions of the pods' top owner's exact kind that have gang "
+    "instructions and pass the validator; where two such meet, that is an error and it groups the pods with "
+    "neither (kai-scheduler/KAI-Scheduler@d5bc503 pkg/podgrouper/podgrouper/plugins/karta/hub.go "
+    "getKartaForGvk). The message says which KAI takes.",
     bad=JOBSET_TREE_HEAD
     + "---\n"
     + JOBSET_TREE_HEAD.replace("jobset-x-k8s-io-jobset-v1alpha2", "jobset-copy")
@@ -27,4 +29,5 @@ RULE = define(
 
 @reports(RULE, AmbiguousDefinition)
 def message(fact: AmbiguousDefinition) -> str:
-    return f"{len(fact.names)} definitions describe {fact.gvk} ({', '.join(fact.names)}); keep one"
+    kai = f"; {fact.kai}" if fact.kai else ""
+    return f"{len(fact.names)} definitions describe {fact.gvk} ({', '.join(fact.names)}); keep one{kai}"

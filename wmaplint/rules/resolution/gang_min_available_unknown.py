@@ -1,40 +1,36 @@
-"""WM714 gang-min-available-unknown: the gang scheduler gets no positive min-available for a pod group on
-this manifest."""
+"""WM714 gang-min-available-unknown: every pod of a PodGroup computes min-available 0 on this manifest."""
 
 from __future__ import annotations
 
-from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import GangScaleZero, PodGroupEmpty
+from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.resolve.facts import PodGroupEmpty
 from wmaplint.rules import reports
-from wmaplint.rules.examples import jobset_tree_with_gang
+from wmaplint.rules.examples import pyflow_tree
+from wmaplint.rules.resolution import consumer
 
 RULE = define(
     "WM714",
     "gang-min-available-unknown",
     "warning",
-    "The gang scheduler gets no positive min-available for a pod group on this manifest.",
-    why="KAI sizes a gang from the members' subtree scale (minReplicas if positive, else replicas if "
-    "positive, else 0; upstream `CalculateSubtreeScale`). A podGroup sub-group of scale 0 is refused "
-    "(`component %s must expose a replica scale definition`), and a podGroups group whose members add up to "
-    "0 gets a min-available of 0.",
-    bad=jobset_tree_with_gang("replicatedjob", ".spec.replicatedJobs[] | 0"),
-    good=jobset_tree_with_gang("replicatedjob"),
-    fix="Give every gang member a scaleDefinition whose replicasPath or minReplicasPath is positive.",
+    "Every pod of a PodGroup computes min-available 0 on this manifest.",
+    why="KAI's Karta grouper sizes a podGroups PodGroup by the subtree scale of the member a pod takes "
+    "(minReplicas if positive, else replicas if positive, else 0, the library's `CalculateSubtreeScale`), "
+    "and writes it as the PodGroup's minMember (kai-scheduler/KAI-Scheduler@d5bc503 "
+    "pkg/podgrouper/podgrouper/plugins/karta/grouper.go getPodGroupMetadataAlpha, podgroup/handler.go): a "
+    "member without a scale on the manifest gives 0, which asks the scheduler for no pod at all. A podGroup "
+    "(v2) sub-group of scale 0 is refused instead (pod-group-rejected).",
+    bad=pyflow_tree(old=".spec.master.replicas}", new=".spec.master.minReplicas}").replace(
+        ".spec.worker.replicas}", ".spec.worker.minReplicas}"),
+    good=pyflow_tree(),
+    fix="Give the member a scaleDefinition whose replicasPath or minReplicasPath is positive on the "
+    "manifest.",
     example_mode="tree",
 )
 
 
-@reports(RULE, GangScaleZero)
-def member(fact: GangScaleZero) -> str:
-    return (
-        f"min-available of '{fact.component}' cannot be computed on this manifest: component "
-        f"{fact.component} must expose a replica scale definition (its subtree scale is 0)"
-    )
-
-
 @reports(RULE, PodGroupEmpty)
-def group(fact: PodGroupEmpty) -> str:
-    return (
-        f"pod group '{fact.group}' gets a min-available of 0 on this manifest: its members' replica scale "
-        "adds up to 0"
-    )
+def group(fact: PodGroupEmpty) -> Diagnostic:
+    message = (f"every pod of PodGroup {fact.group} computes min-available 0: member {fact.member} has no "
+               f"positive scale on this manifest (KAI grouper.go getPodGroupMetadataAlpha, "
+               f"CalculateSubtreeScale)")
+    return consumer(RULE, fact, message)
