@@ -320,7 +320,9 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     for problem in diagnostics_of(source.problems):
         message = f"rule pack is not valid YAML: {problem.message}"
         pack.problems.append(PackInvalid(path, problem.span, message))
-    if source.problems:
+    if source.refused is not None:
+        pack.problems.append(PackInvalid(path, Span.point(1, 1), f"rule pack has {source.refused}"))
+    if source.problems or source.refused is not None:
         return pack
     documents = [d for d in source.documents if d.root is not None]
     if len(documents) != 1:

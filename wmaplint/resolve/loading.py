@@ -19,10 +19,10 @@ from wmaplint.facts import Fact, diagnostics_of
 from wmaplint.resolve.facts import DocumentTooLarge, TooManyDocuments, TooManyNodes
 from wmaplint.shipped_data import shipped
 from wmaplint.source import (
+    FILE_LIMITS,
     Document,
     InputError,
-    MappingNode,
-    SequenceNode,
+    ReadLimits,
     SourceFile,
     decode_bytes,
     load_text,
@@ -153,27 +153,15 @@ def _screen(text: str, path: str, budget: Budget) -> tuple[str, list[Fact]]:
     return "".join(parts), problems
 
 
-def _too_many_nodes(root: object) -> bool:
-    """Whether a document holds more than MAX_DOCUMENT_NODES nodes (stops counting there)."""
-    count = 0
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        count += 1
-        if count > MAX_DOCUMENT_NODES:
-            return True
-        if isinstance(node, MappingNode):
-            for key, value in node.pairs:
-                stack.append(key)
-                stack.append(value)
-        elif isinstance(node, SequenceNode):
-            stack.extend(node.items)
-    return False
+# A manifest file is read as any file is, and each of its documents is passed over unbuilt past
+# MAX_DOCUMENT_NODES (aliases expanded), while the reader counts them.
+MANIFEST_LIMITS = ReadLimits(document_nodes=MAX_DOCUMENT_NODES)
 
 
 def load_file(path: str, text: str | None = None, budget: Budget | None = None) -> LoadedFile:
-    """The documents of a YAML/JSON file as plain values; YAML faults come back as diagnostics. With a
-    budget, the file holds manifests: documents past the resolution limits are reported and left out."""
+    """The documents of a YAML/JSON file as plain values; YAML faults come back as diagnostics, a file past
+    the reader's own limits (``source.ReadLimits``) is an InputError. With a budget, the file holds manifests:
+    documents past the resolution limits are reported and left out."""
     if text is None:
         text = read_source(path)
     shown = "<stdin>" if path == "-" else path
@@ -181,14 +169,17 @@ def load_file(path: str, text: str | None = None, budget: Budget | None = None) 
     found: list[Fact] = []
     if budget is not None:
         text, found = _screen(text, shown, budget)
-    source = load_text(text, shown)
+    source = load_text(text, shown, MANIFEST_LIMITS if budget is not None else FILE_LIMITS)
+    if source.refused is not None:
+        raise InputError(shown, source.refused)
     loaded: list[LoadedDocument] = []
     for document in source.documents:
-        if document.root is None:
-            continue
-        if budget is not None and _too_many_nodes(document.root):
+        if document.over_limit is not None:
+            assert budget is not None
             budget.refused += 1
-            found.append(TooManyNodes(shown, _at_line(document.root.span.start_line), MAX_DOCUMENT_NODES))
+            found.append(TooManyNodes(shown, _at_line(document.over_limit.start_line), MAX_DOCUMENT_NODES))
+            continue
+        if document.root is None:
             continue
         try:
             value = to_python(document.root)
