@@ -134,10 +134,12 @@ def _restore_nan(values: Any) -> tuple[Any, ...]:
     return tuple(math.nan if v == _NAN_MARK else v for v in values)
 
 
-# A name not preceded by `.` (a field: `.env`) and not followed by `:` (an object key: `{env: 1}`).
+# A name not preceded by `.` (a field: `.env`), `..`, or a bracket (nesting decides whether a name before a
+# colon is an object key).
 _TOKEN = re.compile(
-    r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)?(?!\w)(?!\s*:(?!:))|\.\.(?!\.)"
+    r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)?(?!\w)|\.\.(?!\.)|[][(){}]"
 )
+_KEY_COLON = re.compile(r"\s*:(?!:)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +222,26 @@ def normalize(value: Json) -> Any:
 
 def scan_names(expression: str) -> set[str]:
     """Identifiers (not fields or object keys), `$variables` and `..`; the text of strings and comments
-    removed, the code of string interpolations (``"\\(env)"``) kept."""
-    return set(_TOKEN.findall(code_text(expression)))
+    removed, the code of string interpolations (``"\\(env)"``) kept. A name before a colon is an object key
+    (``{env: 1}``) only directly inside braces: in brackets it is a slice's bound (``.[env:]``), and a
+    `$variable` before a colon in braces is the key's value (``{$ENV: 1}``), read as the prelude rebinds
+    it."""
+    code = code_text(expression)
+    names: set[str] = set()
+    open_brackets: list[str] = []
+    for match in _TOKEN.finditer(code):
+        token = match.group()
+        if token in "([{":
+            open_brackets.append(token)
+        elif token in ")]}":
+            if open_brackets:
+                open_brackets.pop()
+        elif (token[0] != "$" and token != ".." and open_brackets and open_brackets[-1] == "{"
+              and _KEY_COLON.match(code, match.end())):
+            continue
+        else:
+            names.add(token)
+    return names
 
 
 def code_text(expression: str) -> str:
