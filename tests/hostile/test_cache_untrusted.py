@@ -21,6 +21,7 @@ from wmaplint.schema.types import OBJECT, SchemaType
 from wmaplint.shipped_data import shipped
 
 from .helpers import WIDGET_DEFINITION, assert_clean, widget_crd, wmaplint
+from .planted import GROWING, RULED_CRD, SUSPECT
 from .test_schema_inputs import WIDGET_SCHEMA
 
 GVK = ("example.com", "v1", "Widget")
@@ -294,15 +295,7 @@ def test_schemas_add_never_writes_into_a_cache_not_used(widget: dict[str, Path],
 
 # -- forged plans -----------------------------------------------------------------------------------------
 
-# A comprehension that doubles a string at each of its 36 steps: 137 GB by the end, if nothing stops it.
-DOUBLING = ["comp", "x", "", ["list", [["const", 1]] * 36], "a", ["const", "ab"], ["const", True],
-            ["call", "_+_", None, [["ident", "a"], ["ident", "a"]]],
-            ["call", "_==_", None, [["call", "size", None, [["ident", "a"]]], ["const", 0]]]]
 TINY_COSTS = [[16, 1], [256, 1], [4096, 1]]
-RULED_SCHEMA = {"type": "object", "properties": {"spec": {
-    "type": "object", "properties": {"replicas": {"type": "integer"},
-                                     "template": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
-    "x-kubernetes-validations": [{"rule": "self.replicas >= 0", "message": "replicas must not be negative"}]}}}
 
 
 def _forge(records: Path, kind: str, change) -> int:  # type: ignore[no-untyped-def]
@@ -318,7 +311,8 @@ def _forge(records: Path, kind: str, change) -> int:  # type: ignore[no-untyped-
     return forged
 
 
-def _forged_run(tmp_path: Path, files: dict[str, str], args: list[str], kind: str, change):  # type: ignore[no-untyped-def]
+def _forged_run(tmp_path: Path, files: dict[str, str], args: list[str], kind: str,
+                change):  # type: ignore[no-untyped-def]
     from .fuzz import environment, run_case
     from .generators import Case
 
@@ -334,11 +328,9 @@ def _forged_run(tmp_path: Path, files: dict[str, str], args: list[str], kind: st
 def test_a_forged_plan_of_a_crd_rule_is_held_to_its_cost(tmp_path: Path) -> None:
     # a record of a CRD rule with a valid checksum, tiny costs and a doubling plan: 1.6 GB, then MemoryError
     def change(value: dict) -> None:  # type: ignore[type-arg]
-        value["plan"], value["costs"] = DOUBLING, TINY_COSTS
+        value["plan"], value["costs"] = GROWING, TINY_COSTS
 
-    files = {"crd.yaml": widget_crd(RULED_SCHEMA), "def.yaml": WIDGET_DEFINITION,
-             "w.json": json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
-                                   "spec": {"replicas": -1, "template": {}}})}
+    files = {"crd.yaml": RULED_CRD, "def.yaml": WIDGET_DEFINITION, "w.json": SUSPECT}
     clean, forged = _forged_run(tmp_path, files, ["tree", "--crds", "crd.yaml", "--definition", "def.yaml",
                                                   "w.json"], "cel", change)
     assert "replicas must not be negative" in clean.stdout + clean.stderr, str(clean)
@@ -350,7 +342,7 @@ def test_a_forged_plan_of_a_crd_rule_is_held_to_its_cost(tmp_path: Path) -> None
 def test_a_forged_plan_of_a_pack_rule_is_held_to_its_cost(tmp_path: Path) -> None:
     def change(value: dict) -> None:  # type: ignore[type-arg]
         for assertion, _ in value["rules"].values():
-            assertion["plan"], assertion["costs"] = DOUBLING, TINY_COSTS
+            assertion["plan"], assertion["costs"] = GROWING, TINY_COSTS
 
     from wmaplint.rules.examples import job_with_children
 
@@ -365,7 +357,7 @@ def test_a_forged_plan_stops_in_the_evaluator_with_little_made() -> None:
 
     from wmaplint.cel.interpret import MADE_FREE, OverBound, program_of
 
-    program = program_of(DOUBLING, ("self",))
+    program = program_of(GROWING, ("self",))
     assert program is not None
     tracemalloc.start()
     try:

@@ -17,18 +17,9 @@ from wmaplint.rules.examples import JOB
 from wmaplint.source.loader import MAX_FILE_NODES, MAX_LISTED_DUPLICATES, load_text
 
 from .fuzz import Outcome, environment, run_case
-from .generators import Case
+from .generators import DEFINITION_HEAD, MANIFEST_HEAD, RECORDING_HEAD, Case, empty_keys
 
 MIB = 1 << 20
-DEFINITION_HEAD = "apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata: {name: storm}\nspec: "
-MANIFEST_HEAD = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: storm}\nspec: "
-RECORDING_HEAD = "events:\n- kind: STATE\n  objects: "
-
-
-def empty_keys(size: int) -> str:
-    """A flow mapping of ``size`` bytes of empty explicit keys: two nodes every two bytes."""
-    return "{" + "?," * (size // 2 - 1) + "?}\n"
-
 
 def _run(tmp_path: Path, files: dict[str, str], *args: str) -> Outcome:
     outcome = run_case(Case("storms", args[0], dict(files), list(args)), tmp_path, environment(tmp_path))
