@@ -20,6 +20,8 @@ from wmaplint.schema.loader import ParsedFile
 from wmaplint.schema.types import OBJECT, SchemaType
 from wmaplint.shipped_data import shipped
 
+from .fuzz import environment, run_case  # before planted: its cases build on the generators'
+from .generators import Case
 from .helpers import WIDGET_DEFINITION, assert_clean, widget_crd, wmaplint
 from .planted import GROWING, RULED_CRD, SUSPECT
 from .test_schema_inputs import WIDGET_SCHEMA
@@ -313,9 +315,6 @@ def _forge(records: Path, kind: str, change) -> int:  # type: ignore[no-untyped-
 
 def _forged_run(tmp_path: Path, files: dict[str, str], args: list[str], kind: str,
                 change):  # type: ignore[no-untyped-def]
-    from .fuzz import environment, run_case
-    from .generators import Case
-
     env = environment(tmp_path)
     clean = run_case(Case("forged", "clean", files, args), tmp_path, env)
     assert clean.ok, str(clean)
