@@ -69,3 +69,20 @@ def test_the_reader_stops_at_the_files_limits(shape: str) -> None:
     source = load_text(text, "f.yaml")
     assert source.refused is not None and "not read" in source.refused
     assert ("500,000 YAML nodes" if shape == "empty keys" else "5,000 YAML documents") in source.refused
+
+
+def test_a_flood_of_one_rule_lists_a_thousand_and_says_the_rest() -> None:
+    from wmaplint.engine import MAX_FINDINGS_PER_RULE, lint_text
+
+    text = JOB.replace("spec:\n", "spec:\n" + "".join(f"  x{i}: 1\n" for i in range(1200)), 1)
+    found = [d for d in lint_text(text, "def.yaml") if d.rule == "WM112"]
+    assert len(found) == MAX_FINDINGS_PER_RULE + 1
+    assert found[-1].message == "200 more findings of this rule in this file, not listed one by one"
+
+
+def test_a_configuration_of_empty_keys_is_one_line(tmp_path: Path) -> None:
+    # composed whole before its 30,000 values were counted: 3 s and 350 MB for a megabyte
+    outcome = _run(tmp_path, {".wmaplint.yaml": empty_keys(MIB - 4), "def.yaml": JOB}, "check", "def.yaml")
+    [line] = outcome.stderr.strip().splitlines()
+    assert outcome.returncode == 2 and line.endswith(
+        "/.wmaplint.yaml: more than 30,000 YAML nodes (at line 1); not read (configuration)"), str(outcome)
