@@ -184,7 +184,10 @@ def test(
     except SuiteError as exc:
         _fail(f"--definition {exc}")
         return
-    suites = discover_suites(list(paths))
+    try:
+        suites = discover_suites(list(paths))
+    except SuiteError as exc:
+        _fail(str(exc))
     if not suites and not paths:
         _fail(f"no test suites found: the default is {DEFAULT_SUITES}/ of the working directory, which has "
               "none; name suite files, recordings or directories")

@@ -4,8 +4,8 @@
 ordered) as source text and compiles it when the module is imported: 1-2 ms a class here, and a one-file
 check imports about seventy classes, a fifth of its time. This ``dataclass`` makes the same classes from
 methods shared by all of them, for the options the project uses (``frozen``, ``slots``, ``eq``, ``order``,
-``field(default=..., default_factory=..., repr=...)``); ``fields`` and ``replace`` work on them. Type
-checkers see the standard library's names, so the classes type-check as before.
+``field(default=..., default_factory=..., repr=..., compare=...)``); ``fields`` and ``replace`` work on
+them. Type checkers see the standard library's names, so the classes type-check as before.
 
 A shared ``__init__`` takes about a microsecond more per object than a generated one; a class made by the
 thousand (positioned nodes, spans) writes its own ``__init__``, which is kept.
@@ -33,21 +33,24 @@ else:
         """An attempt to assign or delete a field of a frozen instance."""
 
     class Field:
-        __slots__ = ("name", "default", "default_factory", "repr")
+        __slots__ = ("name", "default", "default_factory", "repr", "compare")
 
-        def __init__(self, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True) -> None:
+        def __init__(self, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True,
+                     compare: bool = True) -> None:
             if default is not MISSING and default_factory is not MISSING:
                 raise ValueError("cannot specify both default and default_factory")
             self.name = ""
             self.default = default
             self.default_factory = default_factory
             self.repr = repr
+            self.compare = compare
 
         def __repr__(self) -> str:
             return f"Field(name={self.name!r}, default={self.default!r})"
 
-    def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True) -> Any:
-        return Field(default, default_factory, repr)
+    def field(*, default: Any = MISSING, default_factory: Any = MISSING, repr: bool = True,
+              compare: bool = True) -> Any:
+        return Field(default, default_factory, repr, compare)
 
     def fields(class_or_instance: Any) -> tuple[Field, ...]:
         cls = class_or_instance if isinstance(class_or_instance, type) else type(class_or_instance)
@@ -124,6 +127,15 @@ else:
         made.__qualname__ = cls.__qualname__
         return made
 
+    def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+        """The values of the named fields of an object, as a tuple."""
+        if len(names) > 1:
+            return attrgetter(*names)
+        if len(names) == 1:
+            one = attrgetter(names[0])
+            return lambda self: (one(self),)
+        return lambda self: ()
+
     def _methods(specs: tuple[Field, ...], *, frozen: bool, slots: bool, eq: bool,
                  order: bool) -> dict[str, Callable[..., Any]]:
         names = tuple(s.name for s in specs)
@@ -159,26 +171,18 @@ else:
 
         methods: dict[str, Callable[..., Any]] = {"__init__": __init__, "__repr__": __repr__}
 
-        if count > 1:
-            values: Callable[[Any], tuple[Any, ...]] = attrgetter(*names)
-        elif count == 1:
-            one = attrgetter(names[0])
-
-            def values(self: Any) -> tuple[Any, ...]:
-                return (one(self),)
-        else:
-            def values(self: Any) -> tuple[Any, ...]:
-                return ()
+        values = _getter(names)
+        compared = _getter(tuple(s.name for s in specs if s.compare))
 
         if eq:
             def __eq__(self: Any, other: Any) -> Any:
                 if other.__class__ is not self.__class__:
                     return NotImplemented
-                return values(self) == values(other)
+                return compared(self) == compared(other)
 
             methods["__eq__"] = __eq__
             if frozen:
-                methods["__hash__"] = lambda self: hash(values(self))
+                methods["__hash__"] = lambda self: hash(compared(self))
             else:
                 methods["__hash__"] = None  # type: ignore[assignment]  # mutable and compared: unhashable
         if order:
@@ -186,7 +190,7 @@ else:
                 def method(self: Any, other: Any) -> Any:
                     if other.__class__ is not self.__class__:
                         return NotImplemented
-                    return test(values(self), values(other))
+                    return test(compared(self), compared(other))
                 return method
 
             methods["__lt__"] = compare(lambda a, b: a < b)

@@ -111,7 +111,34 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
             d.severity = Severity.ERROR
         result.append(d)
     result.sort(key=Diagnostic.sort_key)
-    return result
+    return capped(result)
+
+
+# Findings of one rule listed in one file; the rest are said in one finding, as linters cap a flood (a file
+# of a hundred thousand repeated keys, a definition generated wrong in every entry).
+MAX_FINDINGS_PER_RULE = 1000
+
+
+def capped(found: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings of one file (sorted) with at most MAX_FINDINGS_PER_RULE of each rule, the first ones;
+    past that, one more of the rule, where the first one left out stands, says how many were left out."""
+    counts: dict[str, int] = {}
+    for d in found:
+        counts[d.rule] = counts.get(d.rule, 0) + 1
+    if all(count <= MAX_FINDINGS_PER_RULE for count in counts.values()):
+        return found
+    kept: list[Diagnostic] = []
+    listed: dict[str, int] = {}
+    for d in found:
+        seen = listed[d.rule] = listed.get(d.rule, 0) + 1
+        if seen <= MAX_FINDINGS_PER_RULE:
+            kept.append(d)
+        elif seen == MAX_FINDINGS_PER_RULE + 1:
+            more = counts[d.rule] - MAX_FINDINGS_PER_RULE
+            worst = max(x.severity for x in found if x.rule == d.rule)
+            kept.append(Diagnostic(d.rule, worst, f"{more:,} more findings of this rule in this file, not "
+                                   "listed one by one", d.path, d.span, data=d.data))
+    return kept
 
 
 def _name_templates(found: list[Diagnostic], text: str) -> None:
@@ -365,6 +392,8 @@ def _lint_one_text(text: str, path: str, options: Options) -> FileOutcome:
     try:
         config = options.config_for(path)
         source = load_text(text, path)
+        if source.refused is not None:  # past the reader's limits, as a file over its size is
+            return FileOutcome(path, error=f"{path}: {source.refused}")
         if not suite and not _read_by_us(source):
             return FileOutcome(path, skipped=NOT_OURS)
         return FileOutcome(path, text=text, diagnostics=_lint_source(source, options, config))

@@ -125,13 +125,29 @@ def _lying(rng: random.Random, ident: int) -> bytes:
     return frame(body, header=b"Content-Length: %d\r\n\r\n" % len(body))
 
 
+def huge_frame(rng: random.Random, ident: int) -> bytes:
+    """A request under the 128 MB content limit that holds millions of small values (`[]`, `{}`, `0`, `""`),
+    or a document opened with a text as large and few values."""
+    size = rng.choice([16 << 20, 64 << 20, 126 << 20])
+    if rng.random() < 0.25:
+        text = "a: [" + "1, " * (size // 4) + "]\n"
+        return message({"jsonrpc": "2.0", "id": ident, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}, "text": text}})
+    value = rng.choice([b"[]", b"{}", b"0", b'""', b"[[[]]]"])
+    head = b'{"jsonrpc":"2.0","id":%d,"method":"textDocument/hover","params":{"x":[' % ident
+    return frame(head + b",".join([value] * ((size - len(head)) // (len(value) + 1))) + b"]}}")
+
+
 def framing_session(rng: random.Random) -> tuple[bytes, list[int | str]]:
-    """The bytes a client sends (initialize, valid requests between lying frames and cancellations, shutdown,
-    exit) and the ids that must be answered exactly once."""
+    """The bytes a client sends (initialize, valid requests between lying frames, cancellations and, now and
+    then, a huge frame; shutdown, exit) and the ids that must be answered exactly once."""
     out = [message({"jsonrpc": "2.0", "id": 0, "method": "initialize",
                     "params": {"capabilities": {}, "rootUri": None, "processId": None}}),
            message({"jsonrpc": "2.0", "method": "initialized", "params": {}})]
     answers: list[int | str] = [0]
+    if rng.random() < 0.1:
+        out.append(huge_frame(rng, 5000))
+        answers.append(5000)
     for number in range(1, rng.randint(4, 30)):
         kind = rng.randrange(4)
         if kind == 0:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,7 +133,33 @@ def _definition(rng: random.Random) -> str:
     return rng.choice(DEFINITIONS)
 
 
+# --- storms: YAML of a node every byte or two ------------------------------------------------------------
+
+DEFINITION_HEAD = "apiVersion: run.ai/v1alpha1\nkind: Karta\nmetadata: {name: storm}\nspec: "
+MANIFEST_HEAD = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: storm}\nspec: "
+
+
+def empty_keys(size: int) -> str:
+    """A flow mapping of ``size`` bytes of empty explicit keys (`{?,?,...}`): two nodes every two bytes,
+    every key a repeat of the one before."""
+    return "{" + "?," * (size // 2 - 1) + "?}\n"
+
+
+def _storm(rng: random.Random, head: str) -> str:
+    """A document (or three) of empty explicit keys, or a mapping of one key repeated, under ``head``."""
+    size = rng.choice([64 << 10, 400 << 10, 1 << 20])
+    shape = rng.randrange(3)
+    if shape == 0:
+        return head + empty_keys(size - len(head) - 2)
+    if shape == 1:
+        return "---\n".join(head + empty_keys(size - len(head) - 2) for _ in range(3))
+    return head + "{" + "a: 1, " * (size // 6) + "b: 2}\n"
+
+
 def definitions(rng: random.Random, index: int) -> Case:
+    if rng.random() < 0.08:
+        return Case("definitions", f"{index}", {"def.yaml": _storm(rng, DEFINITION_HEAD)},
+                    ["check", "--format", rng.choice(["text", "json", "sarif"]), "def.yaml"])
     text = _mutate_lines(rng, _definition(rng), rng.randint(1, 6))
     if rng.random() < 0.2:
         text = "---\n".join([text] * rng.randint(2, 40))
@@ -172,7 +198,36 @@ def _jq(rng: random.Random, depth: int = 0) -> str:
     return rng.choice(forms)
 
 
+# Expressions judged cheap by their output size whose work grows with the square of their input: an index
+# that is an array, index/indices/inside/contains of one, an array minus an array.
+COSTLY_JQ = [
+    '(.spec.s / "")[(.spec.t / "")] | length',
+    '(.spec.t / "") as $t | .spec.s / "" | indices($t) | length',
+    '(.spec.t / "") as $t | .spec.s / "" | index($t)',
+    '(.spec.s / "") as $s | .spec.t / "" | inside($s)',
+    '(.spec.t / "") as $t | .spec.s / "" | contains($t)',
+    '(.spec.s / "") - (.spec.t / "") | length',
+    '.spec.a - .spec.b | length',
+    '.spec.a[.spec.b]',
+]
+
+
+def _costly_jq(rng: random.Random, index: int) -> Case:
+    """A costly expression as a replicas path, on a manifest of tens of kilobytes that makes it so."""
+    expression = rng.choice(COSTLY_JQ)
+    size = rng.choice([8_000, 40_000, 64_000])
+    pod = {"spec": {"containers": [{"name": "c", "image": "x"}]}}
+    spec = {"s": "a" * (size // 2), "t": "a" * (size // 4) + "b", "a": [1] * (size // 8),
+            "b": [1] * (size // 16) + [2], "template": pod}
+    manifest = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": spec}
+    text = JOB.replace("'.spec.parallelism // 1'", json.dumps(expression), 1)
+    return Case("jq", f"{index}", {"def.yaml": text, "job.json": json.dumps(manifest)},
+                ["tree", "--definition", "def.yaml", "job.json"])
+
+
 def jq(rng: random.Random, index: int) -> Case:
+    if rng.random() < 0.15:
+        return _costly_jq(rng, index)
     expression = _jq(rng)
     if rng.random() < 0.2:
         expression = "(" * rng.choice([10, 300, 3000]) + expression + ")" * rng.choice([10, 300, 3000])
@@ -303,6 +358,9 @@ def crds(rng: random.Random, index: int) -> Case:
 # --- manifests --------------------------------------------------------------------------------------------
 
 def manifests(rng: random.Random, index: int) -> Case:
+    if rng.random() < 0.08:
+        return Case("manifests", f"{index}", {"m.yaml": _storm(rng, MANIFEST_HEAD)},
+                    ["tree", "--format", rng.choice(["text", "json"]), "m.yaml"])
     text = _mutate_lines(rng, rng.choice(MANIFESTS), rng.randint(1, 6))
     if rng.random() < 0.15:
         text = "---\n".join([text] * rng.randint(2, 200))
@@ -317,7 +375,15 @@ def manifests(rng: random.Random, index: int) -> Case:
 
 # --- suites -----------------------------------------------------------------------------------------------
 
+RECORDING_HEAD = "events:\n- kind: STATE\n  objects: "
+
+
 def suites(rng: random.Random, index: int) -> Case:
+    if rng.random() < 0.08:  # a suite or a recording of a node every byte or two
+        name = rng.choice(["s.test.yaml", "r.yaml"])
+        head = RECORDING_HEAD if name == "r.yaml" else "definition: def.yaml\ncases: "
+        text = head + empty_keys(rng.choice([64 << 10, (1 << 20) - len(head) - 2]))
+        return Case("suites", f"{index}", {name: text, "def.yaml": JOB}, ["test", name])
     manifest = rng.choice(MANIFESTS)
     definition = rng.choice(["def.yaml", "missing.yaml", "{file: def.yaml}", "{file: [1]}", "[]", "7", ".",
                              "m.yaml", "suite.test.yaml", "'../../../../etc/hostname'", "/dev/zero"])
@@ -496,10 +562,36 @@ def _junit_output(rng: random.Random, index: int) -> Case:
     return Case("outputs", f"{index}", files, args, writable=writable)
 
 
+# A suite whose expectation is wrong: `test --update` rewrites it.
+_STALE_SUITE = _NAMING_SUITE.replace("{totals: {pods: 9}}", "{totals: {pods: 99}}")
+
+
+def _default_directory(rng: random.Random, index: int) -> Case:
+    """``test --update`` with no paths, where the default catalog/tests/ (or catalog/) is a link out of the
+    working directory to suites beside it: none of them may be written."""
+    outside = {"def.yaml": JOB, "m.yaml": rng.choice(MANIFESTS), "pods.yaml": "items: []\n",
+               "s.test.yaml": _STALE_SUITE}
+    files: dict[str, str | bytes | Link | Hardlink | Special] = {
+        f"../outside/tests/{name}": text for name, text in outside.items()}
+    if rng.random() < 0.5:
+        files["catalog"] = Link("../outside")
+    else:
+        files["catalog/tests"] = Link("../../outside/tests")
+    if rng.random() < 0.3:  # and a suite of the working directory's own, linked out
+        files["catalog/tests/mine.test.yaml"] = Link("../../../outside/tests/s.test.yaml")
+        files.pop("catalog", None)
+        files.pop("catalog/tests", None)
+    args = ["test", "--update"] + (["--junit", "out.xml"] if rng.random() < 0.3 else [])
+    return Case("outputs", f"{index}", files, args, writable={"out.xml"})
+
+
 def outputs(rng: random.Random, index: int) -> Case:
     """``check --output FORMAT=TARGET`` on a definition, the target a file, a link, a device, a pipe, an input
-    of the run; and ``test --junit`` (`_junit_output`). The runner holds every name but the writable ones to
-    their bytes and kinds."""
+    of the run; ``test --junit`` (`_junit_output`); and ``test --update`` whose default directory is a link
+    out of the working directory (`_default_directory`). The runner holds every name but the writable ones
+    to their bytes and kinds."""
+    if rng.random() < 0.1:
+        return _default_directory(rng, index)
     if rng.random() < 0.3:
         return _junit_output(rng, index)
     name, extra, writable = rng.choice(_TARGETS)
@@ -558,7 +650,9 @@ FAMILIES: dict[str, Callable[[random.Random, int], Case]] = {
 }
 
 
-def cases(family: str, seed: int, count: int) -> list[Case]:
-    """``count`` cases of a family; case i depends only on (family, seed, i)."""
+def cases(family: str, seed: int, count: int) -> Iterator[Case]:
+    """``count`` cases of a family, made one at a time (a huge frame is 126 MB); case i depends only on
+    (family, seed, i)."""
     make = FAMILIES[family]
-    return [make(random.Random(f"{family}:{seed}:{i}"), i) for i in range(count)]
+    for i in range(count):
+        yield make(random.Random(f"{family}:{seed}:{i}"), i)

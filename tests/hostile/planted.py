@@ -23,6 +23,8 @@ import json
 import os
 import pickle
 import random
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -142,6 +144,62 @@ def _damaged(rng: random.Random, name: str, record: bytes) -> Content:
     return record  # left whole: another record is the damaged one
 
 
+# A CRD whose spec has a validation rule, for the records of its compiled CEL.
+_SPEC = {"replicas": {"type": "integer"},
+         "template": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}
+_RULE = {"rule": "self.replicas >= 0", "message": "replicas must not be negative"}
+RULED_SCHEMA = {"type": "object", "properties": {"spec": {
+    "type": "object", "properties": _SPEC, "x-kubernetes-validations": [_RULE]}}}
+RULED_CRD = widget_crd(RULED_SCHEMA)
+SUSPECT = json.dumps({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+                       "spec": {"replicas": -1, "template": _POD}})
+# Plans a forged record may hold, each costed at almost nothing: a string doubled at each of 36 steps
+# (137 GB), a list doubled likewise, 10,000 steps of a growing join, a plan of no known form, none at all.
+GROWING = ["comp", "x", "", ["list", [["const", 1]] * 36], "a", ["const", "ab"], ["const", True],
+            ["call", "_+_", None, [["ident", "a"], ["ident", "a"]]],
+            ["call", "_==_", None, [["call", "size", None, [["ident", "a"]]], ["const", 0]]]]
+_FORGED_PLANS: list[Any] = [
+    GROWING,
+    [*GROWING[:5], ["list", [["const", "x"]]], *GROWING[6:]],
+    ["comp", "x", "", ["call", "split", ["const", "a" * 10_000], [["const", ""]]], "a", ["const", "ab"],
+     ["const", True], ["call", "join", ["list", [["ident", "a"], ["ident", "a"]]], []], ["const", True]],
+    ["nope", 1], None,
+]
+
+
+@functools.lru_cache(maxsize=1)
+def _clean_records() -> dict[str, bytes]:
+    """The CEL records a clean run writes (a CRD rule's, the shipped pack's): name below the cache's records
+    directory -> framed bytes. Made by the real command line, so their names and frames are the real ones."""
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        for name, text in (("crd.yaml", RULED_CRD), ("def.yaml", WIDGET_DEFINITION), ("w.json", SUSPECT)):
+            (home / name).write_text(text)
+        env = {**os.environ, "WMAPLINT_CACHE_DIR": str(home / "cache"), "WMAPLINT_SCHEMA_PATH": ""}
+        for args in (_COMMANDS[1], ["check", "def.yaml"]):
+            subprocess.run([sys.executable, "-m", "wmaplint", *args], cwd=home, env=env, capture_output=True,
+                           check=False, timeout=120)
+        records = home / "cache" / "records"
+        return {str(p.relative_to(records)): p.read_bytes() for kind in ("cel", "packs")
+                for p in sorted((records / kind).glob("*.json"))}
+
+
+def _forged_plans(rng: random.Random) -> dict[str, Content]:
+    """The clean CEL records with plans that grow without end (or are no plans) and costs of almost
+    nothing, under valid checksums."""
+    files: dict[str, Content] = {}
+    for name, record in _clean_records().items():
+        kind = name.split("/")[0]
+        value = json.loads(_payload(record))
+        programs = [value] if kind == "cel" else [
+            entry for pair in value["rules"].values() for entry in pair if entry is not None]
+        for program in programs:
+            program["plan"] = rng.choice(_FORGED_PLANS)
+            program["costs"] = [[16, 1], [256, 1], [4096, rng.choice([1, 10_000])]]
+        files[f"{CACHE}/records/{name}"] = cachefiles.frame(kind, 1, json.dumps(value).encode())
+    return files
+
+
 def _controller_records(rng: random.Random) -> dict[str, Content]:
     """Records of the shipped controller model, framed and checked, holding data of the wrong shape."""
     files: dict[str, Content] = {}
@@ -217,6 +275,10 @@ def caches(rng: random.Random, index: int) -> Case:
     elif extra == 5:
         files.update(_controller_records(rng))
     command = list(rng.choice(_COMMANDS))
+    if extra == 6:  # records of compiled CEL whose plans grow without end, costed at almost nothing
+        files.update(_forged_plans(rng))
+        files.update({"crd.yaml": RULED_CRD, "w.json": SUSPECT})
+        command = rng.choice([list(_COMMANDS[1]), ["check", "--format", "json", "def.yaml"]])
     return Case("caches", f"{index}", files, command, env=dict(CACHE_ENV), modes=modes, owners=owners,
                 writable=writable)
 

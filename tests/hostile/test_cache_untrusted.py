@@ -20,7 +20,10 @@ from wmaplint.schema.loader import ParsedFile
 from wmaplint.schema.types import OBJECT, SchemaType
 from wmaplint.shipped_data import shipped
 
+from .fuzz import environment, run_case  # before planted: its cases build on the generators'
+from .generators import Case
 from .helpers import WIDGET_DEFINITION, assert_clean, widget_crd, wmaplint
+from .planted import GROWING, RULED_CRD, SUSPECT
 from .test_schema_inputs import WIDGET_SCHEMA
 
 GVK = ("example.com", "v1", "Widget")
@@ -290,3 +293,76 @@ def test_schemas_add_never_writes_into_a_cache_not_used(widget: dict[str, Path],
                                 env={"WMAPLINT_CACHE_DIR": str(widget["cache"])}), 2, bad_inputs=2)
     assert "the cache is not used" in run.stderr and "nothing was added" in run.stderr, str(run)
     assert not list(widget["cache"].rglob("*"))
+
+
+# -- forged plans -----------------------------------------------------------------------------------------
+
+TINY_COSTS = [[16, 1], [256, 1], [4096, 1]]
+
+
+def _forge(records: Path, kind: str, change) -> int:  # type: ignore[no-untyped-def]
+    """Rewrite every record of ``kind`` with ``change`` applied to its JSON, under a valid checksum."""
+    forged = 0
+    for path in sorted((records / kind).glob("*.json")):
+        payload = cachefiles.unframe(path.read_bytes(), kind, cache_records.RECORD_VERSION)
+        assert payload is not None
+        value = json.loads(payload)
+        change(value)
+        path.write_bytes(cachefiles.frame(kind, cache_records.RECORD_VERSION, json.dumps(value).encode()))
+        forged += 1
+    return forged
+
+
+def _forged_run(tmp_path: Path, files: dict[str, str], args: list[str], kind: str,
+                change):  # type: ignore[no-untyped-def]
+    env = environment(tmp_path)
+    clean = run_case(Case("forged", "clean", files, args), tmp_path, env)
+    assert clean.ok, str(clean)
+    assert _forge(tmp_path / "cache" / "records", kind, change), "no record was written"
+    forged = run_case(Case("forged", "forged", files, args), tmp_path, env)
+    assert forged.ok, str(forged)  # 20 s, 500 MB, exit 0/1/2, no traceback
+    return clean, forged
+
+
+def test_a_forged_plan_of_a_crd_rule_is_held_to_its_cost(tmp_path: Path) -> None:
+    # a record of a CRD rule with a valid checksum, tiny costs and a doubling plan: 1.6 GB, then MemoryError
+    def change(value: dict) -> None:  # type: ignore[type-arg]
+        value["plan"], value["costs"] = GROWING, TINY_COSTS
+
+    files = {"crd.yaml": RULED_CRD, "def.yaml": WIDGET_DEFINITION, "w.json": SUSPECT}
+    clean, forged = _forged_run(tmp_path, files, ["tree", "--crds", "crd.yaml", "--definition", "def.yaml",
+                                                  "w.json"], "cel", change)
+    assert "replicas must not be negative" in clean.stdout + clean.stderr, str(clean)
+    assert (forged.stdout, forged.stderr, forged.returncode) == (clean.stdout, clean.stderr, clean.returncode)
+    [record] = (tmp_path / "cache" / "records" / "cel").glob("*.json")
+    assert b'"+' not in record.read_bytes() and b"_+_" not in record.read_bytes()  # written again, compiled
+
+
+def test_a_forged_plan_of_a_pack_rule_is_held_to_its_cost(tmp_path: Path) -> None:
+    def change(value: dict) -> None:  # type: ignore[type-arg]
+        for assertion, _ in value["rules"].values():
+            assertion["plan"], assertion["costs"] = GROWING, TINY_COSTS
+
+    from wmaplint.rules.examples import job_with_children
+
+    files = {"def.yaml": job_with_children(3, scaled=False, selected=True)}
+    clean, forged = _forged_run(tmp_path, files, ["check", "--format", "json", "def.yaml"], "packs", change)
+    assert "KBP001" in clean.stdout, str(clean)
+    assert (forged.stdout, forged.returncode) == (clean.stdout, clean.returncode)
+
+
+def test_a_forged_plan_stops_in_the_evaluator_with_little_made() -> None:
+    import tracemalloc
+
+    from wmaplint.cel.interpret import MADE_FREE, OverBound, program_of
+
+    program = program_of(GROWING, ("self",))
+    assert program is not None
+    tracemalloc.start()
+    try:
+        with pytest.raises(OverBound):
+            program.evaluate({"self": {}}, admitted=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * MADE_FREE

@@ -79,7 +79,16 @@ def test_names_inside_interpolations_are_refused_as_outside(expression: str) -> 
     assert refusal(expression) is not None and REFUSED in (refusal(expression) or "")
 
 
-@pytest.mark.parametrize("expression", [r'"\\(env)"', r'"env"', r'{env: 1} | .env', r'"\(.env)"'])
+@pytest.mark.parametrize("expression", [".[env:]", ".[$ENV:]", ".[:env]", ".[1:env]", '{$ENV: 1}',
+                                        '{(env): 1}', '{a: .[env:1]}', '{a: .[$ENV:]}', '{a: 1, "b": env}',
+                                        '[.[] | .[$__loc__:]]'])
+def test_a_name_before_a_slices_colon_is_read_not_a_key(expression: str) -> None:
+    # `.[env:]` is a slice from env: the scan took the name before a colon for an object key, anywhere
+    assert REFUSED in (refusal(expression) or ""), expression
+
+
+@pytest.mark.parametrize("expression", [r'"\\(env)"', r'"env"', r'{env: 1} | .env', r'"\(.env)"',
+                                        '{a: 1, env: 2}', '{a: {env: [1]}} | .a.env'])
 def test_strings_fields_and_keys_named_env_still_run(expression: str) -> None:
     assert refusal(expression) is None
 

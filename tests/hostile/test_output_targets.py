@@ -197,6 +197,39 @@ def test_update_leaves_a_linked_suite_alone(tmp_path) -> None:
     assert os.path.islink(tmp_path / "link.test.yaml") and suite.read_text() == SUITE
 
 
+@pytest.mark.parametrize("link", ["catalog", "catalog/tests"])
+def test_update_without_paths_follows_no_link_out_of_the_working_directory(tmp_path, link: str) -> None:
+    # the default catalog/tests/ is the repository's: reached through `catalog -> ../outside`, a suite outside
+    # the repository was rewritten, where `test .` walks past the link
+    outside, repo = tmp_path / "outside", tmp_path / "repo"
+    (outside / "tests").mkdir(parents=True)
+    (outside / "tests" / "def.yaml").write_text(JOB)
+    (outside / "tests" / "job.test.yaml").write_text(SUITE)
+    repo.mkdir()
+    if link == "catalog":
+        os.symlink("../outside", repo / "catalog")
+    else:
+        (repo / "catalog").mkdir()
+        os.symlink("../../outside/tests", repo / "catalog" / "tests")
+    run = _update(repo)
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "a symbolic link out of the working directory" in run.stderr, run.stderr
+    assert (outside / "tests" / "job.test.yaml").read_text() == SUITE
+
+
+def test_update_without_paths_reads_no_linked_suite_from_outside(tmp_path) -> None:
+    outside, repo = tmp_path / "outside", tmp_path / "repo"
+    outside.mkdir()
+    (outside / "def.yaml").write_text(JOB)
+    (outside / "job.test.yaml").write_text(SUITE)
+    (repo / "catalog" / "tests").mkdir(parents=True)
+    os.symlink("../../../outside/job.test.yaml", repo / "catalog" / "tests" / "job.test.yaml")
+    run = _update(repo)
+    assert run.returncode == 2 and "no test suites found" in run.stderr, run.stdout + run.stderr
+    assert (outside / "job.test.yaml").read_text() == SUITE
+
+
 
 # -- test --junit -----------------------------------------------------------------------------------------
 

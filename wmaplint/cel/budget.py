@@ -63,6 +63,7 @@ class CostBudget:
     def __init__(self, total: int = OBJECT_BUDGET) -> None:
         self.left = total
         self.exhausted = False
+        self.admitted = 0  # the bound last admitted: what a program read from the cache is held to
 
     def admit(self, bound: int) -> str | None:
         if bound > PER_CALL_LIMIT:
@@ -73,7 +74,13 @@ class CostBudget:
             return (f"not evaluated, nor any rule after it: with the rules before it, the cost on this data "
                     f"may pass the budget of {_count(OBJECT_BUDGET)} for one object")
         self.left -= bound
+        self.admitted = bound
         return None
+
+    def refund(self) -> None:
+        """Give back the bound last admitted: its program is compiled afresh and charged again."""
+        self.left += self.admitted
+        self.admitted = 0
 
 
 def _count(cost: int) -> str:

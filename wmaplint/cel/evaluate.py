@@ -179,11 +179,11 @@ class ValidationRuleVerdict:
     AST (to bound an evaluation's cost) is decoded from the program when a recorded verdict first needs it."""
 
     __slots__ = ("problems", "uses_old_self", "serialized", "truncated", "node_types", "plan", "_checked",
-                 "_costs", "_interpreted")
+                 "_costs", "_interpreted", "recorded")
 
     def __init__(self, problems: list[Any], uses_old_self: bool, serialized: bytes | None, truncated: int = 0,
                  node_types: Mapping[int, Any] | None = None, checked: Any = None, costs: Any = None,
-                 plan: Any = None):
+                 plan: Any = None, recorded: bool = False):
         self.problems = problems
         self.uses_old_self = uses_old_self
         self.serialized = serialized
@@ -193,6 +193,9 @@ class ValidationRuleVerdict:
         self._checked = checked
         self._costs = costs  # bounds at a few data sizes (wmaplint.cel.budget), recorded with the verdict
         self._interpreted: Any = _UNREAD
+        # read from the user cache: data someone else may have written, so its plan runs only in the Python
+        # evaluator, held to the cost it is admitted with, and never in the CEL runtime (``_run``)
+        self.recorded = recorded
 
     def interpreted(self) -> Any:
         """The rule ready for the Python evaluator (wmaplint.cel.interpret), None when outside its subset."""
@@ -242,23 +245,25 @@ def _recorded(path: Any) -> ValidationRuleVerdict | None:
         costs = tuple((int(size), int(bound)) for size, bound in data["costs"])
         serialized = cache_records.bytes_of(data["serialized"])
         old_self = bool(data["uses_old_self"])
-        return ValidationRuleVerdict([], old_self, serialized, costs=costs, plan=data["plan"])
+        return ValidationRuleVerdict([], old_self, serialized, costs=costs, plan=data["plan"], recorded=True)
     except cache_records.DAMAGED:
         return None
 
 
 def _verdict(
-    text: str, node: Mapping[str, Any], is_root: bool, self_type: Callable[[], t.CelType]
+    text: str, node: Mapping[str, Any], is_root: bool, self_type: Callable[[], t.CelType],
+    afresh: bool = False,
 ) -> ValidationRuleVerdict:
     """The rule type-checked against its schema node: once per rule and node in a process (every object
     validated against the schema shares it), and across processes from the user cache, which spares the
-    checker's imports, compiling and decoding. ``self_type()`` gives the node's CEL type."""
+    checker's imports, compiling and decoding. ``self_type()`` gives the node's CEL type. ``afresh``: compiled
+    in this process whatever the cache holds (its record is then written again)."""
     key = (text, id(node), is_root)
     found = _VERDICTS.get(key)
-    if found is not None and found[0] is node:
+    if found is not None and found[0] is node and not (afresh and found[1].recorded):
         return found[1]
     path = _record_path(text, node, is_root)
-    verdict = _recorded(path) if path is not None else None
+    verdict = _recorded(path) if path is not None and not afresh else None
     if verdict is None:
         from wmaplint.cel.checker import check_expression
         from wmaplint.cel.plan import plan_of
@@ -357,7 +362,13 @@ def validate_object(
                 if verdict.uses_old_self:
                     continue  # transition rule: no old object offline
                 refused = charge(budget, verdict.cost_table, verdict.checked_ast, verdict.node_types, sizes)
-                outcome = _run(text, verdict, cel_self) if refused is None else False
+                outcome = _run(text, verdict, cel_self, budget.admitted) if refused is None else False
+                if outcome is _AFRESH:  # a recorded plan the evaluator could not run within its cost
+                    budget.refund()
+                    verdict = _verdict(text, node, is_root, self_type, afresh=True)
+                    refused = charge(budget, verdict.cost_table, verdict.checked_ast, verdict.node_types,
+                                     sizes)
+                    outcome = _run(text, verdict, cel_self, budget.admitted) if refused is None else False
                 if outcome == ITERATION_LIMIT:  # the evaluator's own cap, not the API server's verdict
                     refused = ITERATION_LIMIT
                 if refused is not None:
@@ -434,23 +445,29 @@ def validate_object(
     return violations
 
 
-def _run(text: str, verdict: ValidationRuleVerdict, cel_self: Any) -> bool | str:
+_AFRESH = "compile afresh"  # a recorded verdict the Python evaluator could not run within its admitted cost
+
+
+def _run(text: str, verdict: ValidationRuleVerdict, cel_self: Any, admitted: int) -> bool | str:
     """True/False, or the runtime error text. The Python evaluator runs what it can; the CEL runtime,
-    imported only then, what it cannot."""
+    imported only then, what it cannot. A verdict read from the cache runs only in the evaluator, held to
+    the cost it was ``admitted`` with; where it cannot, ``_AFRESH``: the rule is to be compiled again."""
     if verdict.serialized is None:
         return "rule could not be compiled"
     interpreted = verdict.interpreted()
     if interpreted is not None:
-        from wmaplint.cel.interpret import EvaluationError, Unsupported
+        from wmaplint.cel.interpret import EvaluationError, OverBound, Unsupported
 
         try:
-            found = interpreted.evaluate({"self": cel_self})
+            found = interpreted.evaluate({"self": cel_self}, admitted=admitted if verdict.recorded else None)
         except EvaluationError as error:
             return _runtime_message(error.text)
-        except Unsupported:
+        except (Unsupported, OverBound):
             pass
         else:
             return found if isinstance(found, bool) else "no such overload"
+    if verdict.recorded:
+        return _AFRESH
     try:
         value = _program(text, verdict.serialized).eval(data={"self": cel_self})
     except Exception as exc:  # conversion failures of odd data become a runtime error, not a crash

@@ -21,11 +21,20 @@ division by zero are errors), ``in`` on lists and maps; ``size``, ``contains``, 
 
 Maps are iterated in their insertion order. CEL leaves the order open and the runtime's differs from one
 process to the next, so only a list made from a map's keys can come out in another order than the runtime's.
+
+A plan read back from the user cache is data someone else may have written: its evaluation is held to the
+cost it was admitted with (``evaluate(admitted=...)``): what it may make (characters and elements, counted
+before each string or list is built) and how long its loops may run. Past either it stops with ``OverBound``;
+the caller then compiles the expression afresh. A forged plan that doubled a string in 36 steps asked for
+137 GB.
 """
 
 from __future__ import annotations
 
+import math
 import re
+import sys
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -40,24 +49,48 @@ from wmaplint.cel.functions import (
     no_overload,
 )
 
-__all__ = ["CelError", "EvaluationError", "IterationLimit", "Program", "Unsupported", "fits", "program_of"]
+__all__ = ["CelError", "EvaluationError", "IterationLimit", "OverBound", "Program", "Unsupported", "fits",
+           "program_of"]
 
 ITERATION_BUDGET = 10_000  # the runtime's: an evaluation ends when its loops reach this many iterations
 MAX_PLAN_DEPTH = 100  # evaluation recurses once per level; deeper expressions are left to the runtime
 MAX_DATA_DEPTH = 100
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# What an evaluation held to its admitted cost may make and take. The runtime's cost charges a tenth of a
+# unit a character a string operation makes or reads, and about one a list element, so ten characters or
+# elements a unit of cost, on top of a megabyte, hold every evaluation the estimate admits; this evaluator
+# takes well under a microsecond a unit.
+MADE_FREE = 1 << 20
+MADE_PER_COST = 10
+SECONDS_FREE = 0.25
+SECONDS_PER_COST = 1e-6
 
 
 class IterationLimit(EvaluationError):
     """The runtime's iteration limit was reached: the evaluation stops whatever would absorb an error."""
 
 
-class _Frame:
-    __slots__ = ("values", "iterations")
+class OverBound(Exception):
+    """An evaluation held to its admitted cost went past it (what it made, or how long its loops ran)."""
 
-    def __init__(self, values: dict[str, Any]) -> None:
+
+class _Frame:
+    __slots__ = ("values", "iterations", "made", "most", "deadline")
+
+    def __init__(self, values: dict[str, Any], admitted: int | None = None) -> None:
         self.values = values
         self.iterations = 0
+        self.made = 0  # characters and elements made
+        if admitted is None:  # compiled in this process: its cost estimate holds
+            self.most, self.deadline = sys.maxsize, math.inf
+        else:
+            self.most = MADE_FREE + MADE_PER_COST * admitted
+            self.deadline = time.monotonic() + SECONDS_FREE + SECONDS_PER_COST * admitted
+
+    def make(self, count: int) -> None:
+        self.made += count
+        if self.made > self.most:
+            raise OverBound(f"it would make more than {self.most:,} characters and elements")
 
 
 Eval = Callable[[_Frame], Any]
@@ -192,7 +225,12 @@ class _Compiler:
 
     def _list(self, elements: list[Any], *, scope: Mapping[str, bool], depth: int) -> Eval:
         parts = [self.node(element, scope, depth) for element in elements]
-        return lambda frame: _strict(parts, frame)
+
+        def build(frame: _Frame) -> list[Any]:
+            frame.make(len(parts))
+            return _strict(parts, frame)
+
+        return build
 
     def _map(self, entries: list[Any], *, scope: Mapping[str, bool], depth: int) -> Eval:
         parts = [self.node(part, scope, depth) for entry in entries for part in entry]
@@ -200,6 +238,7 @@ class _Compiler:
             raise Unsupported("a malformed plan")
 
         def build(frame: _Frame) -> dict[str, Any]:
+            frame.make(len(parts))
             operands = _strict(parts, frame)
             keys = operands[0::2]
             if any(type(key) is not str for key in keys) or len(set(keys)) != len(keys):
@@ -223,6 +262,9 @@ class _Compiler:
         apply = FUNCTIONS.get((function, target is not None, len(args)))
         if apply is None:
             raise Unsupported(f"the function {function!r}")
+        made = _MAKERS.get(function)
+        if made is not None:
+            return _making(apply, made, operands)
         if len(operands) == 1:
             only = operands[0]
             return lambda frame: apply(only(frame))
@@ -245,6 +287,8 @@ class _Compiler:
         two = bool(iter_var2)
 
         def loop(frame: _Frame) -> Any:
+            if frame.deadline < math.inf and time.monotonic() > frame.deadline:
+                raise OverBound("its loops ran past their time")
             collection = of_range(frame)
             if type(collection) is list:
                 items: Any = enumerate(collection) if two else collection
@@ -260,6 +304,8 @@ class _Compiler:
                     frame.iterations += 1
                     if frame.iterations >= ITERATION_BUDGET:
                         raise IterationLimit("Iteration budget exceeded")
+                    if not frame.iterations & 63 and time.monotonic() > frame.deadline:
+                        raise OverBound("its loops ran past their time")
                     if two:
                         values[iter_var], values[iter_var2] = item
                     else:
@@ -379,10 +425,58 @@ def _append(accumulator: str, extra: Eval) -> Eval:
                 raise value.with_traceback(None)
         if type(built) is not list or type(more) is not list:
             raise no_overload("_+_")
+        frame.make(len(more))
         built.extend(more)
         return built
 
     return append
+
+
+def _sized(value: Any) -> int:
+    kind = type(value)
+    return len(value) if kind is str or kind is list or kind is dict else 0
+
+
+def _concatenated(*values: Any) -> int:
+    return sum(_sized(value) for value in values)
+
+
+def _replaced(text: Any, old: Any, new: Any, count: Any = -1) -> int:
+    if type(text) is not str or type(old) is not str or type(new) is not str or type(count) is not int:
+        return 0
+    found = len(text) + 1 if not old else text.count(old)
+    if count >= 0:
+        found = min(found, count)
+    return len(text) + found * max(0, len(new) - len(old))
+
+
+def _parts(text: Any, separator: Any, *_: Any) -> int:
+    if type(text) is not str or type(separator) is not str:
+        return 0
+    return len(text) + (len(text) if not separator else text.count(separator)) + 1
+
+
+def _joined(values: Any, separator: Any = "") -> int:
+    if type(values) is not list or type(separator) is not str:
+        return 0
+    return sum(_sized(value) for value in values) + len(separator) * len(values)
+
+
+# The functions whose results may be larger than a constant: what each may make, before it runs.
+_MAKERS: dict[str, Callable[..., int]] = {
+    "_+_": _concatenated, "replace": _replaced, "split": _parts, "join": _joined,
+    "lowerAscii": _concatenated, "upperAscii": _concatenated, "trim": _concatenated,
+}
+
+
+def _making(apply: Callable[..., Any], made: Callable[..., int], operands: list[Eval]) -> Eval:
+    """A call of a function that makes a string or a list: what it makes is counted before it is made."""
+    def call(frame: _Frame) -> Any:
+        values = _strict(operands, frame)
+        frame.make(made(*values))
+        return apply(*values)
+
+    return call
 
 
 class Program:
@@ -396,18 +490,25 @@ class Program:
             raise Unsupported("nested too deep") from None
         self._used = tuple(sorted(compiler.used))
 
-    def evaluate(self, values: Mapping[str, Any], *, checked: bool = False) -> Any:
+    def evaluate(self, values: Mapping[str, Any], *, checked: bool = False,
+                 admitted: int | None = None) -> Any:
         """The value of the expression for these variables; raises ``EvaluationError`` for an error outcome
-        and ``Unsupported`` for data outside the subset. ``checked``: the values are known to ``fits``."""
+        and ``Unsupported`` for data outside the subset. ``checked``: the values are known to ``fits``.
+        ``admitted``: the cost bound the evaluation was admitted with, for a plan not compiled in this process
+        (read from the cache), which it is then held to (``OverBound``)."""
         for name in self._used:
             if name not in values:
                 raise Unsupported(f"no value for {name!r}")
             if not checked and not fits(values[name]):
                 raise Unsupported(f"a value of {name!r} outside the subset")
         try:
-            return self._root(_Frame({name: values[name] for name in self._used}))
+            return self._root(_Frame({name: values[name] for name in self._used}, admitted))
         except RecursionError:
             raise Unsupported("nested too deep") from None
+        except MemoryError:  # the last resort of a bound: what it made is freed as this unwinds
+            if admitted is None:
+                raise
+            raise OverBound("it ran out of memory") from None
 
 
 def program_of(plan: object, variables: tuple[str, ...]) -> Program | None:

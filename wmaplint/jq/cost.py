@@ -65,6 +65,165 @@ def growth(node: jqast.Node) -> float:
     return _Estimator().size(node, {})
 
 
+Path = tuple[str | int, ...]
+# How large an operand of a pairwise step can be: a multiple of the input's size, or the paths into the input
+# whose largest value bounds it (a value read from the input as it is: its actual size is known when it runs).
+Operand = float | frozenset[Path]
+PairTerms = tuple[tuple[Operand, Operand], ...]
+
+
+def pair_terms(node: jqast.Node) -> PairTerms:
+    """The steps of a program that compare every element of one value with every element of another, each
+    as the sizes of its two operands; the pairs they compare are at most the sum of the products.
+
+    Everything else libjq does grows with the size of what it reads and builds (``growth``), but these do
+    not: an array minus an array, an index that may be an array (``.[$a]`` searches for a sub-array, and
+    ``index``, ``rindex`` and ``indices`` are defined with it), ``contains`` and ``inside`` (every element
+    against every other) and ``indices`` of a string (a search from each match). A step of which one side
+    has a constant size (a literal, ``length``, a comparison) compares nothing pairwise; a side read from the
+    input as it is (``.spec.replicas // 1``, also through a variable bound to it) is as large as that value
+    turns out to be, any other as large as its growth allows. Each costs about 250 ns a pair at worst
+    (benchmarks/bench_jq_pairs.py): a 40 kB manifest took 44 s on ``(.s / "")[(.t / "")]``."""
+    found = _Pairs()
+    found.walk(node, 1.0, (), {})
+    return tuple(found.terms)
+
+
+# Builtins that compare their input's elements with their argument's; those of them that ``indices``
+# underlies search a string from each match, or an array for a sub-array.
+_PAIRWISE = frozenset({"contains", "inside", "index", "rindex", "indices"})
+# Builtins whose output is a number, a boolean or null (or a type's name), whatever their input.
+_SMALL_OUTPUT = frozenset(
+    "length utf8bytelength not type has in contains inside startswith endswith test isnan isinfinite "
+    "isnormal isvalid any all isempty floor ceil round sqrt fabs abs tonumber null true false nan infinite "
+    "now significand logb gamma log log2 log10 exp exp2 exp10 pow trunc mktime".split()
+)
+_SMALL_OPS = frozenset({"==", "!=", "<", "<=", ">", ">=", "and", "or"})
+
+
+def _small(node: jqast.Node | None, small_vars: frozenset[str]) -> bool:
+    """Whether every output of ``node`` has a size that does not grow with its input: a literal, a number
+    computed from such, a comparison, ``length`` and the like (conservative)."""
+    if node is None:
+        return True
+    if isinstance(node, jqast.Literal):
+        return True
+    if isinstance(node, jqast.Neg):
+        return _small(node.term, small_vars)
+    if isinstance(node, jqast.Optional):
+        return _small(node.term, small_vars)
+    if isinstance(node, jqast.Binary):
+        return node.op in _SMALL_OPS or _small(node.left, small_vars) and _small(node.right, small_vars)
+    if isinstance(node, jqast.Pipe):
+        return _small(node.right, small_vars)
+    if isinstance(node, jqast.FuncCall):
+        return node.name in _SMALL_OUTPUT
+    if isinstance(node, jqast.VarRef):
+        return node.name in small_vars
+    if isinstance(node, jqast.ArrayCons):
+        return _small(node.body, small_vars)
+    if isinstance(node, jqast.ObjectCons):
+        return all(_small(e.key, small_vars) and _small(e.value, small_vars) for e in node.entries)
+    if isinstance(node, jqast.If):
+        branches = (node.then, *(then for _, then in node.elifs), node.else_)
+        return all(_small(b, small_vars) for b in branches)
+    if isinstance(node, jqast.Try):
+        return _small(node.body, small_vars) and _small(node.catch, small_vars)
+    if isinstance(node, jqast.Bind):
+        return _small(node.body, small_vars)
+    return False
+
+
+def _direct(node: jqast.Node | None, base: Path | None) -> Path | None:
+    """The path into the program's input of a value ``node`` reads as it is, when its own input is the value
+    at ``base`` (None: not such a read, or an input not read from the program's)."""
+    if base is None:
+        return None
+    keys: list[str | int] = []
+    while node is not None and not isinstance(node, jqast.Identity):
+        if isinstance(node, jqast.Field):
+            keys.append(node.name)
+        elif isinstance(node, jqast.Index) and isinstance(node.index, jqast.Literal) \
+                and isinstance(node.index.value, (str, int)) and not isinstance(node.index.value, bool):
+            keys.append(node.index.value)
+        elif not isinstance(node, jqast.Optional):
+            return None
+        node = node.term if isinstance(node, jqast.Optional) else node.target
+    return base + tuple(reversed(keys))
+
+
+class _Pairs:
+    """Recursive over the AST as ``_Estimator`` is. ``scale``: the size of the input a node runs on, as a
+    multiple of the program's input (a pipe's right side runs on what its left side outputs); ``base``: the
+    path of that input in the program's input, when it is read as it is; ``env``: the operand each variable
+    in scope stands for (None: a value of constant size)."""
+
+    def __init__(self) -> None:
+        self.terms: list[tuple[Operand, Operand]] = []
+
+    def walk(self, node: jqast.Node | None, scale: float, base: Path | None,
+             env: dict[str, Operand | None]) -> None:
+        if node is None:
+            return
+        if isinstance(node, jqast.Pipe):
+            self.walk(node.left, scale, base, env)
+            self.walk(node.right, scale * growth(node.left), _direct(node.left, base), env)
+            return
+        if isinstance(node, jqast.Bind):
+            self.walk(node.source, scale, base, env)
+            inner = dict(env)
+            whole = self.operand(node.source, scale, base, env)
+            part = None if whole is None else scale * growth(node.source)  # what destructuring binds
+            for pattern in node.patterns:
+                for sub in jqast.walk(pattern):
+                    if isinstance(sub, jqast.VarPattern):
+                        inner[sub.name] = whole if sub is pattern else part
+                    elif isinstance(sub, jqast.ObjectPatternEntry) and sub.var:
+                        inner[sub.var] = part
+            self.walk(node.body, scale, base, inner)
+            return
+        if isinstance(node, jqast.Binary) and node.op == "-":
+            self.pair(node.left, node.right, scale, base, env)
+        elif isinstance(node, jqast.Index):
+            self.pair(node.target or jqast.Identity(0, 0), node.index, scale, base, env)
+        elif isinstance(node, jqast.FuncCall):
+            if node.name in _PAIRWISE and node.args:
+                self.pair(jqast.Identity(0, 0), node.args[0], scale, base, env)
+            else:  # the arguments may run on the input's elements, or on what another argument outputs
+                base = None
+        for child in jqast.children(node):
+            self.walk(child, scale, base, env)
+
+    def pair(self, left: jqast.Node, right: jqast.Node, scale: float, base: Path | None,
+             env: dict[str, Operand | None]) -> None:
+        one, other = self.operand(left, scale, base, env), self.operand(right, scale, base, env)
+        if one is not None and other is not None:
+            self.terms.append((one, other))
+
+    def operand(self, node: jqast.Node, scale: float, base: Path | None,
+                env: dict[str, Operand | None]) -> Operand | None:
+        """How large the value of ``node`` may be: None for a constant size."""
+        if _small(node, frozenset(name for name, size in env.items() if size is None)):
+            return None
+        path = _direct(node, base)
+        if path is not None:
+            return frozenset({path})
+        if isinstance(node, jqast.VarRef) and node.name in env:
+            return env[node.name]
+        if isinstance(node, jqast.Optional):
+            return self.operand(node.term, scale, base, env)
+        if isinstance(node, jqast.Binary) and node.op == "//":
+            paths: set[Path] = set()
+            for side in (node.left, node.right):
+                found = self.operand(side, scale, base, env)
+                if isinstance(found, float):
+                    return scale * growth(node)
+                paths |= found or set()
+            return frozenset(paths)
+        return scale * growth(node)
+
+
+
 def is_generator(node: jqast.Node) -> bool:
     """Whether the program may output more than one value per input (conservative). An array constructor
     and a call of a builtin of one output (``any(.a[]; .b)``) output one value whatever their bodies

@@ -7,11 +7,14 @@ before running, and integral floats are passed as integers (gojq prints ``1.0`` 
 Limits: at most ``MAX_OUTPUTS`` outputs per evaluation (we stop pulling from libjq's lazy iterator), a time
 bound and a memory bound. libjq cannot be interrupted from another thread and aborts the process when an
 allocation fails, so only programs whose work is provably small run in-process (that path is ~5x faster):
-no loop constructs (``until``, ``while``, ``repeat``, recursion through ``def``, ...) and a static estimate
+no loop constructs (``until``, ``while``, ``repeat``, recursion through ``def``, ...), a static estimate
 of their output size (wmaplint.jq.cost, e.g. nested ``[.,.]`` multiply) times the input's size within
-``IN_PROCESS_BUDGET``; a program is even compiled here only when that bound is small, since libjq folds
-constants while compiling. Everything else is compiled and run in a worker process under RLIMIT_AS that is
-killed when it exceeds the time bound, and that dies with this process (see wmaplint.jq._runtime_worker).
+``IN_PROCESS_BUDGET``, and the pairs their pairwise steps may compare (array minus array, ``contains``, an
+index that may be an array: ``cost.pair_terms``, sized by the values they read on this input) within
+``IN_PROCESS_PAIRS``. This static bound of time and memory is the one gate to running here (``_runs_here``);
+a program is even compiled here only when its output bound is small, since libjq folds constants while
+compiling. Everything else is compiled and run in a worker process under RLIMIT_AS that is killed when it
+exceeds the time bound, and that dies with this process (see wmaplint.jq._runtime_worker).
 """
 
 from __future__ import annotations
@@ -31,13 +34,17 @@ from wmaplint import memo
 from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
+    from wmaplint.jq.cost import Operand, PairTerms, Path
     from wmaplint.source.plain import Json
 
 MAX_OUTPUTS = 1000
 DEFAULT_TIMEOUT = 2.0
 MAX_EXPRESSION_LENGTH = 20_000
-# In-process only when estimated output size (growth factor x input text length) stays under this many bytes.
+# In-process only when estimated output size (growth factor x input text length) stays under this many bytes,
 IN_PROCESS_BUDGET = 16 << 20
+# and the pairs its steps that compare every element of a value with every element of another may compare
+# under this many (wmaplint.jq.cost.pair_terms): at about 250 ns a pair (benchmarks/bench_jq_pairs.py), 25 ms.
+IN_PROCESS_PAIRS = 100_000
 _MIN_INPUT_SIZE = 256  # small inputs still cost something per node built
 
 # Host-dependent builtins the embedded runtime does not offer (or gives `{}`); refused before running.
@@ -127,10 +134,12 @@ def _restore_nan(values: Any) -> tuple[Any, ...]:
     return tuple(math.nan if v == _NAN_MARK else v for v in values)
 
 
-# A name not preceded by `.` (a field: `.env`) and not followed by `:` (an object key: `{env: 1}`).
+# A name not preceded by `.` (a field: `.env`), `..`, or a bracket (nesting decides whether a name before a
+# colon is an object key).
 _TOKEN = re.compile(
-    r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)?(?!\w)(?!\s*:(?!:))|\.\.(?!\.)"
+    r"(?<![.\w$])\$?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)?(?!\w)|\.\.(?!\.)|[][(){}]"
 )
+_KEY_COLON = re.compile(r"\s*:(?!:)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,8 +222,26 @@ def normalize(value: Json) -> Any:
 
 def scan_names(expression: str) -> set[str]:
     """Identifiers (not fields or object keys), `$variables` and `..`; the text of strings and comments
-    removed, the code of string interpolations (``"\\(env)"``) kept."""
-    return set(_TOKEN.findall(code_text(expression)))
+    removed, the code of string interpolations (``"\\(env)"``) kept. A name before a colon is an object key
+    (``{env: 1}``) only directly inside braces: in brackets it is a slice's bound (``.[env:]``), and a
+    `$variable` before a colon in braces is the key's value (``{$ENV: 1}``), read as the prelude rebinds
+    it."""
+    code = code_text(expression)
+    names: set[str] = set()
+    open_brackets: list[str] = []
+    for match in _TOKEN.finditer(code):
+        token = match.group()
+        if token in "([{":
+            open_brackets.append(token)
+        elif token in ")]}":
+            if open_brackets:
+                open_brackets.pop()
+        elif (token[0] != "$" and token != ".." and open_brackets and open_brackets[-1] == "{"
+              and _KEY_COLON.match(code, match.end())):
+            continue
+        else:
+            names.add(token)
+    return names
 
 
 def code_text(expression: str) -> str:
@@ -293,6 +320,7 @@ class _Expression:
 
     error: str | None = None  # refusal or compile error, once known
     growth: float = math.inf  # estimated output size / input size; inf: only ever in the worker
+    pairs: PairTerms | None = None  # its pairwise steps (wmaplint.jq.cost.pair_terms); None: not bounded
     program: Any = None  # the guarded program, compiled in this process on first single use
     compiled: bool = False  # whether the compile outcome (program or error) is known
 
@@ -322,15 +350,21 @@ class JqRuntime:
             reason = refusal(expression)
             info = _Expression(error=reason, compiled=reason is not None)
             if reason is None:
-                info.growth = _growth(expression)
+                info.growth, info.pairs = _cost(expression)
             self._known[expression] = info
         return info
 
     def _compiles_here(self, info: _Expression) -> bool:
         return info.growth * _MIN_INPUT_SIZE <= IN_PROCESS_BUDGET
 
-    def _runs_here(self, info: _Expression, text: str) -> bool:
-        return info.growth * max(len(text), _MIN_INPUT_SIZE) <= IN_PROCESS_BUDGET
+    def _runs_here(self, info: _Expression, doc: JqInput, text: str) -> bool:
+        """Whether a program's work on ``doc`` (whose text is ``text``) is bounded small enough to run here,
+        where nothing can stop it: what it builds (growth) and what it compares pair by pair (pairs), from
+        its static cost and the sizes of the values it compares."""
+        size = max(len(text), _MIN_INPUT_SIZE)
+        if info.growth * size > IN_PROCESS_BUDGET or info.pairs is None:
+            return False
+        return not info.pairs or _pairs(info.pairs, doc.value, size) <= IN_PROCESS_PAIRS
 
     def compile_error(self, expression: str) -> str | None:
         """The refusal or compile error of an expression, or None when it compiles."""
@@ -369,7 +403,7 @@ class JqRuntime:
             text = doc.text
         except (ValueError, TypeError, RecursionError) as exc:
             return JqResult(error=f"input cannot be passed to jq: {type(exc).__name__}: {str(exc)[:80]}")
-        if self._runs_here(info, text):
+        if self._runs_here(info, doc, text):
             program = self._program(expression, info)
             return JqResult(error=info.error) if program is None else self._run_here(program, text)
         return self._worker_results([expression], text)[0]
@@ -391,8 +425,8 @@ class JqRuntime:
             text = None  # input errors surface per expression below
         if text is not None:
             infos = [(e, self._info(e)) for e in unique]
-            here = [e for e, info in infos if info.error is None and self._runs_here(info, text)]
-            away = [e for e, info in infos if info.error is None and not self._runs_here(info, text)]
+            here = [e for e, info in infos if info.error is None and self._runs_here(info, doc, text)]
+            away = [e for e, info in infos if info.error is None and not self._runs_here(info, doc, text)]
             if len(here) > 1:
                 results.update(self._run_batch(tuple(here), text))
             if len(away) > 1:
@@ -614,15 +648,65 @@ def _worker_environment() -> dict[str, str]:
     return {**keep, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "LC_ALL": "C.UTF-8"}
 
 
-def _growth(expression: str) -> float:
-    """The static output-size factor of an expression; inf for loops and what the parser refuses."""
+def _cost(expression: str) -> tuple[float, PairTerms | None]:
+    """The static output-size factor and pairwise steps of an expression (``wmaplint.jq.cost``); unbounded
+    (inf, None) for loops and what the parser refuses."""
     if scan_names(expression) & SLOW_NAMES:
-        return math.inf
-    from wmaplint.jq.cost import growth
+        return math.inf, None
+    from wmaplint.jq.cost import growth, pair_terms
     from wmaplint.jq.parser import try_parse
 
     tree = try_parse(expression)
-    return math.inf if isinstance(tree, Exception) else growth(tree)
+    if isinstance(tree, Exception):
+        return math.inf, None
+    grows = growth(tree)
+    return grows, pair_terms(tree) if grows < math.inf else None
+
+
+def _pairs(terms: PairTerms, value: Any, size: int) -> float:
+    """The pairs the pairwise steps ``terms`` may compare on ``value`` (of text length ``size``): an operand
+    read from the input is as large as the value there, any other a multiple of ``size``."""
+    total = 0.0
+    for one, other in terms:
+        total += _operand_size(one, value, size) * _operand_size(other, value, size)
+        if total > IN_PROCESS_PAIRS:
+            break
+    return total
+
+
+def _operand_size(operand: Operand, value: Any, size: int) -> float:
+    if isinstance(operand, float):
+        return operand * size
+    return float(max((_value_size(_at(value, path)) for path in operand), default=1))
+
+
+def _at(value: Any, path: Path) -> Any:
+    for key in path:
+        if isinstance(value, dict) and isinstance(key, str):
+            value = value.get(key)
+        elif isinstance(value, list) and isinstance(key, int) and -len(value) <= key < len(value):
+            value = value[key]
+        else:
+            return None
+    return value
+
+
+def _value_size(value: Any) -> int:
+    """A value's size as pairwise steps count it (each value and each character of a string or a key),
+    counted up to IN_PROCESS_PAIRS."""
+    count = 0
+    stack = [value]
+    while stack and count <= IN_PROCESS_PAIRS:
+        item = stack.pop()
+        count += 1
+        if isinstance(item, str):
+            count += len(item)
+        elif isinstance(item, dict):
+            count += sum(len(key) if isinstance(key, str) else 1 for key in item)
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return count
 
 
 def _now() -> float:

@@ -12,6 +12,8 @@ import json
 import re
 import threading
 from collections.abc import Iterator
+from json.decoder import JSONArray, JSONObject  # type: ignore[attr-defined]
+from json.scanner import py_make_scanner  # type: ignore[attr-defined]
 from typing import IO, Any
 
 from wmaplint.dataclass import dataclass
@@ -28,6 +30,10 @@ REQUEST_CANCELLED = -32800
 MAX_HEADER_BYTES = 8 * 1024
 # The largest document wmaplint reads is 20 MB; JSON escaping may grow it (\uXXXX for non-ASCII text).
 MAX_CONTENT_BYTES = 128 * 1024 * 1024
+# The values one message may hold: a document's text is one however long it is, and the largest message of a
+# session (initialize, with the client's capabilities) holds a few thousand; bounded by bytes alone, 126 MB
+# of `[]` took 3.2 GB to parse.
+MAX_VALUES = 1_000_000
 _CHUNK = 1024 * 1024
 
 Id = int | str
@@ -143,7 +149,11 @@ def read_frames(stream: IO[bytes]) -> Iterator[bytes | Rejected]:
             yield Rejected(None, INVALID_REQUEST, f"message of {length} bytes is over the "
                            f"{MAX_CONTENT_BYTES // (1024 * 1024)} MB limit")
             continue
-        body = _read_body(source, length)
+        try:
+            body = _read_body(source, length)
+        except MemoryError:  # what was read is freed as this unwinds; the rest is skipped to the next header
+            yield Rejected(None, INTERNAL_ERROR, "out of memory reading a message")
+            continue
         if body is None:
             return
         yield body
@@ -193,10 +203,15 @@ def _skip(source: _Input, length: int) -> bool:
     return True
 
 
-def parse(body: bytes) -> Message | Rejected | None:
-    """A message, an error to answer, or None for something to ignore (a malformed notification)."""
+def parse(body: bytes, most: int = MAX_VALUES) -> Message | Rejected | None:
+    """A message, an error to answer, or None for something to ignore (a malformed notification). A message
+    of more than ``most`` values is not read: its error names the id found before its first nested value."""
     try:
-        data = json.loads(body)
+        data = json.loads(body) if len(body) <= most else _counted(body, most)
+    except _TooMany:
+        return Rejected(id_of(body), INVALID_REQUEST, f"a message of more than {most:,} values; not read")
+    except MemoryError:  # what was parsed is freed as this unwinds
+        return Rejected(id_of(body), INTERNAL_ERROR, "out of memory reading the message")
     except (ValueError, RecursionError) as exc:  # invalid UTF-8 or JSON, nesting or numbers beyond limits
         return Rejected(None, PARSE_ERROR, f"not JSON: {_short(exc)}")
     if not isinstance(data, dict):
@@ -218,6 +233,56 @@ def parse(body: bytes) -> Message | Rejected | None:
     if params is not None and not isinstance(params, (dict, list)):
         return Rejected(msg_id, INVALID_PARAMS, "params must be an object or an array") if has_id else None
     return Message(method, msg_id, params, has_id)
+
+
+class _TooMany(Exception):
+    pass
+
+
+def _counted(body: bytes, most: int) -> Any:
+    """``json.loads(body)``, counting the values inside arrays and objects as they are parsed: past ``most``,
+    ``_TooMany``. The standard library's scanner in Python, with its strings read in C (a long text costs
+    what it costs ``json.loads``), and used only for a body longer than ``most`` bytes, which alone may hold
+    that many values."""
+    left = most
+
+    def counting(scan_once: Any) -> Any:
+        def scan(string: str, index: int) -> Any:
+            nonlocal left
+            left -= 1
+            if left < 0:
+                raise _TooMany
+            return scan_once(string, index)
+
+        return scan
+
+    decoder = json.JSONDecoder()
+    decoder.parse_array = lambda start, scan_once: JSONArray(start, counting(scan_once))  # type: ignore[attr-defined]
+    decoder.parse_object = (  # type: ignore[attr-defined]
+        lambda start, strict, scan_once, *rest: JSONObject(start, strict, counting(scan_once), *rest))
+    decoder.scan_once = py_make_scanner(decoder)  # type: ignore[attr-defined]
+    return decoder.decode(body.decode(json.detect_encoding(body), "surrogatepass"))
+
+
+_ID = re.compile(rb'"id"[ \t\r\n]*:[ \t\r\n]*(-?[0-9]{1,18}|"(?:[^"\\]|\\.){0,200}")')
+
+
+def id_of(body: bytes) -> Id | None:
+    """The id of a message too large to read, when it stands before the first nested value (as clients write
+    them: jsonrpc, id, method, then params), else None."""
+    start = body.find(b"{")
+    if start < 0:
+        return None
+    head = start + 4096
+    nested = [i for i in (body.find(b"{", start + 1, head), body.find(b"[", start + 1, head)) if i > 0]
+    found = _ID.search(body, start, min(nested, default=head))
+    if found is None:
+        return None
+    try:
+        value = json.loads(found.group(1))
+    except ValueError:
+        return None
+    return value if isinstance(value, (int, str)) else None
 
 
 def _short(exc: BaseException) -> str:

@@ -32,6 +32,9 @@ WORKER_MEMORY_LIMIT = 1536 * 1024 * 1024  # a lint that needs more is stopped
 # session (the whole catalog linted, its schemas loaded) adds about half of it.
 RECYCLE_GROWTH = 128 * 1024 * 1024
 MAX_UNHANDLED = 64  # messages read ahead of handling; the reader waits beyond that
+# bytes of messages read ahead of handling: past them (one large message) the reader waits until they are
+# handled, so a second large frame is not read while the first is parsed
+MAX_UNHANDLED_BYTES = 1024 * 1024
 CLIENT_POLL_SECONDS = 1.0  # how often the client's process is looked for
 STOP_SECONDS = 3.0  # the worker's polite end after the session, before it is killed
 DRAIN_SECONDS = 5.0  # how long open requests may take to be answered at shutdown, exit or end of input
@@ -90,6 +93,11 @@ class Session:
                 self.on_request(message)
             else:
                 self.on_notification(message.method, message.params)
+
+    def answer_unread(self, item: bytes | rpc.Rejected) -> None:
+        """Answer a message that could not be handled for want of memory (its id read from its head)."""
+        msg_id = item.id if isinstance(item, rpc.Rejected) else rpc.id_of(item)
+        self.send(rpc.error(msg_id, rpc.INTERNAL_ERROR, "out of memory handling the message"))
 
     def on_request(self, message: rpc.Message) -> None:
         method, msg_id = message.method, message.id
@@ -311,19 +319,35 @@ class Session:
         if client_process is not None:
             self.spawn(self.watch_client(client_process))
         room = threading.BoundedSemaphore(MAX_UNHANDLED)
+        unhandled = threading.Condition()
+        pending = [0]  # bytes read and not yet handled
 
         def handle(item: bytes | rpc.Rejected) -> None:
             room.release()
-            if not self.finished.is_set():
-                self.receive(item)
+            try:
+                if not self.finished.is_set():
+                    self.receive(item)
+            except MemoryError:  # answered all the same: what the message took is freed as this unwinds
+                self.answer_unread(item)
+            finally:
+                with unhandled:
+                    pending[0] -= len(item) if isinstance(item, bytes) else 0
+                    unhandled.notify()
 
         def read() -> None:
             try:
                 for item in frames:
                     room.acquire()
+                    with unhandled:
+                        pending[0] += len(item) if isinstance(item, bytes) else 0
                     loop.call_soon_threadsafe(handle, item)
+                    with unhandled:
+                        while pending[0] > MAX_UNHANDLED_BYTES and not self.finished.is_set():
+                            unhandled.wait(CLIENT_POLL_SECONDS)
             except (OSError, ValueError):
                 pass
+            except MemoryError:
+                log.error("wmaplint lsp: out of memory reading the input; ending")
             loop.call_soon_threadsafe(self.leave)  # the state is read when the messages before are handled
 
         threading.Thread(target=read, name="wmaplint-lsp-reader", daemon=True).start()

@@ -11,7 +11,7 @@ import functools
 import os
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
@@ -65,6 +65,9 @@ class PackCel:
     plan: Any  # wmaplint.cel.plan, None when the expression has none
     decoded: Any = None  # wmaplint.cel.ast.CheckedAst, when compiled in this process
     node_types: Mapping[int, Any] = field(default_factory=dict)
+    # Read from the user cache (data someone else may have written): it runs only in the Python evaluator,
+    # held to the cost it is admitted with, and this compiles the expression afresh where it cannot.
+    compile_afresh: Callable[[], PackCel | None] | None = field(default=None, compare=False)
 
     @classmethod
     def compiled(cls, serialized: bytes, checked: Any, node_types: Mapping[int, Any]) -> PackCel:
@@ -82,6 +85,11 @@ class PackCel:
         from wmaplint.cel.ast import decode_checked
 
         return decode_checked(self.serialized)
+
+    @functools.cached_property
+    def afresh(self) -> PackCel | None:
+        """The expression compiled in this process (itself when it was), None when it does not compile."""
+        return self if self.compile_afresh is None else self.compile_afresh()
 
     @functools.cached_property
     def interpreted(self) -> Any:
@@ -273,8 +281,15 @@ def _load_rule(
     assertion: PackCel | None
     message_program: PackCel | None = None
     if recorded is not None and (recorded[1] is None) == (message_expression is None):
-        assertion = PackCel(*recorded[0])
-        message_program = PackCel(*recorded[1]) if recorded[1] is not None else None
+        def cached(program: record.Program, text: str, at: Node, expect: str, what: str) -> PackCel:
+            return PackCel(*program, compile_afresh=functools.partial(
+                _afresh, text, at, self_types, expect, what, path, rule_id))
+
+        assertion = cached(recorded[0], raw["assert"], assert_node, "bool", "assert")
+        message_node = node.get("messageExpression")
+        if recorded[1] is not None and message_node is not None:
+            message_program = cached(recorded[1], str(message_expression), message_node, "string",
+                                     "messageExpression")
     else:
         assertion, cel_problems = _check_cel(
             raw["assert"], assert_node, self_types, "bool", "assert", path, rule_id
@@ -305,6 +320,11 @@ def _load_rule(
     ), []
 
 
+def _afresh(text: str, node: Node, self_types: list[Any], expect: str, what: str, path: str,
+            rule_id: str) -> PackCel | None:
+    return _check_cel(text, node, self_types, expect, what, path, rule_id)[0]
+
+
 def _remembered(program: PackCel) -> record.Program:
     return program.serialized, program.root_reads, program.costs, program.plan
 
@@ -320,7 +340,9 @@ def load_pack_text(text: str, path: str) -> LoadedPack:
     for problem in diagnostics_of(source.problems):
         message = f"rule pack is not valid YAML: {problem.message}"
         pack.problems.append(PackInvalid(path, problem.span, message))
-    if source.problems:
+    if source.refused is not None:
+        pack.problems.append(PackInvalid(path, Span.point(1, 1), f"rule pack has {source.refused}"))
+    if source.problems or source.refused is not None:
         return pack
     documents = [d for d in source.documents if d.root is not None]
     if len(documents) != 1:

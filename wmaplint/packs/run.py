@@ -57,18 +57,26 @@ def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str
     if refused is not None:
         return None, refused
     interpreted = program.interpreted
+    recorded = program.compile_afresh is not None
     if interpreted is not None:
-        from wmaplint.cel.interpret import EvaluationError, Unsupported
+        from wmaplint.cel.interpret import EvaluationError, OverBound, Unsupported
 
         try:
-            value = interpreted.evaluate({"self": cel_self, "root": cel_root}, checked=checked)
+            value = interpreted.evaluate({"self": cel_self, "root": cel_root}, checked=checked,
+                                         admitted=budget.admitted if recorded else None)
         except EvaluationError as error:
             return None, _runtime_message(error.text)
-        except Unsupported:
+        except (Unsupported, OverBound):
             pass
         else:
             if not isinstance(value, (list, dict)):  # a finding shows those as the runtime renders them
                 return value, None
+    if recorded:  # read from the cache: the CEL runtime runs only what this process compiled
+        fresh = program.afresh
+        if fresh is None:
+            return None, "evaluation failed"
+        budget.refund()
+        return _evaluate(fresh, cel_self, cel_root, sizes, budget, checked)
     try:
         value = _program(program.serialized).eval(data={"self": cel_self, "root": cel_root})
         type_name = str(getattr(value.type(), "name", lambda: value.type())())

@@ -30,10 +30,12 @@ from wmaplint.resolve.kubectl import (
 )
 from wmaplint.shipped_data import shipped
 from wmaplint.source import (
+    FILE_LIMITS,
     Document,
     InputError,
     MappingNode,
     Node,
+    ReadLimits,
     SequenceNode,
     SourceFile,
     SourceText,
@@ -175,8 +177,14 @@ def _screen(text: str, path: str, budget: Budget) -> tuple[str, list[Fact]]:
     return "".join(parts), problems
 
 
+# A manifest file is read as any file is, and each of its documents is passed over unbuilt past
+# MAX_DOCUMENT_NODES (aliases expanded), while the reader counts them.
+MANIFEST_LIMITS = ReadLimits(document_nodes=MAX_DOCUMENT_NODES)
+
+
 def _too_many_nodes(root: object) -> bool:
-    """Whether a document holds more than MAX_DOCUMENT_NODES nodes (stops counting there)."""
+    """Whether an item of a list holds more than MAX_DOCUMENT_NODES nodes (stops counting there); a document
+    that is not a list was held to it by the reader as it was built."""
     count = 0
     stack = [root]
     while stack:
@@ -231,9 +239,12 @@ def _stream_source(text: str, path: str, stream: JsonStream, budget: Budget | No
                 budget.refused += 1
                 found.append(DocumentTooLarge(path, _at_line(line), size, MAX_DOCUMENT_BYTES))
                 continue
-        part = load_text(text[start:end], path)
+        part = _load_limited(text[start:end], path, budget)
         found.extend(shift_fact(fact, line, column) for fact in part.problems)
         for document in part.documents:
+            if document.over_limit is not None:
+                _passed_over(replace(document, over_limit=_at_line(line)), path, budget, found)
+                continue
             if document.root is None:
                 continue
             shift_nodes(document.root, start, line, column, whole)
@@ -283,9 +294,12 @@ def load_file(path: str, text: str | None = None, budget: Budget | None = None, 
     else:
         parsed, screened = _screen(text, shown, budget) if budget is not None else (text, [])
         found.extend(screened)
-        source = load_text(parsed, shown)
+        source = _load_limited(parsed, shown, budget)
     result = LoadedFile(shown, text, watch=stream is not None)
     for document in source.documents:
+        if document.over_limit is not None:
+            _passed_over(document, shown, budget, found)
+            continue
         if document.root is None:
             continue
         held, passed = held_objects(document.root)
@@ -307,6 +321,24 @@ def load_file(path: str, text: str | None = None, budget: Budget | None = None, 
         result.documents = latest_versions(result.documents)
     result.problems = list(diagnostics_of([*source.problems, *found]))
     return result
+
+
+def _load_limited(text: str, path: str, budget: Budget | None) -> SourceFile:
+    """The text read under the reader's limits of a file (``source.ReadLimits``; past them, an InputError);
+    manifests also pass over a document of more than MAX_DOCUMENT_NODES unbuilt, unless the text holds a list,
+    whose items are held to that limit one by one once it is built."""
+    limits = FILE_LIMITS if budget is None or _LIST_KIND.search(text) else MANIFEST_LIMITS
+    source = load_text(text, path, limits)
+    if source.refused is not None:
+        raise InputError(path, source.refused)
+    return source
+
+
+def _passed_over(document: Document, path: str, budget: Budget | None, found: list[Fact]) -> None:
+    """A manifest document the reader passed over unbuilt for its nodes, reported."""
+    assert budget is not None and document.over_limit is not None
+    budget.refused += 1
+    found.append(TooManyNodes(path, _at_line(document.over_limit.start_line), MAX_DOCUMENT_NODES))
 
 
 def _text(value: Json) -> str | None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from wmaplint.source.loader import MAX_ALIAS_EXPANSION
+from wmaplint.source.loader import MAX_ALIAS_EXPANSION, screen
 
 try:
     _Loader: Any = yaml.CSafeLoader
@@ -63,7 +63,11 @@ def _scalar(node: yaml.ScalarNode) -> Any:
 
 
 def load_documents(data: bytes | str, positions: Positions | None = None) -> list[Any]:
-    """All documents of a YAML stream as plain data; raises ``yaml.YAMLError`` on broken input."""
+    """All documents of a YAML stream as plain data; raises ``yaml.YAMLError`` on broken input, ValueError on
+    input past the limits of a file (``source.loader.screen``)."""
+    past = screen(data)  # before anything is composed: the nodes and documents of a file, as any is read
+    if past is not None:
+        raise ValueError(past)
     docs: list[Any] = []
     for root in yaml.compose_all(data, Loader=_Loader):
         if root is not None:

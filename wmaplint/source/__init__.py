@@ -1,7 +1,7 @@
 """Positioned YAML: documents -> nodes with exact spans; offsets inside scalars."""
 
 from wmaplint.diagnostics import Span
-from wmaplint.source.loader import Document, SourceFile, load_path, load_text
+from wmaplint.source.loader import FILE_LIMITS, Document, ReadLimits, SourceFile, load_path, load_text
 from wmaplint.source.nodes import (
     MappingNode,
     Node,
@@ -24,7 +24,7 @@ def find_span(document: Document, pointer: tuple[str | int, ...]) -> Span | None
 
 
 __all__ = [
-    "Document", "InputError", "MappingNode", "Node", "ScalarNode", "SequenceNode", "SourceFile", "SourceText",
-    "anchor_node", "content_span", "decode_bytes", "find_node", "find_span", "iter_nodes", "load_path",
-    "load_text", "read_bytes", "read_path", "read_stdin", "to_python",
+    "FILE_LIMITS", "Document", "InputError", "MappingNode", "Node", "ReadLimits", "ScalarNode",
+    "SequenceNode", "SourceFile", "SourceText", "anchor_node", "content_span", "decode_bytes", "find_node",
+    "find_span", "iter_nodes", "load_path", "load_text", "read_bytes", "read_path", "read_stdin", "to_python",
 ]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from wmaplint.dataclass import dataclass
-from wmaplint.source.loader import MAX_ALIAS_EXPANSION
+from wmaplint.source.loader import MAX_ALIAS_EXPANSION, ReadLimits, screen
 from wmaplint.source.reading import InputError, decode_bytes, read_bytes
 
 if TYPE_CHECKING:
@@ -76,6 +76,11 @@ def yaml_data(text: str, path: str, limits: Limits = SETTINGS) -> Any:
     """The one document of a YAML text as ``yaml.safe_load`` gives it, under ``limits``; raises DataError."""
     if len(text) > limits.max_bytes:
         raise DataError(path, f"over the {max(1, limits.max_bytes // _MB)} MB limit of this file")
+    # the values are counted as they are converted, aliases expanded; the nodes as written are counted
+    # before any are composed (a megabyte of `{?,?,...}` is a million of them)
+    past = screen(text, ReadLimits(nodes=limits.nodes))
+    if past is not None:
+        raise DataError(path, past)
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:

@@ -37,3 +37,10 @@ class AliasExpansion(Fact):
     """Aliases would make the document larger than ``limit`` nodes."""
 
     limit: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DuplicateKeysNotListed(Fact):
+    """More duplicate keys than a file's faults list one by one: ``count`` more from ``span`` on."""
+
+    count: int

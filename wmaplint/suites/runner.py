@@ -19,26 +19,42 @@ DEFAULT_SUITES = os.path.join("catalog", "tests")
 
 def discover_suites(paths: list[str]) -> list[Path]:
     """Suite files and recordings among paths (files, or directories walked as `check` walks them, hidden and
-    vendored directories left out); default: DEFAULT_SUITES of the working directory, when it is there. In a
-    directory, a file is a suite by its name (``*.test.yaml``) and a recording by its text
+    vendored directories left out); default: DEFAULT_SUITES of the working directory, when it is there, with
+    no link out of the working directory followed (SuiteError when the directory itself is reached through
+    one). In a directory, a file is a suite by its name (``*.test.yaml``) and a recording by its text
     (``recording.is_recording``); other files are passed by."""
     from wmaplint.selection import head_text, is_recording, walk
 
+    bound = None
     if not paths:
         if not os.path.isdir(DEFAULT_SUITES):
             return []
+        bound = _default_bound()
         paths = [DEFAULT_SUITES]
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files, _ = walk(str(path), lambda _path, _is_dir: False)
+            files, _ = walk(str(path), lambda _path, _is_dir: False, bound)
             found.extend(
                 Path(f) for f in files if f.endswith(SUITE_SUFFIX) or is_recording(head_text(f) or "")
             )
         else:
             found.append(path)  # a missing file is reported by run_suite as a suite error
     return found
+
+
+def _default_bound() -> str:
+    """The working directory, which the default suites must lie in: they are repository content, so a link
+    out of it (``catalog -> ../elsewhere``) is not followed, as a walk of ``.`` would not enter it, and
+    ``--update`` never rewrites a suite outside. SuiteError (one line) when the default directory leads
+    out."""
+    here = os.path.realpath(os.curdir)
+    target = os.path.realpath(DEFAULT_SUITES)
+    if target != here and not target.startswith(here.rstrip(os.sep) + os.sep):
+        raise SuiteError(f"{DEFAULT_SUITES}: a symbolic link out of the working directory (to {target}); "
+                         "not read")
+    return here
 
 
 def _is_recording(path: Path) -> bool:

@@ -263,7 +263,10 @@ def read_suite_document(path: Path) -> LoadedDocument:
     # limits are said as a suite's, not in the manifest wording of the budget's own findings
     text = read_bounded(path, "suite")
     budget = Budget()
-    loaded = load_file(str(path), text=text, budget=budget)
+    try:
+        loaded = load_file(str(path), text=text, budget=budget)
+    except InputError as exc:  # past the reader's own limits
+        raise SuiteError(str(exc)) from None
     documents, problems = loaded.documents, loaded.problems
     if budget.exhausted:
         raise SuiteError(f"a suite is one YAML mapping with `definition` and `cases`, found more than "

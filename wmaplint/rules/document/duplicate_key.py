@@ -5,7 +5,7 @@ from __future__ import annotations
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, define
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB
-from wmaplint.source.faults import DuplicateKey
+from wmaplint.source.faults import DuplicateKey, DuplicateKeysNotListed
 
 RULE = define(
     "WM102", "duplicate-key", "error",
@@ -31,3 +31,8 @@ def diagnostic(fact: DuplicateKey) -> Diagnostic:
     found = fact.diagnostic(RULE, message)
     found.related = (RelatedLocation(fact.path, fact.first, "first defined here"),)
     return found
+
+
+@reports(RULE, DuplicateKeysNotListed)
+def not_listed(fact: DuplicateKeysNotListed) -> str:
+    return f"{fact.count:,} more duplicate keys from here on, not listed one by one"
