@@ -252,3 +252,41 @@ def test_a_stream_object_over_a_documents_size_is_refused_unread(tmp_path, monke
     loaded = load_file(str(path), budget=Budget())
     assert [d.value["metadata"]["name"] for d in loaded.documents] == ["llm-pretrain"]
     assert [p.rule for p in loaded.problems] == ["WM718"]
+
+
+def _node_limit(monkeypatch, nodes: int) -> None:
+    monkeypatch.setattr(loading, "MAX_DOCUMENT_NODES", nodes)
+    monkeypatch.setattr(loading, "MANIFEST_LIMITS", loading.ReadLimits(document_nodes=nodes))
+
+
+def test_a_list_over_a_documents_nodes_is_read_item_by_item(tmp_path, monkeypatch):
+    """The reader passes over a manifest document past the node limit unbuilt; a list is built whole (its size
+    is held before) and its items are held to the limit one by one."""
+    first, second = _objects()
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps(_as_list([first, second]), indent=4))
+    _node_limit(monkeypatch, 180)  # the list holds about 300 nodes, its items 173 and 123
+    loaded = load_file(str(path), budget=Budget())
+    assert [d.value["metadata"]["name"] for d in loaded.documents] == ["llm-pretrain", "multislice-finetune"]
+    assert not loaded.problems
+    _node_limit(monkeypatch, 150)
+    loaded = load_file(str(path), budget=Budget())
+    assert [d.value["metadata"]["name"] for d in loaded.documents] == ["multislice-finetune"]
+    assert [p.rule for p in loaded.problems] == ["WM718"]
+
+
+def test_a_document_or_stream_object_over_the_nodes_is_passed_over_where_it_stands(tmp_path, monkeypatch):
+    first, second = _objects()
+    _node_limit(monkeypatch, 150)
+    path = tmp_path / "two.yaml"
+    path.write_text(yaml.safe_dump(second) + "---\n" + yaml.safe_dump(first))
+    loaded = load_file(str(path), budget=Budget())
+    assert [d.value["metadata"]["name"] for d in loaded.documents] == ["multislice-finetune"]
+    assert [(p.rule, p.span.start_line) for p in loaded.problems] == [
+        ("WM718", path.read_text().splitlines().index("---") + 2)]
+    path = tmp_path / "stream.json"
+    path.write_text(_json_stream([second, first]))
+    loaded = load_file(str(path), budget=Budget())
+    assert [d.value["metadata"]["name"] for d in loaded.documents] == ["multislice-finetune"]
+    starts = [i + 1 for i, line in enumerate(path.read_text().splitlines()) if line == "{"]
+    assert [(p.rule, p.span.start_line) for p in loaded.problems] == [("WM718", starts[1])]
