@@ -147,3 +147,22 @@ def test_a_field_without_default_after_one_with_is_refused() -> None:
         class Wrong:
             a: int = 0
             b: int
+
+
+@pytest.mark.parametrize("options", [o for o in OPTIONS if o.get("eq", True)], ids=str)
+def test_a_field_left_out_of_comparison_is_left_out_of_eq_hash_and_order(options: dict[str, Any]) -> None:
+    def made(decorator: Any, field: Any) -> type:
+        class Program:
+            text: str
+            rebuild: object = field(default=None, compare=False)
+
+        return decorator(**options)(Program)
+
+    theirs, ours = made(dataclasses.dataclass, dataclasses.field), made(lightweight.dataclass, lightweight.field)
+    for cls in (theirs, ours):
+        assert cls("a", rebuild=len) == cls("a", rebuild=str)
+        assert cls("a") != cls("b")
+        if options.get("frozen"):
+            assert hash(cls("a", rebuild=len)) == hash(cls("a"))
+        if options.get("order"):
+            assert cls("a", rebuild=str) < cls("b", rebuild=len)
