@@ -41,8 +41,8 @@ def expression_unknown_phase_value(ctx: DefinitionContext) -> Iterator[Diagnosti
     if found is None:
         return
     _, status = found
-    controller = ctx.root_controller
-    paths = set(controller.phases) if controller else set()
+    model = ctx.root_model
+    paths = set(model.status.phases) if model is not None and model.status is not None else set()
     if status.phase_path is not None:
         paths.add(normalise_path(status.phase_path.text))
     trees = {id(p.expr): p.tree for p in ctx.expressions}
@@ -60,7 +60,7 @@ def expression_unknown_phase_value(ctx: DefinitionContext) -> Iterator[Diagnosti
             path = normalise_path(compared.other_text)
             if path not in paths or compared.value == "":
                 continue  # an empty phase is what an absent field reads as (`// ""`)
-            known, source = phase_values(controller, path, ctx.root_schema_types)
+            known, source = phase_values(model, path, ctx.root_schema_types, whole=True)
             if not known or compared.value in known:
                 continue
             suggestion = closest(compared.value, [k for k in known if k])
