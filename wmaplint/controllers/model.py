@@ -313,8 +313,10 @@ class Model:
 
     def pinned_release(self, kind: KindModel) -> str | None:
         """The release of ``kind``'s operator the project pins (configuration ``releases``), by the
-        repository or the framework name of its model file."""
-        names = {kind.repository.lower(), kind.framework.lower()} - {""}
+        repository of its model file (``ray-project/kuberay``), the repository's name (``kuberay``) or the
+        framework's name (``KubeRay``), in any case."""
+        repository = kind.repository.lower()
+        names = {repository, repository.rpartition("/")[2], kind.framework.lower()} - {""}
         return next((release for name, release in self.pinned if name.lower() in names), None)
 
     def _seen(self, kind: KindModel, workload: object, release: str | None) -> KindModel:

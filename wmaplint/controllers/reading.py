@@ -143,6 +143,41 @@ def created_pods_of(model: KindModel, component: Component) -> CreatedObject | N
     return best[0][1]
 
 
+def carried_pods_of(model: KindModel, definition: Definition, component: Component
+                    ) -> tuple[CreatedObject, ...] | None:
+    """The pods the controller creates that a component's selectors and gang keys are evaluated on: those its
+    spec paths describe (``created_pods_of``), or for a logical component (no spec of its own: a
+    LeaderWorkerSet's group) those of every component below it; None when they cannot all be told."""
+    if spec_texts(component):
+        one = created_pods_of(model, component)
+        return (one,) if one is not None else None
+    below = [c for c in definition.components if c is not component and _owned_by(definition, c, component)]
+    found: dict[str, CreatedObject] = {}
+    for child in below:
+        if not spec_texts(child):
+            continue  # another logical level: its own children are in `below`
+        created = created_pods_of(model, child)
+        if created is None:
+            return None
+        found[created.name] = created
+    return tuple(found.values()) or None
+
+
+def _owned_by(definition: Definition, component: Component, ancestor: Component) -> bool:
+    """Whether ``ancestor`` is above ``component`` in the definition's ownerRef chain."""
+    seen = {id(component)}
+    current = component
+    while current.owner_ref:
+        owner = definition.component(current.owner_ref)
+        if owner is None or id(owner) in seen:
+            return False
+        if owner is ancestor:
+            return True
+        seen.add(id(owner))
+        current = owner
+    return False
+
+
 def pod_label_reads(component: Component) -> Iterator[LabelRead]:
     """The label keys the component's pod selectors read."""
     for expr, where in ((component.type_selector_path, "type selector"),

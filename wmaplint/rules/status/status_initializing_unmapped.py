@@ -54,19 +54,25 @@ def starting_signals(
     ctx: DefinitionContext, model: KindModel | None, phase_path: str | None
 ) -> list[str]:
     """The starting phase values and condition types the controller writes, in words (``.status.phase
-    'Pending'``, ``condition Created``)."""
+    'Pending'``, ``condition Created``). Where the release in use is not known, only those every release read
+    writes: a start of older releases only (RayService's WaitForServeDeploymentReady before KubeRay v1.3)
+    is no start of the release that runs."""
     found = []
     status = model.status if model is not None else None
+    settled = model is None or model.at_release is not None
     paths = dict.fromkeys(status.phases if status is not None else ())
     if phase_path is not None:
         paths.setdefault(normalise_path(phase_path))
     for path in paths:
         values, _ = phase_values(model, path, ctx.root_schema_types)
-        starts = [v for v in values if v and STARTING.fullmatch(v)]
+        phase = model.phase(path) if model is not None else None
+        ranged = dict(phase.value_releases) if phase is not None and not settled else {}
+        starts = [v for v in values if v and STARTING.fullmatch(v) and v not in ranged]
         if starts:
             found.append(f"{path} {' or '.join(repr(v) for v in starts)}")
     if status is not None:
-        found.extend(f"condition {ctype}" for ctype in status.conditions if STARTING.fullmatch(ctype))
+        found.extend(f"condition {ctype}" for ctype, fact in status.conditions.items()
+                     if STARTING.fullmatch(ctype) and (settled or fact.releases.always))
     return found
 
 
