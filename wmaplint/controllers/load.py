@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from wmaplint import cache_records, memo
 from wmaplint.controllers.errors import ModelError
 from wmaplint.controllers.model import (
+    Admitted,
     Assumption,
     CreatedObject,
     IntegerField,
@@ -142,7 +143,8 @@ def _fields(raw: dict[str, Any]) -> tuple[IntegerField, ...]:
 def _created(raw: dict[str, Any]) -> CreatedObject:
     return CreatedObject(name=str(raw["name"]), kind=str(raw["kind"]), count=str(raw["count"]),
                          source=str(raw["source"]), each=raw.get("each"), groups=raw.get("groups"),
-                         template=raw.get("template"), via=raw.get("via"), releases=_releases(raw))
+                         template=raw.get("template"), via=raw.get("via"), releases=_releases(raw),
+                         owned=raw.get("owned") is not False)
 
 
 def _read_releases(header: dict[str, Any]) -> tuple[str, ...]:
@@ -180,6 +182,8 @@ def _kind(raw: dict[str, Any], header: dict[str, Any], file: str) -> KindModel:
         if isinstance(suspend, dict) else None,
         fields=_fields(raw["fields"]) if isinstance(raw.get("fields"), dict) else (),
         assumptions=tuple(Assumption(str(a["source"]), str(a["note"])) for a in raw.get("assumptions") or []),
+        admission=tuple(Admitted(str(a["path"]), str(a["holds"]), str(a["source"]), of=_strings(a.get("of")),
+                                 when=str(a.get("when") or "")) for a in raw.get("admission") or []),
         read=_read_releases(header),
         release_labels=_strings((raw.get("release-from") or {}).get("labels")),
         release_annotations=_strings((raw.get("release-from") or {}).get("annotations")),
@@ -295,6 +299,7 @@ def _merge_kind(base: KindModel, more: KindModel) -> KindModel:
         suspend=more.suspend or base.suspend,
         fields=tuple(fields.values()),
         assumptions=base.assumptions + more.assumptions,
+        admission=base.admission + more.admission,
         release_labels=more.release_labels or base.release_labels,
         release_annotations=more.release_annotations or base.release_annotations,
     )

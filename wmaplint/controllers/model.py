@@ -18,7 +18,9 @@ UNKNOWN = "unknown"  # a created object's count that the manifest does not decid
 @dataclass(frozen=True)
 class CreatedObject:
     """Objects the controller creates: ``count`` of them (jq over the entry, or ``unknown``) for each entry
-    ``each`` yields (jq over the workload; the workload itself when None) and each of ``groups`` groups."""
+    ``each`` yields (jq over the workload; the workload itself when None) and each of ``groups`` groups.
+    ``owned``: False where they are made without an owner reference to the workload (a Helm release's
+    objects): neither they nor their pods reach the workload through owners."""
 
     name: str
     kind: str  # group/version/kind, version/kind in the core group
@@ -29,6 +31,7 @@ class CreatedObject:
     template: str | None = None
     via: str | None = None
     releases: Releases = ALWAYS
+    owned: bool = True
 
     @property
     def is_pod(self) -> bool:
@@ -158,6 +161,20 @@ class Assumption:
 
 
 @dataclass(frozen=True)
+class Admitted:
+    """What the API server's admission (the operator's defaulting and validating webhooks) ensures of every
+    object it stores, at ``path`` (jq, the places a path of the spec reads): ``set`` (present wherever
+    ``when`` says, so a default in a definition never applies there), or ``one-of`` (at most one of the
+    keys ``of`` under the object at ``path`` is present)."""
+
+    path: str
+    holds: str  # "set" or "one-of"
+    source: str
+    of: tuple[str, ...] = ()
+    when: str = ""
+
+
+@dataclass(frozen=True)
 class KindModel:
     """The model of one kind for the versions ``versions``; ``file`` is the model file it comes from.
 
@@ -166,7 +183,9 @@ class KindModel:
     is of (None: every release read, each fact present in any of them). ``release_labels`` and
     ``release_annotations``: the keys under which the operator writes on the workload the release that made
     it. ``creates_exhaustive``: ``creates``
-    is every kind of object the controllers make (``creates_source`` says where that was read)."""
+    is every kind of object that runs pods the controllers make as the workload's own (``creates_source``
+    says where that was read); objects made without an owner reference (``owned`` False) are listed where
+    known."""
 
     group: str
     kind: str
@@ -182,6 +201,7 @@ class KindModel:
     suspend: SuspendSwitch | None = None
     fields: tuple[IntegerField, ...] = ()
     assumptions: tuple[Assumption, ...] = ()
+    admission: tuple[Admitted, ...] = ()
     creates_exhaustive: bool | None = None
     creates_source: str = ""
     read: tuple[str, ...] = ()
@@ -218,12 +238,21 @@ class KindModel:
         release = f" {self.repository}@{self.release}" if self.repository and self.release else ""
         return f"{self.file}{release}" if self.file else release.strip()
 
+    def admitted(self, path: str) -> tuple[Admitted, ...]:
+        """What admission ensures at ``path`` (written as the model writes it)."""
+        return tuple(a for a in self.admission if a.path == path)
+
     def created(self, name: str) -> CreatedObject | None:
         return next((c for c in self.creates if c.name == name), None)
 
     def created_kinds(self) -> set[tuple[str, str]]:
-        """(group, kind) of every object the controllers create."""
-        return {c.group_kind for c in self.creates}
+        """(group, kind) of every object the controllers create as the workload's own (with an owner
+        reference to it, or to an object so created)."""
+        return {c.group_kind for c in self.creates if c.owned}
+
+    def unowned_kinds(self) -> set[tuple[str, str]]:
+        """(group, kind) of the objects the controllers make without an owner reference to the workload."""
+        return {c.group_kind for c in self.creates if not c.owned}
 
     def pods_created(self) -> tuple[CreatedObject, ...]:
         return tuple(c for c in self.creates if c.is_pod)
