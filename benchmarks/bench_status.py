@@ -7,12 +7,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from wmaplint.config import Config
+from wmaplint.controllers.load import load_model
 from wmaplint.definition.model import build
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.source import load_text
 from wmaplint.status.conjunctions import conjunctions_of
-from wmaplint.status.knowledge import load_knowledge
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -37,7 +37,7 @@ def status_rules(ctx: DefinitionContext) -> Iterator[Diagnostic]:
 
 
 def main() -> None:
-    load_knowledge()
+    load_model()
     texts = [p.read_text() for p in sorted((REPO / "catalog").glob("*.yaml"))]
     job = (REPO / "catalog" / "batch-job-v1.yaml").read_text()
     entry = ("            - byConditions: [{{type: Failed, status: \"True\"}}, "

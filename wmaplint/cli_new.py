@@ -6,11 +6,15 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from wmaplint import rules as _rules  # noqa: F401  # installs the wording of the facts this command reports
 from wmaplint.path_options import readable
+
+if TYPE_CHECKING:
+    from wmaplint.controllers import Model
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -42,10 +46,10 @@ def new(crd: str | None, kind: str | None, version: str | None, manifest: str | 
     suspend and gang instructions. Every guess is marked in a comment; `check --strict` finds no error in
     it."""
     from wmaplint.config import ConfigError, find_config, load_config_file
+    from wmaplint.controllers import ModelError
+    from wmaplint.controllers.project import project_model
     from wmaplint.draft.compose import draft
     from wmaplint.draft.target import DraftError, from_crd_file, from_store
-    from wmaplint.pod_labels import PodLabelsError, load_pod_labels
-    from wmaplint.status.knowledge import KnowledgeError, load_knowledge
 
     if crd is None and kind is None:
         _fail("give the CRD to draft from (--crd FILE) or a kind the schema store serves (--kind KIND)")
@@ -53,13 +57,13 @@ def new(crd: str | None, kind: str | None, version: str | None, manifest: str | 
         _fail(f"{output} exists; give --force to replace it")
     try:
         config = load_config_file(config_file) if config_file else find_config(os.getcwd())
-        labels = load_pod_labels(config.controller_files)
+        model = project_model(config)
         if crd is not None:
             target = from_crd_file(crd, kind, version)
         else:
             target = from_store(kind or "", version, crds)
-        made = draft(target, labels, load_knowledge())
-    except (ConfigError, PodLabelsError, KnowledgeError, DraftError) as exc:
+        made = draft(target, model)
+    except (ConfigError, ModelError, DraftError) as exc:
         _fail(str(exc))
         return
     except RecursionError:
@@ -73,10 +77,11 @@ def new(crd: str | None, kind: str | None, version: str | None, manifest: str | 
     else:
         click.echo(made.text, nl=False)
     if manifest is not None:
-        sys.exit(_show_tree(made.text, made.name, output, manifest, crds))
+        sys.exit(_show_tree(made.text, made.name, output, manifest, crds, model))
 
 
-def _show_tree(text: str, name: str, output: str | None, manifest: str, crds: tuple[str, ...]) -> int:
+def _show_tree(text: str, name: str, output: str | None, manifest: str, crds: tuple[str, ...],
+               model: Model) -> int:
     """Resolve ``manifest`` with the draft as `wmaplint tree --definition` does and print the tree: on
     standard output when the draft went to a file, else on standard error beside it."""
     from wmaplint.report.lines import render_lines
@@ -90,7 +95,7 @@ def _show_tree(text: str, name: str, output: str | None, manifest: str, crds: tu
         if output is None:
             Path(definition).write_text(text, encoding="utf-8")
         try:
-            run = resolve_files([manifest], [definition], crds=list(crds))
+            run = resolve_files([manifest], [definition], crds=list(crds), model=model)
         except InputError as exc:
             _fail(str(exc))
             return EXIT_USAGE

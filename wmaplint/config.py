@@ -6,8 +6,10 @@ error|warning|info|off), ``exclude`` (.gitignore-style patterns, relative to the
 (schema paths, relative to the config file), ``fail-level`` (error|warning|info), ``rule-packs``
 (declarative rule files), ``completes`` (GVKs or kinds that run to completion, for status coverage),
 ``controllers`` (controller model files merged over the shipped model, schemas/controllers/; ``pod-labels``
-is its older name, for files of the pod labels shape or the model's). Command-line flags override the file,
-except ``--ignore``, which adds to its ``ignore`` (``Overrides``).
+is its older name, for files of the pod labels shape or the model's), ``releases`` (the release of each
+framework the project runs, by the repository or framework name of its model file, e.g. ``ai-dynamo/dynamo:
+"1.2.1"``: the controller model is seen at that release). Command-line flags override the file, except
+``--ignore``, which adds to its ``ignore`` (``Overrides``).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
 
 CONFIG_FILES = (".wmaplint.yaml", ".wmaplint.yml", "pyproject.toml")
 KNOWN_KEYS = {"select", "ignore", "severity", "exclude", "crds", "fail-level", "rule-packs", "completes",
-              "pod-labels", "controllers"}
+              "pod-labels", "controllers", "releases"}
 
 
 class ConfigError(Exception):
@@ -46,6 +48,7 @@ class Config:
     completes: tuple[str, ...] = ()
     pod_labels: tuple[str, ...] = ()
     controllers: tuple[str, ...] = ()
+    releases: tuple[tuple[str, str], ...] = ()  # (repository or framework name, release)
     source: str | None = None
 
     @property
@@ -163,8 +166,18 @@ def parse_config(data: object, source: str) -> Config:
         completes=strings("completes"),
         pod_labels=_confined_paths(strings("pod-labels"), "pod-labels", source),
         controllers=_confined_paths(strings("controllers"), "controllers", source),
+        releases=_releases(data.get("releases", {}), source),
         source=source,
     )
+
+
+def _releases(value: object, source: str) -> tuple[tuple[str, str], ...]:
+    """``releases``: framework (its model file's repository or name) -> release, each a string."""
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in value.items()):
+        raise ConfigError(f"{source}: releases must map frameworks (a repository such as ai-dynamo/dynamo, "
+                          "or a framework's name) to releases, each a quoted string such as \"1.2.1\"")
+    return tuple((k, v) for k, v in value.items())
 
 
 def _confined_paths(paths: tuple[str, ...], key: str, source: str) -> tuple[str, ...]:

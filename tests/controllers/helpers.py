@@ -8,10 +8,11 @@ from typing import Any
 
 import yaml
 
+from wmaplint.controllers import load_model
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.engine import lint_text
 from wmaplint.jq.runtime import JqRuntime
-from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
+from wmaplint.resolve.created import CreatedPod, created_pods
 from wmaplint.shipped_data import shipped
 
 CATALOG = shipped("catalog")
@@ -26,7 +27,7 @@ def example(name: str) -> dict[str, Any]:
 
 def pods_of(manifest: dict[str, Any]) -> list[CreatedPod]:
     """The pods the controller model creates for ``manifest``."""
-    model = kind_model(manifest["apiVersion"], manifest["kind"])
+    model = load_model().of(manifest["apiVersion"], manifest["kind"])
     assert model is not None
     pods = created_pods(model, manifest, JqRuntime())
     assert pods is not None

@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from wmaplint.controllers import model_for
+from wmaplint.controllers import load_model, model_for
 from wmaplint.jq.runtime import JqInput, JqRuntime
-from wmaplint.resolve.created import kind_model
 
 from .helpers import (
     RECORDINGS,
@@ -136,9 +135,12 @@ def test_a_child_of_a_kind_the_operator_creates(kind: str) -> None:
     assert findings(child_of_kind(kind), "WM533") == []
 
 
-def test_a_child_of_a_kind_the_operator_never_creates() -> None:
-    [d] = findings(child_of_kind("{group: batch, version: v1, kind: Job}"), "WM533")
-    assert "batch/v1/Job" in d.message and "grove.io/v1alpha1/PodCliqueSet" in d.message
+def test_a_child_of_a_kind_v1_0_1_never_creates_is_not_reported() -> None:
+    # later releases, whose tags no snapshot here carries, make objects v1.0.1 does not (a DisaggregatedSet
+    # provider, ai-dynamo/dynamo 0367e404 deploy/operator/internal/consts/consts.go): the list is not whole
+    model = load_model().model_for("nvidia.com", "DynamoGraphDeployment", "v1alpha1")
+    assert model is not None and model.creates_exhaustive is False
+    assert findings(child_of_kind("{group: batch, version: v1, kind: Job}"), "WM533") == []
 
 
 def test_a_multinode_component_deployment_runs_a_leaderworkerset_a_replica() -> None:
@@ -146,7 +148,7 @@ def test_a_multinode_component_deployment_runs_a_leaderworkerset_a_replica() -> 
     # generateSingleDCD copies the service's spec into the DynamoComponentDeployment's
     component = {"apiVersion": "nvidia.com/v1alpha1", "kind": "DynamoComponentDeployment",
                  "metadata": {"name": "qwen-disagg-vllmprefillworker"}, "spec": {**service, "replicas": 3}}
-    model = kind_model(component["apiVersion"], component["kind"])
+    model = load_model().of(component["apiVersion"], component["kind"])
     assert model is not None
     runtime = JqRuntime()
     counts = {c.name: list(runtime.evaluate(c.count, JqInput(component)).outputs) for c in model.creates}

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wmaplint.controllers import load_model
 from wmaplint.engine import lint_text
 from wmaplint.jq.runtime import JqInput, JqRuntime
-from wmaplint.resolve.created import kind_model
 
 from .helpers import catalog, example, findings, pods_of, vary
 
@@ -108,7 +108,7 @@ def test_lws_pods_carry_their_statefulset_ordinal() -> None:
 
 def test_lws_headless_services_follow_the_subdomain_policy() -> None:
     manifest = example("leaderworkerset-x-k8s-io-leaderworkerset-v1/vllm-multinode.yaml")
-    model = kind_model(manifest["apiVersion"], manifest["kind"])
+    model = load_model().of(manifest["apiVersion"], manifest["kind"])
     assert model is not None
     [service] = [c for c in model.creates if c.name == "service"]
     runtime = JqRuntime()
@@ -230,7 +230,7 @@ def test_a_misspelled_replica_set_create_error_reason() -> None:
 
 
 def test_job_pods_carry_the_per_index_failure_counts() -> None:
-    model = kind_model("batch/v1", "Job")
+    model = load_model().of("batch/v1", "Job")
     assert model is not None and model.pods is not None
     annotations = model.pods.annotations
     failures = "batch.kubernetes.io/job-index-failure-count"

@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from wmaplint.controllers import model_for
+from wmaplint.controllers import load_model, model_for
 from wmaplint.jq.runtime import JqInput, JqRuntime
-from wmaplint.resolve.created import kind_model
 
 from .helpers import (
     RECORDINGS,
@@ -30,7 +29,7 @@ def pods_by_component(manifest: dict[str, Any]) -> Counter[str]:
 
 def created_count(manifest: dict[str, Any], name: str) -> list[Any]:
     """What the model's ``count`` of the created object ``name`` gives, one value an entry of its ``each``."""
-    model = kind_model(manifest["apiVersion"], manifest["kind"])
+    model = load_model().of(manifest["apiVersion"], manifest["kind"])
     assert model is not None
     [created] = [c for c in model.creates if c.name == name]
     runtime = JqRuntime()

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 import yaml
 
+from wmaplint.controllers import load_model
 from wmaplint.engine import lint_text
 from wmaplint.jq.runtime import JqRuntime
-from wmaplint.resolve.created import created_pods, kind_model
+from wmaplint.resolve.created import created_pods
 
 from .helpers import catalog, example, findings, vary
 
@@ -22,7 +23,7 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 
 def pods_by_component(manifest: dict[str, Any]) -> Counter[str]:
     """How many pods of each created object the model says the controllers make for ``manifest``."""
-    model = kind_model(manifest["apiVersion"], manifest["kind"])
+    model = load_model().of(manifest["apiVersion"], manifest["kind"])
     assert model is not None
     return Counter(pod.created for pod in created_pods(model, manifest, JqRuntime()))
 
@@ -82,7 +83,7 @@ def test_a_podcliqueset_expression_reading_a_podclique_condition() -> None:
 @pytest.mark.skipif(not (SHARED / "samples").is_dir(), reason="needs ../shared")
 def test_grove_scaled_pod_gangs_beyond_min_available() -> None:
     manifest = yaml.safe_load((SHARED / "samples/grove.io/pcs-simple1.yaml").read_text(encoding="utf-8"))
-    model = kind_model(manifest["apiVersion"], manifest["kind"])
+    model = load_model().of(manifest["apiVersion"], manifest["kind"])
     assert model is not None
     [gang] = [c for c in model.creates if c.name == "podgang"]
     template = manifest["spec"]["template"]
@@ -121,7 +122,7 @@ def test_milvus_before_2_6_without_a_coordinator_runs_a_mixcoord() -> None:
 
 def test_milvus_counts_its_deployments() -> None:
     manifest = example("milvus-io-milvus-v1beta1/cluster-gpu-querynodes.yaml")
-    model = kind_model(manifest["apiVersion"], manifest["kind"])
+    model = load_model().of(manifest["apiVersion"], manifest["kind"])
     assert model is not None
     [deployment] = [c for c in model.creates if c.name == "deployment"]
     # standalone (kept at 0), proxy, mixcoord, datanode, streamingnode, and the querynode's two

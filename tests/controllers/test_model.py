@@ -88,16 +88,15 @@ def test_the_api_answers_from_the_model() -> None:
     assert model_for("example.com", "Widget", "v1") is None
 
 
-def test_the_status_readers_see_the_model() -> None:
-    from wmaplint.resolve.assumptions import load_assumptions
-    from wmaplint.status.knowledge import load_knowledge
-
-    job = load_knowledge().controller("batch", "v1", "Job")
-    assert job is not None and job.exhaustive and "Complete" in job.conditions
+def test_the_status_facts_and_assumptions_are_the_models() -> None:
+    job = model_for("batch", "Job", "v1")
+    assert job is not None and job.status is not None
+    assert job.status.exhaustive and "Complete" in job.status.conditions
     # a flow mapping of the older file read "False on resume" as a key; the model keeps the whole sentence
-    assert job.conditions["Suspended"].source.endswith(
+    assert job.status.conditions["Suspended"].source.endswith(
         "(syncJob: ensureJobConditionStatus True JobSuspended while spec.suspend, False JobResumed)")
-    assert set(load_assumptions()) == {"milvus.io/v1beta1/Milvus", "ray.io/v1/RayJob"}
+    assumed = {kind.gvk(v) for kind in load_model().kinds for v in kind.versions if kind.assumptions}
+    assert assumed == {"milvus.io/v1beta1/Milvus", "ray.io/v1/RayJob"}
 
 
 def test_a_project_file_of_the_model_shape_is_merged_version_by_version(tmp_path: Path) -> None:

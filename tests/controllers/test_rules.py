@@ -227,13 +227,22 @@ def test_a_phase_value_misspelt_inside_an_expression() -> None:
     assert findings(pod, "WM441") == []
 
 
-def test_a_ray_head_as_a_job() -> None:
-    head = ('      - name: head\n        ownerRef: raycluster\n'
+RAY_HEAD = ('      - name: head\n        ownerRef: raycluster\n'
             '        kind: {group: "", version: v1, kind: Pod}')
-    text = vary(RAYCLUSTER, head, head.replace('{group: "", version: v1, kind: Pod}',
-                                               "{group: batch, version: v1, kind: Job}"))
+
+
+def test_a_ray_head_as_a_statefulset() -> None:
+    text = vary(RAYCLUSTER, RAY_HEAD, RAY_HEAD.replace('{group: "", version: v1, kind: Pod}',
+                                                       "{group: apps, version: v1, kind: StatefulSet}"))
     [d] = findings(text, "WM533")
-    assert "ray.io/v1/RayCluster controller never creates: it creates v1/Pod" in d.message
+    assert "ray.io/v1/RayCluster controller never creates: it creates batch/v1/Job, v1/Pod" in d.message
+
+
+def test_a_ray_child_job_is_the_redis_cleanup_job_the_controller_makes() -> None:
+    # ray-project/kuberay v1.7.0 ray-operator/controllers/ray/raycluster_controller.go (buildRedisCleanupJob)
+    text = vary(RAYCLUSTER, RAY_HEAD, RAY_HEAD.replace('{group: "", version: v1, kind: Pod}',
+                                                       "{group: batch, version: v1, kind: Job}"))
+    assert findings(text, "WM533") == []
 
 
 def test_a_job_status_misspelt_inside_a_rayjob_expression() -> None:

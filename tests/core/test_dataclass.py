@@ -158,7 +158,8 @@ def test_a_field_left_out_of_comparison_is_left_out_of_eq_hash_and_order(options
 
         return decorator(**options)(Program)
 
-    theirs, ours = made(dataclasses.dataclass, dataclasses.field), made(lightweight.dataclass, lightweight.field)
+    theirs = made(dataclasses.dataclass, dataclasses.field)
+    ours = made(lightweight.dataclass, lightweight.field)
     for cls in (theirs, ours):
         assert cls("a", rebuild=len) == cls("a", rebuild=str)
         assert cls("a") != cls("b")

@@ -315,7 +315,7 @@ def test_check_and_version_do_not_import_the_drafting(tmp_path) -> None:
 
     path = tmp_path / "job.yaml"
     path.write_text(JOB)
-    drafting = ("wmaplint.draft", "wmaplint.cli_new", "wmaplint.pod_labels")
+    drafting = ("wmaplint.draft", "wmaplint.cli_new")
     for args in (("--version",), ("check", str(path))):
         assert [m for m in imported(tmp_path, *args) if m.startswith(drafting)] == []
     assert "wmaplint.draft.compose" in imported(tmp_path, "new", "--kind", "Job")

@@ -1,4 +1,5 @@
-"""The pod labels knowledge: its shape is validated, projects extend it, and it agrees with the catalog."""
+"""The pods' labels of the controller model: the older pod labels shape is validated, projects extend the
+model with it, and the model agrees with the catalog."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from wmaplint.pod_labels import PodLabelsError, load_pod_labels, parse_pod_labels
+from wmaplint.controllers import ModelError, load_model
+from wmaplint.controllers.legacy import PodLabelsError, parse_pod_labels
 
 CATALOG = Path(__file__).resolve().parents[2] / "catalog"
 # a label read on a pod: .metadata.labels["k"], .metadata.labels.k, or $l["k"] after `.metadata.labels as $l`
@@ -53,30 +55,31 @@ def test_the_catalog_reads_labels_of_most_kinds() -> None:
 @pytest.mark.parametrize(("file", "gvk", "label"), _catalog_label_reads())
 def test_every_label_a_catalog_definition_reads_is_known_for_its_kind(file: str, gvk: str,
                                                                       label: str) -> None:
-    facts = load_pod_labels().kinds.get(gvk)
-    assert facts is not None, f"{file}: no pod labels known for {gvk}"
-    assert label in facts.labels, f"{file} reads {label}, which the controller model lacks for {gvk}"
+    group, version, kind = gvk.split("/") if gvk.count("/") == 2 else ("", *gvk.split("/"))
+    facts = load_model().model_for(group, kind, version)
+    assert facts is not None and facts.pods is not None, f"{file}: no pod labels known for {gvk}"
+    assert label in facts.pods.labels, f"{file} reads {label}, which the controller model lacks for {gvk}"
 
 
 def test_every_kind_and_label_names_its_source() -> None:
-    facts = load_pod_labels()
-    assert len(facts.kinds) >= 25
-    for kind in facts.kinds.values():
-        assert kind.source
-        assert all(label.source and label.value for label in kind.labels.values())
+    kinds = [kind for kind in load_model().kinds if kind.pods is not None]
+    assert sum(len(kind.versions) for kind in kinds) >= 25
+    for kind in kinds:
+        assert kind.pods is not None and kind.pods.source
+        assert all(label.source and label.value for label in kind.pods.labels.values())
 
 
 def test_component_and_entry_labels_point_at_locations() -> None:
-    ray = load_pod_labels().facts("ray.io", "v1", "RayJob")
+    ray = load_model().model_for("ray.io", "RayJob", "v1")
     assert ray is not None
-    node_type = ray.labels["ray.io/node-type"]
+    node_type = ray.pod_labels()["ray.io/node-type"]
     assert node_type.role == "component"
     assert dict(node_type.values) == {"head": ".spec.rayClusterSpec.headGroupSpec",
                                       "worker": ".spec.rayClusterSpec.workerGroupSpecs"}
-    group = ray.labels["ray.io/group"]
+    group = ray.pod_labels()["ray.io/group"]
     assert (group.role, group.of) == ("entry", ".spec.rayClusterSpec.workerGroupSpecs")
-    pytorch = load_pod_labels().facts("kubeflow.org", "v1", "PyTorchJob")
-    assert pytorch is not None and pytorch.labels["training.kubeflow.org/replica-type"].lower
+    pytorch = load_model().model_for("kubeflow.org", "PyTorchJob", "v1")
+    assert pytorch is not None and pytorch.pod_labels()["training.kubeflow.org/replica-type"].lower
 
 
 @pytest.mark.parametrize(
@@ -118,17 +121,19 @@ def test_a_project_file_is_merged_over_the_shipped_one_label_by_label(tmp_path) 
         "    labels:\n"
         "      example.com/widget: {role: workload, value: the Widget's name, source: main.go}\n"
     )
-    facts = load_pod_labels([extra])
-    ray = facts.kinds["ray.io/v1/RayCluster"]
-    assert ray.source == "our fork of kuberay" and ray.gang is False
-    assert {"ray.io/cluster", "example.com/team"} <= set(ray.labels)
-    assert facts.kinds["example.com/v1/Widget"].labels["example.com/widget"].role == "workload"
+    model = load_model([extra])
+    ray = model.model_for("ray.io", "RayCluster", "v1")
+    assert ray is not None and ray.pods is not None
+    assert ray.pods.source == "our fork of kuberay" and ray.pods.gang is False
+    assert {"ray.io/cluster", "example.com/team"} <= set(ray.pod_labels())
+    widget = model.model_for("example.com", "Widget", "v1")
+    assert widget is not None and widget.pod_labels()["example.com/widget"].role == "workload"
 
 
 def test_an_unreadable_project_file_is_an_error(tmp_path) -> None:
     broken = tmp_path / "broken.yaml"
     broken.write_text("kinds: [\n")
-    with pytest.raises(PodLabelsError, match=r"broken.yaml:2:1: not valid YAML \(did not find expected node"):
-        load_pod_labels([broken])
-    with pytest.raises(PodLabelsError, match="missing.yaml: cannot read pod labels"):
-        load_pod_labels([tmp_path / "missing.yaml"])
+    with pytest.raises(ModelError, match=r"broken.yaml:2:1: not valid YAML \(did not find expected node"):
+        load_model([broken])
+    with pytest.raises(ModelError, match="missing.yaml: cannot read the controller model"):
+        load_model([tmp_path / "missing.yaml"])

@@ -87,9 +87,13 @@ def _cleared(text: str, marker: str, replacement: str) -> tuple[str, lsp.Positio
 def test_completion_in_a_selector_offers_the_keys_written_on_that_components_pods() -> None:
     text, position = _cleared(RAYJOB, SUBMITTER_KEY, 'keyPath: .metadata.labels["')
     items = completions(Snapshot(text, "d.yaml"), position)
-    assert [i.label for i in items] == ["batch.kubernetes.io/controller-uid", "batch.kubernetes.io/job-name",
-                                        "controller-uid", "job-name"]
-    edit = items[1].text_edit
+    labels = [i.label for i in items]
+    # the submitter's pod: the Job controller's labels and the RayJob's own (ray-project/kuberay v1.7.0
+    # ray-operator/controllers/ray/rayjob_controller.go getSubmitterTemplate), none of the cluster's pods
+    assert {"batch.kubernetes.io/job-name", "job-name", "ray.io/originated-from-cr-name",
+            "ray.io/originated-from-crd"} <= set(labels)
+    assert "ray.io/node-type" not in labels and "ray.io/group" not in labels
+    edit = items[labels.index("batch.kubernetes.io/job-name")].text_edit
     assert isinstance(edit, lsp.TextEdit) and edit.new_text == "batch.kubernetes.io/job-name"
     selector = f"{HEAD_KEY}\n            value: head"
     head, position = _cleared(RAYJOB, selector, 'keyPath: .metadata.labels["ray.')

@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 from tests.resolve.typed import findings, resolve
+from wmaplint.controllers import load_model
 from wmaplint.report.workloads import render_json, render_text
-from wmaplint.resolve.assumptions import load_assumptions
 
 CATALOG = Path(__file__).resolve().parents[2] / "catalog"
 
@@ -28,7 +28,8 @@ def _milvus(components: dict, mode: str = "cluster") -> dict:
 
 
 def test_every_assumption_names_its_source_and_evaluates_on_the_catalog_examples(runtime) -> None:
-    shipped = load_assumptions()
+    shipped = {kind.gvk(v): kind.assumptions for kind in load_model().kinds for v in kind.versions
+               if kind.assumptions}
     assert shipped
     for gvk, entries in shipped.items():
         assert entries, gvk

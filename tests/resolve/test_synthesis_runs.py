@@ -55,8 +55,9 @@ def test_the_labels_of_an_entrys_pods_are_derived_by_one_program_not_one_a_pod(
     PyTorchJob example's workers) take one derive program, and each pod its own labels from it."""
     import yaml
 
+    from wmaplint.controllers import load_model
     from wmaplint.jq.runtime import JqRuntime
-    from wmaplint.resolve.created import created_pods, kind_model
+    from wmaplint.resolve.created import created_pods
 
     asked: list[str] = []
     original = JqRuntime.evaluate_many
@@ -67,7 +68,7 @@ def test_the_labels_of_an_entrys_pods_are_derived_by_one_program_not_one_a_pod(
 
     monkeypatch.setattr(JqRuntime, "evaluate_many", recording)
     obj = yaml.safe_load(PYTORCH.read_text(encoding="utf-8"))
-    model = kind_model(obj["apiVersion"], obj["kind"])
+    model = load_model().of(obj["apiVersion"], obj["kind"])
     assert model is not None
     pods = created_pods(model, obj, JqRuntime())
     assert pods is not None

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from wmaplint.controllers import load_model, model_for
 from wmaplint.fixes import apply_edits
 from wmaplint.schema import default_store
 from wmaplint.schema.bundle import shipped_bundle
-from wmaplint.status.knowledge import (
-    KnowledgeError,
-    load_knowledge,
-    parse_knowledge,
-    phase_values,
-    schema_enum,
-)
+from wmaplint.status.knowledge import phase_values, schema_enum
 
 from .helpers import catalog_text, only, status_findings, vary
 
@@ -138,19 +131,23 @@ def test_schema_enum_reads_real_crds() -> None:
     assert schema_enum(resolved.type, ".status.components[]") == ()
 
 
+def _kinds():
+    """Each kind and version of the shipped model, with its status facts."""
+    return [(kind, version) for kind in load_model().kinds if kind.status is not None
+            for version in kind.versions]
+
+
 def test_bundled_phases_agree_with_crd_enums() -> None:
-    knowledge = load_knowledge()
     store = default_store([])  # the bundled CRDs
     checked = 0
-    for controller in knowledge.kinds.values():
-        gvk = controller.gvk
-        group, version, kind = gvk.rsplit("/", 2) if gvk.count("/") == 2 else ("", *gvk.split("/"))
-        for resolved in store.lookup(group, version, kind):
-            for path, phase in controller.phases.items():
+    for kind, version in _kinds():
+        assert kind.status is not None
+        for resolved in store.lookup(kind.group, version, kind.kind):
+            for path, phase in kind.status.phases.items():
                 enum = schema_enum(resolved.type, path)
                 if enum:
                     checked += 1
-                    assert set(enum) <= set(phase.values), (gvk, path)
+                    assert set(enum) <= set(phase.values), (kind.gvk(version), path)
     assert checked >= 3
 
 
@@ -181,7 +178,6 @@ def test_reason_typo_is_info() -> None:
 
 
 def test_every_framework_crd_is_described() -> None:
-    knowledge = load_knowledge()
     bundle = shipped_bundle()
     assert bundle is not None
     missing = []
@@ -193,38 +189,32 @@ def test_every_framework_crd_is_described() -> None:
             props = raws[(group, version, kind)].get("properties", {})
             if "conditions" not in props.get("status", {}).get("properties", {}):
                 continue
-            if knowledge.controller(group, version, kind) is None:
+            found = model_for(group, kind, version)
+            if found is None or found.status is None:
                 missing.append(f"{group}/{version}/{kind}")
     # Karta itself and the scheduler's PodGroup are not workloads a definition targets.
     assert sorted(set(missing)) == ["run.ai/v1alpha1/Karta", "scheduling.run.ai/v2alpha2/PodGroup"]
+    described = {kind.gvk(version) for kind, version in _kinds()}
     for gvk in ("batch/v1/Job", "v1/Pod", "apps/v1/Deployment", "apps/v1/StatefulSet"):
-        assert gvk in knowledge.kinds
+        assert gvk in described
 
 
 def test_everything_known_has_a_source() -> None:
-    for controller in load_knowledge().kinds.values():
-        assert controller.source, controller.gvk
-        for condition in controller.conditions.values():
-            assert condition.source, (controller.gvk, condition.type)
-        for phase in controller.phases.values():
-            assert phase.source and phase.values, (controller.gvk, phase.path)
-        for pair in controller.exclusive:
-            assert pair <= set(controller.conditions), (controller.gvk, pair)
+    for kind, version in _kinds():
+        status = kind.status
+        assert status is not None and status.source, kind.gvk(version)
+        for condition in status.conditions.values():
+            assert condition.source, (kind.gvk(version), condition.type)
+        for phase in status.phases.values():
+            assert phase.source and phase.values, (kind.gvk(version), phase.path)
+        for pair in status.exclusive:
+            assert set(pair) <= set(status.conditions), (kind.gvk(version), pair)
 
 
 def test_phase_values_normalise_the_path() -> None:
-    rayjob = load_knowledge().controller("ray.io", "v1", "RayJob")
+    rayjob = model_for("ray.io", "RayJob", "v1")
     values, source = phase_values(rayjob, '(.status.jobDeploymentStatus // "")')
     assert "Complete" in values and "ray.io/v1/RayJob" in source
-
-
-def test_broken_knowledge_is_a_documented_error(tmp_path: Path) -> None:
-    with pytest.raises(KnowledgeError):
-        parse_knowledge(["not", "a", "mapping"])
-    bad = tmp_path / "conditions.yaml"
-    bad.write_text("kinds: [unclosed\n")
-    with pytest.raises(KnowledgeError):
-        load_knowledge(str(bad))
 
 
 UNKNOWN_TYPE_OVERLAP = """\

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from wmaplint.controllers import model_for
+from wmaplint.controllers.paths import normalise_path
 from wmaplint.definition.model import build
 from wmaplint.source import load_text
 from wmaplint.status.conjunctions import (
@@ -13,7 +15,6 @@ from wmaplint.status.conjunctions import (
     implies,
     subsumes,
 )
-from wmaplint.status.knowledge import load_knowledge, normalise_path
 
 from .helpers import catalog_text
 
@@ -63,7 +64,7 @@ def test_conflicts() -> None:
     assert conflict({Requirement("phase", "", "A"), Requirement("phase", "", "A", positive=False)})
     assert conflict({Requirement("expr", "x", "1"), Requirement("expr", "x", "2")})
     assert conflict({Requirement("cond", "Ready", "True"), Requirement("phase", "", "A")}) is None
-    job = load_knowledge().controller("batch", "v1", "Job")
+    job = model_for("batch", "Job", "v1")
     pair = {Requirement("cond", "Complete", "True"), Requirement("cond", "Failed", "True")}
     assert conflict(pair) is None and "never sets" in (conflict(pair, job) or "")
 

@@ -11,7 +11,8 @@ it; it reads nothing of theirs. The API:
   ``pod_labels(created)`` (:class:`WrittenLabel` by key: role, how the value derives, source), ``pods``
   (:class:`PodFacts`: exhaustive, domains, annotations), ``status`` (:class:`StatusFacts`: conditions,
   reasons, phases, exhaustive), ``suspend`` (:class:`SuspendSwitch`), ``integer_field(path)`` and
-  ``replica_count_fields()`` (:class:`IntegerField`), ``assumptions``.
+  ``replica_count_fields()`` (:class:`IntegerField`), ``assumptions``, ``admitted(path)``
+  (:class:`Admitted`: what the operator's webhooks ensure of every stored object).
 
 Where a fact is not known the model says so (``exhaustive: false``, ``count: unknown``, ``derive: null``, a
 missing ``suspend``), and nothing is reported from it.
@@ -23,6 +24,7 @@ from wmaplint.controllers.load import MODEL_DIR, SCHEMA_FILE, ModelError, load_m
 from wmaplint.controllers.model import (
     ROLES,
     UNKNOWN,
+    Admitted,
     Assumption,
     CreatedObject,
     IntegerField,
@@ -37,7 +39,7 @@ from wmaplint.controllers.model import (
 )
 
 __all__ = [
-    "MODEL_DIR", "ROLES", "SCHEMA_FILE", "UNKNOWN", "Assumption", "CreatedObject", "IntegerField",
+    "MODEL_DIR", "ROLES", "SCHEMA_FILE", "UNKNOWN", "Admitted", "Assumption", "CreatedObject", "IntegerField",
     "KindModel", "Model", "ModelError", "PodFacts", "StatusFacts", "SuspendSwitch", "WrittenCondition",
     "WrittenLabel", "WrittenPhase", "load_model", "model_for", "parse_model",
 ]

@@ -1,12 +1,11 @@
 """The older pod labels shape (``pod-labels:`` files): kinds keyed by group/version/kind, each with its pods'
-labels. Still read from a project's configuration, as an alias of part of the controller model; a file of the
-wrong shape is a :class:`PodLabelsError` naming the file and the offending key. The typed view below is what
-``wmaplint new`` reads, built from the model by :func:`wmaplint.pod_labels.load_pod_labels`.
+labels. Still read from a project's configuration, as an alias of part of the controller model
+(``wmaplint.controllers.load`` turns it into the model's kinds); a file of the wrong shape is a
+:class:`PodLabelsError` naming the file and the offending key.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers.errors import ModelError
@@ -47,34 +46,11 @@ class KindLabels:
     gang: bool = False
     labels: dict[str, PodLabel] = field(default_factory=dict)
 
-    def with_role(self, role: str) -> list[PodLabel]:
-        return [label for label in self.labels.values() if label.role == role]
-
 
 @dataclass(frozen=True)
 class PodLabels:
     kinds: dict[str, KindLabels]
     files: tuple[str, ...] = ()
-
-    def facts(self, group: str, version: str, kind: str) -> KindLabels | None:
-        return self.kinds.get(f"{group}/{version}/{kind}" if group else f"{version}/{kind}")
-
-    def closest(self, group: str, version: str, kind: str) -> KindLabels | None:
-        """The facts of the kind, else those of another version of it (one controller serves them all)."""
-        key = closest_key(self.kinds, group, version, kind)
-        return self.kinds[key] if key is not None else None
-
-
-def closest_key(keys: Iterable[str], group: str, version: str, kind: str) -> str | None:
-    """The group/version/kind key of a kind among ``keys``, else that of another version of it."""
-    keys = list(keys)
-    exact = f"{group}/{version}/{kind}" if group else f"{version}/{kind}"
-    if exact in keys:
-        return exact
-    prefix = f"{group}/" if group else ""
-    slashes = 2 if group else 1
-    return next((key for key in keys
-                 if key.startswith(prefix) and key.endswith(f"/{kind}") and key.count("/") == slashes), None)
 
 
 def _text(value: Json, where: str, *, required: bool = True) -> str:

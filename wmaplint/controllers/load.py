@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from wmaplint import cache_records, memo
 from wmaplint.controllers.errors import ModelError
 from wmaplint.controllers.model import (
+    Admitted,
     Assumption,
     CreatedObject,
     IntegerField,
@@ -29,6 +30,7 @@ from wmaplint.controllers.model import (
     WrittenPhase,
 )
 from wmaplint.controllers.paths import normalise_path
+from wmaplint.controllers.releases import ALWAYS, Releases
 from wmaplint.dataclass import replace
 from wmaplint.shipped_data import shipped
 
@@ -45,6 +47,35 @@ def _strings(value: Json) -> tuple[str, ...]:
     return tuple("" if v is None else str(v) for v in value) if isinstance(value, list) else ()
 
 
+def _flag(raw: dict[str, Any], key: str) -> bool | None:
+    """A boolean the file states, None when it says nothing (a merge then keeps what is under it)."""
+    value = raw.get(key)
+    return value if isinstance(value, bool) else None
+
+
+def _releases(raw: dict[str, Any]) -> Releases:
+    since, until = raw.get("since"), raw.get("until")
+    if since is None and until is None:
+        return ALWAYS
+    return Releases(str(since) if since is not None else None, str(until) if until is not None else None)
+
+
+def _ranged(value: Json) -> tuple[tuple[str, ...], tuple[tuple[str, Releases], ...]]:
+    """A list of values, each a string or ``{value, since, until}``: the values, and the releases of those
+    that not every release has."""
+    values: list[str] = []
+    ranges: list[tuple[str, Releases]] = []
+    for item in value if isinstance(value, list) else ():
+        if isinstance(item, dict):
+            name = "" if item.get("value") is None else str(item.get("value"))
+            values.append(name)
+            if not _releases(item).always:
+                ranges.append((name, _releases(item)))
+        else:
+            values.append("" if item is None else str(item))
+    return tuple(values), tuple(ranges)
+
+
 def _label(key: str, raw: dict[str, Any]) -> WrittenLabel:
     role = str(raw.get("role", "other"))
     return WrittenLabel(
@@ -59,6 +90,7 @@ def _label(key: str, raw: dict[str, Any]) -> WrittenLabel:
         values=tuple((str(v), str(loc)) for v, loc in (raw.get("values") or {}).items()),
         otherwise=raw.get("otherwise"),
         present=raw.get("present"),
+        releases=_releases(raw),
     )
 
 
@@ -66,29 +98,33 @@ def _pods(raw: dict[str, Any], default_source: str) -> PodFacts:
     return PodFacts(
         source=str(raw.get("source") or default_source),
         gang=raw.get("gang") is True,
-        exhaustive=raw.get("exhaustive") is True,
+        exhaustive=_flag(raw, "exhaustive"),
         domains=_strings(raw.get("domains")),
         labels={str(k): _label(str(k), v or {}) for k, v in (raw.get("labels") or {}).items()},
         annotations={str(k): _label(str(k), v or {}) for k, v in (raw.get("annotations") or {}).items()},
     )
 
 
+def _condition(ctype: str, raw: dict[str, Any]) -> WrittenCondition:
+    reasons, ranges = _ranged(raw.get("reasons"))
+    return WrittenCondition(ctype, str(raw.get("source", "")), reasons, _releases(raw), ranges)
+
+
+def _phase(path: str, raw: dict[str, Any]) -> WrittenPhase:
+    values, ranges = _ranged(raw.get("values"))
+    return WrittenPhase(path, values, str(raw.get("source", "")), _flag(raw, "exhaustive"), _releases(raw),
+                        ranges)
+
+
 def _status(raw: dict[str, Any]) -> StatusFacts:
-    conditions = {
-        str(t): WrittenCondition(str(t), str((c or {}).get("source", "")), _strings((c or {}).get("reasons")))
-        for t, c in (raw.get("conditions") or {}).items()
-    }
-    phases = {
-        normalise_path(str(p)): WrittenPhase(str(p), _strings(ph.get("values")), str(ph.get("source", "")),
-                                          ph.get("exhaustive", True) is not False)
-        for p, ph in (raw.get("phases") or {}).items()
-    }
+    conditions = {str(t): _condition(str(t), c or {}) for t, c in (raw.get("conditions") or {}).items()}
+    phases = {normalise_path(str(p)): _phase(str(p), ph or {}) for p, ph in (raw.get("phases") or {}).items()}
     exclusive = tuple((str(a), str(b)) for a, b in (raw.get("exclusive") or []))
     return StatusFacts(
         source=str(raw.get("source", "")),
-        completes=raw.get("completes") is True,
-        fails=raw.get("fails", True) is not False,
-        exhaustive=raw.get("exhaustive", True) is not False,
+        completes=_flag(raw, "completes"),
+        fails=_flag(raw, "fails"),
+        exhaustive=_flag(raw, "exhaustive"),
         conditions=conditions,
         exclusive=exclusive,
         phases=phases,
@@ -104,9 +140,28 @@ def _fields(raw: dict[str, Any]) -> tuple[IntegerField, ...]:
     return tuple(counts + others)
 
 
+def _created(raw: dict[str, Any]) -> CreatedObject:
+    return CreatedObject(name=str(raw["name"]), kind=str(raw["kind"]), count=str(raw["count"]),
+                         source=str(raw["source"]), each=raw.get("each"), groups=raw.get("groups"),
+                         template=raw.get("template"), via=raw.get("via"), releases=_releases(raw),
+                         owned=raw.get("owned") is not False)
+
+
+def _read_releases(header: dict[str, Any]) -> tuple[str, ...]:
+    """The releases a file's facts were read at, oldest first: its ``releases``, else its ``release``."""
+    listed = [str(r["release"]) for r in header.get("releases") or []
+              if isinstance(r, dict) and r.get("release")]
+    if listed:
+        return tuple(listed)
+    return (str(header["release"]),) if header.get("release") else ()
+
+
 def _kind(raw: dict[str, Any], header: dict[str, Any], file: str) -> KindModel:
     source = str(raw["source"])
     suspend = raw.get("suspend")
+    creates = raw.get("creates")
+    # `creates` is a mapping {exhaustive, source, objects}, or a plain list (whose completeness is not said)
+    objects = creates.get("objects") if isinstance(creates, dict) else creates
     return KindModel(
         group=str(raw["group"]),
         kind=str(raw["kind"]),
@@ -116,12 +171,9 @@ def _kind(raw: dict[str, Any], header: dict[str, Any], file: str) -> KindModel:
         repository=str(header.get("repository", "")),
         release=str(header.get("release", "")),
         file=file,
-        creates=tuple(
-            CreatedObject(name=str(c["name"]), kind=str(c["kind"]), count=str(c["count"]),
-                          source=str(c["source"]), each=c.get("each"), groups=c.get("groups"),
-                          template=c.get("template"), via=c.get("via"))
-            for c in raw.get("creates") or []
-        ),
+        creates=tuple(_created(c) for c in objects or []),
+        creates_exhaustive=_flag(creates, "exhaustive") if isinstance(creates, dict) else None,
+        creates_source=str(creates.get("source", "")) if isinstance(creates, dict) else "",
         pods=_pods(raw["pods"], source) if isinstance(raw.get("pods"), dict) else None,
         status=_status(raw["status"]) if isinstance(raw.get("status"), dict) else None,
         suspend=SuspendSwitch(source=str(suspend["source"]),
@@ -130,6 +182,11 @@ def _kind(raw: dict[str, Any], header: dict[str, Any], file: str) -> KindModel:
         if isinstance(suspend, dict) else None,
         fields=_fields(raw["fields"]) if isinstance(raw.get("fields"), dict) else (),
         assumptions=tuple(Assumption(str(a["source"]), str(a["note"])) for a in raw.get("assumptions") or []),
+        admission=tuple(Admitted(str(a["path"]), str(a["holds"]), str(a["source"]), of=_strings(a.get("of")),
+                                 when=str(a.get("when") or "")) for a in raw.get("admission") or []),
+        read=_read_releases(header),
+        release_labels=_strings((raw.get("release-from") or {}).get("labels")),
+        release_annotations=_strings((raw.get("release-from") or {}).get("annotations")),
     )
 
 
@@ -202,7 +259,13 @@ def _read(path: Path, *, validate: bool, noun: str = "the controller model") -> 
         raise ModelError(str(exc)) from None
 
 
+def _either(more: bool | None, base: bool | None) -> bool | None:
+    return more if more is not None else base
+
+
 def _merge_kind(base: KindModel, more: KindModel) -> KindModel:
+    """``more`` (a project's file) over ``base``: labels, annotations, conditions and phases key by key, a
+    flag or list where ``more`` states it."""
     pods = base.pods
     if more.pods is not None:
         pods = more.pods if pods is None else replace(
@@ -210,23 +273,35 @@ def _merge_kind(base: KindModel, more: KindModel) -> KindModel:
             labels={**pods.labels, **more.pods.labels},
             annotations={**pods.annotations, **more.pods.annotations},
             domains=more.pods.domains or pods.domains,
+            exhaustive=_either(more.pods.exhaustive, pods.exhaustive),
         )
     status = base.status
     if more.status is not None:
         status = more.status if status is None else replace(
             more.status, conditions={**status.conditions, **more.status.conditions},
-            phases={**status.phases, **more.status.phases})
+            phases={**status.phases, **more.status.phases},
+            exclusive=status.exclusive + more.status.exclusive,
+            completes=_either(more.status.completes, status.completes),
+            fails=_either(more.status.fails, status.fails),
+            exhaustive=_either(more.status.exhaustive, status.exhaustive))
     fields = {f.path: f for f in base.fields} | {f.path: f for f in more.fields}
     return replace(
         base,
         source=more.source or base.source,
         file=f"{base.file}, {more.file}" if base.file else more.file,
         creates=more.creates or base.creates,
+        # a list of the project's own replaces the shipped one: whole only where the project says so
+        creates_exhaustive=more.creates_exhaustive if more.creates
+        else _either(more.creates_exhaustive, base.creates_exhaustive),
+        creates_source=more.creates_source or base.creates_source,
         pods=pods,
         status=status,
         suspend=more.suspend or base.suspend,
         fields=tuple(fields.values()),
         assumptions=base.assumptions + more.assumptions,
+        admission=base.admission + more.admission,
+        release_labels=more.release_labels or base.release_labels,
+        release_annotations=more.release_annotations or base.release_annotations,
     )
 
 
@@ -258,20 +333,23 @@ def _shipped() -> Model:
     return Model(kinds, tuple(f"schemas/controllers/{p.name}" for p in files))
 
 
-def load_model(extra: Iterable[str | Path] = (), *, noun: str = "the controller model") -> Model:
-    """The shipped model with each of ``extra``'s files merged over it, in order. Raises ModelError for a
-    project file that cannot be read or has the wrong shape."""
+def load_model(extra: Iterable[str | Path] = (), *, releases: Iterable[tuple[str, str]] = (),
+               noun: str = "the controller model") -> Model:
+    """The shipped model with each of ``extra``'s files merged over it, in order, and ``releases`` (repository
+    or framework, release) pinned. Raises ModelError for a project file that cannot be read or has the wrong
+    shape."""
     model = _shipped()
-    extra = tuple(extra)
-    if not extra:
+    extra, pinned = tuple(extra), tuple(releases)
+    if not extra and not pinned:
         return model
     kinds, files = model.kinds, model.files
     for path in extra:
         kinds = merged(kinds, _read(Path(path), validate=True, noun=noun))
         files += (str(path),)
-    return Model(kinds, files)
+    return Model(kinds, files, pinned)
 
 
 def model_for(group: str, kind: str, version: str) -> KindModel | None:
-    """The shipped model of a kind at one version (None when the model does not know it)."""
+    """The shipped model of a kind at one version, every release read in one (None when the model does not
+    know it). A project's reader is ``Model.model_for`` of ``load_model`` (or ``project_model``)."""
     return _shipped().model_for(group, kind, version)

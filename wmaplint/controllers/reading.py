@@ -94,6 +94,7 @@ def _joined(each: str, template: str) -> str | None:
     return each + template if template.startswith(".") else None
 
 
+@memo.lru_cache(maxsize=1024, pure=True)
 def location(created: CreatedObject) -> tuple[str, ...] | None:
     """The segments of where in the workload the created pods' spec comes from (None when unknown)."""
     if created.template is None:
@@ -123,17 +124,25 @@ def created_pods_of(model: KindModel, component: Component) -> CreatedObject | N
     texts = spec_texts(component)
     if not texts:
         return None
-    pods = model.pods_created()
+    return _described(model.pods_created(), tuple(texts))
+
+
+# The editor re-lints a definition on every change, and each component's selectors and gang keys ask this for
+# the same pods and paths: it depends on them alone.
+@memo.lru_cache(maxsize=1024, pure=True)
+def _described(pods: tuple[CreatedObject, ...], texts: tuple[str, ...]) -> CreatedObject | None:
     for text in texts:  # the same expression as the model's (a `//` between two templates)
-        same = [c for c in pods if c.template and not c.each and _WS.sub("", c.template) == _WS.sub("", text)]
+        flat = _WS.sub("", text)
+        same = [c for c in pods if c.template and not c.each and _WS.sub("", c.template) == flat]
         if len(same) == 1:
             return same[0]
     best: list[tuple[int, CreatedObject]] = []
+    read = [s for s in map(segments, texts) if s is not None]
     for created in pods:
         where = location(created)
         if where is None:
             continue
-        if any((s := segments(text)) is not None and _prefix(where, s) for text in texts):
+        if any(_prefix(where, s) for s in read):
             best.append((len(where), created))
     if not best:
         return None
@@ -141,6 +150,41 @@ def created_pods_of(model: KindModel, component: Component) -> CreatedObject | N
     if len(best) > 1 and best[0][0] == best[1][0]:
         return None
     return best[0][1]
+
+
+def carried_pods_of(model: KindModel, definition: Definition, component: Component
+                    ) -> tuple[CreatedObject, ...] | None:
+    """The pods the controller creates that a component's selectors and gang keys are evaluated on: those its
+    spec paths describe (``created_pods_of``), or for a logical component (no spec of its own: a
+    LeaderWorkerSet's group) those of every component below it; None when they cannot all be told."""
+    if spec_texts(component):
+        one = created_pods_of(model, component)
+        return (one,) if one is not None else None
+    below = [c for c in definition.components if c is not component and _owned_by(definition, c, component)]
+    found: dict[str, CreatedObject] = {}
+    for child in below:
+        if not spec_texts(child):
+            continue  # another logical level: its own children are in `below`
+        created = created_pods_of(model, child)
+        if created is None:
+            return None
+        found[created.name] = created
+    return tuple(found.values()) or None
+
+
+def _owned_by(definition: Definition, component: Component, ancestor: Component) -> bool:
+    """Whether ``ancestor`` is above ``component`` in the definition's ownerRef chain."""
+    seen = {id(component)}
+    current = component
+    while current.owner_ref:
+        owner = definition.component(current.owner_ref)
+        if owner is None or id(owner) in seen:
+            return False
+        if owner is ancestor:
+            return True
+        seen.add(id(owner))
+        current = owner
+    return False
 
 
 def pod_label_reads(component: Component) -> Iterator[LabelRead]:
@@ -155,14 +199,15 @@ def pod_label_reads(component: Component) -> Iterator[LabelRead]:
 _CHAIN = re.compile(r"(?<![\w\]\)\"$])((?:\.[A-Za-z_][A-Za-z0-9_]*|\.?\[\]\??|\??)+)")
 
 
-def navigations(text: str) -> list[tuple[str, int, int]]:
+@memo.lru_cache(maxsize=4096, pure=True)
+def navigations(text: str) -> tuple[tuple[str, int, int], ...]:
     """The plain navigation chains rooted at the input (``.spec.a[]?.b``) in ``text``, with their offsets."""
     found = []
     for m in _CHAIN.finditer(text):
         chain = m.group(1)
         if chain.startswith(".") and len(chain) > 1 and re.match(r"\.[A-Za-z_]", chain):
             found.append((chain.rstrip("?"), m.start(1), m.start(1) + len(chain.rstrip("?"))))
-    return found
+    return tuple(found)
 
 
 _ALT = re.compile(r"^\(?\s*(?P<path>[^()|,/\s]+)\s*(?://\s*-?\d+)?\s*\)?(?:\s*//\s*-?\d+)?$")

@@ -4,14 +4,16 @@ Each site becomes a component (the root's own, when the kind is a single templat
 a pod itself), one instance per entry when it sits in a list or map. Its replicas are the nearest replica
 count beside it (a Job's parallelism, capped by completions, multiplies them); sites sharing one count
 outside any list (a LeaderWorkerSet's groups, an LLMInferenceService's replicas) are owned by a logical
-group component that carries it. Selectors and gang keys come from the pod labels knowledge; what cannot be
-derived is left out with a comment saying what to add, never guessed where a rule would reject it.
+group component that carries it. Selectors and gang keys come from the pods' labels of the controller
+model; what cannot be derived is left out with a comment saying what to add, never guessed where a rule
+would reject it.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 from wmaplint.dataclass import dataclass
 from wmaplint.definition.fields import shape_of
@@ -40,9 +42,10 @@ from wmaplint.draft.shapes import (
 from wmaplint.draft.status import draft_status
 from wmaplint.draft.target import DraftError, DraftTarget
 from wmaplint.draft.writer import Entry, Map, Seq, render
-from wmaplint.pod_labels import PodLabel, PodLabels, closest_key
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, STRING, SchemaType
-from wmaplint.status.knowledge import Controller, Knowledge
+
+if TYPE_CHECKING:
+    from wmaplint.controllers import Model, WrittenLabel
 
 FRAGMENT_ORDER = ("containerPath", "containersPath", "resourcesPath", "imagePath", "labelsPath",
                   "annotationsPath", "nodeAffinityPath", "podAffinityPath", "schedulerNamePath",
@@ -95,29 +98,27 @@ def definition_name(group: str, version: str, kind: str) -> str:
 
 
 class Composer:
-    """The drafting of one kind: ``labels`` and ``facts`` are what the knowledge files say of it (or of
-    another version of it, which ``notes`` then say)."""
+    """The drafting of one kind: ``facts`` is what the controller model (the project's, at the release the
+    CRD or the project names) says of it, or of another version of it (which ``notes`` then say)."""
 
-    def __init__(self, target: DraftTarget, labels: PodLabels, knowledge: Knowledge | None) -> None:
+    def __init__(self, target: DraftTarget, model: Model) -> None:
         self.target = target
         group, version, kind = target.gvk
-        self.labels = labels.closest(group, version, kind)
-        self.facts = _closest_facts(knowledge, group, version, kind) if knowledge is not None else None
+        # the model of this very version: another version's counts may read fields this one lacks
+        self.model = model.model_for(group, kind, version, release=target.release)
+        self.facts = self.model or model.closest(group, kind, version)
         self.types = [target.type, *target.others]
         self.notes: list[str] = []
-        key = f"{group}/{version}/{kind}" if group else f"{version}/{kind}"
         self.facts_note = "the controller model"
-        if self.labels is not None and self.labels.gvk != key:
-            self.notes.append(f"pod labels: those of {self.labels.gvk} (the controller model), assumed "
+        if self.facts is not None and self.model is None:
+            other = self.facts.gvk()
+            self.facts_note = f"the controller model, {other}"
+            self.notes.append(f"pod labels and status: what the controller model says of {other}, assumed "
                               "for this version too")
-        if self.facts is not None and self.facts.gvk != key:
-            self.facts_note = f"the controller model, {self.facts.gvk}"
-            self.notes.append(f"status: what the controller model says of {self.facts.gvk}, assumed for "
-                              "this version too")
-        from wmaplint.controllers import load_model
-
-        # the model of this very version: another version's counts may read fields this one lacks
-        self.model = load_model().model_for(group, kind, version)
+        if self.facts is not None and self.facts.at_release is not None:
+            self.notes.append(f"the controller model at {self.facts.framework or self.facts.repository} "
+                              f"{self.facts.at_release}")
+        self.pods = self.facts.pods if self.facts is not None else None
         self.model_pods = model_pods(self.model)
         self.recognition = recognise(target.type)
         declared = [s for s in self.recognition.sites if self.exists(s.location)]
@@ -468,13 +469,15 @@ class Composer:
 
     # -- pod labels ------------------------------------------------------------------------------------------
 
-    def entry_label(self, collection: Location) -> PodLabel | None:
-        if self.labels is None:
-            return None
-        where = jqtext.nav(collection)
-        return next((label for label in self.labels.with_role("entry") if label.of == where), None)
+    def with_role(self, *roles: str) -> list[WrittenLabel]:
+        """The labels the controller writes on the kind's pods that identify one of ``roles``."""
+        return self.facts.labels_with_role(*roles) if self.facts is not None else []
 
-    def type_label(self, site: Site) -> PodLabel | None:
+    def entry_label(self, collection: Location) -> WrittenLabel | None:
+        where = jqtext.nav(collection)
+        return next((label for label in self.with_role("entry") if label.of == where), None)
+
+    def type_label(self, site: Site) -> WrittenLabel | None:
         found = self.type_match(site)
         return found[1] if found is not None else None
 
@@ -499,17 +502,17 @@ class Composer:
             selector.add("keyPath", f"{key} | select({tests})")
         return selector
 
-    def type_match(self, site: Site) -> tuple[int, PodLabel, list[str]] | None:
+    def type_match(self, site: Site) -> tuple[int, WrittenLabel, list[str]] | None:
         """The component label whose location holds the site most closely, and the values its pods carry
         (``present``/``otherwise`` for those rules)."""
-        if self.labels is None:
+        if self.pods is None:
             return None
         named = self._named_entry(site)
         if named is not None:
             return named
         at = _segments(site.location)
-        best: tuple[int, PodLabel, list[str]] | None = None
-        for label in self.labels.with_role("component"):
+        best: tuple[int, WrittenLabel, list[str]] | None = None
+        for label in self.with_role("component"):
             matched = [(len(_segments_of(loc)), value) for value, loc in label.values if _within(at, loc)]
             if matched:
                 depth = max(d for d, _ in matched)
@@ -522,10 +525,10 @@ class Composer:
                     best = (depth, label, [rule])
         return best
 
-    def _named_entry(self, site: Site) -> tuple[int, PodLabel, list[str]] | None:
+    def _named_entry(self, site: Site) -> tuple[int, WrittenLabel, list[str]] | None:
         """The entry label of a map the site is a named entry of (an MPIJob's Launcher), with the value its
         pods carry: the entry's key, lower-cased where the controller lowers it."""
-        if self.labels is None or site.iteration is not None:
+        if self.pods is None or site.iteration is not None:
             return None
         for level in site.levels:
             if not level.location:
@@ -537,11 +540,11 @@ class Composer:
                 return len(level.location), label, [key.lower() if label.lower else key]
         return None
 
-    def replica_label(self, counts: _Counts | None) -> PodLabel | None:
-        if self.labels is None or counts is None or "replicas" not in counts.members:
+    def replica_label(self, counts: _Counts | None) -> WrittenLabel | None:
+        if counts is None or "replicas" not in counts.members:
             return None
         where = jqtext.nav((*counts.level.location, counts.members["replicas"]))
-        return next((label for label in self.labels.with_role("replica") if label.of == where), None)
+        return next((label for label in self.with_role("replica") if label.of == where), None)
 
     # -- the whole definition --------------------------------------------------------------------------------
 
@@ -585,11 +588,6 @@ class Composer:
         return None
 
 
-def _closest_facts(knowledge: Knowledge, group: str, version: str, kind: str) -> Controller | None:
-    key = closest_key(knowledge.kinds, group, version, kind)
-    return knowledge.kinds[key] if key is not None else None
-
-
 def _segments(location: Location) -> tuple[str, ...]:
     return tuple(step for step in location if step not in ITERATIONS)
 
@@ -617,9 +615,10 @@ def _slug(word: str) -> str:
 
 # -- the document --------------------------------------------------------------------------------------------
 
-def draft(target: DraftTarget, labels: PodLabels, knowledge: Knowledge | None) -> Draft:
-    """The drafted definition of ``target``'s kind; raises DraftError when its schema has no pods."""
-    composer = Composer(target, labels, knowledge)
+def draft(target: DraftTarget, model: Model) -> Draft:
+    """The drafted definition of ``target``'s kind, from ``model`` (the project's controller model);
+    raises DraftError when its schema has no pods."""
+    composer = Composer(target, model)
     if not composer.sites:
         raise DraftError(f"{target.source}: {target.label} has no pod template, pod spec or pod fields with "
                          "a replica count in its schema; there is nothing to draft")
@@ -645,9 +644,9 @@ def draft(target: DraftTarget, labels: PodLabels, knowledge: Knowledge | None) -
         "real manifest with it (`wmaplint tree --definition THIS MANIFEST`).",
     ]
     header.extend(composer.notes)
-    model = composer.model
-    if model is not None and any(not p.known for p in composer.model_pods):
-        where = model.file or "schemas/controllers/"
+    made = composer.model
+    if made is not None and any(not p.known for p in composer.model_pods):
+        where = made.file or "schemas/controllers/"
         header.append(f"TODO: the controller model ({where}) does not say how many pods the controller "
                       "makes: every replicasPath below reads the schema alone; check it against the "
                       "controller")
@@ -734,7 +733,7 @@ def _selector(composer: Composer, component: _Component, several: bool,
 
 
 def _gang(composer: Composer, components: list[_Component]) -> tuple[Map, str]:
-    labels = composer.labels
+    labels = composer.pods
     kind = composer.target.gvk[2]
     if labels is None:
         return Map(), (f"TODO: nothing is known of {kind}'s pods: if they must start together, add "
@@ -747,7 +746,7 @@ def _gang(composer: Composer, components: list[_Component]) -> tuple[Map, str]:
     # different min-available, and a key per group or replica asks each PodGroup for every group's pods
     # (kai-scheduler/KAI-Scheduler@d5bc503 pkg/podgrouper/podgrouper/plugins/karta/grouper.go). The root as
     # the one member sizes every pod's gang by the whole workload.
-    keys = (labels.with_role("attempt") or labels.with_role("workload"))[:1]
+    keys = (composer.with_role("run") or composer.with_role("workload"))[:1]
     root = components[0]
     if not any(c.site is not None for c in components):
         return Map(), ""
@@ -759,13 +758,13 @@ def _gang(composer: Composer, components: list[_Component]) -> tuple[Map, str]:
     return Map().add("gangScheduling", Map().add("podGroups", Seq().add(group_map, *why))), ""
 
 
-def _gang_keys(keys: list[PodLabel]) -> str:
+def _gang_keys(keys: list[WrittenLabel]) -> str:
     if not keys:
         return "one gang per workload (the pods' owner)"
     return "one gang per " + " and ".join(f"{k.key} ({k.value})" for k in keys)
 
 
-def _member(name: str, keys: list[PodLabel]) -> Map:
+def _member(name: str, keys: list[WrittenLabel]) -> Map:
     member = Map().add("componentName", name)
     if keys:
         paths = Seq()

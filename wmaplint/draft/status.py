@@ -12,12 +12,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from wmaplint.dataclass import dataclass, field
 from wmaplint.draft.shapes import integer, string_member, type_at
 from wmaplint.draft.writer import Map, Seq
 from wmaplint.schema.types import ANY_KIND, ARRAY, OBJECT, SchemaType
-from wmaplint.status.knowledge import Controller, phase_values
+from wmaplint.status.knowledge import phase_values
+
+if TYPE_CHECKING:
+    from wmaplint.controllers import KindModel, StatusFacts
 
 # the order mappings are written in: the everyday ones first
 ORDER = ("running", "completed", "failed", "degraded", "suspended", "suspending", "resuming", "initializing")
@@ -101,7 +105,7 @@ def _conditions(t: SchemaType) -> bool:
     return items is not None and items.kind == OBJECT and {"type", "status"} <= set(items.properties)
 
 
-def _phase_path(types: list[SchemaType], facts: Controller | None) -> str | None:
+def _phase_path(types: list[SchemaType], facts: StatusFacts | None) -> str | None:
     known = [fact.path for fact in facts.phases.values()] if facts else []
     for candidate in [*known, ".status.phase", ".status.state"]:
         steps = tuple(candidate.lstrip(".").split("."))
@@ -185,20 +189,21 @@ class _Mapping:
         return status in self.guesses
 
 
-def draft_status(types: list[SchemaType], facts: Controller | None, facts_note: str,
+def draft_status(types: list[SchemaType], model: KindModel | None, facts_note: str,
                  suspendable: bool, asked: str | None = None, switch: str | None = None) -> StatusDraft:
     """The root's statusDefinition for a kind whose schema is ``types[0]`` (the others: the other sources
-    serving it), with ``facts`` the knowledge of its controller when there is any (``facts_note``: where
-    they come from). ``asked``: the replicas the root's spec asks for (jq), when it has a replica count;
+    serving it), with ``model`` the controller model of the kind when there is one (``facts_note``: where
+    its facts come from). ``asked``: the replicas the root's spec asks for (jq), when it has a replica count;
     ``switch``: the spec's suspend switch (jq path), when it has one."""
     definition = Map()
     draft = StatusDraft(definition)
     mapping = _Mapping()
+    facts = model.status if model is not None else None
     completes = facts.completes if facts is not None else None
 
     phase = _phase_path(types, facts)
     if phase is not None:
-        values, where = phase_values(facts, phase, types)
+        values, where = phase_values(model, phase, types)
         if not values:
             prop = type_at(types[0], tuple(phase.lstrip(".").split(".")[:-1]))
             member = prop.properties.get(phase.split(".")[-1]) if prop is not None else None
@@ -216,7 +221,7 @@ def draft_status(types: list[SchemaType], facts: Controller | None, facts_note: 
 
     condition_types: list[str] = []
     declared = type_at(types[0], ("status", "conditions"))
-    writes_none = facts is not None and facts.exhaustive and not facts.conditions
+    writes_none = facts is not None and facts.exhaustive is True and not facts.conditions
     if declared is not None and _conditions(declared) and _everywhere(types, ("status", "conditions"),
                                                                        _conditions):
         if writes_none:
@@ -250,7 +255,7 @@ def draft_status(types: list[SchemaType], facts: Controller | None, facts_note: 
                 seq.add(guess.matcher, guess.comment)
             mappings.add(name, seq)
     missing = [s for s in ("running", "failed") if s not in mapping]
-    if facts is not None and not facts.fails and "failed" in missing:
+    if facts is not None and facts.fails is False and "failed" in missing:
         missing.remove("failed")
     note = ""
     if missing:
@@ -260,7 +265,7 @@ def draft_status(types: list[SchemaType], facts: Controller | None, facts_note: 
     return draft
 
 
-def _condition_types(root: SchemaType, declared: SchemaType, facts: Controller | None, facts_note: str,
+def _condition_types(root: SchemaType, declared: SchemaType, facts: StatusFacts | None, facts_note: str,
                      definition: Map) -> list[str]:
     items = declared.items
     assert items is not None
@@ -288,7 +293,7 @@ def _condition_types(root: SchemaType, declared: SchemaType, facts: Controller |
     return types
 
 
-def _condition_guesses(mapping: _Mapping, condition_types: list[str], facts: Controller | None,
+def _condition_guesses(mapping: _Mapping, condition_types: list[str], facts: StatusFacts | None,
                        completes: bool | None) -> None:
     phase_running = "running" in mapping
     by_status: dict[str, list[str]] = {}

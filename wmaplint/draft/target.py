@@ -7,6 +7,7 @@ paths against each of them, so the draft uses only what all of them declare.
 from __future__ import annotations
 
 import hashlib
+import re
 
 from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import BUNDLED_SCHEMAS
@@ -30,6 +31,7 @@ class DraftTarget:
     type: SchemaType
     source: str  # as comments name it: the user's path, or the bundled source's lock path
     others: list[SchemaType] = field(default_factory=list)
+    release: str | None = None  # the operator release the CRD says it ships with, when it says
 
     @property
     def label(self) -> str:
@@ -104,7 +106,30 @@ def from_crd_file(path: str, kind: str | None = None, version: str | None = None
     digest = hashlib.sha256(data).hexdigest()
     # the sources `check` reads the draft against when the user gives no --crds
     target.others = [s.type for s in shared_store().lookup(*gvk) if s.sha256 != digest]
+    target.release = crd_release(data)
     return target
+
+
+_SPEC = re.compile(rb"^spec:", re.M)
+
+
+def crd_release(data: bytes) -> str | None:
+    """The release a CRD says it ships with: its label ``app.kubernetes.io/version`` (set by the releases of
+    operators that label their CRDs, such as Knative's), when it is a version. Only the metadata before the
+    first ``spec:`` is read: a CRD's schema is most of its text."""
+    import yaml
+
+    from wmaplint.controllers.releases import release_key
+
+    head = _SPEC.split(data, 1)[0][:65536]
+    try:
+        document = next(iter(yaml.safe_load_all(head)), None)
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
+        return None
+    metadata = document.get("metadata") if isinstance(document, dict) else None
+    labels = metadata.get("labels") if isinstance(metadata, dict) else None
+    version = labels.get("app.kubernetes.io/version") if isinstance(labels, dict) else None
+    return version if isinstance(version, str) and release_key(version) is not None else None
 
 
 def from_store(kind: str, version: str | None = None, crds: tuple[str, ...] = ()) -> DraftTarget:

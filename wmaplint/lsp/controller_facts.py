@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from wmaplint.controllers import KindModel, WrittenLabel, load_model
+from wmaplint.controllers import KindModel, WrittenLabel
+from wmaplint.controllers.project import model_near
 from wmaplint.controllers.reading import created_pods_of, label_keys
 from wmaplint.jq import words as jqwords
 from wmaplint.lsp.yamlpath import locate
@@ -26,11 +27,13 @@ _OPEN_KEY = re.compile(
 )
 
 
-def kind_model(definition: Definition) -> KindModel | None:
+def kind_model(definition: Definition, path: str) -> KindModel | None:
+    """The controller model of the definition's root kind, as `check` sees it for the file at ``path`` (the
+    project's own model files and pinned releases)."""
     root = definition.root
     if root is None or root.kind is None:
         return None
-    return load_model().model_for(root.kind.group, root.kind.kind, root.kind.version)
+    return model_near(path).model_for(root.kind.group, root.kind.kind, root.kind.version)
 
 
 def component_at(definition: Definition, pointer: tuple[object, ...]) -> Component | None:
@@ -75,7 +78,7 @@ def hover(snapshot: Snapshot, offset: int, definition: Definition) -> lsp.Hover 
     node = found.value
     if not isinstance(node.value, str):
         return None
-    model = kind_model(definition)
+    model = kind_model(definition, snapshot.path)
     if model is None:
         return None
     field = next((p for p in reversed(found.pointer) if isinstance(p, str)), "")
@@ -136,7 +139,7 @@ def label_completions(snapshot: Snapshot, position: lsp.Position) -> list[lsp.Co
     definition = snapshot.definition_at(offset)
     if definition is None:
         return None
-    model = kind_model(definition)
+    model = kind_model(definition, snapshot.path)
     if model is None or model.pods is None:
         return None
     found = locate(definition.document_node, offset)

@@ -24,6 +24,7 @@ from wmaplint.lsp.params import BadParams, check_changes, check_request, check_t
 from wmaplint.lsp.rpc import Output
 from wmaplint.lsp.supervisor import JobFailed, Supervisor, WorkerStopped
 from wmaplint.lsp.uris import path_or_uri
+from wmaplint.lsp.worker import give_back_memory
 
 REQUEST_TIMEOUT_SECONDS = 10.0
 OVERTAKE_SECONDS = 0.5  # a lint that has run this long gives way to a newer version of its document
@@ -189,6 +190,7 @@ class Session:
             await self.supervisor.run(lambda: {"kind": "forget", "uri": uri}, REQUEST_TIMEOUT_SECONDS)
         except (WorkerStopped, JobFailed):
             return
+        give_back_memory()  # the server held the document's text too: what is free goes back here as well
         if not self.documents or all(_small(d) for d in self.documents.values()):
             if await self.supervisor.recycle_if_large():
                 await self.supervisor.warm()  # the next lint should not wait for the imports

@@ -20,8 +20,6 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.jq.runtime import default_runtime
-from wmaplint.resolve.controller import controller_labels
-from wmaplint.resolve.created import kind_model
 from wmaplint.resolve.facts import GpuTotalDiffers, PodCountDiffers, PodUnattributed
 from wmaplint.resolve.model import ComponentCount, PodComparison, Workload
 from wmaplint.resolve.pods import PodMatcher, attribute_pods, pod_name
@@ -186,11 +184,8 @@ def _template_labels(workload: Workload) -> list[dict[str, str]]:
 
 def controller_keys(workload: Workload) -> set[str]:
     """The label keys the controller model says the workload's controller writes on its pods."""
-    model = kind_model(workload.api_version, workload.kind)
-    if model is not None and model.pods is not None:
-        return set(model.pods.labels)
-    facts = controller_labels(workload.api_version, workload.kind)
-    return {label.key for label in facts.labels} if facts else set()
+    model = workload.controller
+    return set(model.pods.labels) if model is not None and model.pods is not None else set()
 
 
 def pod_selector(workload: Workload, obj: Json) -> Json | None:
@@ -213,21 +208,18 @@ def pods_of(workload: Workload, obj: Json, pods: list[Any], owners: Owners) -> s
 def created_kinds(workload: Workload) -> set[str]:
     """The kinds of the objects the workload's controllers create: its components' and the model's."""
     kinds = {node.kind.kind for node in workload.components.values() if node.kind is not None}
-    model = kind_model(workload.api_version, workload.kind)
-    if model is not None:
-        kinds |= {kind for _, kind in model.created_kinds()}
+    if workload.controller is not None:
+        kinds |= {kind for _, kind in workload.controller.created_kinds()}
     return kinds
 
 
 def workload_label_keys(workload: Workload) -> list[str]:
     """The labels the controller writes on every pod with the workload's name as the value."""
-    model = kind_model(workload.api_version, workload.kind)
-    if model is not None and model.pods is not None:
-        return [label.key for label in model.pods.labels.values()
-                if label.role == "workload" and label.derive == ".metadata.name" and not label.on]
-    facts = controller_labels(workload.api_version, workload.kind)
-    return [label.key for label in (facts.labels if facts else ())
-            if label.role == "workload" and label.value.startswith(f"the {workload.kind}'s name")]
+    model = workload.controller
+    if model is None or model.pods is None:
+        return []
+    return [label.key for label in model.pods.labels.values()
+            if label.role == "workload" and label.derive == ".metadata.name" and not label.on]
 
 
 def _gpus(pod: Json) -> Decimal:
@@ -290,7 +282,7 @@ def _uncounted(definition: Definition, workload: Workload, obj: Any, runtime: Jq
     LLMInferenceService's scheduler), which the tree cannot count: the manifest holds no template for them.
     Each is the prediction of the one component whose selectors claim it and whose instances have none."""
     found: list[SyntheticPod] = []
-    if kind_model(workload.api_version, workload.kind) is None:
+    if workload.controller is None:
         return found
     matcher = PodMatcher(definition, runtime, workload.definition_path)
     for pod in synthesize(workload, obj, None, runtime):

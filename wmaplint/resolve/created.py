@@ -11,7 +11,7 @@ import itertools
 import json
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel, model_for
+from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel
 from wmaplint.dataclass import dataclass
 from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime
 from wmaplint.resolve.counts import as_count
@@ -35,16 +35,6 @@ class CreatedPod:
     template_path: tuple[Any, ...] | None  # where the template sits in the manifest
     labels: dict[str, str]  # the labels the model derives (the template's not included)
     undetermined: frozenset[str]  # labels written on these pods whose value the model cannot derive
-
-
-def kind_model(api_version: str, kind: str) -> KindModel | None:
-    group, _, version = api_version.rpartition("/")
-    found = model_for(group, kind, version)
-    if found is None:
-        from wmaplint.controllers import load_model
-
-        found = load_model().closest(group, kind, version)
-    return found
 
 
 class _Jq:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
+    from wmaplint.controllers import KindModel
     from wmaplint.definition.model import GVK, Component, Definition
     from wmaplint.diagnostics import Diagnostic
     from wmaplint.facts import Fact
@@ -257,6 +258,8 @@ class Workload:
     # how pods that live in other objects were resolved, or which object is missing
     # (wmaplint.resolve.references)
     notes: list[str] = field(default_factory=list)
+    # what the controller model says of the workload's kind, at the release in use (the project's model)
+    controller: KindModel | None = None
 
     @property
     def total_pods(self) -> int:

@@ -7,7 +7,7 @@ report them registered (``wmaplint.facts.diagnostics_of``) and returns the diagn
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.dataclass import dataclass, field, replace
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
@@ -37,6 +37,9 @@ from wmaplint.resolve.shipped import is_shipped, on_manifest
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, MappingNode, SequenceNode, anchor_node
 from wmaplint.source.nodes import no_cyclic_gc
+
+if TYPE_CHECKING:
+    from wmaplint.controllers import Model
 
 VERIFIED_MANIFESTS = 8  # per definition: the selectors run on the synthesized pods of this many manifests
 
@@ -90,11 +93,16 @@ def resolve_documents(
     references: References | None = None,
     owners: list[Any] | None = None,
     listing: bool = False,
+    model: Model | None = None,
 ) -> TreeRun:
     """Resolve the manifests; with ``pods`` (what `kubectl get pods` lists), compare each workload with its
     pods, following their ownerReferences through ``owners`` (the other objects listed beside them).
-    ``listing``: a pod list was given, so an empty one is compared too (every predicted pod is missing)."""
+    ``listing``: a pod list was given, so an empty one is compared too (every predicted pod is missing).
+    ``model``: the controller model (that of the project configured in the working directory when None)."""
+    from wmaplint.controllers.project import model_near
+
     runtime = runtime or default_runtime()
+    model = model if model is not None else model_near()
     run = TreeRun(diagnostics=list(index.problems))
     facts: list[Fact] = []
     chosen: list[tuple[Workload, DefinitionEntry, LoadedDocument]] = []
@@ -135,7 +143,7 @@ def resolve_documents(
         workload = resolve_workload(entry.definition, manifest.value, path=entry.loaded.path, runtime=runtime,
                                     references=references,
                                     with_verify=verified[id(entry.definition)] <= VERIFIED_MANIFESTS,
-                                    with_grouping=not (pods or listing))
+                                    with_grouping=not (pods or listing), model=model)
         chosen.append((workload, entry, manifest))
     if (pods or listing) and chosen:
         # each pod goes to the workload it is found to belong to; one nothing ties to a workload goes to the
@@ -256,13 +264,15 @@ def resolve_files(
     crds: list[str] | tuple[str, ...] = (),
     validate: bool = True,
     definitions_must_fit: bool = False,
+    model: Model | None = None,
 ) -> TreeRun:
     """Resolve every manifest document in the files. Definitions and Pods found among the manifests are
     used as if passed with --definition / --pods. Raises wmaplint.source.InputError for unreadable files.
     With ``validate``, manifests are also checked against their schemas (``crds`` first, then the default
     sources); see wmaplint.resolve.validate. Directories are expanded by the caller
     (``selection.manifest_files``). With ``definitions_must_fit``, a definition file whose group and kind no
-    manifest has raises DefinitionMisfit."""
+    manifest has raises DefinitionMisfit. ``model``: the controller model, that of the project configured in
+    the working directory when None (``wmaplint.controllers.project.model_near``)."""
     index = DefinitionIndex()
     problems: list[Diagnostic] = []
 
@@ -311,7 +321,7 @@ def resolve_files(
     # loaded manifest each time (a third of the time of a 5,000-document stream). Reference counting frees.
     with no_cyclic_gc():
         run = resolve_documents(manifests, index, pods, runtime, references, owners,
-                                listing=pods_path is not None)
+                                listing=pods_path is not None, model=model)
     run.diagnostics[:0] = problems
     if referenced and not manifests:
         run.notes.extend(

@@ -1,5 +1,5 @@
 """The pods a controller would create for a manifest, with the labels it writes, synthesized from the
-resolved tree and what is known of the controller (``wmaplint.resolve.controller``).
+resolved tree and what the controller model says of the workload's kind (``Workload.controller``).
 
 A pod is made for every replica of every instance of a component with a pod template, under every replica of
 its parents, as the tree counts them. Its labels are the template's, plus each label the controller writes
@@ -16,12 +16,10 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.controllers import KindModel
+from wmaplint.controllers import KindModel, WrittenLabel
 from wmaplint.dataclass import dataclass, field
 from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime, default_runtime
-from wmaplint.pod_labels import PodLabel
-from wmaplint.resolve.controller import ControllerLabels, controller_labels
-from wmaplint.resolve.created import CreatedPod, created_pods, kind_model
+from wmaplint.resolve.created import CreatedPod, created_pods
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
 from wmaplint.resolve.quantities import format_number
 from wmaplint.resolve.values import get
@@ -173,13 +171,13 @@ class _Place:
 class _Labeller:
     """Derives the controller's labels of the pods of one manifest."""
 
-    def __init__(self, workload: Workload, obj: Any, facts: ControllerLabels | None):
+    def __init__(self, workload: Workload, obj: Any, labels: list[WrittenLabel]):
         self.workload = workload
         self.obj = obj
-        self.facts = facts
+        self.written = labels
         self.kind = workload.kind
 
-    def _component(self, label: PodLabel, place: _Place) -> str | object | None:
+    def _component(self, label: WrittenLabel, place: _Place) -> str | object | None:
         matched = [value for value, location in label.values if place.under(location)]
         if len(matched) == 1:
             return matched[0]
@@ -190,7 +188,7 @@ class _Labeller:
                 return _FOUND_NOWHERE  # written, with a value the model does not give
         return None
 
-    def _replica(self, label: PodLabel, path: tuple[Level, ...]) -> str | object:
+    def _replica(self, label: WrittenLabel, path: tuple[Level, ...]) -> str | object:
         if label.of is None:
             return _FOUND_NOWHERE
         wanted = _normal(label.of)
@@ -201,7 +199,7 @@ class _Labeller:
                 return str(level.replica)
         return _FOUND_NOWHERE
 
-    def value(self, label: PodLabel, place: _Place, inst: Instance, path: tuple[Level, ...]
+    def value(self, label: WrittenLabel, place: _Place, inst: Instance, path: tuple[Level, ...]
               ) -> str | object | None:
         """The label's value on the pod, None when the controller does not write it there, _FOUND_NOWHERE
         when it does (or may) with a value that cannot be derived."""
@@ -227,7 +225,7 @@ class _Labeller:
         labels = {str(k): str(v) for k, v in template_labels.items()}
         undetermined: set[str] = set()
         shared: dict[str, str] = {}
-        for label in self.facts.labels if self.facts else ():
+        for label in self.written:
             value = self.value(label, place, inst, path)
             if value is None:
                 continue
@@ -235,7 +233,7 @@ class _Labeller:
                 labels[label.key] = value
             else:
                 undetermined.add(label.key)
-                if label.role in ("attempt", "workload"):
+                if label.role in ("run", "workload"):
                     shared[label.key] = f"<{label.key} of this run>"
         return labels, undetermined, shared
 
@@ -308,7 +306,7 @@ def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
     if workload.root is None:
         return []
     runtime = runtime or default_runtime()
-    model = kind_model(workload.api_version, workload.kind)
+    model = workload.controller
     created = created_pods(model, obj, runtime, per_instance) if model is not None else None
     if model is not None and created is not None:
         places = _place_results(workload, obj, runtime)
@@ -321,11 +319,11 @@ def tree_pods(workload: Workload, obj: Any, per_instance: int | None, runtime: J
                ) -> list[SyntheticPod]:
     """The pods as the definition's tree counts them, where the model does not say what is created."""
     assert workload.root is not None
-    facts = controller_labels(workload.api_version, workload.kind)
-    labeller = _Labeller(workload, obj, facts)
+    pods = workload.controller.pods if workload.controller is not None else None
+    labeller = _Labeller(workload, obj, list(pods.labels.values()) if pods is not None else [])
     concrete = _template_paths(workload, _place_results(workload, obj, runtime))
-    listed = frozenset(label.key for label in facts.labels) if facts else frozenset()
-    exhaustive = facts.exhaustive if facts else False
+    listed = frozenset(pods.labels) if pods is not None else frozenset()
+    exhaustive = pods is not None and pods.exhaustive is True
     metadata = get(obj, "metadata")
     namespace = get(metadata, "namespace")
     owner = {"apiVersion": workload.api_version, "kind": workload.kind,
@@ -428,7 +426,7 @@ def _from_model(workload: Workload, obj: Any, model: KindModel, created: list[Cr
                 concrete: dict[tuple[str, int], tuple[Any, ...]],
                 fragments: dict[tuple[str, int], list[tuple[Any, ...]]]) -> list[SyntheticPod]:
     listed = frozenset(model.pods.labels) if model.pods else frozenset()
-    exhaustive = model.pods.exhaustive if model.pods else False
+    exhaustive = model.pods is not None and model.pods.exhaustive is True
     metadata = get(obj, "metadata")
     namespace = get(metadata, "namespace")
     by_spec = [(name, inst) for name, node in workload.components.items() for inst in node.instances

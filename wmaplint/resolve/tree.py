@@ -36,6 +36,7 @@ from wmaplint.resolve.values import get
 from wmaplint.source import Node
 
 if TYPE_CHECKING:
+    from wmaplint.controllers import Model
     from wmaplint.definition.model import Component, Definition, Expr
 
 MAX_QUANTITY_FACTS = 5  # per pod template: one broken resource block need not fill the screen
@@ -258,11 +259,14 @@ def resolve_workload(
     references: References | None = None,
     with_verify: bool = True,
     with_grouping: bool = True,
+    model: Model | None = None,
 ) -> Workload:
     """The workload tree of ``obj`` as ``definition`` (a Karta or ResourceInterface read from file ``path``)
     describes it; ``references`` are objects the workload may name (a TrainJob's runtime,
-    wmaplint.resolve.references). With ``with_verify``, the selectors are run on the pods synthesized from
-    ``obj`` and, with ``with_grouping``, KAI's pod grouper too (without it, the caller groups listed pods).
+    wmaplint.resolve.references); ``model``: the controller model (that of the project configured in the
+    working directory when None), seen at the release ``obj``'s operator wrote on it or the project pins.
+    With ``with_verify``, the selectors are run on the pods synthesized from ``obj`` and, with
+    ``with_grouping``, KAI's pod grouper too (without it, the caller groups listed pods).
 
     Never raises for bad input: what is wrong is in the returned Workload's facts.
     """
@@ -274,7 +278,12 @@ def resolve_workload(
     builder = TreeBuilder(definition, obj, runtime, path, references)
     root = builder.build()
     metadata = get(obj, "metadata")
+    if model is None:
+        from wmaplint.controllers.project import model_near
+
+        model = model_near()
     workload = Workload(
+        controller=model.for_object(obj),
         api_version=str(get(obj, "apiVersion") or ""),
         kind=str(get(obj, "kind") or ""),
         name=str(get(metadata, "name") or ""),
@@ -291,7 +300,7 @@ def resolve_workload(
         where = definition.structure_node or definition.document_node
         workload.facts.append(NoRootComponent(path, where.span))
         return workload
-    workload.assumptions = assumptions_for(obj, runtime)
+    workload.assumptions = assumptions_for(obj, runtime, workload.controller)
     if with_status:
         workload.status = evaluate_status(root.component.status, builder.eval)
     if with_gangs:

@@ -46,14 +46,8 @@ def label_keys(text: str) -> frozenset[str] | None:
 
 
 def _source(workload: Workload) -> str:
-    from wmaplint.resolve.controller import controller_labels
-    from wmaplint.resolve.created import kind_model
-
-    model = kind_model(workload.api_version, workload.kind)
-    if model is not None and model.pods is not None:
-        return model.pods.source
-    facts = controller_labels(workload.api_version, workload.kind)
-    return facts.source if facts else "the pod templates"
+    model = workload.controller
+    return model.pods.source if model is not None and model.pods is not None else "the pod templates"
 
 
 def type_keys(component: Component) -> frozenset[str] | None:

@@ -2,7 +2,7 @@
 another kind (a CRD, a rule pack).
 
 Rules neither load, parse nor print. The definition is built from its nodes, its expressions parsed, the
-schema types they are checked against and what the knowledge file says of the root's kind looked up here,
+schema types they are checked against and what the controller model says of the root's kind looked up here,
 each once and only when a rule first asks, and shared by every rule of the definition; so is an analysis
 several rules report from (``shared``).
 
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from wmaplint.jq.roles import ExprRole
     from wmaplint.schema.store import Schemas
     from wmaplint.schema.types import SchemaType
-    from wmaplint.status.knowledge import Controller
     from wmaplint.typecheck.paths import DefinitionSchemas, TypedPath
 
 _UNSET: Any = object()  # a lazily computed member not computed yet (None is a value)
@@ -78,7 +77,6 @@ class DefinitionContext(_Shared):
     store: Schemas | None = None  # the configuration's schema store (wmaplint.schema.store.shared_store)
     _expressions: list[ParsedExpression] | None = field(default=None, repr=False)
     _shared: dict[Callable[..., Any], Any] = field(default_factory=dict, repr=False)
-    _root_controller: Controller | None = field(default=_UNSET, repr=False)
     _root_model: KindModel | None = field(default=_UNSET, repr=False)
     _model: Model | None = field(default=None, repr=False)
     _schemas: DefinitionSchemas | None = field(default=None, repr=False)
@@ -129,33 +127,21 @@ class DefinitionContext(_Shared):
         return [schema.type for schema in schemas.roots] if schemas is not None else []
 
     @property
-    def root_controller(self) -> Controller | None:
-        """What the knowledge file says the controller of the root component's kind writes into status (None
-        when it does not know the kind)."""
-        if self._root_controller is _UNSET:
-            from wmaplint.status.knowledge import controller_of
-
-            root = self.definition.root
-            self._root_controller = controller_of(root.kind if root is not None else None)
-        return self._root_controller
-
-    @property
     def controller_model(self) -> Model:
-        """The controller model (``wmaplint.controllers``) with the project's own model files merged; the
-        shipped model alone when a project file cannot be read (which `new` reports)."""
+        """The controller model (``wmaplint.controllers``) as the project sees it: its own model files merged
+        and its releases pinned; the shipped model when a project file cannot be read (which `new`
+        reports)."""
         if self._model is None:
-            from wmaplint.controllers import ModelError, load_model
+            from wmaplint.controllers.project import usable_model
 
-            try:
-                self._model = load_model(self.config.controller_files)
-            except ModelError:
-                self._model = load_model()
+            self._model = usable_model(self.config)
         return self._model
 
     @property
     def root_model(self) -> KindModel | None:
-        """The controller model of the root component's kind and version (None when the model does not know
-        the kind)."""
+        """The controller model of the root component's kind and version, at the release the project pins
+        (every release read when it pins none); None when the model does not know the kind. The one reader of
+        the model for every rule."""
         if self._root_model is _UNSET:
             model = self.controller_model
             root = self.definition.root

@@ -10,13 +10,16 @@ require.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from wmaplint.controllers.paths import normalise_path
 from wmaplint.dataclass import dataclass
 from wmaplint.definition.model import Matcher, StatusDefinition
 from wmaplint.source import ScalarNode
-from wmaplint.status.knowledge import Controller
 from wmaplint.status.mappings import reads_reasons
+
+if TYPE_CHECKING:
+    from wmaplint.controllers import KindModel
 
 
 @dataclass(frozen=True, order=True)
@@ -160,7 +163,7 @@ def expression_requirement(text: str, expected: str, phase_path: str | None) -> 
 
 
 def conflict(
-    requirements: frozenset[Requirement] | set[Requirement], controller: Controller | None = None
+    requirements: frozenset[Requirement] | set[Requirement], controller: KindModel | None = None
 ) -> str | None:
     """Why no object can meet all ``requirements`` (None when one can); with ``controller``, also by what it
     never sets at once."""
@@ -191,12 +194,12 @@ def conflict(
     for text, values in sorted(results.items()):
         if len(values) > 1:
             return f"`{_short(text)}` cannot give {' and '.join(repr(v) for v in sorted(values))}"
-    if controller is not None:
+    if controller is not None and controller.status is not None:
         true_types = sorted(t for t, v in statuses.items() if v == {"True"})
         for i, a in enumerate(true_types):
             for b in true_types[i + 1 :]:
-                if controller.never_true_together(a, b):
-                    return f"the {controller.gvk} controller never sets {a}=True and {b}=True together"
+                if controller.status.never_true_together(a, b):
+                    return f"the {controller.gvk()} controller never sets {a}=True and {b}=True together"
     return None
 
 
@@ -217,7 +220,7 @@ def subsumes(general: Conjunction, specific: Conjunction) -> bool:
 
 
 def certain_overlap(
-    a: Conjunction, b: Conjunction, controller: Controller | None
+    a: Conjunction, b: Conjunction, controller: KindModel | None
 ) -> frozenset[Requirement] | None:
     """What an object both matchers certainly match has, or None when there is none or it is unknown."""
     if a.empty or b.empty or a.never or b.never:

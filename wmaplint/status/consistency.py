@@ -7,6 +7,8 @@ in evaluation order matches too, and an object two terminal statuses both match 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from wmaplint.dataclass import dataclass
 from wmaplint.definition.model import StatusDefinition
 from wmaplint.facts import Fact
@@ -20,7 +22,9 @@ from wmaplint.status.conjunctions import (
     describe_object,
     subsumes,
 )
-from wmaplint.status.knowledge import Controller
+
+if TYPE_CHECKING:
+    from wmaplint.controllers import KindModel
 
 # StatusMappings.Entries() order: every matching status is reported, in this order; callers usually take the
 # first.
@@ -34,6 +38,9 @@ EVALUATION_ORDER = (
     "initializing",
     "degraded",
 )
+
+if TYPE_CHECKING:
+    from wmaplint.controllers import KindModel
 # Pairs of statuses a platform must tell apart (the first is evaluated first).
 TERMINAL_PAIRS = (("running", "failed"), ("running", "completed"), ("failed", "completed"))
 # Degraded is evaluated last on purpose: it qualifies a running workload, so overlapping with running is
@@ -81,7 +88,7 @@ class TerminalOverlap(Fact):
     example: str
 
 
-def inconsistencies(path: str, status: StatusDefinition, controller: Controller | None) -> list[Fact]:
+def inconsistencies(path: str, status: StatusDefinition, controller: KindModel | None) -> list[Fact]:
     """What disagrees among the matchers of ``status`` (in the file ``path``)."""
     found: list[Fact] = []
     usable: dict[str, list[Conjunction]] = {}
@@ -108,9 +115,10 @@ def inconsistencies(path: str, status: StatusDefinition, controller: Controller 
     return found
 
 
-def _needs_a_type_never_set(conj: Conjunction, controller: Controller) -> bool:
-    return any(r.kind in ("cond", "exists", "reason") and r.positive and controller.never_sets(r.key)
-               for r in conj.requirements)
+def _needs_a_type_never_set(conj: Conjunction, controller: KindModel) -> bool:
+    status = controller.status
+    return status is not None and any(r.kind in ("cond", "exists", "reason") and r.positive
+                                      and status.never_sets(r.key) for r in conj.requirements)
 
 
 def _redundant(path: str, usable: dict[str, list[Conjunction]]) -> list[RedundantMatcher]:
@@ -148,7 +156,7 @@ def _hidden(path: str, usable: dict[str, list[Conjunction]]) -> list[HiddenByOrd
 def _overlaps(
     path: str,
     usable: dict[str, list[Conjunction]],
-    controller: Controller | None,
+    controller: KindModel | None,
     hidden: set[tuple[int, int]],
 ) -> list[TerminalOverlap]:
     found = []
@@ -163,7 +171,7 @@ def _overlaps(
 def _first_overlap(
     firsts: list[Conjunction],
     seconds: list[Conjunction],
-    controller: Controller | None,
+    controller: KindModel | None,
     hidden: set[tuple[int, int]],
 ) -> tuple[Conjunction, Conjunction, frozenset[Requirement]] | None:
     """The first pair of matchers that certainly match one object, not already reported as hidden."""

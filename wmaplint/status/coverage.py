@@ -1,15 +1,20 @@
-"""Which statuses a definition can report, and whether its kind runs to completion (the bundled knowledge,
+"""Which statuses a definition can report, and whether its kind runs to completion (the controller model,
 overridden by the `completes` setting)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from wmaplint.definition.model import GVK, Component, Definition, StatusDefinition
 from wmaplint.source import Node
-from wmaplint.status.knowledge import Controller
 from wmaplint.status.mappings import runtime_status
 
+if TYPE_CHECKING:
+    from wmaplint.controllers import KindModel
+
+if TYPE_CHECKING:
+    from wmaplint.controllers import KindModel
 
 def reported_statuses(status: StatusDefinition) -> frozenset[str]:
     """The statuses that have at least one matcher."""
@@ -39,7 +44,7 @@ def config_names(gvk: GVK) -> set[str]:
 
 
 def completes(
-    gvk: GVK | None, controller: Controller | None, configured: Iterable[str] = ()
+    gvk: GVK | None, controller: KindModel | None, configured: Iterable[str] = ()
 ) -> tuple[bool, str]:
     """(whether the kind runs to completion, why we think so)."""
     if gvk is None:
@@ -47,6 +52,6 @@ def completes(
     configured = tuple(configured)
     if config_names(gvk) & set(configured):
         return True, "listed in the `completes` setting"
-    if controller is not None and controller.completes:
-        return True, f"{controller.gvk} per the controller model"
+    if controller is not None and controller.status is not None and controller.status.completes:
+        return True, f"{controller.gvk()} per the controller model"
     return False, ""

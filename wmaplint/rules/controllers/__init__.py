@@ -15,9 +15,15 @@ if TYPE_CHECKING:
     from wmaplint.controllers import KindModel, WrittenLabel
 
 
+# the labels a message lists first: those that tell pods apart, before conditional and bookkeeping ones
+_ROLE_ORDER = ("workload", "run", "component", "entry", "replica", "revision", "other")
+
+
 def written(labels: dict[str, WrittenLabel], limit: int = 8) -> str:
-    """The keys of ``labels`` for a message, the first ``limit`` of them."""
-    keys = sorted(labels)
+    """The keys of ``labels`` for a message, the first ``limit`` of them, those naming the workload, its
+    components and entries first."""
+    keys = sorted(labels, key=lambda k: (_ROLE_ORDER.index(labels[k].role)
+                                         if labels[k].role in _ROLE_ORDER else len(_ROLE_ORDER), k))
     shown = ", ".join(keys[:limit]) + (f" and {len(keys) - limit} more" if len(keys) > limit else "")
     return shown or "none"
 

@@ -22,8 +22,12 @@ RULE = define(
     "creates (a Job where the operator creates its pods directly) has no objects, so the component is "
     "empty. What each controller creates is the controller model's (schemas/controllers/, `creates`, e.g. "
     "the training operator creates a PyTorchJob's pods directly, kubeflow/training-operator "
-    "pkg/controller.v1/common/pod.go). Only kinds that run pods are compared, and only for kinds whose "
-    "model lists what they create.",
+    "pkg/controller.v1/common/pod.go). An object made without an owner reference to the workload is no "
+    "child either: Milvus's operator installs its dependencies (etcd, MinIO, Pulsar, Kafka) as Helm "
+    "releases whose StatefulSets reach the Milvus by no owner (`owned: false`), so a component of their "
+    "kind under the Milvus never gets a pod. Only kinds that run pods are compared, and only for kinds whose "
+    "model lists every kind they create as their own (`creates.exhaustive`, with the source where every "
+    "create call was read).",
     bad=PYTORCHJOB.replace('kind: {group: "", version: v1, kind: Pod}',
                            "kind: {group: batch, version: v1, kind: Job}"),
     good=PYTORCHJOB,
@@ -36,17 +40,24 @@ POD_RUNNERS = {("", "Pod"), ("batch", "Job"), ("apps", "Deployment"), ("apps", "
                ("apps", "StatefulSet"), ("apps", "DaemonSet")}
 
 
-def _created(model: Model, kind: KindModel, depth: int = 3) -> set[tuple[str, str]]:
-    """(group, kind) of everything ``kind``'s controllers create, and what those objects' controllers do."""
+def _created(model: Model, kind: KindModel, depth: int = 3) -> tuple[set[tuple[str, str]], bool]:
+    """(group, kind) of everything ``kind``'s controllers create as the workload's own (with an owner
+    reference), and what those objects' controllers do; and whether that is every kind so made (each list
+    it comes from marked exhaustive)."""
     found = set(kind.created_kinds())
+    whole = kind.creates_exhaustive is True
     if depth:
         for created in kind.creates:
+            if not created.owned:
+                continue
             group, name = created.group_kind
             version = created.kind.split("/")[-2]
             inner = model.model_for(group, name, version)
-            if inner is not None and inner is not kind:
-                found |= _created(model, inner, depth - 1)
-    return found
+            if inner is not None and (inner.group, inner.kind) != (kind.group, kind.kind):
+                more, inner_whole = _created(model, inner, depth - 1)
+                found |= more
+                whole = whole and (inner_whole or not inner.creates)
+    return found, whole
 
 
 @definition_check(RULE)
@@ -57,13 +68,22 @@ def child_kind_not_created(ctx: DefinitionContext) -> Iterator[Diagnostic]:
         return
     everything = ctx.controller_model
     runners = POD_RUNNERS | {(k.group, k.kind) for k in everything.kinds}
-    created = _created(everything, model)
+    created, whole = _created(everything, model)
+    if not whole:
+        return  # the model does not list every kind the controllers make as the workload's own
+    gvk = model.gvk(root.kind.version)
     for child in ctx.definition.children:
         kind = child.kind
         if kind is None or (kind.group, kind.kind) not in runners or (kind.group, kind.kind) in created:
             continue
-        makes = sorted({c.kind for c in model.creates})
-        sources = "; ".join(sorted({c.source for c in model.creates if c.is_pod})[:2])
-        message = (f"component {child.name!r} is a {kind}, which the {model.gvk(root.kind.version)} "
+        makes = sorted({c.kind for c in model.creates if c.owned})
+        sources = model.creates_source or "; ".join(sorted({c.source for c in model.creates if c.is_pod})[:2])
+        message = (f"component {child.name!r} is a {kind}, which the {gvk} "
                    f"controller never creates: it creates {', '.join(makes)} ({source_of(model, sources)})")
+        unowned = [c.name for c in model.creates if not c.owned and c.group_kind == (kind.group, kind.kind)]
+        if unowned:
+            message = (f"component {child.name!r} is a {kind}, which the {gvk} controller never creates as "
+                       f"the workload's own: the {kind.kind}s it makes ({', '.join(unowned)}) have no owner "
+                       f"reference to the {model.kind}, so no owner leads from them or their pods to the "
+                       f"workload; it creates {', '.join(makes)} ({source_of(model, sources)})")
         yield ctx.diag(RULE, kind.node, message)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.controllers.reading import LabelRead, created_pods_of, label_reads, pod_label_reads
+from wmaplint.controllers.reading import LabelRead, carried_pods_of, label_reads, pod_label_reads
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.controllers import a, source_of, written
@@ -59,25 +59,27 @@ def _under(expr: Expr, member: GangMember) -> bool:
 
 def _check(ctx: DefinitionContext, model: KindModel, component: Component,
            reads: list[LabelRead]) -> Iterator[Diagnostic]:
-    created = created_pods_of(model, component)
-    if created is None:
+    carried = carried_pods_of(model, ctx.definition, component)
+    if carried is None:
         return  # the model cannot tell which of the controller's pods these are
-    on_pods = model.pod_labels(created.name)
+    # the keys written on any of the pods (a logical component's selector is read on all its children's)
+    on_pods = {k: v for created in carried for k, v in model.pod_labels(created.name).items()}
     for read in reads:
         if read.key in on_pods:
             continue
-        message = _message(model, created, read, on_pods)
+        message = _message(model, carried, read, on_pods)
         if message is not None:
             yield ctx.diag(RULE, read.expr.node.span_of(read.start, read.end), message)
 
 
 def _message(
-    model: KindModel, created: CreatedObject, read: LabelRead, on_pods: dict[str, WrittenLabel]
+    model: KindModel, carried: tuple[CreatedObject, ...], read: LabelRead, on_pods: dict[str, WrittenLabel]
 ) -> str | None:
     assert model.pods is not None
     known = model.pods.labels.get(read.key)
-    what = (f"the pods of {a(model.kind)}" if created.name == "pod"
-            else f"the {created.name} pods of {a(model.kind)}")
+    names = [c.name for c in carried]
+    what = (f"the pods of {a(model.kind)}" if names == ["pod"]
+            else f"the {' and '.join(names)} pods of {a(model.kind)}")
     if known is not None and known.on:
         others = ", ".join(known.on)
         return (f"{read.where} reads label {read.key!r}, which the controller writes on the {others} pods "

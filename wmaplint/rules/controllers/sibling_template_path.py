@@ -49,8 +49,9 @@ _LEAVES = {"template", "podTemplate", "spec", "podSpec", "extraPodSpec", "mainCo
 
 def spec_root(component: Component) -> tuple[str, ...] | None:
     """The part of the spec the component's pods come from: its template's parent (``.a.Worker`` of
-    ``.a.Worker.template``), or what all its fragment paths share."""
-    paths = [s for s in (segments(t) for t in spec_texts(component)) if s is not None and "*" not in s]
+    ``.a.Worker.template``, ``.a.*`` of ``.a[].template``, each entry of a list), or what all its fragment
+    paths share."""
+    paths = [s for s in (segments(t) for t in spec_texts(component)) if s is not None]
     if not paths:
         return None
     if len(paths) == 1 or len({p for p in paths}) == 1:

@@ -18,4 +18,4 @@ def consistency(ctx: DefinitionContext) -> list[Fact]:
     from wmaplint.status.mappings import runtime_status
 
     found = runtime_status(ctx.definition)
-    return inconsistencies(ctx.path, found[1], ctx.root_controller) if found is not None else []
+    return inconsistencies(ctx.path, found[1], ctx.root_model) if found is not None else []

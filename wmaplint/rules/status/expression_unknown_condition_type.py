@@ -41,27 +41,28 @@ RULE = define(
 @definition_check(RULE)
 def expression_unknown_condition_type(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     found = runtime_status(ctx.definition)
-    controller = ctx.root_controller
-    if found is None or controller is None or not controller.exhaustive:
+    model = ctx.root_model
+    facts = model.status if model is not None else None
+    if found is None or model is None or facts is None or not facts.exhaustive:
         return
     _, status = found
     type_field = status.type_field or "type"
     path = status.conditions_path.text if status.conditions_path else ".status.conditions"
     conditions = re.sub(r"\s+", "", path)
     trees = {id(p.expr): p.tree for p in ctx.expressions}
-    known = sorted(controller.conditions)
+    known = sorted(facts.conditions)
     for key, matcher in matchers(status):
         expr = matcher.expression
         tree = trees.get(id(expr)) if expr is not None else None
         if expr is None or tree is None or conditions.rstrip("[]?") not in re.sub(r"\s+", "", expr.text):
             continue
         for compared in string_comparisons(tree, expr.text):
-            if not compares_type(tree, compared, type_field) or compared.value in controller.conditions:
+            if not compares_type(tree, compared, type_field) or compared.value in facts.conditions:
                 continue
             suggestion = closest(compared.value, known)
             message = (f"{key!r} compares the condition type with {compared.value!r}, which "
-                       f"{controller.gvk} never sets (types: {', '.join(known) or 'none'}; "
-                       f"{controller.source})")
+                       f"{model.gvk()} never sets (types: {', '.join(known) or 'none'}; "
+                       f"{facts.source})")
             if suggestion:
                 message += f"; did you mean {suggestion!r}?"
             yield ctx.diag(RULE, expr.node.span_of(compared.start, compared.end), message)

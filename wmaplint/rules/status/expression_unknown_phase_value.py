@@ -24,7 +24,9 @@ RULE = define(
     "A byExpression compares the phase with a value the phase field never takes.",
     why="Phases are compared as exact strings; a value the controller never sets (or the CRD's enum lacks) "
     "inside a larger expression makes that comparison always false. A plain `phase == value` expression and "
-    "byPhase are checked by unknown-phase-value. Known values are the controller model's "
+    "byPhase are checked by unknown-phase-value; an expression that reads another phase field whole "
+    "(`.status.jobStatus // \"\"`) is checked against its expectedResult here. Known values are the "
+    "controller model's lists that name every value (`exhaustive`) "
     "(schemas/controllers/, `status.phases`, e.g. core/v1 PodPhase) and the CRD's enum.",
     bad=POD.replace("failed: [{byPhase: Failed}]",
                     "failed: [{byExpression: {expression: " + _EXPR.replace("Unknown", "Unknwon")
@@ -41,8 +43,8 @@ def expression_unknown_phase_value(ctx: DefinitionContext) -> Iterator[Diagnosti
     if found is None:
         return
     _, status = found
-    controller = ctx.root_controller
-    paths = set(controller.phases) if controller else set()
+    model = ctx.root_model
+    paths = set(model.status.phases) if model is not None and model.status is not None else set()
     if status.phase_path is not None:
         paths.add(normalise_path(status.phase_path.text))
     trees = {id(p.expr): p.tree for p in ctx.expressions}
@@ -56,16 +58,28 @@ def expression_unknown_phase_value(ctx: DefinitionContext) -> Iterator[Diagnosti
                                            normalise_path(status.phase_path.text))
             if plain.kind == "phase":
                 continue  # a plain phase comparison: unknown-phase-value's
+        expected = matcher.expected_result
+        path = normalise_path(expr.text)
+        if expected is not None and path in paths and isinstance(expected.value, str) and expected.value:
+            # the expression reads another phase field whole (`.status.jobStatus // ""`): its result is
+            # compared with expectedResult
+            known, source = phase_values(model, path, ctx.root_schema_types, whole=True)
+            if known and expected.value not in known:
+                yield ctx.diag(RULE, expected, _message(key, path, expected.value, known, source))
+            continue
         for compared in string_comparisons(tree, expr.text):
             path = normalise_path(compared.other_text)
             if path not in paths or compared.value == "":
                 continue  # an empty phase is what an absent field reads as (`// ""`)
-            known, source = phase_values(controller, path, ctx.root_schema_types)
+            known, source = phase_values(model, path, ctx.root_schema_types, whole=True)
             if not known or compared.value in known:
                 continue
-            suggestion = closest(compared.value, [k for k in known if k])
-            message = (f"{key!r} compares {path} with {compared.value!r}, a value it never takes (values: "
-                       f"{', '.join(repr(k) for k in known)}; from {source})")
-            if suggestion:
-                message += f"; did you mean {suggestion!r}?"
-            yield ctx.diag(RULE, expr.node.span_of(compared.start, compared.end), message)
+            yield ctx.diag(RULE, expr.node.span_of(compared.start, compared.end),
+                           _message(key, path, compared.value, known, source))
+
+
+def _message(key: str, path: str, value: str, known: tuple[str, ...], source: str) -> str:
+    message = (f"{key!r} compares {path} with {value!r}, a value it never takes (values: "
+               f"{', '.join(repr(k) for k in known)}; from {source})")
+    suggestion = closest(value, [k for k in known if k])
+    return message + (f"; did you mean {suggestion!r}?" if suggestion else "")

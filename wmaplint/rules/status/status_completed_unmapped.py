@@ -34,7 +34,7 @@ def completed_unmapped(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     if found is None:
         return
     root, status = found
-    runs_to_end, why = completes(root.kind, ctx.root_controller, ctx.config.completes)
+    runs_to_end, why = completes(root.kind, ctx.root_model, ctx.config.completes)
     if runs_to_end:
         kind = root.kind.kind if root.kind else "this workload"
         yield ctx.diag(RULE, mappings_node(status),

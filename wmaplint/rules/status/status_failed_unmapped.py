@@ -30,8 +30,9 @@ RULE = define(
 @definition_check(RULE)
 def failed_unmapped(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     found = unreported(ctx.definition, "failed")
-    if found is None or (ctx.root_controller is not None and not ctx.root_controller.fails):
-        return
+    model = ctx.root_model
+    if found is None or (model is not None and model.status is not None and model.status.fails is False):
+        return  # the controller has no failure state
     root, status = found
     kind = root.kind.kind if root.kind else "this workload"
     yield ctx.diag(RULE, mappings_node(status),

@@ -18,9 +18,10 @@ from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.examples import POD
 from wmaplint.status.coverage import mappings_node, unreported
-from wmaplint.status.knowledge import Controller, phase_values
+from wmaplint.status.knowledge import phase_values
 
 if TYPE_CHECKING:
+    from wmaplint.controllers import KindModel
     from wmaplint.rules.context import DefinitionContext
 
 # Names of a start, as controllers spell their phases and condition types (compared without case).
@@ -50,21 +51,28 @@ RULE = define(
 
 
 def starting_signals(
-    ctx: DefinitionContext, controller: Controller | None, phase_path: str | None
+    ctx: DefinitionContext, model: KindModel | None, phase_path: str | None
 ) -> list[str]:
     """The starting phase values and condition types the controller writes, in words (``.status.phase
-    'Pending'``, ``condition Created``)."""
+    'Pending'``, ``condition Created``). Where the release in use is not known, only those every release read
+    writes: a start of older releases only (RayService's WaitForServeDeploymentReady before KubeRay v1.3)
+    is no start of the release that runs."""
     found = []
-    paths = dict.fromkeys(controller.phases if controller else ())
+    status = model.status if model is not None else None
+    settled = model is None or model.at_release is not None
+    paths = dict.fromkeys(status.phases if status is not None else ())
     if phase_path is not None:
         paths.setdefault(normalise_path(phase_path))
     for path in paths:
-        values, _ = phase_values(controller, path, ctx.root_schema_types)
-        starts = [v for v in values if v and STARTING.fullmatch(v)]
+        values, _ = phase_values(model, path, ctx.root_schema_types)
+        phase = model.phase(path) if model is not None else None
+        ranged = dict(phase.value_releases) if phase is not None and not settled else {}
+        starts = [v for v in values if v and STARTING.fullmatch(v) and v not in ranged]
         if starts:
             found.append(f"{path} {' or '.join(repr(v) for v in starts)}")
-    if controller is not None:
-        found.extend(f"condition {ctype}" for ctype in controller.conditions if STARTING.fullmatch(ctype))
+    if status is not None:
+        found.extend(f"condition {ctype}" for ctype, fact in status.conditions.items()
+                     if STARTING.fullmatch(ctype) and (settled or fact.releases.always))
     return found
 
 
@@ -74,11 +82,11 @@ def initializing_unmapped(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     if found is None:
         return
     status = found[1]
-    controller = ctx.root_controller
-    signals = starting_signals(ctx, controller, status.phase_path.text if status.phase_path else None)
+    model = ctx.root_model
+    signals = starting_signals(ctx, model, status.phase_path.text if status.phase_path else None)
     if not signals:
         return  # no start the controller writes: Undefined until it reports more is what it shows
-    setter = controller.gvk if controller else "the workload's controller"
+    setter = model.gvk() if model else "the workload's controller"
     starts = "; ".join(signals)
     yield ctx.diag(RULE, mappings_node(status),
                    f"no matcher reports initializing, though {setter} reports a start ({starts}): such a "

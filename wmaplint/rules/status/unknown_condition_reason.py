@@ -39,12 +39,12 @@ RULE = define(
 @definition_check(RULE)
 def unknown_reasons(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     found = runtime_status(ctx.definition)
-    controller = ctx.root_controller
-    if found is None or controller is None:
+    model = ctx.root_model
+    if found is None or model is None or model.status is None:
         return
     for key, entry in condition_entries(found[1]):
         type_node = condition_type(entry)
-        condition = controller.conditions.get(type_node.value) if type_node is not None else None
+        condition = model.condition(type_node.value) if type_node is not None else None
         reason_node = entry.get("reason")
         if condition is None or not isinstance(reason_node, ScalarNode):
             continue
@@ -54,6 +54,6 @@ def unknown_reasons(ctx: DefinitionContext) -> Iterator[Diagnostic]:
         suggestion = closest(reason, condition.reasons)
         if suggestion:
             yield ctx.diag(RULE, reason_node,
-                           f"reason {reason!r} of {condition.type} under {key!r} is not one {controller.gvk} "
+                           f"reason {reason!r} of {condition.type} under {key!r} is not one {model.gvk()} "
                            f"sets; did you mean {suggestion!r}?",
                            fixes=fix(f"replace with {suggestion}", replace_scalar(reason_node, suggestion)))

@@ -34,24 +34,25 @@ RULE = define(
 @definition_check(RULE)
 def unknown_condition_types(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     found = runtime_status(ctx.definition)
-    controller = ctx.root_controller
-    if found is None or controller is None:
+    model = ctx.root_model
+    status = model.status if model is not None else None
+    if found is None or model is None or status is None:
         return
-    known = list(controller.conditions)
+    known = list(status.conditions)
     for key, entry in condition_entries(found[1]):
         type_node = condition_type(entry)
-        if type_node is None or type_node.value in controller.conditions:
+        if type_node is None or type_node.value in status.conditions:
             continue
         ctype = type_node.value
-        if not controller.never_sets(ctype):
+        if not status.never_sets(ctype):
             continue  # the list is not the whole set: only a near-miss is likely a mistake
         suggestion = closest(ctype, known)
         if known:
-            message = (f"condition type {ctype!r} under {key!r} is never set by {controller.gvk} "
-                       f"({controller.source}); its types are {', '.join(known)}")
+            message = (f"condition type {ctype!r} under {key!r} is never set by {model.gvk()} "
+                       f"({status.source}); its types are {', '.join(known)}")
         else:
-            message = (f"condition type {ctype!r} under {key!r} never exists: {controller.gvk} has no "
-                       f"conditions ({controller.source})")
+            message = (f"condition type {ctype!r} under {key!r} never exists: {model.gvk()} has no "
+                       f"conditions ({status.source})")
         if suggestion:
             message += f"; did you mean {suggestion!r}?"
         yield ctx.diag(RULE, type_node, message,

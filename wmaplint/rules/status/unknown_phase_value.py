@@ -40,11 +40,11 @@ def unknown_phases(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     if status.phase_path is None:
         return
     phase_path = status.phase_path.text
-    controller = ctx.root_controller
-    known, source = phase_values(controller, phase_path, ctx.root_schema_types)
+    model = ctx.root_model
+    known, source = phase_values(model, phase_path, ctx.root_schema_types, whole=True)
     if not known:
-        return
-    setter = controller.gvk if controller else (str(root.kind) if root.kind else "")
+        return  # no list of every value the field takes: a value outside what is known may be right
+    setter = model.gvk() if model else (str(root.kind) if root.kind else "")
     values = ", ".join(repr(k) for k in known) + (f"; from {source}" if source else "")
     never_sets = f"{setter or 'the workload'} never sets (values: {values})"
     for key, matcher in matchers(status):
