@@ -44,14 +44,16 @@ RAYJOB, RAYSERVICE = "ray-io-rayjob-v1.yaml", "ray-io-rayservice-v1.yaml"
 GROVE, LWS = "grove-io-podcliqueset-v1alpha1.yaml", "leaderworkerset-x-k8s-io-leaderworkerset-v1.yaml"
 JOB, CRONJOB = "batch-job-v1.yaml", "batch-cronjob-v1.yaml"
 RAY_GANG = "groupByKeyPaths: ['.metadata.labels[\"ray.io/cluster\"]']"
-HEAD_MEMBER = "- componentName: head\n              " + RAY_GANG
-WORKER_MEMBER = "- componentName: worker\n              " + RAY_GANG
+# the RayJob's gang: its cluster (head and workers); the RayService's: the root, keyed by its cluster
+CLUSTER_MEMBER = "- componentName: cluster\n              " + RAY_GANG
+SERVICE_MEMBER = "- componentName: rayservice\n              " + RAY_GANG
 LWS_GROUP = ('replicaSelector:\n            keyPath: '
              '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"]')
-LWS_HASH = '- .metadata.labels["leaderworkerset.sigs.k8s.io/template-revision-hash"]'
-GROVE_INDEX = '- .metadata.labels["grove.io/podcliqueset-replica-index"]'
 GROVE_SELECTOR = ('replicaSelector:\n            keyPath: '
                   '.metadata.labels["grove.io/podcliqueset-replica-index"]')
+# Grove's, LeaderWorkerSet's and the Job's gangs are the root with no key (one gang per owner): a case adds one
+GROVE_MEMBER = "            - componentName: podcliqueset\n"
+LWS_MEMBER = "            - componentName: leaderworkerset\n"
 JOB_MEMBER = "            - componentName: job\n"
 CRON_KEY = '                - .metadata.labels["batch.kubernetes.io/job-name"]'
 
@@ -61,36 +63,37 @@ def _gang_key(key: str) -> str:
 
 
 GANG_CASES = [
-    Case(GANG, "rayjob head gang key: a cluster label of another spelling", RAYJOB, HEAD_MEMBER,
-         HEAD_MEMBER.replace("ray.io/cluster", "ray.io/cluster-name"), ("WM530",)),
-    Case(GANG, "rayjob worker gang key: the submitter's originated-from label", RAYJOB, WORKER_MEMBER,
-         WORKER_MEMBER.replace("ray.io/cluster", "ray.io/originated-from-cr-name"), ("WM530",)),
-    Case(GANG, "rayjob head gang key: the RayJob's name label", RAYJOB, HEAD_MEMBER,
-         HEAD_MEMBER.replace("ray.io/cluster", "ray.io/job-name"), ("WM530",)),
-    Case(GANG, "rayjob worker gang key: the Job controller's job-name", RAYJOB, WORKER_MEMBER,
-         WORKER_MEMBER.replace("ray.io/cluster", "batch.kubernetes.io/job-name"), ("WM530",)),
-    Case(GANG, "rayservice head gang key: the RayService's name label", RAYSERVICE, HEAD_MEMBER,
-         HEAD_MEMBER.replace("ray.io/cluster", "ray.io/rayservice"), ("WM530",)),
-    Case(GANG, "rayservice worker gang key: the originated-from label of the cluster object",
-         RAYSERVICE, WORKER_MEMBER, WORKER_MEMBER.replace("ray.io/cluster", "ray.io/originated-from-cr-name"),
+    Case(GANG, "rayjob cluster gang key: a cluster label of another spelling", RAYJOB, CLUSTER_MEMBER,
+         CLUSTER_MEMBER.replace("ray.io/cluster", "ray.io/cluster-name"), ("WM530",)),
+    Case(GANG, "rayjob cluster gang key: the submitter's originated-from label", RAYJOB, CLUSTER_MEMBER,
+         CLUSTER_MEMBER.replace("ray.io/cluster", "ray.io/originated-from-cr-name"), ("WM530",)),
+    Case(GANG, "rayjob cluster gang key: the RayJob's name label", RAYJOB, CLUSTER_MEMBER,
+         CLUSTER_MEMBER.replace("ray.io/cluster", "ray.io/job-name"), ("WM530",)),
+    Case(GANG, "rayjob cluster gang key: the Job controller's job-name", RAYJOB, CLUSTER_MEMBER,
+         CLUSTER_MEMBER.replace("ray.io/cluster", "batch.kubernetes.io/job-name"), ("WM530",)),
+    Case(GANG, "rayservice gang key: the RayService's name label", RAYSERVICE, SERVICE_MEMBER,
+         SERVICE_MEMBER.replace("ray.io/cluster", "ray.io/rayservice"), ("WM530",)),
+    Case(GANG, "rayservice gang key: the originated-from label of the cluster object",
+         RAYSERVICE, SERVICE_MEMBER, SERVICE_MEMBER.replace("ray.io/cluster", "ray.io/originated-from-cr-name"),
          ("WM530",)),
-    Case(GANG, "rayservice head gang key: the kind that made the cluster, as the RayCluster is labelled",
-         RAYSERVICE, HEAD_MEMBER, HEAD_MEMBER.replace("ray.io/cluster", "ray.io/originated-from-crd"),
+    Case(GANG, "rayservice gang key: the kind that made the cluster, as the RayCluster is labelled",
+         RAYSERVICE, SERVICE_MEMBER, SERVICE_MEMBER.replace("ray.io/cluster", "ray.io/originated-from-crd"),
          ("WM530",)),
-    Case(GANG, "grove gang key: the replica index misspelt", GROVE, GROVE_INDEX,
-         GROVE_INDEX.replace("podcliqueset-replica-index", "podcliqueset-index"), ("WM530",)),
+    Case(GANG, "grove gang key: the replica index misspelt", GROVE, GROVE_MEMBER,
+         GROVE_MEMBER + "              " + _gang_key("grove.io/podcliqueset-index") + "\n", ("WM530",)),
     Case(GANG, "grove replica selector: a scaling group's index instead", GROVE, GROVE_SELECTOR,
          GROVE_SELECTOR.replace("podcliqueset-replica-index", "replica-index"), ("WM530",)),
-    Case(GANG, "grove gang key: the PodCliqueSet's name under grove.io", GROVE, GROVE_INDEX,
-         GROVE_INDEX.replace("podcliqueset-replica-index", "podcliqueset"), ("WM530",)),
+    Case(GANG, "grove gang key: the PodCliqueSet's name under grove.io", GROVE, GROVE_MEMBER,
+         GROVE_MEMBER + "              " + _gang_key("grove.io/podcliqueset") + "\n", ("WM530",)),
     Case(GANG, "lws replica selector: group index misspelt", LWS, LWS_GROUP,
          LWS_GROUP.replace("group-index", "group-idx"), ("WM530",)),
     Case(GANG, "lws replica selector: a replica index the controller never writes", LWS, LWS_GROUP,
          LWS_GROUP.replace("group-index", "replica-index"), ("WM530",)),
-    Case(GANG, "lws gang key: the revision under another name", LWS, LWS_HASH,
-         LWS_HASH.replace("template-revision-hash", "revision"), ("WM530",)),
-    Case(GANG, "lws gang key: the leader's name, an annotation and not a label", LWS, LWS_HASH,
-         LWS_HASH.replace("template-revision-hash", "leader-name"), ("WM530",)),
+    Case(GANG, "lws gang key: the revision under another name", LWS, LWS_MEMBER,
+         LWS_MEMBER + "              " + _gang_key("leaderworkerset.sigs.k8s.io/revision") + "\n", ("WM530",)),
+    Case(GANG, "lws gang key: the leader's name, an annotation and not a label", LWS, LWS_MEMBER,
+         LWS_MEMBER + "              " + _gang_key("leaderworkerset.sigs.k8s.io/leader-name") + "\n",
+         ("WM530",)),
     Case(GANG, "job gang key: a uid key the Job controller never writes", JOB, JOB_MEMBER,
          JOB_MEMBER + "              " + _gang_key("batch.kubernetes.io/job-uid") + "\n", ("WM530",)),
     Case(GANG, "job gang key: the completion index on a Job that is not Indexed", JOB, JOB_MEMBER,

@@ -250,14 +250,14 @@ def test_a_component_whose_pods_are_not_the_workloads_is_left_to_wm533() -> None
 PUBLISHED = {
     # A Sandbox whose pod finished (Finished True, Ready False PodSucceeded/PodFailed) matches the catalog's
     # initializing: kubernetes-sigs/agent-sandbox@2fd412d controllers/sandbox_controller.go
-    # computeFinishedCondition, computeReadyCondition (knowledge part's rules).
+    # computeFinishedCondition, computeReadyCondition (the controller model's rules).
     ("WM411", "agents-x-k8s-io-sandbox-v1beta1.yaml", 22),
     ("WM412", "agents-x-k8s-io-sandbox-v1beta1.yaml", 22),
     # `{requests: .spec.resources}` cannot be written back: dsx-ai-factory/workload-map@932dddf
     # karta/pkg/resource/accessor.go UpdateFragmentedPodSpec assigns it with gojq; readers unaffected.
     ("WM230", "apps-nvidia-com-nimcache-v1alpha1.yaml", 20),
     # NIMServiceStatusPending is declared and never assigned (NVIDIA/k8s-nim-operator@f63f74d); a dead
-    # alternative beside NotReady (knowledge part's call on severity).
+    # alternative beside NotReady (the controller model's call on severity).
     ("WM421", "apps-nvidia-com-nimservice-v1alpha1.yaml", 46),
     # Paths rooted at `$t` are not paths: writes through them fail (as WM230 above).
     *(("WM230", "grove-io-podcliqueset-v1alpha1.yaml", line) for line in (56, 59, 62, 64, 67, 70, 73, 76)),
@@ -266,8 +266,6 @@ PUBLISHED = {
     # operator/internal/webhook/admission/pcs/defaulting/podcliqueset.go), so
     # `.spec.template.podCliqueScalingGroups[]` fails and the tree stops (workload-map karta/pkg/tree).
     *(("WM309", "grove-io-podcliqueset-v1alpha1.yaml", line) for line in (79, 92, 93, 94)),
-    # Gang keys of the replicated job / Dynamo component: the gang part's (see the hand-off notes).
-    ("WM531", "jobset-x-k8s-io-jobset-v1alpha2.yaml", 72),
     # Infos, not errors or warnings.
     ("WM414", "kubeflow-org-mpijob-v2beta1.yaml", 22),
     ("WM414", "kubeflow-org-pytorchjob-v1.yaml", 21),
@@ -280,8 +278,6 @@ PUBLISHED = {
     # The dependency StatefulSets belong to Helm releases with no owner reference to the Milvus: those
     # components never get a pod (knowledge part's rule; verdict in the hand-off notes).
     *(("WM533", "milvus-io-milvus-v1beta1.yaml", line) for line in (284, 295, 304, 320, 336, 352)),
-    ("WM531", "nvidia-com-dynamographdeployment-v1alpha1.yaml", 77),
-    ("WM531", "nvidia-com-dynamographdeployment-v1beta1.yaml", 14),
     # A component created without a podTemplate (the CRD's description: existing ones may remain so) makes
     # `.podTemplate.spec.containers[]` fail.
     ("WM309", "nvidia-com-dynamographdeployment-v1beta1.yaml", 51),
