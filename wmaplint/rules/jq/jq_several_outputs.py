@@ -162,10 +162,11 @@ def _fails(member: SchemaType, condition: jqast.Node) -> bool:
             if guard is None or (fields and fields[0][0] < guard):
                 return False  # reading a field of it first is an error, not a dropped member
             continue
-        if v.preserve_unknown:
+        if v.preserve_unknown or not fields:
             return False
-        a_map = v.additional is not None and not v.properties
-        if not a_map and all(name in v.properties for _, name in fields):
+        if v.additional is not None and not v.properties:
+            continue  # a map: an entry named like the field is data, not the field
+        if all(name in v.properties for _, name in fields):
             return False
     return True
 

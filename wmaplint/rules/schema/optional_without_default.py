@@ -65,17 +65,15 @@ def _set_always(admitted: Admitted) -> bool:
 def _as_admitted(ctx: DefinitionContext, path: TypedPath) -> ExpressionFact | None:
     """The fact as the workload's admission makes it: none where the field read is set on every object, the
     component's own default (0) where it is set wherever the component runs."""
-    model = ctx.root_model
+    model, fact = ctx.root_model, path.fact
     counted = counted_field(path.expr.text) if model is not None and model.admission else None
-    if model is None or counted is None:
-        return path.fact
+    if model is None or counted is None or not isinstance(fact, ReplicasWithoutDefault):
+        return fact
     admitted = [a for a in model.admitted(counted[0]) if a.holds == "set"]
     if not admitted:
-        return path.fact
+        return fact
     if any(_set_always(a) for a in admitted):
         return None
-    fact = path.fact
-    assert isinstance(fact, ReplicasWithoutDefault)
     first = admitted[0]
     return ReplicasUnsetWhereNotRun(fact.start, fact.end, fact.field, counted[0], model.kind, first.when,
                                     source_of(model, first.source), with_default(path.expr.text, "0"))
