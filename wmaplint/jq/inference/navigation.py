@@ -4,7 +4,7 @@ schema lacks, a scalar read as an object or a list, an optional list iterated wi
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference import guards
@@ -17,6 +17,7 @@ from wmaplint.jq.inference.facts import (
     UnknownField,
 )
 from wmaplint.jq.inference.values import ANY_VAL, Val, is_never, kinds, scalar_val
+from wmaplint.jq.inference.walk import KeySpan, Walk
 from wmaplint.schema.served import SERVED_FIELDS, served_member
 from wmaplint.schema.types import (
     ANY,
@@ -33,34 +34,13 @@ from wmaplint.schema.types import (
     variants,
 )
 
-if TYPE_CHECKING:
-    from wmaplint.jq.inference.interpreter import Interpreter
-
-
-class KeySpan:
-    """Span of the key of ``.["key"]`` for unknown-field facts (inside the quotes)."""
-
-    def __init__(self, node: jqast.Index) -> None:
-        self.start = node.index.start
-        self.end = node.index.end
-        self.name_start, self.name_end = self.start, self.end
-        self.seg_start = node.seg_start
-
-
-class _NoSpanType:
-    start = end = seg_start = 0
-
-
-# where a step with no place in the text (the entries of `to_entries`) would be reported: it never is (quiet)
-NO_SPAN: Any = _NoSpanType()
-
 
 class Navigation:
-    """Fields, indexes and iteration, for the interpreter ``it``."""
+    """Fields, indexes and iteration, for the walk ``it``."""
 
     __slots__ = ("it", "pruned")
 
-    def __init__(self, it: Interpreter) -> None:
+    def __init__(self, it: Walk) -> None:
         self.it = it
         self.pruned: set[int] = set()  # ids of `metadata` types whose members the API server prunes
 
