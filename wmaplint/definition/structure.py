@@ -7,7 +7,6 @@ written from the table of fields); each finding is a fact, which the format rule
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from wmaplint.dataclass import dataclass
@@ -16,6 +15,7 @@ from wmaplint.diagnostics import Span
 from wmaplint.facts import Fact
 from wmaplint.schema.raw import RawSchema, follow
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
+from wmaplint.spelling import suggestions
 
 Pointer = tuple[str | int, ...]
 
@@ -95,15 +95,6 @@ def _head(node: Node) -> Node:
     return node
 
 
-def _closest_keys(name: str, valid: list[str]) -> list[str]:
-    """The keys ``name`` is most likely a misspelling of, best first (a match but for case leads)."""
-    suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
-    lowered = {v.lower(): v for v in valid}
-    if name.lower() in lowered and lowered[name.lower()] not in suggestions:
-        suggestions.insert(0, lowered[name.lower()])
-    return suggestions
-
-
 class _Walk:
     def __init__(self, path: str) -> None:
         self.path = path
@@ -154,7 +145,7 @@ class _Walk:
             elif extra is False:
                 valid = sorted(props)
                 self.facts.append(UnknownKey(self.path, key.span, pointer, key, name, tuple(valid),
-                                               tuple(_closest_keys(name, valid))))
+                                               tuple(suggestions(name, valid))))
         required = schema.get("required")
         for needed in required if isinstance(required, list) else ():
             if not isinstance(needed, str):

@@ -3,7 +3,6 @@ schema lacks, a scalar read as an object or a list, an optional list iterated wi
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from wmaplint.jq import ast as jqast
@@ -33,6 +32,7 @@ from wmaplint.schema.types import (
     union,
     variants,
 )
+from wmaplint.spelling import suggestions
 
 
 class Navigation:
@@ -111,20 +111,16 @@ class Navigation:
             self.it.record(PrunedField(start, end, name))
             return
         valid = sorted(parent.properties)
-        suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
-        if not suggestions:
-            lowered = {v.lower(): v for v in valid}
-            if name.lower() in lowered:
-                suggestions = [lowered[name.lower()]]
-        deeper = [] if suggestions else nested_paths(parent, name)
+        suggested = suggestions(name, valid)
+        deeper = [] if suggested else nested_paths(parent, name)
         replacement = None
         if self.it.text[start:end] == name:
             if len(deeper) == 1 and "[]" not in deeper[0]:
                 replacement = self.it.text[:start] + deeper[0][1:] + self.it.text[end:]
-            elif len(suggestions) == 1:
-                replacement = self.it.text[:start] + suggestions[0] + self.it.text[end:]
+            elif len(suggested) == 1:
+                replacement = self.it.text[:start] + suggested[0] + self.it.text[end:]
         declared = (self.it.source, parent.line, parent.column) if parent.line is not None else None
-        self.it.record(UnknownField(start, end, name, parent.ref, tuple(valid), tuple(suggestions),
+        self.it.record(UnknownField(start, end, name, parent.ref, tuple(valid), tuple(suggested),
                                  tuple(deeper), declared, replacement))
 
     def index(self, base: Val, idx: Val, node: jqast.Index, quiet: bool) -> Val:

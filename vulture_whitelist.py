@@ -1,0 +1,55 @@
+# Names vulture (`make lint`) finds unused that are used all the same, each with how. The rules' hooks and the
+# command line's commands are left out by their decorators ([tool.vulture] in pyproject.toml): the hook or
+# click registers the function, and nothing calls it by name. Anything else unused is removed, not added here.
+# This file is read by vulture only; it is never imported.
+
+# Python calls them by name
+__getattr__  # wmaplint/cel/__init__.py: a module's lazy attributes (PEP 562)
+__hash__  # wmaplint/jq/ast.py: the generated methods of the syntax tree's classes, assigned to each class
+__match_args__  # wmaplint/jq/ast.py: as above, for `match` statements over the syntax tree
+parse_array  # wmaplint/lsp/rpc.py: the standard library's JSON scanner calls the decoder's parse_array
+parse_object  # wmaplint/lsp/rpc.py: and its parse_object (a message's values are counted as they are read)
+default_flow_style  # wmaplint/suites/expect_edits.py: ruamel.yaml's writer reads these settings
+sort_base_mapping_type_on_output  # wmaplint/suites/expect_edits.py: as above
+signum  # benchmarks/phase_sampler.py: the signature of a signal handler
+
+# Called by a name the code builds
+format_validate  # wmaplint/cel/library.py: bound by name to CEL's format.validate overload (cel/env.py)
+_graph  # wmaplint/schema/compact.py: read with object.__getattribute__(node, "_graph")
+# wmaplint/jq/cost.py: Sizes.size dispatches to "_" + the syntax node's class name
+_Identity
+_Field
+_Iterate
+_Index
+_Slice
+_Optional
+_Pipe
+_Comma
+_Binary
+_Neg
+_Assign
+_Literal
+_Format
+_StringInterp
+_ArrayCons
+_ObjectCons
+_ObjectEntry
+_VarRef
+_FuncCall
+_If
+_Try
+_Bind
+
+# Read by people, not by code
+offline  # wmaplint/cli.py: `check --offline` is accepted (hidden) and changes nothing: every check is offline
+when  # wmaplint/controllers/model.py: Admitted.when, the model file's words for where an admission holds
+
+# The package's API for its tests (tests/ is not scanned)
+reset_all  # wmaplint/memo.py: tests/conftest.py empties the process-wide caches before each test
+apply_edits  # wmaplint/fixes.py: the fix tests apply a finding's edits to a text
+parse_file  # wmaplint/schema/loader.py: tests parse one schema file without a store
+forget_shared_stores  # wmaplint/schema/store.py: tests drop the stores a process shares
+field_at  # wmaplint/definition/fields.py: tests/core/test_format_fields.py reads the table by key path
+CARDINALITIES  # wmaplint/jq/roles.py: tests/core/test_format_fields.py checks each field's cardinality
+unowned_kinds  # wmaplint/controllers/model.py: the controller model's tests
+as_pod_list  # wmaplint/resolve/synthesis.py: the tests write synthesized pods as `kubectl get pods` lists
