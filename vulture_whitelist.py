@@ -16,29 +16,28 @@ signum  # benchmarks/phase_sampler.py: the signature of a signal handler
 # Called by a name the code builds
 format_validate  # wmaplint/cel/library.py: bound by name to CEL's format.validate overload (cel/env.py)
 _graph  # wmaplint/schema/compact.py: read with object.__getattribute__(node, "_graph")
-# wmaplint/jq/cost.py: Sizes.size dispatches to "_" + the syntax node's class name
-_Identity
-_Field
-_Iterate
-_Index
-_Slice
-_Optional
-_Pipe
-_Comma
-_Binary
-_Neg
-_Assign
-_Literal
-_Format
-_StringInterp
-_ArrayCons
-_ObjectCons
-_ObjectEntry
-_VarRef
-_FuncCall
-_If
-_Try
-_Bind
+_Identity  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Field  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Iterate  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Index  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Slice  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Optional  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Pipe  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Comma  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Binary  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Neg  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Assign  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Literal  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Format  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_StringInterp  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_ArrayCons  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_ObjectCons  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_ObjectEntry  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_VarRef  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_FuncCall  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_If  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Try  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
+_Bind  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its class name
 
 # Read by people, not by code
 offline  # wmaplint/cli.py: `check --offline` is accepted (hidden) and changes nothing: every check is offline

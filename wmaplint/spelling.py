@@ -1,7 +1,7 @@
 """The names a misspelt name most likely meant: the one "did you mean" of every rule and analysis (a field of
 the format or of a schema, a component, a condition type, reason or phase, a jq function, variable or
 format). A name that differs only in case leads; then the names a few edits away (one for a name of up to
-three letters, two up to six, three beyond), the nearest first, which keeps short names (`$a` for `$b`);
+three letters, two for a longer one), the nearest first, which keeps short names (`$a` for `$b`);
 then those whose spelling the standard library's ``difflib`` finds close (a ratio of 0.6 or more), which
 keeps long names missing a part (`podTemplateSpecPath` for `podTemplateSpec`)."""
 
@@ -17,7 +17,7 @@ def suggestions(name: str, known: Iterable[str], most: int = 3) -> list[str]:
     """Up to ``most`` names of ``known`` that ``name`` most likely means, best first (never ``name``)."""
     candidates = [k for k in dict.fromkeys(known) if k != name]
     found = [k for k in candidates if k.lower() == name.lower()][:1]
-    budget = 1 if len(name) <= 3 else 2 if len(name) <= 6 else 3
+    budget = 1 if len(name) <= 3 else 2
     near = sorted((_edits(name, k, budget), k) for k in candidates)
     found += [k for distance, k in near if distance <= budget and k not in found]
     found += [k for k in difflib.get_close_matches(name, candidates, n=most, cutoff=CUTOFF) if k not in found]
