@@ -44,7 +44,6 @@ offline  # wmaplint/cli.py: `check --offline` is accepted (hidden) and changes n
 when  # wmaplint/controllers/model.py: Admitted.when, the model file's words for where an admission holds
 
 # The package's API for its tests (tests/ is not scanned)
-reset_all  # wmaplint/memo.py: tests/conftest.py empties the process-wide caches before each test
 apply_edits  # wmaplint/fixes.py: the fix tests apply a finding's edits to a text
 parse_file  # wmaplint/schema/loader.py: tests parse one schema file without a store
 forget_shared_stores  # wmaplint/schema/store.py: tests drop the stores a process shares

@@ -64,8 +64,8 @@ def _finding(text: str, unresolved: UnresolvedCall, names: Names) -> ExpressionD
             note = B.C_JQ_ONLY.get(key) or B.NOWHERE.get(node.name)
             if note:
                 message += f"; {note}"
-            names = B.public_names() + sorted({n for (n, _a) in visible})
-            suggestions = spelling.suggestions(node.name, names)
+            callable_names = B.public_names() + sorted({n for (n, _a) in visible})
+            suggestions = spelling.suggestions(node.name, callable_names)
             message += did_you_mean(suggestions)
     return ExpressionDiagnostic(RULE.id, message, node.start, node.name_end,
                      data={"suggestions": suggestions} if suggestions else None)
