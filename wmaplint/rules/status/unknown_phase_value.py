@@ -11,8 +11,9 @@ from wmaplint.rules import definition_check
 from wmaplint.rules.examples import POD
 from wmaplint.source import ScalarNode
 from wmaplint.source.edits import replace_scalar
+from wmaplint.spelling import closest
 from wmaplint.status.conjunctions import expression_requirement
-from wmaplint.status.knowledge import closest, phase_values
+from wmaplint.status.knowledge import phase_values
 from wmaplint.status.mappings import matchers, runtime_status
 
 if TYPE_CHECKING:
