@@ -11,7 +11,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from wmaplint import memo
@@ -19,7 +19,7 @@ from wmaplint.config import Config, ConfigError, Overrides, discovery_bound, fin
 from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import RULES, CheckOutcome, Diagnostic, Severity
 from wmaplint.selection import LINK_OUT, Skip, head_text, is_suite, kind_test, link_out_of, vendored, walk
-from wmaplint.source import InputError, SourceFile, load_text, read_path
+from wmaplint.source import Document, InputError, SourceFile, load_text, read_path
 
 STDIN = "-"
 
@@ -65,7 +65,16 @@ def lint_text(text: str, path: str = "<stdin>", options: Options | None = None) 
     """All findings for one file's text, after configuration and suppressions, sorted."""
     options = options or Options()
     config = options.config_for(path)
-    return _lint_source(load_text(text, path), options, config)
+    return _lint_source(read_text(text, path), options, config)
+
+
+def read_text(text: str, path: str) -> SourceFile:
+    """A file's documents as `check` reads them: YAML (a JSON value is YAML too), or each value of a stream of
+    JSON values where it stands (``kubectl get -w -o json``)."""
+    from wmaplint.resolve.kubectl import json_stream, stream_source
+
+    stream = json_stream(text)
+    return load_text(text, path) if stream is None else stream_source(text, path, stream)
 
 
 def _lint_source(source: SourceFile, options: Options, config: Config) -> list[Diagnostic]:
@@ -79,7 +88,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
     from wmaplint.suppression import apply_suppressions
 
     found: list[Diagnostic] = list(diagnostics_of(source.problems))
-    for document in source.documents:
+    for document in _objects(source):
         definition = build(document.root)
         proposal = cel_format(document.root, source.path) if definition is not None else None
         if proposal is not None:  # one finding says it all: every field check would repeat it
@@ -117,6 +126,20 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
 # Findings of one rule listed in one file; the rest are said in one finding, as linters cap a flood (a file
 # of a hundred thousand repeated keys, a definition generated wrong in every entry).
 MAX_FINDINGS_PER_RULE = 1000
+
+
+def _objects(source: SourceFile) -> Iterator[Document]:
+    """The objects of a file's documents as each is checked: a document, or each object of a List or a watch
+    stream of them, as ``kubectl get -o yaml`` (``-w``) prints what a cluster holds."""
+    from wmaplint.resolve.kubectl import held_objects
+
+    for document in source.documents:
+        if document.root is None:
+            yield document
+            continue
+        for held in held_objects(document.root)[0]:
+            same = held.node is document.root
+            yield document if same else Document(document.index, held.node, document.source)
 
 
 def capped(found: list[Diagnostic]) -> list[Diagnostic]:
@@ -213,7 +236,7 @@ def _read_by_us(source: SourceFile) -> bool:
     if source.problems:
         return True
     return any(recognise(d.root) is not None or _checked_kind(d.root) is not None
-               or kind_case(d.root, source.path) is not None for d in source.documents)
+               or kind_case(d.root, source.path) is not None for d in _objects(source))
 
 
 def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], list[str], list[Skip]]:
@@ -391,7 +414,7 @@ def _lint_one_text(text: str, path: str, options: Options) -> FileOutcome:
         return FileOutcome(path, skipped=NOT_OURS)
     try:
         config = options.config_for(path)
-        source = load_text(text, path)
+        source = read_text(text, path)
         if source.refused is not None:  # past the reader's limits, as a file over its size is
             return FileOutcome(path, error=f"{path}: {source.refused}")
         if not suite and not _read_by_us(source):

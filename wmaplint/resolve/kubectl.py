@@ -25,11 +25,21 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from wmaplint.dataclass import dataclass, fields, replace
 from wmaplint.diagnostics import Span
-from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode, iter_nodes
+from wmaplint.source import (
+    Document,
+    MappingNode,
+    Node,
+    ScalarNode,
+    SequenceNode,
+    SourceFile,
+    SourceText,
+    iter_nodes,
+    load_text,
+)
+from wmaplint.source.faults import YamlSyntax
 
 if TYPE_CHECKING:
     from wmaplint.facts import Fact
-    from wmaplint.source import SourceText
 
 WATCH_TYPES = ("ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR")
 _LIST_KEYS = frozenset({"apiVersion", "kind", "metadata", "items"})
@@ -90,6 +100,52 @@ def shift_nodes(root: Node, offset: int, line: int, column: int, source: SourceT
         node.span = shift_span(node.span, line, column)
         if isinstance(node, ScalarNode):
             node.source = source
+
+
+def placed(part: SourceFile, start: int, whole: SourceText, index: int, found: list[Fact]) -> list[Document]:
+    """The documents of a JSON value of a stream, read on its own from ``start`` of the whole text, moved to
+    where they stand in it (with the facts the reading found); a document past a limit is kept, unbuilt, at
+    the value's first line."""
+    line, column = whole.position(start)
+    found.extend(shift_fact(fact, line, column) for fact in part.problems)
+    documents = []
+    for document in part.documents:
+        if document.over_limit is not None:
+            documents.append(Document(index, None, whole, Span.point(line, 1)))
+            continue
+        if document.root is None:
+            continue
+        shift_nodes(document.root, start, line, column, whole)
+        whole.roots.append((document.root.start, document.root.end))
+        documents.append(Document(index=index, root=document.root, source=whole))
+    return documents
+
+
+def stream_broken(stream: JsonStream, whole: SourceText) -> YamlSyntax | None:
+    """Where a stream of JSON values stops being one, as the YAML fault it is; None when it is whole."""
+    if stream.broken is None:
+        return None
+    offset, message = stream.broken
+    line, column = whole.position(offset)
+    said = f"the stream of JSON objects breaks here: {message}"
+    return YamlSyntax(whole.path, Span.point(line, column), said)
+
+
+def stream_source(text: str, path: str, stream: JsonStream) -> SourceFile:
+    """A stream of JSON values (``kubectl get -w -o json``) as the documents of one file, each value read on
+    its own under a file's limits (YAML reads JSON, but not values one after another) where it stands."""
+    whole = SourceText(path, text)
+    source = SourceFile(path=path, source=whole)
+    for index, (start, end) in enumerate(stream.values):
+        part = load_text(text[start:end], path)
+        source.documents.extend(placed(part, start, whole, index, source.problems))
+        if part.refused is not None:  # past a file's limits: the values before it are kept, as in a file
+            source.refused = part.refused
+            return source
+    broken = stream_broken(stream, whole)
+    if broken is not None:
+        source.problems.append(broken)
+    return source
 
 
 def shift_span(span: Span, line: int, column: int) -> Span:

@@ -25,8 +25,9 @@ from wmaplint.resolve.kubectl import (
     is_list,
     json_stream,
     latest_versions,
-    shift_fact,
-    shift_nodes,
+    placed,
+    stream_broken,
+    stream_source,
 )
 from wmaplint.shipped_data import shipped
 from wmaplint.source import (
@@ -45,7 +46,6 @@ from wmaplint.source import (
     read_stdin,
     to_python,
 )
-from wmaplint.source.faults import YamlSyntax
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition
@@ -225,36 +225,32 @@ def _count(budget: Budget, path: str, line: int, found: list[Fact]) -> bool:
 
 def _stream_source(text: str, path: str, stream: JsonStream, budget: Budget | None, found: list[Fact]
                    ) -> SourceFile:
-    """A stream of JSON values read as documents, each where it stands in the text. Each value is read on its
-    own (YAML reads JSON, but not values one after another) under the limits of a document."""
+    """A stream of JSON values read as documents, each where it stands in the text, held to the resolution
+    limits value by value (a value past them is passed over where it stands)."""
+    if budget is None:
+        source = stream_source(text, path, stream)
+        found.extend(source.problems)
+        source.problems = []
+        return source
     whole = SourceText(path, text)
     source = SourceFile(path=path, source=whole)
     for index, (start, end) in enumerate(stream.values):
-        line, column = whole.position(start)
-        if budget is not None:
-            if not _count(budget, path, line, found):
-                break
-            size = _over_limit(text[start:end])
-            if size is not None:
-                budget.refused += 1
-                found.append(DocumentTooLarge(path, _at_line(line), size, MAX_DOCUMENT_BYTES))
-                continue
-        part = _load_limited(text[start:end], path, budget)
-        found.extend(shift_fact(fact, line, column) for fact in part.problems)
-        for document in part.documents:
+        line = whole.position(start)[0]
+        if not _count(budget, path, line, found):
+            break
+        size = _over_limit(text[start:end])
+        if size is not None:
+            budget.refused += 1
+            found.append(DocumentTooLarge(path, _at_line(line), size, MAX_DOCUMENT_BYTES))
+            continue
+        for document in placed(_load_limited(text[start:end], path, budget), start, whole, index, found):
             if document.over_limit is not None:
-                _passed_over(replace(document, over_limit=_at_line(line)), path, budget, found)
-                continue
-            if document.root is None:
-                continue
-            shift_nodes(document.root, start, line, column, whole)
-            whole.roots.append((document.root.start, document.root.end))
-            source.documents.append(Document(index=index, root=document.root, source=whole))
-    if stream.broken is not None:
-        offset, message = stream.broken
-        line, column = whole.position(offset)
-        said = f"the stream of JSON objects breaks here: {message}"
-        found.append(YamlSyntax(path, Span.point(line, column), said))
+                _passed_over(document, path, budget, found)
+            else:
+                source.documents.append(document)
+    broken = stream_broken(stream, whole)
+    if broken is not None:
+        found.append(broken)
     return source
 
 
