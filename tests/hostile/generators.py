@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from wmaplint.rules.examples import JOB, POD
 
 from .frames import framing_session, lsp_session
@@ -156,6 +158,22 @@ def _storm(rng: random.Random, head: str) -> str:
     return head + "{" + "a: 1, " * (size // 6) + "b: 2}\n"
 
 
+def _as_kubectl_prints(rng: random.Random, text: str) -> str:
+    """A (mutated) definition as kubectl prints several: the items of a List, or a watch of JSON values."""
+    count = rng.randint(1, 40)
+    if rng.random() < 0.5:
+        item = "- " + text.replace("\n", "\n  ") + "\n"
+        return "apiVersion: v1\nkind: List\nmetadata: {}\nitems:\n" + item * count
+    try:
+        value = yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError, RecursionError):
+        value = text
+    events = (json.dumps({"type": rng.choice(["ADDED", "MODIFIED", "DELETED"]), "object": value}, indent=2,
+                         default=str)
+              for _ in range(count))
+    return "\n".join(events) + rng.choice(["", "\n", "\n{", "\n]"])
+
+
 def definitions(rng: random.Random, index: int) -> Case:
     if rng.random() < 0.08:
         return Case("definitions", f"{index}", {"def.yaml": _storm(rng, DEFINITION_HEAD)},
@@ -163,6 +181,8 @@ def definitions(rng: random.Random, index: int) -> Case:
     text = _mutate_lines(rng, _definition(rng), rng.randint(1, 6))
     if rng.random() < 0.2:
         text = "---\n".join([text] * rng.randint(2, 40))
+    elif rng.random() < 0.15:
+        text = _as_kubectl_prints(rng, text)
     fmt = rng.choice(["text", "json", "sarif", "github"])
     args = ["check", "--format", fmt, "def.yaml"]
     if rng.random() < 0.25:
