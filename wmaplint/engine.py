@@ -88,7 +88,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
     from wmaplint.suppression import apply_suppressions
 
     found: list[Diagnostic] = list(diagnostics_of(source.problems))
-    for document in _objects(source):
+    for document in objects_of(source):
         definition = build(document.root)
         proposal = cel_format(document.root, source.path) if definition is not None else None
         if proposal is not None:  # one finding says it all: every field check would repeat it
@@ -128,7 +128,7 @@ def _lint_source(source: SourceFile, options: Options, config: Config) -> list[D
 MAX_FINDINGS_PER_RULE = 1000
 
 
-def _objects(source: SourceFile) -> Iterator[Document]:
+def objects_of(source: SourceFile) -> Iterator[Document]:
     """The objects of a file's documents as each is checked: a document, or each object of a List or a watch
     stream of them, as ``kubectl get -o yaml`` (``-w``) prints what a cluster holds."""
     from wmaplint.resolve.kubectl import held_objects
@@ -236,7 +236,7 @@ def _read_by_us(source: SourceFile) -> bool:
     if source.problems:
         return True
     return any(recognise(d.root) is not None or _checked_kind(d.root) is not None
-               or kind_case(d.root, source.path) is not None for d in _objects(source))
+               or kind_case(d.root, source.path) is not None for d in objects_of(source))
 
 
 def collect_files(paths: Iterable[str], options: Options) -> tuple[list[str], list[str], list[Skip]]:

@@ -23,7 +23,7 @@ def findings(text: str, path: str = "defs.yaml") -> list[tuple[str, int]]:
 
 
 def as_list(*definitions: str) -> str:
-    """What ``kubectl get kartas -o yaml`` prints for these definitions: a List, each item indented under it."""
+    """What ``kubectl get kartas -o yaml`` prints for these definitions: a List, each item indented."""
     items = "".join("- " + "\n  ".join(d.rstrip("\n").splitlines()) + "\n" for d in definitions)
     return "apiVersion: v1\nkind: List\nmetadata:\n  resourceVersion: \"\"\nitems:\n" + items
 
@@ -34,13 +34,15 @@ def test_each_definition_of_a_list_is_checked_where_it_stands() -> None:
     listed = findings(as_list(BAD, BAD))
     lines = len(BAD.rstrip("\n").splitlines())
     # the first item starts on line 6 of the List, the second `lines` lines later
-    expected = sorted([(rule, line + 5) for rule, line in alone] + [(rule, line + 5 + lines) for rule, line in alone])
+    first = [(rule, line + 5) for rule, line in alone]
+    expected = sorted(first + [(rule, line + lines) for rule, line in first])
     assert sorted(listed) == expected
 
 
 def test_a_json_list_and_a_watch_stream_are_checked_alike() -> None:
     definition = yaml.safe_load(BAD)
-    as_json = json.dumps({"apiVersion": "v1", "kind": "List", "metadata": {}, "items": [definition]}, indent=2)
+    listed = {"apiVersion": "v1", "kind": "List", "metadata": {}, "items": [definition]}
+    as_json = json.dumps(listed, indent=2)
     watch = "\n".join(json.dumps({"type": kind, "object": definition}) for kind in ("ADDED", "MODIFIED"))
     assert "WM301" in [rule for rule, _ in findings(as_json, "defs.json")]
     assert [rule for rule, _ in findings(watch, "defs.json")].count("WM301") == 2
@@ -55,5 +57,23 @@ def test_check_reads_a_list_of_definitions_as_a_file_of_ours(tmp_path) -> None:
 
 
 def test_a_list_of_other_objects_is_not_ours() -> None:
-    pods = "apiVersion: v1\nkind: List\nmetadata: {}\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: a}}\n"
+    pods = "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}}\n"
     assert findings(pods) == []
+
+
+def test_the_editor_knows_the_definitions_of_a_list() -> None:
+    """Hover on a label key of the second definition of a List shows the controller's fact, as on the file."""
+    from lsprotocol import types as lsp
+
+    from wmaplint.lsp.hover import hover
+    from wmaplint.lsp.snapshot import Snapshot
+    from wmaplint.shipped_data import shipped
+
+    rayjob = (shipped("catalog") / "ray-io-rayjob-v1.yaml").read_text(encoding="utf-8")
+    text = as_list(BAD, rayjob)
+    offset = text.index('ray.io/group"]') + 3
+    line = text.count("\n", 0, offset)
+    position = lsp.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
+    found = hover(Snapshot(text, "kartas.yaml"), position)
+    assert found is not None and isinstance(found.contents, lsp.MarkupContent)
+    assert found.contents.value.startswith("**label `ray.io/group`** (entry)")

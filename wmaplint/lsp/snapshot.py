@@ -7,8 +7,9 @@ from functools import cached_property
 
 from wmaplint.dataclass import dataclass, field
 from wmaplint.definition.model import Definition, build
+from wmaplint.engine import objects_of, read_text
 from wmaplint.lsp.positions import LspPositions
-from wmaplint.source import SourceFile, load_text
+from wmaplint.source import SourceFile
 
 _DEFINITION_KIND = re.compile(r"""["']?kind["']?\s*:\s*["']?(Karta|ResourceInterface)\b""")
 
@@ -30,14 +31,15 @@ class Snapshot:
 
     @cached_property
     def source(self) -> SourceFile:
-        return load_text(self.text, self.path)
+        return read_text(self.text, self.path)
 
     @property
     def definitions(self) -> list[Definition]:
-        """Definitions of the documents that parsed (a broken document contributes none)."""
+        """Definitions of the documents that parsed (a broken document contributes none), each object of a
+        List or a watch on its own, as `check` reads them."""
         if self._definitions is None:
             found = []
-            for document in self.source.documents:
+            for document in objects_of(self.source):
                 try:
                     definition = build(document.root)
                 except Exception:  # the model is lenient; an unexpected shape must not break a request
