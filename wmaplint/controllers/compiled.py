@@ -17,7 +17,6 @@ never trusted.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import marshal
@@ -111,6 +110,9 @@ _RELEASES = _NUMBER[Releases]
 _new = object.__new__
 
 
+_PLAIN = frozenset({str, bool, int, type(None)})
+
+
 def _decode(value: Any) -> Any:
     kind = type(value)
     if kind is tuple:
@@ -119,12 +121,13 @@ def _decode(value: Any) -> Any:
             return ALWAYS
         # every field is stored: the object is filled as its __init__ would, at a third of its cost
         made = _new(CLASSES[number])
-        made.__dict__.update(zip(_FIELDS[number], [_decode(item) for item in value[1:]], strict=True))
+        made.__dict__.update(zip(_FIELDS[number], [item if type(item) in _PLAIN else _decode(item)
+                                                   for item in value[1:]], strict=True))
         return made
     if kind is list:
-        return tuple([_decode(item) for item in value])
+        return tuple([item if type(item) in _PLAIN else _decode(item) for item in value])
     if kind is dict:
-        return {key: _decode(item) for key, item in value.items()}
+        return {key: item if type(item) in _PLAIN else _decode(item) for key, item in value.items()}
     return value
 
 
@@ -152,6 +155,8 @@ def read(path: Path, model_dir: Path) -> Model | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import argparse  # a run that only reads the compiled model need not import it
+
     parser = argparse.ArgumentParser(prog="python -m wmaplint.controllers.compiled",
                                      description="Compile the shipped controller model.")
     sub = parser.add_subparsers(dest="command", required=True)
