@@ -58,11 +58,14 @@ FUZZ_SEED ?= 20251201
 fuzz: install
 	nice $(BIN)/python -m tests.hostile.fuzz --count $(FUZZ_COUNT) --seed $(FUZZ_SEED)
 
-# lint-imports checks the layers of the package (pyproject.toml, [tool.importlinter]): an upward import fails.
+# lint-imports checks the layers of the package (pyproject.toml, [tool.importlinter]): an upward import fails,
+# and so does a circle of imports. vulture finds code nothing uses ([tool.vulture]; vulture_whitelist.py names
+# what is used in ways it cannot see, each with how).
 lint: install
 	$(BIN)/ruff check wmaplint tests benchmarks
 	$(BIN)/mypy wmaplint benchmarks
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/vulture
 
 # The schema bundle shipped in the package, rebuilt from the pinned sources of schemas/lock.yaml (sha256-verified):
 # downloaded, or taken from a local copy with `make schemas FROM=../shared` (no network then).

@@ -400,7 +400,7 @@ def explain(rule: str) -> None:
     """Show a rule's documentation: what, why, a failing and a passing example; for a rule of a rule pack,
     what its pack says of it."""
     from wmaplint.diagnostics import rule_by_name_or_id
-    from wmaplint.rule_docs import retired_markdown, rule_markdown
+    from wmaplint.rule_reference import retired_markdown, rule_markdown
 
     _load_rules()
     found = rule_by_name_or_id(rule)

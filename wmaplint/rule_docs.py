@@ -1,152 +1,56 @@
-"""Rule documentation as Markdown: `wmaplint explain`, docs/rules.md and SARIF help all read from here."""
+"""docs/rules.md: every rule's reference (``wmaplint.rule_reference``) with what its failing and passing
+examples print, run as a user runs them (``wmaplint.rule_examples``), as actionlint's docs show each check's
+output. ``python -m wmaplint.rule_docs > docs/rules.md`` writes it; the tests hold the file to it, rule by
+rule."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from wmaplint.diagnostics import RULES, Rule
+from wmaplint.rule_examples import Printed, run_examples
+from wmaplint.rule_reference import RETIRED, retired_markdown, rule_anchor, rule_markdown
+
+HEADER = [
+    "# wmaplint rules",
+    "",
+    "Generated from the rule registry (`python -m wmaplint.rule_docs > docs/rules.md`); do not edit by hand. "
+    "Under each example, what the command shown prints for it, run in a folder holding the example alone "
+    "(and the file the command names beside it) on a machine with an empty cache.",
+    "",
+]
 
 
-def rule_anchor(rule: Rule) -> str:
-    """The fragment of the rule's section in docs/rules.md (as GitHub derives it from the heading)."""
-    return f"{rule.id.lower()}-{rule.name}"
+def printed_markdown(printed: Printed) -> str:
+    """What a command prints, as Markdown: the command, then its output in a block."""
+    beside = f" ({printed.beside})" if printed.beside else ""
+    if not printed.output.strip():
+        return f"`{printed.command}`{beside} prints nothing."
+    fence = "````" if "```" in printed.output else "```"
+    return f"`{printed.command}`{beside} prints:\n\n{fence}text\n{printed.output.rstrip()}\n{fence}"
 
 
-ANCESTORS = 4  # enclosing lines shown above a snippet, so a reader sees where it stands
+def rule_section(rule: Rule, printed: tuple[Printed, Printed]) -> str:
+    """The rule's section of docs/rules.md."""
+    bad, good = printed
+    return rule_markdown(rule, heading="##", printed=(printed_markdown(bad), printed_markdown(good)))
 
 
-def example_snippets(rule: Rule) -> tuple[str, str]:
-    """The failing and the passing example as a reader should see them: where the two whole files (which the
-    tests run) differ, under the lines that enclose the change (``...`` where lines are left out). Examples
-    with nothing in common are shown whole."""
-    bad, good = rule.bad.rstrip("\n").splitlines(), rule.good.rstrip("\n").splitlines()
-    head = 0
-    while head < min(len(bad), len(good)) and bad[head] == good[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(bad), len(good)) - head and bad[-1 - tail] == good[-1 - tail]:
-        tail += 1
-    if head == 0 and tail == 0:
-        return "\n".join(bad), "\n".join(good)
-    first = (bad[head:len(bad) - tail] or good[head:len(good) - tail] or [""])[0]
-    above = _enclosing(bad[:head], first)
-    return _snippet(bad, head, len(bad) - tail, above), _snippet(good, head, len(good) - tail, above)
+def run_section(rule: Rule) -> str:
+    """The rule's section of docs/rules.md, its examples run now."""
+    return rule_section(rule, run_examples(rule))
 
 
-def _indent_of(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _enclosing(before: list[str], first: str) -> list[int]:
-    """Indexes of the lines above the change that hold it (less indented, each in turn)."""
-    found: list[int] = []
-    depth = _indent_of(first) if first.strip() else 1 << 30
-    item = first.lstrip().startswith("- ")  # a sequence item may sit at its key's own indentation
-    for index in range(len(before) - 1, -1, -1):
-        line = before[index]
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        indent = _indent_of(line)
-        if indent < depth or (item and indent == depth and not line.lstrip().startswith("- ")):
-            found.append(index)
-            depth, item = indent, line.lstrip().startswith("- ")
-            if len(found) == ANCESTORS or (depth == 0 and not item):
-                break
-    if not found and before:
-        found.append(len(before) - 1)  # a change at the top level: the line before it
-    return sorted(found)
-
-
-def _snippet(lines: list[str], start: int, end: int, above: list[int]) -> str:
-    shown: list[str] = []
-    last = -1
-    for index in above:
-        if last >= 0 and index != last + 1:
-            shown.append(" " * _indent_of(lines[index]) + "...")
-        shown.append(lines[index])
-        last = index
-    changed = lines[start:max(start, end)]
-    # where the other example has lines, this one shows that it has none
-    body = changed or [" " * (_indent_of(lines[above[-1]]) + 2 if above else 0) + "# (nothing here)"]
-    if above and above[-1] != start - 1:
-        shown.append(" " * _indent_of(body[0]) + "...")
-    shown.extend(body)
-    return "\n".join(shown)
-
-
-def rule_markdown(rule: Rule, heading: str = "#") -> str:
-    lang = "yaml" if rule.example_filename.endswith((".yaml", ".yml")) else ""
-    bad, good = example_snippets(rule)
-    parts = [
-        f"{heading} {rule.id} {rule.name}",
-        "",
-        f"Default severity: **{rule.severity.label}**.",
-        "",
-        rule.summary,
-        "",
-        f"{heading}# Why it matters",
-        "",
-        rule.why,
-        "",
-        f"{heading}# Failing example",
-        "",
-        f"```{lang}",
-        bad,
-        "```",
-        "",
-        f"{heading}# Passing example",
-        "",
-        f"```{lang}",
-        good,
-        "```",
-    ]
-    if rule.fix:
-        parts += ["", f"{heading}# How to fix", "", rule.fix]
-    return "\n".join(parts) + "\n"
-
-
-# Rules whose meaning changed so much that their ids were retired (an id is never given to another rule): id
-# -> (name, why, what reports it now)
-RETIRED: dict[str, tuple[str, str, str]] = {
-    "WM531": ("gang-key-names-a-part",
-              "it reported a gang key reading a label that names a part of the workload, on the premise that "
-              "workloads sharing a value share a gang; KAI's Karta grouper names every PodGroup by the "
-              "workload's uid, so a key only splits one workload's pods, and splitting is the author's "
-              "choice",
-              "the PodGroups KAI's grouper makes are judged by pod-group-min-available-differs, "
-              "pod-group-never-fills, gang-key-not-a-name and pod-not-grouped"),
-    "WM733": ("gang-key-splits-run",
-              "it reported a gang key giving the parts of one replica of the workload different values; a "
-              "split of one workload into several PodGroups is no fault where each is sized by its own pods",
-              "a split whose PodGroups cannot fill is pod-group-never-fills; pods of one PodGroup sized "
-              "differently, pod-group-min-available-differs"),
-}
-
-
-def retired_markdown(rule_id: str, heading: str = "#") -> str | None:
-    """The note of a retired rule id, None for an id never retired."""
-    found = RETIRED.get(rule_id.upper())
-    if found is None:
-        return None
-    name, why, now = found
-    return f"{heading} {rule_id.upper()} {name} (retired)\n\nRetired: {why}. Now: {now}.\n"
-
-
-def rules_document() -> str:
-    """docs/rules.md: generated from the registry; a test keeps the file current."""
+def rules_document(section_of: Callable[[Rule], str] = run_section) -> str:
+    """docs/rules.md, with ``section_of(rule)`` as each rule's section (the tests hold the sections one by
+    one, and the rest of the file with the sections it has)."""
     ordered = [RULES[k] for k in sorted(RULES)]
-    lines = [
-        "# wmaplint rules",
-        "",
-        "Generated from the rule registry (`python -m wmaplint.rule_docs > docs/rules.md`); do not edit by "
-        "hand.",
-        "",
-        "| id | name | severity | summary |",
-        "|---|---|---|---|",
-    ]
+    lines = [*HEADER, "| id | name | severity | summary |", "|---|---|---|---|"]
     for r in ordered:
         lines.append(f"| [{r.id}](#{rule_anchor(r)}) | {r.name} | {r.severity.label} | {r.summary} |")
     lines.append("")
     for r in ordered:
-        lines.append(rule_markdown(r, heading="##"))
+        lines.append(section_of(r))
     lines += ["## Retired rules", "",
               "An id whose rule changed its meaning is retired, never given to another rule.", ""]
     for rule_id in sorted(RETIRED):

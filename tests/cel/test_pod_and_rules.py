@@ -9,17 +9,19 @@ from typing import Any
 import yaml
 from cel_rule_ids import rule_of
 
-from wmaplint.cel import check_crd, check_pod_expression, openapi_resolver
+from wmaplint.cel import check_crd, check_pod_expression
 from wmaplint.rules.cel import (
     cel_cost_exceeded,
     cel_message_expression_error,
     cel_rule_compile_error,
     cel_rule_field_invalid,
 )
+from wmaplint.schema.raw import definitions
 
 
 def _pod(core_openapi: dict[str, Any]) -> tuple[Any, Any]:
-    return core_openapi["components"]["schemas"]["io.k8s.api.core.v1.Pod"], openapi_resolver(core_openapi)
+    named = core_openapi["components"]["schemas"]
+    return named["io.k8s.api.core.v1.Pod"], definitions(named)
 
 
 def test_pod_expressions_type_check(core_openapi: dict[str, Any]) -> None:

@@ -51,7 +51,8 @@ LWS_GROUP = ('replicaSelector:\n            keyPath: '
              '.metadata.labels["leaderworkerset.sigs.k8s.io/group-index"]')
 GROVE_SELECTOR = ('replicaSelector:\n            keyPath: '
                   '.metadata.labels["grove.io/podcliqueset-replica-index"]')
-# Grove's, LeaderWorkerSet's and the Job's gangs are the root with no key (one gang per owner): a case adds one
+# Grove's, LeaderWorkerSet's and the Job's gangs are the root with no key (one gang per owner): a case adds
+# one
 GROVE_MEMBER = "            - componentName: podcliqueset\n"
 LWS_MEMBER = "            - componentName: leaderworkerset\n"
 JOB_MEMBER = "            - componentName: job\n"
@@ -74,8 +75,8 @@ GANG_CASES = [
     Case(GANG, "rayservice gang key: the RayService's name label", RAYSERVICE, SERVICE_MEMBER,
          SERVICE_MEMBER.replace("ray.io/cluster", "ray.io/rayservice"), ("WM530",)),
     Case(GANG, "rayservice gang key: the originated-from label of the cluster object",
-         RAYSERVICE, SERVICE_MEMBER, SERVICE_MEMBER.replace("ray.io/cluster", "ray.io/originated-from-cr-name"),
-         ("WM530",)),
+         RAYSERVICE, SERVICE_MEMBER,
+         SERVICE_MEMBER.replace("ray.io/cluster", "ray.io/originated-from-cr-name"), ("WM530",)),
     Case(GANG, "rayservice gang key: the kind that made the cluster, as the RayCluster is labelled",
          RAYSERVICE, SERVICE_MEMBER, SERVICE_MEMBER.replace("ray.io/cluster", "ray.io/originated-from-crd"),
          ("WM530",)),
@@ -90,7 +91,8 @@ GANG_CASES = [
     Case(GANG, "lws replica selector: a replica index the controller never writes", LWS, LWS_GROUP,
          LWS_GROUP.replace("group-index", "replica-index"), ("WM530",)),
     Case(GANG, "lws gang key: the revision under another name", LWS, LWS_MEMBER,
-         LWS_MEMBER + "              " + _gang_key("leaderworkerset.sigs.k8s.io/revision") + "\n", ("WM530",)),
+         LWS_MEMBER + "              " + _gang_key("leaderworkerset.sigs.k8s.io/revision") + "\n",
+         ("WM530",)),
     Case(GANG, "lws gang key: the leader's name, an annotation and not a label", LWS, LWS_MEMBER,
          LWS_MEMBER + "              " + _gang_key("leaderworkerset.sigs.k8s.io/leader-name") + "\n",
          ("WM530",)),

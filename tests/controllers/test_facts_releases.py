@@ -77,11 +77,16 @@ def test_a_milvus_dependency_as_an_owned_statefulset_is_reported_with_the_helm_r
     # platform attributing pods by owners never puts them in the component
     text = vary(catalog("milvus-io-milvus-v1beta1.yaml"), "    childComponents:\n",
                 "    childComponents:\n" + DEPENDENCY)
-    [message] = [d.message for d in findings(text, "WM533")]
-    assert message.startswith("component 'etcd' is a apps/v1/StatefulSet, which the milvus.io/v1beta1/Milvus "
-                              "controller never creates as the workload's own: the StatefulSets it makes "
-                              "(etcd, pulsar, kafka, minio) have no owner reference to the Milvus")
-    assert "it creates apps/v1/Deployment, v1/Pod" in message and "no post-renderer" in message
+    [(message, severity)] = [(d.message, d.severity.label) for d in findings(text, "WM533")]
+    assert message.startswith("component 'etcd' is a apps/v1/StatefulSet: the milvus.io/v1beta1/Milvus "
+                              "controller makes such objects (etcd, pulsar, kafka, minio), but without an "
+                              "owner reference to the Milvus, so its pods, attributed to a workload by their "
+                              "owner chain only, are never listed under this component")
+    assert "it creates apps/v1/Deployment, v1/Pod as its own" in message and "no post-renderer" in message
+    # the component's objects are real, its pods only unattributed: a warning, not the error of a kind the
+    # controller never makes (dsx-ai-factory/workload-map@00e77e4 cli/pkg/workload/pods.go
+    # PodAttributor.Filter)
+    assert severity == "warning"
 
 
 def test_upstreams_milvus_definition_reports_its_dependencies_as_not_owned() -> None:
@@ -89,7 +94,7 @@ def test_upstreams_milvus_definition_reports_its_dependencies_as_not_owned() -> 
     if not path.exists():
         pytest.skip("the published definitions are not here")
     found = [d.message for d in lint_text(path.read_text(encoding="utf-8"), path.name) if d.rule == "WM533"]
-    assert len(found) == 6 and all("have no owner reference to the Milvus" in m for m in found)
+    assert len(found) == 6 and all("without an owner reference to the Milvus" in m for m in found)
 
 
 # -- KubeRay: ray.io/originated-from-* are on the RayCluster object, its Services and the submitter pod

@@ -1,4 +1,5 @@
-"""Generated documents stay current: docs/rules.md and schemas/definition.schema.json."""
+"""Generated documents stay current: schemas/definition.schema.json (docs/rules.md is held by
+tests/rules/test_examples.py); and how docs/rules.md shows a rule's examples."""
 
 from __future__ import annotations
 
@@ -7,16 +8,7 @@ import json
 import jsonschema
 import yaml
 
-from wmaplint import rules
 from wmaplint.definition.format import SCHEMA_FILE, schema_json
-from wmaplint.rule_docs import rules_document
-
-
-def test_rules_md_is_current(repo) -> None:
-    rules.load()
-    assert (repo / "docs" / "rules.md").read_text(encoding="utf-8") == rules_document(), (
-        "docs/rules.md is stale: run `python -m wmaplint.rule_docs > docs/rules.md`"
-    )
 
 
 def test_definition_schema_file_is_current() -> None:
@@ -50,7 +42,7 @@ def test_format_schema_rejects_a_misspelled_key() -> None:
 
 def test_rule_docs_show_where_the_examples_differ() -> None:
     from wmaplint.diagnostics import Rule, Severity
-    from wmaplint.rule_docs import example_snippets
+    from wmaplint.rule_reference import example_snippets
 
     good = "a:\n  b:\n    c: 1\n    d: 2\n  e: 3\n"
     rule = Rule("WM999", "x", Severity.ERROR, "s", "w", bad=good.replace("d: 2", "d: 3"), good=good)
@@ -64,7 +56,7 @@ def test_rule_docs_show_where_the_examples_differ() -> None:
 
 def test_every_rule_shows_a_short_example() -> None:
     from wmaplint.diagnostics import RULES
-    from wmaplint.rule_docs import example_snippets
+    from wmaplint.rule_reference import example_snippets
 
     long = {rule_id: len(bad.splitlines()) for rule_id, rule in RULES.items()
             for bad in example_snippets(rule)[:1] if len(bad.splitlines()) > 30}

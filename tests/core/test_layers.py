@@ -1,6 +1,6 @@
 """The layers of the package (pyproject.toml, ``[tool.importlinter]``), checked by import-linter: the package
 keeps them, an upward import anywhere breaks them, and docs/architecture.md shows exactly them and maps every
-module."""
+module; and no modules of one package import each other in a circle."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
 def test_the_package_keeps_its_layers() -> None:
     run = lint_imports(REPO)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "Contracts: 1 kept, 0 broken." in run.stdout
+    assert "Contracts: 2 kept, 0 broken." in run.stdout
 
 
 def _planted(tmp_path: Path, module: str, text: str) -> Path:
@@ -75,10 +75,20 @@ def test_a_module_the_contract_does_not_place_breaks_it(tmp_path) -> None:
     assert "wmaplint.unplaced" in run.stdout
 
 
+def test_a_type_only_import_closing_a_circle_breaks_the_package(tmp_path) -> None:
+    # The circle the type interpreter had: a part typing its interpreter by the class that holds the part.
+    typed = ("\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+             "    from wmaplint.jq.inference import interpreter\n")
+    root = _planted(tmp_path, "jq/inference/navigation.py", typed)
+    run = lint_imports(root)
+    assert run.returncode == 1, run.stdout[-3000:]
+    assert "No cycles are allowed in wmaplint.jq.inference." in run.stdout
+
+
 def contract_layers() -> list[list[str]]:
     """The contract's layers from the top down, each a list of the modules it holds."""
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    (contract,) = config["tool"]["importlinter"]["contracts"]
+    (contract,) = [c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers"]
     return [[name.strip() for name in layer.split("|")] for layer in contract["layers"]]
 
 

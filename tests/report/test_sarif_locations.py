@@ -26,7 +26,7 @@ from wmaplint.diagnostics import (
 )
 from wmaplint.report.sarif import render_sarif
 from wmaplint.report.sarif_rules import help_markdown, markdown_prose
-from wmaplint.rule_docs import rule_anchor
+from wmaplint.rule_reference import rule_anchor
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,5 @@
-"""Every rule's fixture finds exactly what its ``expected.out`` says, and every rule has a fixture.
+"""Every fixture finds exactly what its ``expected.out`` says, and holds a case of its own: a rule's
+documented examples are run by tests/rules/test_examples.py, never copied here.
 
 A message change that is meant: ``python -m tests.rules.fixtures --write``, then review the diff.
 """
@@ -7,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rules.fixtures import FIXTURES, Fixture, fixtures, run
+from tests.rules.fixtures import Fixture, fixtures, run
 from wmaplint import rules
 from wmaplint.diagnostics import RULES
+from wmaplint.rule_examples import BESIDE
 
 rules.load()
 
@@ -32,8 +34,14 @@ def test_fixture_shows_its_rule_firing(fixture: Fixture) -> None:
     assert f" {rule.id} " in first, f"{fixture.directory.name}: its first command does not find {rule.id}"
 
 
-def test_every_rule_has_a_fixture() -> None:
-    covered = {f.rule for f in ALL}
-    missing = [f"{r.id}-{r.name}" for r in sorted(RULES.values(), key=lambda r: r.id) if r.id not in covered]
-    assert not missing, (f"rules without a fixture in {FIXTURES}: {', '.join(missing)}; add a folder with "
-                         "the inputs and a `command` file, then python -m tests.rules.fixtures --write ID")
+def test_no_fixture_copies_its_rules_examples() -> None:
+    """A rule's examples have one source, its ``define``: a fixture file equal to one would be a second copy
+    that nothing keeps in step."""
+    copies = []
+    for fixture in ALL:
+        rule = RULES[fixture.rule]
+        examples = {rule.bad, rule.good, *(text for files in BESIDE.values() for text in files.values())}
+        copies += [f"{fixture.directory.name}/{path.relative_to(fixture.directory)}"
+                   for path in sorted(fixture.directory.rglob("*"))
+                   if path.is_file() and path.read_text(encoding="utf-8") in examples]
+    assert copies == [], "these fixture files copy a rule's example (run in tests/rules/test_examples.py)"

@@ -1,9 +1,9 @@
-"""The triage of the findings on upstream's published catalog, kept as tests (issue 31, precision).
+"""The triage of the findings on upstream's published catalog, kept as tests.
 
 Each case is a definition of our own in the shape of a published one (the facts, not the file) and asserts the
-outcome the runtime's code decides: the finding a verified fault keeps, and the silence where the premise was
-wrong. The last test checks ../shared/published itself, when it is there, and lists every finding left with
-its verdict.
+outcome the runtime's code decides: the finding a verified fault keeps, at the severity its consequence has,
+and the silence where the premise was wrong. The last test checks ../shared/published itself, when it is
+there, and lists every finding left with its verdict and the code that decides it.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ GROVE = ("grove.io", "v1alpha1", "PodCliqueSet")
 NIMCACHE = ("apps.nvidia.com", "v1alpha1", "NIMCache")
 DYNAMO = ("nvidia.com", "v1beta1", "DynamoGraphDeployment")
 MILVUS = ("milvus.io", "v1beta1", "Milvus")
+ISVC = ("serving.kserve.io", "v1beta1", "InferenceService")
+NIMSERVICE = ("apps.nvidia.com", "v1alpha1", "NIMService")
 
 
 def child(name: str, body: str, kind: str = '{group: "", version: v1, kind: Pod}') -> str:
@@ -76,6 +78,28 @@ def test_replicas_no_default_fills_stay_a_warning() -> None:
     text = definition(LLMISVC, child("main", "      scaleDefinition: {replicasPath: .spec.replicas}\n",
                                      "{group: apps, version: v1, kind: Deployment}"))
     assert found(text, "WM305") == [(16, "warning")]
+
+
+def milvus_part(name: str) -> str:
+    return child(name.lower(), f"      scaleDefinition: {{replicasPath: .spec.components.{name}.replicas}}\n",
+                 "{group: apps, version: v1, kind: Deployment}")
+
+
+def test_replicas_admission_sets_on_every_object_are_no_finding() -> None:
+    """Milvus's operator gives the standalone replicas on every Milvus, 0 in cluster mode
+    (zilliztech/milvus-operator@31b2ec5 apis/milvus.io/v1beta1/milvus_webhook.go defaultComponentsReplicas,
+    called by the webhook and by the controller, pkg/controllers/milvus_controller.go): never absent."""
+    assert found(definition(MILVUS, milvus_part("standalone")), "WM305") == []
+
+
+def test_replicas_admission_sets_where_the_component_runs_default_to_none() -> None:
+    """The same webhook gives a proxy replicas wherever it runs one, so a stored Milvus lacks it only where
+    no proxy runs; the path then yields null and the runtime's totals count 1
+    (dsx-ai-factory/workload-map@6379f20 cli/pkg/workload/describe.go replicasOf): the default to give is 0,
+    not the usual 1."""
+    [d] = [d for d in lint_text(definition(MILVUS, milvus_part("proxy")), "def.yaml") if d.rule == "WM305"]
+    assert d.severity.label == "warning" and "lacks it only where the component does not run" in d.message
+    assert [f.description for f in d.fixes] == ["replace with .spec.components.proxy.replicas // 0"]
 
 
 # -- WM301 ---------------------------------------------------------------------------------------------------
@@ -170,6 +194,38 @@ def test_a_filter_the_instance_ids_do_not_apply_stays_a_warning() -> None:
     assert found(text, "WM221") == [(19, "warning")]
 
 
+# -- WM222 ---------------------------------------------------------------------------------------------------
+
+IMPLEMENTATION = ("      specDefinition:\n        fragmentedPodSpecDefinition:\n"
+                  "          containerPath: '.spec.predictor | .[]? | select({condition})'\n")
+
+
+def predictor(condition: str) -> str:
+    return definition(ISVC, child("predictor", IMPLEMENTATION.format(condition=condition),
+                                  "{group: apps, version: v1, kind: Deployment}"))
+
+
+def test_an_iteration_over_an_admitted_one_of_is_one_output() -> None:
+    """KServe admits exactly one predictor implementation (kserve/kserve@1fb7810
+    pkg/apis/serving/v1beta1/component.go validateExactlyOneImplementation, on create and update), and only
+    the implementations declare storageUri: the published containerPath keeps one member."""
+    assert found(predictor('type == "object" and .storageUri'), "WM222") == []
+
+
+def test_a_select_other_members_pass_stays_a_warning() -> None:
+    """`type == "object"` alone keeps the predictor's affinity, resources and every other object beside the
+    implementation; a storageUri read of a scalar first is an error of gojq, not a dropped member."""
+    assert found(predictor('type == "object"'), "WM222") == [(18, "warning")]
+    assert found(predictor(".storageUri"), "WM222") == [(18, "warning")]
+
+
+def test_without_an_admission_fact_an_iteration_stays_a_warning() -> None:
+    text = predictor('type == "object" and .storageUri').replace(
+        "kind: {group: serving.kserve.io, version: v1beta1, kind: InferenceService}",
+        "kind: {group: example.com, version: v1, kind: Widget}")
+    assert found(text, "WM222") == [(18, "warning")]
+
+
 # -- WM230 ---------------------------------------------------------------------------------------------------
 
 
@@ -231,73 +287,112 @@ def test_a_component_whose_pods_are_not_the_workloads_is_left_to_wm533() -> None
     """The published Milvus' etcd is a StatefulSet of the operator's Helm release, which no owner reference
     ties to the Milvus (zilliztech/milvus-operator@a6dcc63 pkg/controllers/dependencies.go): its pods are
     never attributed to the workload (dsx-ai-factory/workload-map@00e77e4 cli/pkg/workload/pods.go), selector
-    or not. WM533 says the component is empty; WM520 does not add a wrong cause."""
+    or not. WM533 says its pods are never listed under it, a warning (the StatefulSet is real, its pods only
+    unattributed); WM520 does not add a wrong cause."""
     etcd = child("etcd", "      specDefinition:\n        fragmentedPodSpecDefinition: "
                          "{resourcesPath: .spec.dependencies.etcd.inCluster.values.resources}\n",
                  "{group: apps, version: v1, kind: StatefulSet}")
     text = definition(MILVUS, child("proxy", MILVUS_PART.format(name="proxy"), DEPLOYMENT)
                       + child("querynode", MILVUS_PART.format(name="queryNode"), DEPLOYMENT) + etcd)
     assert found(text, "WM520") == []
-    assert found(text, "WM533") != []
+    assert found(text, "WM533") == [(29, "warning")]
     proxy = MILVUS_PART.format(name="proxy")
     unselected = text.replace(proxy, proxy.split("      pod")[0])
     assert [line for line, _ in found(unselected, "WM520")] == [13]
 
 
+# -- WM421 ---------------------------------------------------------------------------------------------------
+
+NIM_STATUS = ("        phaseDefinition: {{path: .status.state}}\n"
+              "        statusMappings:\n"
+              "          running: [{{byPhase: Ready}}]\n"
+              "          initializing: [{initializing}]\n")
+
+
+def test_a_phase_never_set_beside_another_matcher_is_a_dead_alternative() -> None:
+    """NIMServiceStatusPending is declared and never assigned (NVIDIA/k8s-nim-operator@f63f74d
+    api/apps/v1alpha1/nimservice_types.go; internal/conditions/conditions.go sets NotReady, Ready, Failed):
+    beside `NotReady`, initializing is still reported, so the dead matcher misreads nothing: an info."""
+    alternatives = "{byPhase: NotReady}, {byPhase: Pending}"
+    text = definition(NIMSERVICE, "", NIM_STATUS.format(initializing=alternatives))
+    assert found(text, "WM421") == [(13, "info")]
+
+
+def test_a_phase_never_set_as_the_only_matcher_stays_a_warning() -> None:
+    text = definition(NIMSERVICE, "", NIM_STATUS.format(initializing="{byPhase: Pending}"))
+    assert found(text, "WM421") == [(13, "warning")]
+
+
 # -- upstream's published catalog ---------------------------------------------------------------------------
 
-# Every finding left on ../shared/published/upstream-catalog, with its verdict and the code that decides it.
+# Every finding left on ../shared/published/upstream-catalog: (rule, file, line, severity), each a verified
+# fault, with the code that decides it.
 PUBLISHED = {
     # A Sandbox whose pod finished (Finished True, Ready False PodSucceeded/PodFailed) matches the catalog's
-    # initializing: kubernetes-sigs/agent-sandbox@2fd412d controllers/sandbox_controller.go
-    # computeFinishedCondition, computeReadyCondition (the controller model's rules).
-    ("WM411", "agents-x-k8s-io-sandbox-v1beta1.yaml", 22),
-    ("WM412", "agents-x-k8s-io-sandbox-v1beta1.yaml", 22),
+    # initializing and no matcher reports failed or completed: kubernetes-sigs/agent-sandbox@2fd412d
+    # controllers/sandbox_controller.go computeFinishedCondition, computeReadyCondition.
+    ("WM411", "agents-x-k8s-io-sandbox-v1beta1.yaml", 22, "warning"),
+    ("WM412", "agents-x-k8s-io-sandbox-v1beta1.yaml", 22, "warning"),
     # `{requests: .spec.resources}` cannot be written back: dsx-ai-factory/workload-map@932dddf
-    # karta/pkg/resource/accessor.go UpdateFragmentedPodSpec assigns it with gojq; readers unaffected.
-    ("WM230", "apps-nvidia-com-nimcache-v1alpha1.yaml", 20),
-    # NIMServiceStatusPending is declared and never assigned (NVIDIA/k8s-nim-operator@f63f74d); a dead
-    # alternative beside NotReady (the controller model's call on severity).
-    ("WM421", "apps-nvidia-com-nimservice-v1alpha1.yaml", 46),
-    # Paths rooted at `$t` are not paths: writes through them fail (as WM230 above).
-    *(("WM230", "grove-io-podcliqueset-v1alpha1.yaml", line) for line in (56, 59, 62, 64, 67, 70, 73, 76)),
+    # karta/pkg/resource/accessor.go UpdateFragmentedPodSpec assigns through it with gojq and fails; readers
+    # are unaffected, so only a platform writing resources meets it: a warning.
+    ("WM230", "apps-nvidia-com-nimcache-v1alpha1.yaml", 20, "warning"),
+    # NIMServiceStatusPending is declared and never assigned (NVIDIA/k8s-nim-operator@f63f74d
+    # api/apps/v1alpha1/nimservice_types.go, internal/conditions/conditions.go): beside `byPhase: NotReady` a
+    # dead alternative that misreads nothing, an info.
+    ("WM421", "apps-nvidia-com-nimservice-v1alpha1.yaml", 46, "info"),
+    # Paths rooted at `$t` are not paths: writes through them fail, as for the NIMCache above.
+    *(("WM230", "grove-io-podcliqueset-v1alpha1.yaml", line, "warning")
+      for line in (56, 59, 62, 64, 67, 70, 73, 76)),
     # A PodCliqueSet without scaling groups has no podCliqueScalingGroups (omitempty, and the defaulting
     # webhook adds none: ai-dynamo/grove@fcc3b3b
     # operator/internal/webhook/admission/pcs/defaulting/podcliqueset.go), so
-    # `.spec.template.podCliqueScalingGroups[]` fails and the tree stops (workload-map karta/pkg/tree).
-    *(("WM309", "grove-io-podcliqueset-v1alpha1.yaml", line) for line in (79, 92, 93, 94)),
+    # `.spec.template.podCliqueScalingGroups[]` fails in gojq and the workload's tree is not built
+    # (dsx-ai-factory/workload-map@3314756 pkg/tree/builder.go returns the extraction's error).
+    *(("WM309", "grove-io-podcliqueset-v1alpha1.yaml", line, "warning") for line in (79, 92, 93, 94)),
     # Infos, not errors or warnings.
-    ("WM414", "kubeflow-org-mpijob-v2beta1.yaml", 22),
-    ("WM414", "kubeflow-org-pytorchjob-v1.yaml", 21),
-    # Open: the Milvus defaulting webhook sets replicas on every component it runs (milvus-operator@a6dcc63
-    # apis/milvus.io/v1beta1/milvus_webhook.go defaultComponentsReplicas), so an absent one means a
-    # component that does not run; the rule cannot know it until the controller model holds admission
-    # defaults (handed to the knowledge part).
-    *(("WM305", "milvus-io-milvus-v1beta1.yaml", line)
-      for line in (46, 67, 88, 109, 130, 151, 172, 193, 214, 235, 256, 277)),
-    # The dependency StatefulSets belong to Helm releases with no owner reference to the Milvus: those
-    # components never get a pod (knowledge part's rule; verdict in the hand-off notes).
-    *(("WM533", "milvus-io-milvus-v1beta1.yaml", line) for line in (284, 295, 304, 320, 336, 352)),
-    # A component created without a podTemplate (the CRD's description: existing ones may remain so) makes
-    # `.podTemplate.spec.containers[]` fail.
-    ("WM309", "nvidia-com-dynamographdeployment-v1beta1.yaml", 51),
-    # Open: new components must have a container named main (the same description), so the select keeps one
-    # wherever a podTemplate is; needs an admission fact (handed to the knowledge part).
-    ("WM221", "nvidia-com-dynamographdeployment-v1beta1.yaml", 51),
-    ("WM309", "nvidia-com-dynamographdeployment-v1beta1.yaml", 53),
-    ("WM221", "nvidia-com-dynamographdeployment-v1beta1.yaml", 53),
-    # A RayJob on a head-only cluster, or on an existing cluster (no rayClusterSpec), has no worker groups:
-    # the unguarded `workerGroupSpecs[]` fails and the tree stops.
-    *(("WM309", "ray-io-rayjob-v1.yaml", line) for line in (68, 70, 71, 72, 73)),
-    # Open: KServe admits exactly one predictor implementation (kserve/kserve@aaac4e2
-    # pkg/apis/serving/v1beta1/component.go validateExactlyOneImplementation), so at most one member has a
-    # storageUri; needs an admission fact (handed to the knowledge part).
-    ("WM222", "serving-kserve-io-inferenceservice-v1beta1.yaml", 37),
-    # Neither replicas nor scaling is set by KServe's defaulter: the Deployment runs 1 pod, the path yields
-    # null, KAI sizes the gang 0 (instructions.CalculateSubtreeScale); a warning.
-    *(("WM305", f"serving-kserve-io-llminferenceservice-{version}.yaml", line)
+    ("WM414", "kubeflow-org-mpijob-v2beta1.yaml", 22, "info"),
+    ("WM414", "kubeflow-org-pytorchjob-v1.yaml", 21, "info"),
+    # The operator gives replicas to every component it runs (zilliztech/milvus-operator@31b2ec5
+    # apis/milvus.io/v1beta1/milvus_webhook.go defaultComponentsReplicas, in the webhook and in the
+    # controller, pkg/controllers/milvus_controller.go), so a stored Milvus lacks them only on the
+    # components it does not run (the four coordinators beside the mixCoord of a default cluster, every
+    # cluster component of a standalone one); the path yields null there and the runtime's totals count 1 pod
+    # (dsx-ai-factory/workload-map@6379f20 cli/pkg/workload/describe.go replicasOf): a warning whose fix is
+    # `// 0`. The standalone's replicas are set on every Milvus: no finding on line 46.
+    *(("WM305", "milvus-io-milvus-v1beta1.yaml", line, "warning")
+      for line in (67, 88, 109, 130, 151, 172, 193, 214, 235, 256, 277)),
+    # The dependency StatefulSets belong to Helm releases with no owner reference to the Milvus
+    # (zilliztech/milvus-operator@31b2ec5 pkg/controllers/dependencies.go, pkg/helm without a post-renderer),
+    # and pods are attributed to a workload by their owner chain only (dsx-ai-factory/workload-map@00e77e4
+    # cli/pkg/workload/pods.go PodAttributor.Filter): the components are real, their pods never listed under
+    # them: a warning.
+    *(("WM533", "milvus-io-milvus-v1beta1.yaml", line, "warning") for line in (284, 295, 304, 320, 336, 352)),
+    # A component without a podTemplate (one created before podTemplate existed: the CRD's description,
+    # ai-dynamo/dynamo@2a6da14) makes `.podTemplate.spec.containers[]` fail.
+    ("WM309", "nvidia-com-dynamographdeployment-v1beta1.yaml", 51, "warning"),
+    ("WM309", "nvidia-com-dynamographdeployment-v1beta1.yaml", 53, "warning"),
+    # A container named main is required only when a component is created: the webhook's check of its image
+    # (ai-dynamo/dynamo@12626f5 deploy/operator/internal/webhook/validation/shared_helpers.go
+    # runtimeVersionImageAndPath, validatesRuntimeVersionFor) runs on create and is ratcheted on update
+    # (@003d1ee dynamographdeployment.go ValidateUpdate sets ratchetRuntimeVersion), and the CRD's description
+    # says existing components may remain without one. On such a component `select(.name == "main")` yields
+    # nothing and the later components' containers and images shift onto the wrong instances.
+    ("WM221", "nvidia-com-dynamographdeployment-v1beta1.yaml", 51, "warning"),
+    ("WM221", "nvidia-com-dynamographdeployment-v1beta1.yaml", 53, "warning"),
+    # A RayJob on a head-only cluster, or on an existing cluster (clusterSelector, no rayClusterSpec), has no
+    # worker groups (ray-project/kuberay@59d663a ray-operator/apis/ray/v1/raycluster_types.go workerGroupSpecs
+    # omitempty, rayjob_types.go rayClusterSpec optional): the unguarded `workerGroupSpecs[]` fails.
+    *(("WM309", "ray-io-rayjob-v1.yaml", line, "warning") for line in (68, 70, 71, 72, 73)),
+    # KServe's defaulter sets neither replicas nor scaling, and the controller passes a nil replicas on
+    # (kserve/kserve@1fb7810 pkg/controller/v1alpha2/llmisvc workload_single_node.go, workload_multi_node.go,
+    # scheduler.go): the Deployment runs 1 pod while the path yields null, which gang sizing takes as 0.
+    *(("WM305", f"serving-kserve-io-llminferenceservice-{version}.yaml", line, "warning")
       for version in ("v1alpha1", "v1alpha2") for line in (53, 69, 85, 99)),
 }
+# Silenced by the facts of admission: KServe admits exactly one predictor implementation, and only the
+# implementations declare storageUri (kserve/kserve@1fb7810 pkg/apis/serving/v1beta1/component.go
+# validateExactlyOneImplementation), so the InferenceService's `.[]? | select(... .storageUri)` yields one.
 
 
 def test_the_published_catalog_has_only_the_findings_triaged(shared: Path) -> None:
@@ -306,6 +401,7 @@ def test_the_published_catalog_has_only_the_findings_triaged(shared: Path) -> No
         pytest.skip("../shared/published is not present")
     run = CliRunner().invoke(main, ["check", "--format", "json", str(catalog)])
     report = json.loads(run.output)
-    left = {(d["rule"], Path(d["path"]).name, d["span"]["start"]["line"]) for d in report["diagnostics"]}
+    left = {(d["rule"], Path(d["path"]).name, d["span"]["start"]["line"], d["severity"])
+            for d in report["diagnostics"]}
     assert sorted(left - PUBLISHED) == [] and sorted(PUBLISHED - left) == []
     assert report["files"] == 23

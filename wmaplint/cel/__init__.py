@@ -21,7 +21,6 @@ __all__ = [
     "check_pod_expression",
     "schema_type",
     "validate_object",
-    "openapi_resolver",
 ]
 
 _LAZY = {
@@ -29,7 +28,6 @@ _LAZY = {
     "check_schema": "wmaplint.cel.crd",
     "validate_object": "wmaplint.cel.evaluate",
     "check_pod_expression": "wmaplint.cel.pod",
-    "openapi_resolver": "wmaplint.cel.pod",
     "schema_type": "wmaplint.cel.types",
 }
 

@@ -17,6 +17,7 @@ from wmaplint.cel.issues import (
     ValidationRuleFieldInvalid,
 )
 from wmaplint.dataclass import dataclass
+from wmaplint.schema.raw import RawSchema, RefResolver
 
 if TYPE_CHECKING:
     from wmaplint.source import Document
@@ -30,9 +31,9 @@ _REASONS = ("FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "F
 class ValidationRuleSite:
     """One validation rule and where it sits."""
 
-    schema: Mapping[str, Any]
+    schema: RawSchema
     index: int
-    rule: Mapping[str, Any]
+    rule: RawSchema
     pointer: Pointer  # to the x-kubernetes-validations entry
     self_type: t.CelType
     cardinality_bounds: list[int | None]
@@ -41,7 +42,7 @@ class ValidationRuleSite:
 
 
 def walk_validation_rules(
-    schema: Mapping[str, Any], pointer: Pointer, types: t.SchemaTypes, root: bool = True
+    schema: RawSchema, pointer: Pointer, types: t.SchemaTypes, root: bool = True
 ) -> Iterator[ValidationRuleSite]:
     """Every validation rule on the structural spine (properties, items, additionalProperties), walked
     iteratively."""
@@ -109,7 +110,7 @@ def walk_validation_rules(
             stack.append((sub, sub_ptr, sub_bounds, sub_path, embedded, sub_unc))
 
 
-def crd_schemas(doc: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Pointer]]:
+def crd_schemas(doc: RawSchema) -> Iterator[tuple[RawSchema, Pointer]]:
     """The openAPIV3Schema subtrees of a CRD (per version, and the legacy top-level ``validation``)."""
     spec = doc.get("spec") if isinstance(doc, Mapping) else None
     if not isinstance(spec, Mapping):
@@ -122,8 +123,9 @@ def crd_schemas(doc: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Poi
             if isinstance(open_api, Mapping):
                 yield open_api, ("spec", "versions", i, "schema", "openAPIV3Schema")
     validation = spec.get("validation")
-    if isinstance(validation, Mapping) and isinstance(validation.get("openAPIV3Schema"), Mapping):
-        yield validation["openAPIV3Schema"], ("spec", "validation", "openAPIV3Schema")
+    open_api = validation.get("openAPIV3Schema") if isinstance(validation, Mapping) else None
+    if isinstance(open_api, Mapping):
+        yield open_api, ("spec", "validation", "openAPIV3Schema")
 
 
 def check_crd(doc: dict[str, Any]) -> list[CelIssue]:
@@ -138,11 +140,11 @@ def check_crd(doc: dict[str, Any]) -> list[CelIssue]:
 
 
 def check_schema(
-    schema: Mapping[str, Any],
+    schema: RawSchema,
     pointer: Pointer = (),
     *,
     root: bool = True,
-    resolve_ref: t.RefResolver | None = None,
+    resolve_ref: RefResolver | None = None,
 ) -> list[CelIssue]:
     from wmaplint.cel.checker import check_expression, describe
     from wmaplint.cel.cost import (

@@ -19,6 +19,7 @@ from typing import Any
 from wmaplint import cache_records, memo
 from wmaplint.cel import types as t
 from wmaplint.cel.issues import CelViolation, Pointer, ValidationRuleNotEvaluated, ValidationRuleRejected
+from wmaplint.schema.raw import RawSchema, RefResolver
 
 VARIABLES = ("self", "oldSelf")  # of every validation rule (transition rules, reading oldSelf, are not run)
 MAX_MESSAGE_BYTES = 5120
@@ -46,7 +47,7 @@ def _program(text: str, serialized: bytes) -> Any:
 
 
 def to_cel_value(
-    schema: Mapping[str, Any] | None, value: Any, types: t.SchemaTypes, depth: int = 0, root: bool = False
+    schema: object, value: Any, types: t.SchemaTypes, depth: int = 0, root: bool = False
 ) -> Any:
     """JSON data -> the value CEL sees: escaped property names, null properties absent, undeclared keys
     gone."""
@@ -58,7 +59,7 @@ def to_cel_value(
         extra = node.get("additionalProperties")
         if isinstance(props, Mapping) or root or node.get("x-kubernetes-embedded-resource") is True:
             out = {}
-            declared: Mapping[str, Any] = props if isinstance(props, Mapping) else {}
+            declared: RawSchema = props if isinstance(props, Mapping) else {}
             embedded = root or node.get("x-kubernetes-embedded-resource") is True
             for key, item in value.items():
                 if item is None or not isinstance(key, str):
@@ -139,12 +140,12 @@ def _runtime_message(raw: str) -> str:
 
 
 # id(schema node) -> (node, whether a validation rule is declared on it or below it)
-_VALIDATION_RULES_BELOW: dict[int, tuple[Mapping[str, Any], bool]] = memo.kept(
+_VALIDATION_RULES_BELOW: dict[int, tuple[RawSchema, bool]] = memo.kept(
     __name__, "_VALIDATION_RULES_BELOW", {}, pure=True)
 MAX_REMEMBERED_NODES = 200_000
 
 
-def _validation_rules_below(node: Mapping[str, Any], types: t.SchemaTypes, depth: int = 0) -> bool:
+def _validation_rules_below(node: RawSchema, types: t.SchemaTypes, depth: int = 0) -> bool:
     """Whether this resolved schema node or any schema under it declares a validation rule; True when unsure.
 
     A CRD declares rules in a few places, while an object has thousands of nodes: the walk below descends
@@ -222,12 +223,12 @@ class ValidationRuleVerdict:
 
 
 _UNREAD = object()
-_VERDICTS: dict[tuple[str, int, bool], tuple[Mapping[str, Any], ValidationRuleVerdict]] = memo.kept(
+_VERDICTS: dict[tuple[str, int, bool], tuple[RawSchema, ValidationRuleVerdict]] = memo.kept(
     __name__, "_VERDICTS", {}, pure=True)
 MAX_RECORDED_SCHEMA_CHARS = 65_536  # a rule's schema node keys its record; beyond this, compiling is cheaper
 
 
-def _record_path(text: str, node: Mapping[str, Any], is_root: bool) -> Any:
+def _record_path(text: str, node: RawSchema, is_root: bool) -> Any:
     """The record of a rule on a schema node, keyed by both; None for a node that refers to other schemas
     (its type is not its text alone) or is too large to key cheaply."""
     try:
@@ -251,7 +252,7 @@ def _recorded(path: Any) -> ValidationRuleVerdict | None:
 
 
 def _verdict(
-    text: str, node: Mapping[str, Any], is_root: bool, self_type: Callable[[], t.CelType],
+    text: str, node: RawSchema, is_root: bool, self_type: Callable[[], t.CelType],
     afresh: bool = False,
 ) -> ValidationRuleVerdict:
     """The rule type-checked against its schema node: once per rule and node in a process (every object
@@ -293,9 +294,9 @@ def _worth_visiting(schema: object, types: t.SchemaTypes) -> bool:
 
 
 def validate_object(
-    schema_dict: Mapping[str, Any],
+    schema_dict: RawSchema,
     obj: Any,
-    resolve_ref: t.RefResolver | None = None,
+    resolve_ref: RefResolver | None = None,
     *,
     root: bool = True,
     schema_pointer: Pointer = (),
@@ -319,16 +320,16 @@ def validate_object(
             continue
         rules = node.get("x-kubernetes-validations")
         if isinstance(rules, list) and rules:
-            def self_type(_node: Mapping[str, Any] = node, _root: bool = is_root) -> t.CelType:
+            def self_type(_node: RawSchema = node, _root: bool = is_root) -> t.CelType:
                 return types.type_of(_node, "selfType", embedded_root=_root) or t.DYN
 
             cel_self = to_cel_value(node, value, types, root=is_root)
             sizes = {"self": SizeIndex(cel_self)}
             schema_kind = str(node.get("type") or "")
             for index, rule in enumerate(rules):
-                if not isinstance(rule, Mapping) or not isinstance(rule.get("rule"), str):
+                text = rule.get("rule") if isinstance(rule, Mapping) else None
+                if not isinstance(rule, Mapping) or not isinstance(text, str):
                     continue
-                text = rule["rule"]
                 rule_ptr = (*pointer, "x-kubernetes-validations", index)
                 field_path = _render_path(path)
                 verdict = _verdict(text, node, is_root, self_type)
@@ -379,11 +380,8 @@ def validate_object(
                         return violations  # as the API server: no further validation rules are run
                     continue
                 if isinstance(outcome, str):
-                    rule_name = (
-                        (rule.get("message") or text).strip()
-                        if isinstance(rule.get("message"), str)
-                        else text.strip()
-                    )
+                    said = rule.get("message")
+                    rule_name = (said or text).strip() if isinstance(said, str) else text.strip()
                     if outcome == "no such overload":
                         add(
                             f"{field_path}: Invalid value: \"{schema_kind}\": 'no such overload': call "
@@ -481,7 +479,7 @@ def _run(text: str, verdict: ValidationRuleVerdict, cel_self: Any, admitted: int
     return "no such overload"
 
 
-def _detail(rule: Mapping[str, Any], text: str, self_type: t.CelType, cel_self: Any, sizes: Any,
+def _detail(rule: RawSchema, text: str, self_type: t.CelType, cel_self: Any, sizes: Any,
             budget: Any) -> str:
     expression = rule.get("messageExpression")
     if isinstance(expression, str) and expression.strip():

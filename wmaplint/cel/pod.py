@@ -3,17 +3,15 @@ OpenAPI."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from wmaplint.cel import types as t
 from wmaplint.cel.issues import CelIssue, GroupByExpressionError, Pointer
+from wmaplint.schema.raw import RawSchema, RefResolver
 
 POD_VARIABLES = ("self", "pod")
 
 
 def check_pod_expression(
-    text: str, pod_schema: Mapping[str, Any], resolve_ref: t.RefResolver | None, pointer: Pointer = ()
+    text: str, pod_schema: RawSchema, resolve_ref: RefResolver | None, pointer: Pointer = ()
 ) -> list[CelIssue]:
     """Issues for one groupByExpressions entry; ``self`` and ``pod`` both name the Pod.
 
@@ -43,17 +41,3 @@ def check_pod_expression(
             )
         )
     return issues
-
-
-def openapi_resolver(document: Mapping[str, Any]) -> t.RefResolver:
-    """A ``resolve_ref`` for ``#/components/schemas/<name>`` references inside one OpenAPI v3 document."""
-    schemas = document.get("components", {}).get("schemas", {}) if isinstance(document, Mapping) else {}
-
-    def resolve(ref: str) -> Mapping[str, Any] | None:
-        prefix = "#/components/schemas/"
-        if isinstance(ref, str) and ref.startswith(prefix):
-            found = schemas.get(ref[len(prefix) :])
-            return found if isinstance(found, Mapping) else None
-        return None
-
-    return resolve

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from wmaplint import memo
 from wmaplint.dataclass import dataclass, field
-
-RefResolver = Callable[[str], Mapping[str, Any] | None]
+from wmaplint.schema.raw import RawSchema, RefResolver, follow
 
 MAX_NESTING = 64
 MAX_REQUEST_BYTES = 3_145_728
@@ -55,7 +53,7 @@ class CelType:
     kind: str
     max_elements: int = 0  # size bound used by the cost estimator (chars, items or entries)
     min_size: int = 1  # minimum serialized JSON size (for cardinality of unbounded lists/maps)
-    schema: Mapping[str, Any] | None = None
+    schema: RawSchema | None = None
 
     def render(self) -> str:
         return self.kind
@@ -131,7 +129,7 @@ class ObjectType(CelType):
         self,
         name: str,
         builder: Callable[[], dict[str, Field]],
-        schema: Mapping[str, Any] | None,
+        schema: RawSchema | None,
         min_size: int = 2,
     ) -> None:
         super().__init__("object", 0, min_size, schema)
@@ -227,35 +225,12 @@ class SchemaTypes:
         self.resolve_ref = resolve_ref
         self._memo: dict[tuple[int, bool], CelType | None] = {}
 
-    def resolve(self, schema: object) -> Mapping[str, Any] | None:
-        """Follow ``$ref`` (also the OpenAPI ``allOf: [{$ref}]`` wrapper) a bounded number of times."""
-        for _ in range(16):
-            if not isinstance(schema, Mapping):
-                return None
-            ref = schema.get("$ref")
-            if ref is None:
-                all_of = schema.get("allOf")
-                if (
-                    isinstance(all_of, list)
-                    and len(all_of) == 1
-                    and isinstance(all_of[0], Mapping)
-                    and "$ref" in all_of[0]
-                    and "type" not in schema
-                    and "properties" not in schema
-                ):
-                    ref = all_of[0]["$ref"]
-            if ref is None:
-                return schema
-            if self.resolve_ref is None or not isinstance(ref, str):
-                return None
-            try:
-                schema = self.resolve_ref(ref)
-            except Exception:  # a broken resolver means "unknown", never a crash
-                return None
-        return None
+    def resolve(self, schema: object) -> RawSchema | None:
+        """The schema node ``schema`` stands for, its references followed (``schema.raw.follow``)."""
+        return follow(schema, self.resolve_ref)
 
     def type_of(
-        self, schema: Any, name: str = "object", *, embedded_root: bool = False, depth: int = 0
+        self, schema: object, name: str = "object", *, embedded_root: bool = False, depth: int = 0
     ) -> CelType | None:
         """The CEL type of a schema node; None when Kubernetes drops it (not accessible from CEL)."""
         node = self.resolve(schema)
@@ -273,7 +248,7 @@ class SchemaTypes:
             self._memo[key] = result
         return result
 
-    def _convert(self, node: Mapping[str, Any], name: str, embedded_root: bool, depth: int) -> CelType | None:
+    def _convert(self, node: RawSchema, name: str, embedded_root: bool, depth: int) -> CelType | None:
         if node.get("x-kubernetes-int-or-string") is True:
             max_len = _bound(node.get("maxLength"))
             return CelType("dyn", max_len * 4 if max_len is not None else UNBOUNDED, 1, node)
@@ -343,7 +318,7 @@ class SchemaTypes:
             return CelType("int", 0, 1, node)
         return None
 
-    def _object(self, node: Mapping[str, Any], name: str, embedded: bool, depth: int) -> ObjectType:
+    def _object(self, node: RawSchema, name: str, embedded: bool, depth: int) -> ObjectType:
         def build() -> dict[str, Field]:
             fields: dict[str, Field] = {}
             props = node.get("properties")
@@ -371,7 +346,7 @@ class SchemaTypes:
 
         return ObjectType(name, build, node, self._min_object_size(node, depth))
 
-    def _min_object_size(self, node: Mapping[str, Any], depth: int) -> int:
+    def _min_object_size(self, node: RawSchema, depth: int) -> int:
         """2 + Σ over required properties without a default of (len(name) + min size + 4), one level deep."""
         total = 2
         props = node.get("properties")
@@ -380,7 +355,7 @@ class SchemaTypes:
             return total
         for prop in required:
             sub = self.resolve(props.get(prop)) if isinstance(prop, str) else None
-            if sub is None or "default" in sub:
+            if sub is None or not isinstance(prop, str) or "default" in sub:
                 continue
             kind = sub.get("type")
             sub_min = {"boolean": 4, "string": 2, "array": 2, "object": 2}.get(str(kind), 1)
@@ -391,7 +366,7 @@ class SchemaTypes:
 
 
 def embedded_metadata_type() -> ObjectType:
-    schema = {
+    schema: RawSchema = {
         "type": "object",
         "properties": {"name": {"type": "string"}, "generateName": {"type": "string"}},
     }
@@ -406,7 +381,7 @@ def embedded_metadata_type() -> ObjectType:
 
 
 def schema_type(
-    schema: Mapping[str, Any], resolve_ref: RefResolver | None = None, *, root: bool = False
+    schema: RawSchema, resolve_ref: RefResolver | None = None, *, root: bool = False
 ) -> CelType:
     """The CEL type of ``self`` for a rule on this schema node (``root`` adds apiVersion/kind/metadata)."""
     converted = SchemaTypes(resolve_ref).type_of(schema, "selfType", embedded_root=root)

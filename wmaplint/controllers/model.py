@@ -3,15 +3,13 @@ range, each fact with its source. Built by :mod:`wmaplint.controllers.load` from
 
 from __future__ import annotations
 
-import difflib
-
 from wmaplint.controllers.releases import ALWAYS, Releases, before
 from wmaplint.dataclass import dataclass, field, replace
+from wmaplint.spelling import closest
 
 # What a label's value identifies. `attempt` is the older spelling of `run` (a project's pod labels files).
 ROLES = ("workload", "run", "component", "entry", "replica", "revision", "other")
 # What an integer field that is not a replica count is.
-NOT_COUNT_KINDS = ("retry-limit", "history-limit", "seconds", "limit", "index", "other")
 UNKNOWN = "unknown"  # a created object's count that the manifest does not decide
 
 
@@ -126,7 +124,7 @@ class StatusFacts:
         set."""
         if ctype in self.conditions:
             return False
-        return self.exhaustive is True or closest_name(ctype, tuple(self.conditions)) is not None
+        return self.exhaustive is True or closest(ctype, self.conditions) is not None
 
     def never_true_together(self, a: str, b: str) -> bool:
         return (a, b) in self.exclusive or (b, a) in self.exclusive
@@ -408,12 +406,3 @@ def made_by_release(kind: KindModel, workload: object) -> str | None:
             if isinstance(value, str) and value:
                 return value
     return None
-
-
-def closest_name(name: str, known: list[str] | tuple[str, ...]) -> str | None:
-    """The known name that ``name`` most likely means: the same but for case, else the closest spelling."""
-    lowered = {k.lower(): k for k in known}
-    if name.lower() in lowered:
-        return lowered[name.lower()]
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return close[0] if close else None

@@ -36,11 +36,6 @@ def release_key(text: str) -> Key | None:
     return core, ((1, 0), *parts)
 
 
-def same_release(a: str, b: str) -> bool:
-    ka, kb = release_key(a), release_key(b)
-    return ka is not None and ka == kb
-
-
 def before(a: str, b: str) -> bool:
     """Whether release ``a`` comes before release ``b`` (False when either is no version)."""
     ka, kb = release_key(a), release_key(b)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from wmaplint.definition.fields import CONTEXTS, FIELDS_OF, OBJECTS, ROOT_OBJECT, FormatField, FormatObject
+from wmaplint.schema.raw import RefResolver, definitions
 
 SCHEMA_ID = "https://wmaplint.dev/schemas/definition.schema.json"
 
@@ -91,6 +92,9 @@ DEFINITION_SCHEMA: dict[str, Any] = {
     "required": _required(ROOT_OBJECT),
     "$defs": {o.name: _object(o) for o in OBJECTS.values() if o.shared},
 }
+
+# The schema's references to its own shared objects (``#/$defs/<name>``), for ``schema.raw.follow``.
+FORMAT_REFS: RefResolver = definitions(DEFINITION_SCHEMA["$defs"], ("#/$defs/",))
 
 
 def schema_json() -> str:

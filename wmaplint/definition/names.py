@@ -1,8 +1,6 @@
-"""Component names: the components by name, and the names a misspelled reference is closest to."""
+"""Component names: the components by name."""
 
 from __future__ import annotations
-
-import difflib
 
 from wmaplint.definition.model import Component, Definition
 
@@ -14,8 +12,3 @@ def by_name(definition: Definition) -> dict[str, Component]:
         if c.name and c.name not in found:
             found[c.name] = c
     return found
-
-
-def closest_names(name: str, names: list[str]) -> list[str]:
-    """The names a reference to ``name`` most likely meant, best first."""
-    return difflib.get_close_matches(name, names, n=3, cutoff=0.5)

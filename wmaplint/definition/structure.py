@@ -7,19 +7,17 @@ written from the table of fields); each finding is a fact, which the format rule
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from wmaplint.dataclass import dataclass
-from wmaplint.definition.format import DEFINITION_SCHEMA
+from wmaplint.definition.format import DEFINITION_SCHEMA, FORMAT_REFS
 from wmaplint.diagnostics import Span
 from wmaplint.facts import Fact
+from wmaplint.schema.raw import RawSchema, follow
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
+from wmaplint.spelling import suggestions
 
 Pointer = tuple[str | int, ...]
-
-_DEFS = DEFINITION_SCHEMA["$defs"]
-
 
 def place(pointer: Pointer) -> str:
     """A key path as people read it: ``spec.structureDefinition.childComponents[0]``."""
@@ -90,14 +88,6 @@ class StatusBlock(Fact):
     """The document carries a status block (not empty or null)."""
 
 
-def _resolve(schema: dict[str, Any]) -> dict[str, Any]:
-    ref = schema.get("$ref")
-    if ref:
-        found: dict[str, Any] = _DEFS[ref.rsplit("/", 1)[1]]
-        return found
-    return schema
-
-
 def _head(node: Node) -> Node:
     """A mapping's first line rather than its whole block, so underlines stay readable."""
     if isinstance(node, MappingNode) and node.pairs:
@@ -105,26 +95,19 @@ def _head(node: Node) -> Node:
     return node
 
 
-def _closest_keys(name: str, valid: list[str]) -> list[str]:
-    """The keys ``name`` is most likely a misspelling of, best first (a match but for case leads)."""
-    suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
-    lowered = {v.lower(): v for v in valid}
-    if name.lower() in lowered and lowered[name.lower()] not in suggestions:
-        suggestions.insert(0, lowered[name.lower()])
-    return suggestions
-
-
 class _Walk:
     def __init__(self, path: str) -> None:
         self.path = path
         self.facts: list[Fact] = []
-        self.stack: list[tuple[Node, dict[str, Any], Pointer, Node]] = []
+        self.stack: list[tuple[Node, object, Pointer, Node]] = []
 
     def run(self, root: MappingNode) -> list[Fact]:
         self.stack.append((root, DEFINITION_SCHEMA, (), root))
         while self.stack:
-            node, schema, pointer, anchor = self.stack.pop()
-            schema = _resolve(schema)
+            node, raw, pointer, anchor = self.stack.pop()
+            schema = follow(raw, FORMAT_REFS)
+            if schema is None:
+                continue
             expected = schema.get("type")
             if isinstance(node, ScalarNode) and node.value is None and pointer:
                 continue  # null is "absent" to the API server; required-ness is checked by the parent
@@ -143,12 +126,13 @@ class _Walk:
                     self.facts.append(InvalidType(self.path, node.span, pointer, node, "string"))
                     continue
                 least = schema.get("minLength")
-                if least and len(node.value) < least:
+                if isinstance(least, int) and len(node.value) < least:
                     self.facts.append(EmptyValue(self.path, node.span, pointer, "string", least))
         return self.facts
 
-    def _object(self, node: MappingNode, schema: dict[str, Any], pointer: Pointer, anchor: Node) -> None:
-        props: dict[str, Any] = schema.get("properties", {})
+    def _object(self, node: MappingNode, schema: RawSchema, pointer: Pointer, anchor: Node) -> None:
+        props = schema.get("properties")
+        props = props if isinstance(props, dict) else {}
         extra = schema.get("additionalProperties", True)
         present = set()
         for key, value in node.pairs:
@@ -161,25 +145,29 @@ class _Walk:
             elif extra is False:
                 valid = sorted(props)
                 self.facts.append(UnknownKey(self.path, key.span, pointer, key, name, tuple(valid),
-                                               tuple(_closest_keys(name, valid))))
-        for name in schema.get("required", ()):
-            given = node.get(name)
-            if name not in present or (isinstance(given, ScalarNode) and given.value is None):
+                                               tuple(suggestions(name, valid))))
+        required = schema.get("required")
+        for needed in required if isinstance(required, list) else ():
+            if not isinstance(needed, str):
+                continue
+            given = node.get(needed)
+            if needed not in present or (isinstance(given, ScalarNode) and given.value is None):
                 target = anchor if anchor is not node else node
-                self.facts.append(MissingField(self.path, _head(target).span, pointer, name))
+                self.facts.append(MissingField(self.path, _head(target).span, pointer, needed))
         least = schema.get("minProperties")
-        if least and len(node.pairs) < least:
+        if isinstance(least, int) and len(node.pairs) < least:
             self.facts.append(EmptyValue(self.path, _head(anchor).span, pointer, "map", least))
 
-    def _array(self, node: SequenceNode, schema: dict[str, Any], pointer: Pointer, anchor: Node) -> None:
+    def _array(self, node: SequenceNode, schema: RawSchema, pointer: Pointer, anchor: Node) -> None:
         items = schema.get("items", {})
         least = schema.get("minItems")
-        if least and len(node.items) < least:
+        if isinstance(least, int) and len(node.items) < least:
             self.facts.append(EmptyValue(self.path, anchor.span, pointer, "list", least))
         for i, item in enumerate(node.items):
             self.stack.append((item, items, (*pointer, i), item))
         list_type = schema.get("x-kubernetes-list-type")
-        keys = schema.get("x-kubernetes-list-map-keys") or []
+        listed = schema.get("x-kubernetes-list-map-keys")
+        keys = [k for k in listed if isinstance(k, str)] if isinstance(listed, list) else []
         seen: dict[Any, Node] = {}
         for item in node.items:
             if list_type == "set" and isinstance(item, ScalarNode):

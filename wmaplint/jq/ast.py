@@ -211,13 +211,13 @@ class Comma(Node):
     right: Node
 
 
-BINARY_OPS = ("//", "or", "and", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%")
 ASSIGN_OPS = ("=", "|=", "+=", "-=", "*=", "/=", "%=", "//=")
 
 
 @dataclass(frozen=True, slots=True)
 class Binary(Node):
-    """``left op right`` for ``op`` in ``BINARY_OPS`` (alternative, logic, comparison, arithmetic).
+    """``left op right`` for ``op`` one of ``// or and == != < <= > >= + - * / %`` (alternative, logic,
+    comparison, arithmetic).
 
     ``op_start``: offset of the operator token.
     """

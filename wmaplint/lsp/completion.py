@@ -4,13 +4,13 @@ label keys the controller writes, inside a selector."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from lsprotocol import types as lsp
 
 from wmaplint.lsp import controller_facts, format_schema, jqschema
 from wmaplint.lsp.snapshot import Snapshot, mentions_definition
 from wmaplint.lsp.yamlpath import line_shape, mapping_path
+from wmaplint.schema.raw import RawSchema
 
 _KEY_PREFIX = re.compile(r"^(?P<lead>\s*(?:-\s+)*)(?P<word>[A-Za-z_][\w-]*)?$")
 _VALUE_PREFIX = re.compile(
@@ -75,7 +75,7 @@ def completions(
     return items
 
 
-def _insert_text(name: str, schema: dict[str, Any], column: int) -> str:
+def _insert_text(name: str, schema: RawSchema, column: int) -> str:
     kind = schema.get("type")
     if kind == "object":
         return f"{name}:\n{' ' * (column + 2)}"
@@ -123,13 +123,14 @@ def _value_items(
     if found is None:
         return []
     schema = format_schema.properties_at(found[0]).get(key) or {}
+    allowed = schema.get("enum")
     return [
         lsp.CompletionItem(
             label=str(v),
             kind=lsp.CompletionItemKind.EnumMember,
             text_edit=lsp.TextEdit(range=replace, new_text=str(v)),
         )
-        for v in schema.get("enum", [])
+        for v in (allowed if isinstance(allowed, list) else [])
     ]
 
 

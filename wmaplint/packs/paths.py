@@ -11,22 +11,14 @@ from typing import Any
 
 from wmaplint.cel import types as t
 from wmaplint.dataclass import dataclass
-from wmaplint.definition.format import DEFINITION_SCHEMA
+from wmaplint.definition.format import DEFINITION_SCHEMA, FORMAT_REFS
 from wmaplint.packs import jsonpath as jp
 
 Schema = Mapping[str, Any]
 MAX_CANDIDATES = 256  # wildcards over wide objects: past this, the type is simply dyn
 
 
-def resolve_ref(ref: str) -> Schema | None:
-    prefix = "#/$defs/"
-    if not ref.startswith(prefix):
-        return None
-    found = DEFINITION_SCHEMA["$defs"].get(ref[len(prefix) :])
-    return found if isinstance(found, Mapping) else None
-
-
-TYPES = t.SchemaTypes(resolve_ref)  # one converter, so a schema node always maps to the same CEL type
+TYPES = t.SchemaTypes(FORMAT_REFS)  # one converter, so a schema node always maps to the same CEL type
 
 
 def _resolve(schema: object) -> Schema | None:

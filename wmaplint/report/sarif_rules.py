@@ -7,7 +7,7 @@ from typing import Any
 
 from wmaplint import memo
 from wmaplint.diagnostics import Rule, Severity
-from wmaplint.rule_docs import rule_anchor
+from wmaplint.rule_reference import rule_anchor
 
 MAX_DESCRIPTION = 1024  # GitHub rejects longer shortDescription/fullDescription texts
 MAX_NAME = 255
@@ -110,7 +110,7 @@ def _summary(rule: Rule) -> str:
 def _examples(rule: Rule) -> tuple[str, str]:
     if not (rule.bad.strip() and rule.good.strip()):
         return rule.bad, rule.good  # a pack rule's docs have none
-    from wmaplint.rule_docs import example_snippets
+    from wmaplint.rule_reference import example_snippets
 
     return example_snippets(rule)
 

@@ -31,7 +31,7 @@ from wmaplint.resolve.loading import (
     show_gvk,
 )
 from wmaplint.resolve.model import Workload
-from wmaplint.resolve.pods import controller_owned, owner_objects, pod_name, pods_from_documents
+from wmaplint.resolve.pods import controller_owned, owner_objects, pods_from_documents
 from wmaplint.resolve.references import References, is_built_in_non_workload, is_referenced_object
 from wmaplint.resolve.shipped import is_shipped, on_manifest
 from wmaplint.resolve.tree import resolve_workload
@@ -51,7 +51,6 @@ class TreeRun:
     notes: list[str] = field(default_factory=list)
     manifests: int = 0
     unresolved: int = 0  # documents that are no object, or of a kind no definition describes
-    stray_pods: list[str] = field(default_factory=list)  # listed pods of no workload of the run
 
     @property
     def has_errors(self) -> bool:
@@ -161,8 +160,6 @@ def resolve_documents(
             taken.update(id(pod) for pod in took)
             # KAI groups the pods it is given, with their real labels and owner (wmaplint.resolve.gang)
             group_listed(entry.definition, workload, manifest.value, took, runtime)
-        stray = [pod for pod in pods if id(pod) not in taken]
-        run.stray_pods = [pod_name(pod) for pod in stray]
     run.diagnostics.extend(diagnostics(facts))
     for workload, _, manifest in chosen:
         run.workloads.append(workload)

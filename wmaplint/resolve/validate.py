@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import Diagnostic, Span
 from wmaplint.facts import DataFinding, Fact, diagnostics_of
+from wmaplint.schema.raw import RawSchema, RefResolver, follow
 from wmaplint.source import Document, Node, anchor_node
 
 if TYPE_CHECKING:
@@ -27,11 +28,8 @@ if TYPE_CHECKING:
 
 MAX_NODES = 200_000
 MAX_DEPTH = 100
-MAX_REF_HOPS = 16
 
 Path = tuple[str | int, ...]
-# the dict a schema's `$ref` names (ResolvedSchema.resolve_ref); raises when it does not resolve
-RefResolver = Callable[[str], "dict[str, Json]"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -96,39 +94,8 @@ def _fits(kind: str, value: object) -> bool:
     return actual == kind
 
 
-class _Schemas:
-    """Follows ``$ref`` and the OpenAPI ``allOf: [{$ref}]`` wrapper through a resolver."""
-
-    def __init__(self, resolve_ref: RefResolver | None) -> None:
-        self.resolve_ref = resolve_ref
-
-    def resolve(self, schema: object) -> Mapping[str, Any] | None:
-        for _ in range(MAX_REF_HOPS):
-            if not isinstance(schema, Mapping):
-                return None
-            ref = schema.get("$ref")
-            all_of = schema.get("allOf")
-            if (
-                ref is None
-                and isinstance(all_of, list)
-                and len(all_of) == 1
-                and isinstance(all_of[0], Mapping)
-            ):
-                if "$ref" in all_of[0] and "type" not in schema and "properties" not in schema:
-                    ref = all_of[0]["$ref"]
-            if ref is None:
-                return schema
-            if self.resolve_ref is None or not isinstance(ref, str):
-                return None
-            try:
-                schema = self.resolve_ref(ref)
-            except Exception:  # an unresolvable reference means "unknown", never a crash
-                return None
-        return None
-
-
 def structural_problems(
-    schema: Mapping[str, Any], obj: Json, resolve_ref: RefResolver | None = None
+    schema: RawSchema, obj: Json, resolve_ref: RefResolver | None = None
 ) -> list[ManifestProblem]:
     """Unknown fields, wrong types, missing required fields and enum violations of ``obj`` (iterative walk).
 
@@ -136,18 +103,17 @@ def structural_problems(
     documents an object without properties is free-form. Root metadata without declared properties is the
     API server's own ObjectMeta and is not checked here.
     """
-    schemas = _Schemas(resolve_ref)
     openapi = "x-kubernetes-group-version-kind" in schema
     out: list[ManifestProblem] = []
-    stack: list[tuple[Any, Any, Path, bool]] = [(schema, obj, (), False)]
+    stack: list[tuple[object, Json, Path, bool]] = [(schema, obj, (), False)]
     visited = 0
     while stack and visited < MAX_NODES:
         raw, value, path, embedded = stack.pop()
         visited += 1
-        node = schemas.resolve(raw)
+        node = follow(raw, resolve_ref)
         if node is None or value is None or len(path) > MAX_DEPTH:
             continue
-        if not _type_ok(node, value, schemas):
+        if not _type_ok(node, value, resolve_ref):
             where = render_path(path)  # rendered only for a finding: most nodes have none
             expected = _expected_type(node)
             out.append(
@@ -170,7 +136,7 @@ def structural_problems(
                     path,
                 )
             )
-        children: list[tuple[Any, Any, Path, bool]] = []
+        children: list[tuple[object, Json, Path, bool]] = []
         if isinstance(value, Mapping):
             props = node.get("properties")
             props = props if isinstance(props, Mapping) else {}
@@ -183,7 +149,7 @@ def structural_problems(
                     if (
                         isinstance(name, str)
                         and value.get(name) is None
-                        and not _has_default(props.get(name), schemas)
+                        and not _has_default(props.get(name), resolve_ref)
                     ):
                         out.append(
                             ManifestProblem(
@@ -202,12 +168,11 @@ def structural_problems(
             for key, item in value.items():
                 key = str(key)
                 if key in props:
-                    if not path and key == "metadata" and not _declares_properties(props[key], schemas):
+                    sub = props[key]
+                    if not path and key == "metadata" and not _declares_properties(sub, resolve_ref):
                         continue
-                    sub_embedded = isinstance(props[key], Mapping) and (
-                        props[key].get("x-kubernetes-embedded-resource") is True
-                    )
-                    children.append((props[key], item, (*path, key), sub_embedded))
+                    embeds = isinstance(sub, Mapping) and sub.get("x-kubernetes-embedded-resource") is True
+                    children.append((sub, item, (*path, key), embeds))
                 elif isinstance(extra, Mapping):
                     children.append((extra, item, (*path, key), False))
                 elif preserve or free_form or extra is True:
@@ -228,40 +193,40 @@ def structural_problems(
     return out
 
 
-def _has_default(schema: object, schemas: _Schemas) -> bool:
+def _has_default(schema: object, resolve_ref: RefResolver | None) -> bool:
     """The API server fills a missing (or null) field from its schema default before validating."""
-    node = schemas.resolve(schema)
+    node = follow(schema, resolve_ref)
     return isinstance(node, Mapping) and "default" in node
 
 
-def _declares_properties(schema: object, schemas: _Schemas) -> bool:
-    node = schemas.resolve(schema)
+def _declares_properties(schema: object, resolve_ref: RefResolver | None) -> bool:
+    node = follow(schema, resolve_ref)
     return (
         isinstance(node, Mapping) and isinstance(node.get("properties"), Mapping) and bool(node["properties"])
     )
 
 
-def _branches(node: Mapping[str, Any], schemas: _Schemas) -> list[Mapping[str, Any]]:
-    out: list[Mapping[str, Any]] = []
+def _branches(node: RawSchema, resolve_ref: RefResolver | None) -> list[RawSchema]:
+    out: list[RawSchema] = []
     for key in ("oneOf", "anyOf"):
         options = node.get(key)
         if isinstance(options, list):
-            out.extend(b for b in (schemas.resolve(o) for o in options) if b is not None)
+            out.extend(b for b in (follow(o, resolve_ref) for o in options) if b is not None)
     return out
 
 
-def _type_ok(node: Mapping[str, Any], value: object, schemas: _Schemas) -> bool:
+def _type_ok(node: RawSchema, value: object, resolve_ref: RefResolver | None) -> bool:
     if node.get("x-kubernetes-int-or-string") is True or node.get("format") == "int-or-string":
         return isinstance(value, (int, str)) and not isinstance(value, bool)
     kind = node.get("type")
     if isinstance(kind, str) and kind:
         return _fits(kind, value)
-    branches = _branches(node, schemas)
+    branches = _branches(node, resolve_ref)
     typed = [str(b["type"]) for b in branches if isinstance(b.get("type"), str)]
     return not typed or any(_fits(k, value) for k in typed)
 
 
-def _expected_type(node: Mapping[str, Any]) -> str:
+def _expected_type(node: RawSchema) -> str:
     kind = node.get("type")
     return kind if isinstance(kind, str) else "the declared type"
 
@@ -273,7 +238,7 @@ def _show(value: Json) -> str:
 
 
 def cel_problems(
-    schema: Mapping[str, Any], obj: Json, resolve_ref: RefResolver | None = None
+    schema: RawSchema, obj: Json, resolve_ref: RefResolver | None = None
 ) -> list[ManifestProblem]:
     """The CRD's validation rules on ``obj``, with the API server's messages."""
     from wmaplint.cel import validate_object

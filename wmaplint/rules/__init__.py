@@ -22,7 +22,11 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
   schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or, for a ``Fact`` in the
   file, the whole diagnostic, to add related locations), or None to say nothing, and the diagnostic takes the
   fact's place. The facts of the definition's typed paths (``ExpressionFact``s, at offsets into an
-  expression) are placed in the file by ``wmaplint.rules.placement``. A definition
+  expression) are placed in the file by ``wmaplint.rules.placement``; with ``refine``, each is first given
+  to ``refine(ctx, path)``, which returns what the definition at hand makes of it (the fact, another fact
+  to say in its place, or None to say nothing): what the schema alone cannot tell (what the operator's
+  admission ensures of the fields a path reads) is asked of the definition and its controller model. A
+  definition
   or document check that finds its rule's facts through a shared analysis (``ctx.shared``) reports them with
   ``reported``.
 - ``@definition_analysis``: ``fn(ctx)`` runs an analysis on every definition and returns the facts it finds,
@@ -43,7 +47,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from wmaplint import memo
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
-from wmaplint.facts import WORDINGS, Fact, Finding, diagnostics_of
+from wmaplint.facts import WORDINGS, ExpressionFact, Fact, Finding, diagnostics_of
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr
@@ -52,6 +56,7 @@ if TYPE_CHECKING:
     from wmaplint.jq.parser import JqSyntaxError
     from wmaplint.jq.roles import ExprRole
     from wmaplint.rules.context import DefinitionContext, DocumentContext
+    from wmaplint.typecheck.paths import TypedPath
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,11 +64,14 @@ DefinitionCheck = Callable[["DefinitionContext"], Iterable[Diagnostic]]
 DocumentCheck = Callable[["DocumentContext"], Iterable[Diagnostic]]
 DefinitionAnalysis = Callable[["DefinitionContext"], Iterable["Fact"]]
 Confirm = Callable[["DefinitionContext", "Expr", "ExpressionDiagnostic"], bool]
+Refine = Callable[["DefinitionContext", "TypedPath"], "ExpressionFact | None"]
 
 # (rule, check) in the order the modules were found: the report order of findings at one position
 DEFINITION_CHECKS: list[tuple[Rule, DefinitionCheck]] = []
 DOCUMENT_CHECKS: dict[str, list[tuple[Rule, DocumentCheck]]] = {}  # by the kind of document they check
 DEFINITION_ANALYSES: list[DefinitionAnalysis] = []
+# by the kind of typed-path fact they refine (see ``reports``)
+REFINERS: dict[type[ExpressionFact], Refine] = {}
 
 _loaded = False
 
@@ -178,15 +186,18 @@ def _run_expression_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
                 yield place(ctx, parsed.expr, finding)
 
 
-def reports(rule: Rule, kind: type[Finding]) -> Callable[[F], F]:
+def reports(rule: Rule, kind: type[Finding], *, refine: Refine | None = None) -> Callable[[F], F]:
     """Register ``fn(fact) -> message | None`` as the way ``rule`` words facts of ``kind`` (a ``Fact`` or an
-    ``ExpressionFact``)."""
+    ``ExpressionFact``). ``refine(ctx, path)``: for a fact of the definition's typed paths, what the
+    definition at hand makes of it before it is worded (the fact, another, or None)."""
 
     def register(fn: F) -> F:
         known = WORDINGS.get(kind)
         if known is not None and known[0].id != rule.id:
             raise ValueError(f"{kind.__name__} is reported by {known[0].id} already, not also {rule.id}")
         WORDINGS[kind] = (rule, fn)
+        if refine is not None and issubclass(kind, ExpressionFact):
+            REFINERS[kind] = refine
         return fn
 
     return register
@@ -243,6 +254,6 @@ def run_document_checks(ctx: DocumentContext) -> Iterator[Diagnostic]:
         yield from check(ctx)
 
 
-__all__ = ["WORDINGS", "RULES", "definition_analysis", "definition_check", "diagnostics_of",
+__all__ = ["REFINERS", "WORDINGS", "RULES", "definition_analysis", "definition_check", "diagnostics_of",
            "document_check", "document_kinds", "expression_check", "expression_findings", "load", "reported",
            "reports", "run_definition_checks", "run_document_checks"]

@@ -390,22 +390,6 @@ def jobset_tree_with_pods(selector: str = JOBSET_SELECTOR, pod: str = JOBSET_POD
             + JOBSET_MANIFEST + pod)
 
 
-# One podGroups gang of the JobSet whose member is the component named where %s stands.
-JOBSET_GANG = """\
-  optimizationInstructions:
-    gangScheduling:
-      podGroups:
-      - name: job
-        members:
-        - {componentName: %s, groupByKeyPaths: ['.metadata.labels["jobset.sigs.k8s.io/jobset-name"]']}
-"""
-
-
-def jobset_tree_with_gang(member: str, scale: str = JOBSET_SCALE) -> str:
-    """The JobSet definition with a gang of ``member``, then the manifest."""
-    return jobset_tree(scale, "") + JOBSET_GANG % member + JOBSET_MANIFEST
-
-
 # -- definition test suites: the examples of mode ``test`` ------------------------------------------------
 
 _SUITE = """\

@@ -2,9 +2,9 @@
 YAML scalar it is written in, and a corrected expression the fix that writes it there.
 
 Two things come here: what the expression checks say (``ExpressionDiagnostic``s), and the facts the
-typing of the definition's paths found (``ExpressionFact``s, ``DefinitionContext.typed_paths``), each worded
-by the rule that reports its kind (``@reports``) and placed by ``typed_path_diagnostics``, the one step that
-does it.
+typing of the definition's paths found (``ExpressionFact``s, ``DefinitionContext.typed_paths``), each refined
+in the definition at hand where its rule asks to (``@reports(..., refine=)``), worded by the rule that reports
+its kind (``@reports``) and placed by ``typed_path_diagnostics``, the one step that does it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Rule, Severity, fix
 from wmaplint.facts import WORDINGS
+from wmaplint.rules import REFINERS
 from wmaplint.source.edits import replace_scalar
 
 if TYPE_CHECKING:
@@ -48,16 +49,18 @@ def typed_path_diagnostics(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     """The facts of the definition's typed paths, each worded by the rule that reports its kind, naming the
     schema source when several serve the kind, with where the schema declares what the fact is about."""
     for path in ctx.typed_paths:
-        found = WORDINGS.get(type(path.fact))
+        refine = REFINERS.get(type(path.fact))
+        fact = refine(ctx, path) if refine is not None else path.fact
+        found = WORDINGS.get(type(fact)) if fact is not None else None
         if found is None:
             continue
         rule, word = found
-        message = word(path.fact)
+        message = word(fact)
         if not isinstance(message, str):  # an expression fact is worded as a message, placed here
             continue
         if path.against:
             message = f"{message} [against {path.against}]"
-        yield _fact_placed(ctx, path.expr, rule, message, path.fact, path.related)
+        yield _fact_placed(ctx, path.expr, rule, message, fact, path.related)
 
 
 def _fact_placed(ctx: DefinitionContext, expr: Expr, rule: Rule, message: str, fact: Any,

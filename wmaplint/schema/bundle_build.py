@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.schema.bundle import BUNDLE_NAME, MAGIC, Bundle
 from wmaplint.schema.errors import SchemaError
-from wmaplint.schema.loader import GVK, ParsedFile, format_gvk, parse_bytes
+from wmaplint.schema.loader import ParsedFile, format_gvk, parse_bytes
 from wmaplint.schema.lock import DEFAULT_LOCK, LockEntry, locked_files, read_lock
 
 if TYPE_CHECKING:
@@ -209,10 +209,6 @@ def mismatches(bundle: Bundle, lock: str | Path = DEFAULT_LOCK) -> list[str]:
     if [s.file for s in bundle.sources] != [f for f in entries if f in found]:
         problems.append("the bundle lists the sources in another order than the lock")
     return problems
-
-
-def served_gvks(bundle: Bundle) -> list[GVK]:
-    return sorted({g for s in bundle.sources for g in s.gvks})
 
 
 def main(argv: list[str] | None = None) -> int:

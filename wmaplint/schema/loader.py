@@ -15,6 +15,7 @@ import yaml
 
 from wmaplint.dataclass import dataclass, field
 from wmaplint.schema.errors import SchemaError
+from wmaplint.schema.raw import ref_name
 from wmaplint.schema.types import (
     ANY,
     ANY_KIND,
@@ -38,7 +39,6 @@ GVK = tuple[str, str, str]
 # Deeper than any real schema (Kubernetes types nest ~25 levels); keeps building and pickling bounded.
 MAX_DEPTH = 80
 
-_REF_PREFIXES = ("#/components/schemas/", "#/definitions/")
 _PARTS = ("items", "additionalProperties", "allOf", "oneOf", "anyOf")
 
 # Where a schema and its members are declared, shaped like the schema itself rather than keyed by object
@@ -57,9 +57,9 @@ class ParsedFile:
     format: str  # "crd" or "openapi"
     # None only in cached meta entries, whose types are loaded one GVK at a time
     types: dict[GVK, SchemaType | None] = field(default_factory=dict)
-    raws: dict[GVK, dict[str, Any]] = field(default_factory=dict)
+    raws: dict[GVK, dict[str, Json]] = field(default_factory=dict)
     # the named definitions of an OpenAPI document, for resolve_ref
-    components: dict[str, Any] = field(default_factory=dict)
+    components: dict[str, Json] = field(default_factory=dict)
     errors: list[SchemaError] = field(default_factory=list)
     # every GVK the file declares, served or not: lets a missing version be told apart from a missing kind
     declared_versions: dict[tuple[str, str], list[str]] = field(default_factory=dict)
@@ -115,7 +115,7 @@ class _Pending(LazyType):
 
     __slots__ = ("_builder", "_schema", "_where", "_depth")
     _builder: TypeBuilder
-    _schema: dict[str, Any]
+    _schema: dict[str, Json]
     _where: Where | None
     _depth: int
 
@@ -130,7 +130,7 @@ class TypeBuilder:
     Objects and arrays are built lazily: their members when first read (``force`` builds a whole graph, and
     with it every problem in ``errors``). Positions come from position trees (``Where``)."""
 
-    def __init__(self, file: str, components: dict[str, Any] | None = None) -> None:
+    def __init__(self, file: str, components: dict[str, Json] | None = None) -> None:
         self.file = file
         self.components = components or {}
         self.refs: dict[str, SchemaType] = {}
@@ -167,7 +167,7 @@ class TypeBuilder:
             if ref in self._building:
                 self._building[ref] = True  # a cycle took the placeholder: it must be filled
             return known
-        name = next((ref[len(p):] for p in _REF_PREFIXES if ref.startswith(p)), None)
+        name = ref_name(ref)
         target = self.components.get(name) if name is not None else None
         if not isinstance(target, dict):
             self.errors.append(SchemaError(f"unresolvable $ref {ref!r}", self.file))
@@ -187,7 +187,7 @@ class TypeBuilder:
         placeholder.ref = name
         return placeholder
 
-    def _from_all_of(self, schema: dict[str, Any], parts: list[Any], where: Where | None, line: int | None,
+    def _from_all_of(self, schema: dict[str, Json], parts: list[Json], where: Where | None, line: int | None,
                      depth: int) -> SchemaType:
         built = [self.build(p, _part(where, "allOf", i), line or 0, depth + 1) for i, p in enumerate(parts)]
         if len(built) == 1:
@@ -214,7 +214,7 @@ class TypeBuilder:
             return copy
         return base
 
-    def _from_plain(self, schema: dict[str, Any], where: Where | None, line: int | None,
+    def _from_plain(self, schema: dict[str, Json], where: Where | None, line: int | None,
                     depth: int) -> SchemaType:
         column = where[1] if where is not None else None
         if schema.get("x-kubernetes-int-or-string") is True:
@@ -265,7 +265,7 @@ class TypeBuilder:
         self.errors.append(SchemaError(f"unknown schema type {kind!r}", self.file, line, column))
         return ANY
 
-    def fill(self, t: SchemaType, schema: dict[str, Any], where: Where | None, depth: int) -> None:
+    def fill(self, t: SchemaType, schema: dict[str, Json], where: Where | None, depth: int) -> None:
         """Build the members of an object or array type made by ``_from_plain``."""
         line = t.line or 0
         if t.kind == OBJECT:
@@ -280,7 +280,7 @@ class TypeBuilder:
                 t.list_map_keys = tuple(k for k in keys if isinstance(k, str))
         self._common(t, schema)
 
-    def _object(self, t: SchemaType, schema: dict[str, Any], where: Where | None, line: int,
+    def _object(self, t: SchemaType, schema: dict[str, Json], where: Where | None, line: int,
                 depth: int) -> None:
         props = schema.get("properties")
         if isinstance(props, dict):
@@ -307,7 +307,7 @@ class TypeBuilder:
         t.preserve_unknown = schema.get("x-kubernetes-preserve-unknown-fields") is True
         t.embedded_resource = schema.get("x-kubernetes-embedded-resource") is True
 
-    def _common(self, t: SchemaType, schema: dict[str, Any]) -> None:
+    def _common(self, t: SchemaType, schema: dict[str, Json]) -> None:
         if schema.get("nullable") is True:
             t.nullable = True
         if "default" in schema:
@@ -384,7 +384,7 @@ def _parse_crd_stream(data: bytes, path: str) -> ParsedFile:
     except (yaml.YAMLError, ValueError, RecursionError) as exc:
         out.errors.append(SchemaError(f"broken YAML: {exc}", path))
         return out
-    crds: list[dict[str, Any]] = []
+    crds: list[dict[str, Json]] = []
     for doc in docs:
         if not isinstance(doc, dict):
             continue
@@ -404,7 +404,7 @@ def _parse_crd_stream(data: bytes, path: str) -> ParsedFile:
     return out
 
 
-def _add_crd(out: ParsedFile, crd: dict[str, Any], builder: TypeBuilder, positions: Positions) -> None:
+def _add_crd(out: ParsedFile, crd: dict[str, Json], builder: TypeBuilder, positions: Positions) -> None:
     spec = crd.get("spec")
     line = positions.get(id(crd), {}).get(None, (None,))[0]
     if not isinstance(spec, dict):
@@ -421,13 +421,13 @@ def _add_crd(out: ParsedFile, crd: dict[str, Any], builder: TypeBuilder, positio
     if not isinstance(versions, list):  # apiextensions v1beta1: one version, shared validation
         single = spec.get("version")
         versions = [{"name": single, "served": True}] if isinstance(single, str) else []
-    shared_schema = spec.get("validation", {}).get("openAPIV3Schema") if isinstance(
-        spec.get("validation"), dict) else None
+    validation = spec.get("validation")
+    shared_schema = validation.get("openAPIV3Schema") if isinstance(validation, dict) else None
     declared = out.declared_versions.setdefault((group, kind), [])
     for version in versions:
-        if not isinstance(version, dict) or not isinstance(version.get("name"), str):
+        name = version.get("name") if isinstance(version, dict) else None
+        if not isinstance(version, dict) or not isinstance(name, str):
             continue
-        name = version["name"]
         declared.append(name)
         if version.get("served", True) is False:
             continue

@@ -22,6 +22,7 @@ from wmaplint.schema.bundle import Bundle, BundledSource, BundleError, forget_bu
 from wmaplint.schema.cache import ParsedCache
 from wmaplint.schema.errors import SchemaError
 from wmaplint.schema.loader import GVK, ParsedFile, parse_bytes
+from wmaplint.schema.raw import RawSchema, definitions
 from wmaplint.schema.sources import expand, ordered_sources, parsed_cache_dir, user_dir, user_schema_dir
 from wmaplint.schema.types import SchemaType
 from wmaplint.source.reading import InputError, read_bytes
@@ -68,14 +69,9 @@ class ResolvedSchema:
         raw = self._store._raw_payload(self.sha256, self.file)["raws"].get(self.gvk)
         return raw if isinstance(raw, dict) else {}
 
-    def resolve_ref(self, ref: str) -> dict[str, Json]:
-        """The dict a ``$ref`` points at; raises SchemaError when it does not resolve."""
-        comps = self._store._raw_payload(self.sha256, self.file)["components"]
-        for prefix in ("#/components/schemas/", "#/definitions/"):
-            target = comps.get(ref[len(prefix):]) if ref.startswith(prefix) else None
-            if isinstance(target, dict):
-                return target
-        raise SchemaError(f"unresolvable $ref {ref!r}", self.source)
+    def resolve_ref(self, ref: str) -> RawSchema | None:
+        """The schema a ``$ref`` of ``raw`` points at, None when it names none (a ``RefResolver``)."""
+        return definitions(self._store._raw_payload(self.sha256, self.file)["components"])(ref)
 
     def __repr__(self) -> str:
         return f"ResolvedSchema({self.gvk!r}, {self.label!r})"

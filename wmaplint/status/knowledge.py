@@ -10,7 +10,6 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from wmaplint.controllers.model import closest_name
 from wmaplint.controllers.paths import normalise_path
 
 if TYPE_CHECKING:
@@ -19,11 +18,6 @@ if TYPE_CHECKING:
 
 # The statuses of every Kubernetes condition, compared as strings.
 CONDITION_STATUSES = ("True", "False", "Unknown")
-
-
-def closest(name: str, known: Iterable[str]) -> str | None:
-    """The known name that ``name`` most likely means: the same but for case, else the closest spelling."""
-    return closest_name(name, tuple(known))
 
 
 _SIMPLE_PATH = re.compile(r"^(\.[A-Za-z_][A-Za-z0-9_]*)+$")

@@ -237,11 +237,6 @@ def _diff(where: str, expected: Any, actual: Any, out: list[str]) -> None:
     out.append(f"{where}: expected {expected!r}, got {actual!r}")
 
 
-def read_suite(path: Path) -> dict[str, Any]:
-    value: dict[str, Any] = read_suite_document(path).value  # a suite's shape is checked when it is read
-    return value
-
-
 def read_bounded(path: Path, what: str) -> str:
     """The text of a suite or a recording (``what``), refused before it is parsed when it is over a
     manifest document's 1 MiB; SuiteError (one line) when it cannot be read or is too large."""

@@ -248,20 +248,29 @@ def _built_in(t: SchemaType) -> bool:
 
 
 def _replicas_default(text: str, node: jqast.Node, expected: Expectation) -> ReplicasWithoutDefault:
-    """The fact, with the default put inside any iteration (outside, it breaks the instance alignment)."""
+    """The fact, with the usual default (one pod) as its fix."""
+    return ReplicasWithoutDefault(0, len(text.rstrip()), expected.field, _with_default(text, node, "1"))
+
+
+def with_default(text: str, default: str) -> str | None:
+    """The replicas path ``text`` with ``// default`` given to the field it yields, inside any iteration
+    (outside, it breaks the instance alignment); None where there is no one place for it."""
+    node = try_parse(text)
+    return _with_default(text, node, default) if isinstance(node, jqast.Node) else None
+
+
+def _with_default(text: str, node: jqast.Node, default: str) -> str | None:
     last = node.right if isinstance(node, jqast.Pipe) else node
-    replacement = None
     if isinstance(last, jqast.Field) and last.target is not None and not isinstance(node, jqast.Pipe):
         base, name = text[last.start : last.seg_start], text[last.seg_start : last.end]
         if any(isinstance(n, jqast.Iterate) for n in jqast.walk(last.target)):
-            replacement = f"{base} | ({name} // 1)"
-        else:
-            replacement = f"{text[: last.end]} // 1"
-    elif isinstance(last, jqast.Field):
-        replacement = text[: last.start] + f"({text[last.start : last.end]} // 1)" + text[last.end :]
-    elif not isinstance(node, jqast.Pipe):
-        replacement = f"{text.strip()} // 1"
-    return ReplicasWithoutDefault(0, len(text.rstrip()), expected.field, replacement)
+            return f"{base} | ({name} // {default})"
+        return f"{text[: last.end]} // {default}"
+    if isinstance(last, jqast.Field):
+        return text[: last.start] + f"({text[last.start : last.end]} // {default})" + text[last.end :]
+    if not isinstance(node, jqast.Pipe):
+        return f"{text.strip()} // {default}"
+    return None
 
 
 def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[ExpressionFact]:

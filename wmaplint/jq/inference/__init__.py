@@ -6,8 +6,9 @@ with offsets into the expression, for the schema rules to word. Unknown stays ``
 fact: precision where the schema is known, silence elsewhere.
 
 The walk is one ``Interpreter`` (``interpreter``: its state and the dispatch over the tree) that holds its
-parts, each given the interpreter: ``navigation`` (fields, indexes, iteration), ``operators`` (literals,
-operators, conditions) and ``calls`` (builtins and user functions). ``guards`` tells which paths the
+parts, each given the walk as the protocol ``walk.Walk`` (so no part imports the interpreter that holds it):
+``navigation`` (fields, indexes, iteration), ``operators`` (literals, operators, conditions; given
+navigation) and ``calls`` (builtins and user functions; given both). ``guards`` tells which paths the
 conditions around a node have proven present; ``queries`` asks the walk what the editor needs at a cursor,
-through the ``Recording`` the interpreter is given.
+through the ``walk.Recording`` the interpreter is given.
 """

@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.jq import ast as jqast
-from wmaplint.jq.inference.navigation import NO_SPAN
+from wmaplint.jq.inference.navigation import Navigation
+from wmaplint.jq.inference.operators import Operators
 from wmaplint.jq.inference.values import ANY_VAL, NEVER_VAL, Val, is_never, scalar_val, solid
+from wmaplint.jq.inference.walk import NO_SPAN
 from wmaplint.schema.types import (
     ANY,
     ANY_KIND,
@@ -25,18 +27,20 @@ from wmaplint.schema.types import (
 )
 
 if TYPE_CHECKING:
-    from wmaplint.jq.inference.interpreter import Interpreter
+    from wmaplint.jq.inference.walk import Walk
 
 MAX_CALL_DEPTH = 8  # user-defined functions are inlined this deep, then ``any``
 
 
 class Calls:
-    """Builtins and user-defined functions, for the interpreter ``it``."""
+    """Builtins and user-defined functions, for the walk ``it``."""
 
-    __slots__ = ("it",)
+    __slots__ = ("it", "navigation", "operators")
 
-    def __init__(self, it: Interpreter) -> None:
+    def __init__(self, it: Walk, navigation: Navigation, operators: Operators) -> None:
         self.it = it
+        self.navigation = navigation
+        self.operators = operators
 
     def call(self, node: jqast.FuncCall, inp: Val, env: dict[str, Any], d: int, quiet: bool) -> Val:
         name, args = node.name, node.args
@@ -51,7 +55,7 @@ class Calls:
 
         arity = len(args)
         if name == "select" and arity == 1:
-            self.it.operators.condition(arg(0), args[0])
+            self.operators.condition(arg(0), args[0])
             return inp
         if name in ("empty", "error", "halt", "halt_error"):
             for i in range(arity):
@@ -59,11 +63,11 @@ class Calls:
             return NEVER_VAL
         if name in _ELEMENT_ARGS and arity == 1:  # the argument runs on each element of the input
             if not quiet and name in _ITERATES_INPUT:
-                self.it.navigation.null_iteration(inp, node, env)
-            item = self.it.navigation.iterate(inp, node, quiet)
+                self.navigation.null_iteration(inp, node, env)
+            item = self.navigation.iterate(inp, node, quiet)
             out = arg(0, item)
             if name in ("any", "all"):
-                self.it.operators.condition(out, args[0])
+                self.operators.condition(out, args[0])
                 return scalar_val(BOOLEAN)
             if name == "map":
                 return Val(SchemaType(ARRAY, items=solid(out).type))
@@ -76,7 +80,7 @@ class Calls:
             return Val(inp.type)  # map_values, sort_by, unique_by keep the input's shape
         if name in ("any", "all") and arity == 2:  # any(generator; condition)
             gen = arg(0)
-            self.it.operators.condition(arg(1, gen), args[1])
+            self.operators.condition(arg(1, gen), args[1])
             return scalar_val(BOOLEAN)
         if name == "with_entries" and arity == 1:
             arg(0, self.entry(inp))
@@ -85,14 +89,14 @@ class Calls:
             return Val(SchemaType(ARRAY, items=self.entry(inp).type))
         if name in ("first", "last", "min", "max", "add") and not args:
             # null only for an empty list: a definition's lists are built with elements, so not "optional"
-            return Val(self.it.navigation.iterate(inp, node, True).type)
+            return Val(self.navigation.iterate(inp, node, True).type)
         if name in ("first", "last") and arity == 1 or name in ("limit", "nth", "skip") and arity == 2:
             for i in range(arity - 1):
                 arg(i)
             return arg(arity - 1)
         if name == "nth" and arity == 1:
             arg(0)
-            return Val(self.it.navigation.iterate(inp, node, True).type, True)
+            return Val(self.navigation.iterate(inp, node, True).type, True)
         if name in _TYPE_SELECTORS and not args:
             return _select_kinds(inp, _TYPE_SELECTORS[name])
         if name in ("keys", "keys_unsorted") and not args:
@@ -138,7 +142,7 @@ class Calls:
     def entry(self, inp: Val) -> Val:
         """What `to_entries` makes of each member of ``inp``: its key and value, under the names
         `from_entries` reads too (name, k, v)."""
-        value = self.it.navigation.iterate(inp, NO_SPAN, True).type
+        value = self.navigation.iterate(inp, NO_SPAN, True).type
         key = SchemaType(INTEGER) if inp.type.kinds() == {ARRAY} else SchemaType(STRING)
         t = SchemaType(OBJECT, required=frozenset({"key", "value"}))
         t.properties = {

@@ -4,7 +4,7 @@ node of a jq syntax tree to the part that types it, and ``infer``, its entry."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wmaplint.facts import ExpressionFact
 from wmaplint.jq import ast as jqast
@@ -13,10 +13,8 @@ from wmaplint.jq.inference.calls import Calls
 from wmaplint.jq.inference.navigation import Navigation
 from wmaplint.jq.inference.operators import Operators
 from wmaplint.jq.inference.values import ANY_VAL, TypeResult, Val, is_never, scalar_val, solid
+from wmaplint.jq.inference.walk import Recording
 from wmaplint.schema.types import ANY, ARRAY, NUMBER, STRING, SchemaType, union
-
-if TYPE_CHECKING:
-    from wmaplint.jq.inference.queries import Recording
 
 MAX_DEPTH = 300  # the parser bounds trees at 220 levels; this only guards against surprises
 
@@ -39,8 +37,8 @@ class Interpreter:
         self.defaults: set[int] = set()
         self._seen: set[tuple[type, int, int]] = set()
         self.navigation = Navigation(self)
-        self.operators = Operators(self)
-        self.calls = Calls(self)
+        self.operators = Operators(self, self.navigation)
+        self.calls = Calls(self, self.navigation, self.operators)
 
     def record(self, fact: ExpressionFact) -> None:
         key = (type(fact), fact.start, fact.end)

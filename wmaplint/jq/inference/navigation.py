@@ -3,8 +3,7 @@ schema lacks, a scalar read as an object or a list, an optional list iterated wi
 
 from __future__ import annotations
 
-import difflib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference import guards
@@ -17,6 +16,7 @@ from wmaplint.jq.inference.facts import (
     UnknownField,
 )
 from wmaplint.jq.inference.values import ANY_VAL, Val, is_never, kinds, scalar_val
+from wmaplint.jq.inference.walk import KeySpan, Walk
 from wmaplint.schema.served import SERVED_FIELDS, served_member
 from wmaplint.schema.types import (
     ANY,
@@ -32,35 +32,15 @@ from wmaplint.schema.types import (
     union,
     variants,
 )
-
-if TYPE_CHECKING:
-    from wmaplint.jq.inference.interpreter import Interpreter
-
-
-class KeySpan:
-    """Span of the key of ``.["key"]`` for unknown-field facts (inside the quotes)."""
-
-    def __init__(self, node: jqast.Index) -> None:
-        self.start = node.index.start
-        self.end = node.index.end
-        self.name_start, self.name_end = self.start, self.end
-        self.seg_start = node.seg_start
-
-
-class _NoSpanType:
-    start = end = seg_start = 0
-
-
-# where a step with no place in the text (the entries of `to_entries`) would be reported: it never is (quiet)
-NO_SPAN: Any = _NoSpanType()
+from wmaplint.spelling import suggestions
 
 
 class Navigation:
-    """Fields, indexes and iteration, for the interpreter ``it``."""
+    """Fields, indexes and iteration, for the walk ``it``."""
 
     __slots__ = ("it", "pruned")
 
-    def __init__(self, it: Interpreter) -> None:
+    def __init__(self, it: Walk) -> None:
         self.it = it
         self.pruned: set[int] = set()  # ids of `metadata` types whose members the API server prunes
 
@@ -131,20 +111,16 @@ class Navigation:
             self.it.record(PrunedField(start, end, name))
             return
         valid = sorted(parent.properties)
-        suggestions = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
-        if not suggestions:
-            lowered = {v.lower(): v for v in valid}
-            if name.lower() in lowered:
-                suggestions = [lowered[name.lower()]]
-        deeper = [] if suggestions else nested_paths(parent, name)
+        suggested = suggestions(name, valid)
+        deeper = [] if suggested else nested_paths(parent, name)
         replacement = None
         if self.it.text[start:end] == name:
             if len(deeper) == 1 and "[]" not in deeper[0]:
                 replacement = self.it.text[:start] + deeper[0][1:] + self.it.text[end:]
-            elif len(suggestions) == 1:
-                replacement = self.it.text[:start] + suggestions[0] + self.it.text[end:]
+            elif len(suggested) == 1:
+                replacement = self.it.text[:start] + suggested[0] + self.it.text[end:]
         declared = (self.it.source, parent.line, parent.column) if parent.line is not None else None
-        self.it.record(UnknownField(start, end, name, parent.ref, tuple(valid), tuple(suggestions),
+        self.it.record(UnknownField(start, end, name, parent.ref, tuple(valid), tuple(suggested),
                                  tuple(deeper), declared, replacement))
 
     def index(self, base: Val, idx: Val, node: jqast.Index, quiet: bool) -> Val:

@@ -39,19 +39,21 @@ from wmaplint.schema.types import (
 )
 
 if TYPE_CHECKING:
-    from wmaplint.jq.inference.interpreter import Interpreter
+    from wmaplint.jq.inference.navigation import Navigation
+    from wmaplint.jq.inference.walk import Walk
     from wmaplint.source.plain import Json
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 
 class Operators:
-    """Literals, object construction, operators, conditions and `if`, for the interpreter ``it``."""
+    """Literals, object construction, operators, conditions and `if`, for the walk ``it``."""
 
-    __slots__ = ("it",)
+    __slots__ = ("it", "navigation")
 
-    def __init__(self, it: Interpreter) -> None:
+    def __init__(self, it: Walk, navigation: Navigation) -> None:
         self.it = it
+        self.navigation = navigation
 
     def literal(self, value: Json) -> Val:
         if value is None:
@@ -81,7 +83,7 @@ class Operators:
             named = entry.key_kind in ("ident", "string")
             if named and isinstance(key, jqast.Literal) and isinstance(key.value, str):
                 if value is None:  # shorthand {a}: .a of the input
-                    value = self.it.navigation.member(inp, key.value, key, quiet)
+                    value = self.navigation.member(inp, key.value, key, quiet)
                 t.properties[key.value] = Property(key.value, value.type)
                 if not value.optional:
                     t.required = t.required | {key.value}

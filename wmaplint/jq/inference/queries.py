@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from wmaplint.dataclass import dataclass
 from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference.interpreter import Interpreter, bound
-from wmaplint.jq.inference.navigation import KeySpan
 from wmaplint.jq.inference.values import Val
+from wmaplint.jq.inference.walk import Recording
 from wmaplint.jq.lexical import closers, in_literal
 from wmaplint.jq.parser import try_parse
 from wmaplint.schema.served import served
@@ -34,29 +34,6 @@ class SegmentInfo:
     type: SchemaType
     required: bool
     declared: tuple[tuple[SchemaType, Property], ...]
-
-
-class Recording:
-    """What the interpreter notes for the editor while it walks as usual: the fields read at ``offset`` and
-    the outputs of nodes ending at ``end``."""
-
-    def __init__(self, offset: int = -1, end: int = -1) -> None:
-        self.offset = offset
-        self.end = end
-        self.segments: dict[tuple[int, int], tuple[str, list[SchemaType], list[SchemaType]]] = {}
-        self.outputs: dict[tuple[int, int], list[SchemaType]] = {}
-
-    def output(self, node: jqast.Node, out: Val) -> None:
-        if node.end == self.end:
-            self.outputs.setdefault((node.start, node.end), []).append(out.type)
-
-    def member(self, base: Val, name: str, node: jqast.Node | KeySpan, out: Val) -> None:
-        start = getattr(node, "name_start", None)
-        end = getattr(node, "name_end", None)
-        if start is not None and end is not None and start <= self.offset <= end:
-            _, bases, yields = self.segments.setdefault((start, end), (name, [], []))
-            bases.append(base.type)
-            yields.append(out.type)
 
 
 def types_at(

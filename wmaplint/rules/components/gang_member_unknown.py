@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wmaplint.definition.names import by_name, closest_names
+from wmaplint.definition.names import by_name
 from wmaplint.diagnostics import Diagnostic, define, fix
 from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import JOB
 from wmaplint.source.edits import replace_scalar
+from wmaplint.spelling import suggestions
 
 _GANG = "  optimizationInstructions:\n    gangScheduling:\n      podGroups:\n      - name: job\n"
 
@@ -31,7 +32,7 @@ def gang_member_unknown(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     for member in ctx.definition.gang_members:
         if not member.component or member.component in named:
             continue
-        hint = closest_names(member.component, names)
+        hint = suggestions(member.component, names)
         node = member.component_node
         yield ctx.diag(
             RULE, node,

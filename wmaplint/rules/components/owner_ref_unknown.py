@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wmaplint.definition.names import by_name, closest_names
+from wmaplint.definition.names import by_name
 from wmaplint.diagnostics import Diagnostic, define, fix
 from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import WORKER_CHILD, job_with_child
 from wmaplint.source import ScalarNode
 from wmaplint.source.edits import replace_scalar
+from wmaplint.spelling import suggestions
 
 RULE = define(
     "WM507", "owner-ref-unknown", "error",
@@ -29,7 +30,7 @@ def owner_ref_unknown(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     for c in ctx.definition.children:
         if not c.owner_ref or c.owner_ref in named:
             continue
-        hint = closest_names(c.owner_ref, names)
+        hint = suggestions(c.owner_ref, names)
         node = c.owner_ref_node
         yield ctx.diag(
             RULE, node,

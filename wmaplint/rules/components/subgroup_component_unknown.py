@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from wmaplint.definition.names import by_name, closest_names
+from wmaplint.definition.names import by_name
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.context import DefinitionContext
 from wmaplint.rules.examples import JOB
+from wmaplint.spelling import suggestions
 
 _POD_GROUP = "  optimizationInstructions:\n    gangScheduling:\n      podGroup:\n        name: job\n"
 
@@ -30,7 +31,7 @@ def subgroup_component_unknown(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     for sub in ctx.definition.subgroup_refs:
         if not sub.component or sub.component in named:
             continue
-        hint = closest_names(sub.component, names)
+        hint = suggestions(sub.component, names)
         yield ctx.diag(
             RULE, sub.component_node,
             f"podGroup sub-group component {sub.component!r} is not defined; the scheduler fails when it "

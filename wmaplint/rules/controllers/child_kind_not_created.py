@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from wmaplint.diagnostics import Diagnostic, define
+from wmaplint.diagnostics import Diagnostic, Severity, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.controllers import source_of
 from wmaplint.rules.examples import PYTORCHJOB
@@ -22,12 +22,14 @@ RULE = define(
     "creates (a Job where the operator creates its pods directly) has no objects, so the component is "
     "empty. What each controller creates is the controller model's (schemas/controllers/, `creates`, e.g. "
     "the training operator creates a PyTorchJob's pods directly, kubeflow/training-operator "
-    "pkg/controller.v1/common/pod.go). An object made without an owner reference to the workload is no "
-    "child either: Milvus's operator installs its dependencies (etcd, MinIO, Pulsar, Kafka) as Helm "
-    "releases whose StatefulSets reach the Milvus by no owner (`owned: false`), so a component of their "
-    "kind under the Milvus never gets a pod. Only kinds that run pods are compared, and only for kinds whose "
-    "model lists every kind they create as their own (`creates.exhaustive`, with the source where every "
-    "create call was read).",
+    "pkg/controller.v1/common/pod.go). A kind the controller makes, but without an owner reference to the "
+    "workload (`owned: false`), is a warning: the component's objects are real, but the pods are attributed "
+    "to a workload by their owner chain only (dsx-ai-factory/workload-map@00e77e4 "
+    "`cli/pkg/workload/pods.go` `PodAttributor.Filter`), so its pods are never listed under it. Milvus's "
+    "operator installs its dependencies (etcd, MinIO, Pulsar, Kafka) as Helm releases whose StatefulSets "
+    "reach the Milvus by no owner (zilliztech/milvus-operator@31b2ec5 `pkg/controllers/dependencies.go`). "
+    "Only kinds that run pods are compared, and only for kinds whose model lists every kind they create as "
+    "their own (`creates.exhaustive`, with the source where every create call was read).",
     bad=PYTORCHJOB.replace('kind: {group: "", version: v1, kind: Pod}',
                            "kind: {group: batch, version: v1, kind: Job}"),
     good=PYTORCHJOB,
@@ -80,10 +82,14 @@ def child_kind_not_created(ctx: DefinitionContext) -> Iterator[Diagnostic]:
         sources = model.creates_source or "; ".join(sorted({c.source for c in model.creates if c.is_pod})[:2])
         message = (f"component {child.name!r} is a {kind}, which the {gvk} "
                    f"controller never creates: it creates {', '.join(makes)} ({source_of(model, sources)})")
-        unowned = [c.name for c in model.creates if not c.owned and c.group_kind == (kind.group, kind.kind)]
-        if unowned:
-            message = (f"component {child.name!r} is a {kind}, which the {gvk} controller never creates as "
-                       f"the workload's own: the {kind.kind}s it makes ({', '.join(unowned)}) have no owner "
-                       f"reference to the {model.kind}, so no owner leads from them or their pods to the "
-                       f"workload; it creates {', '.join(makes)} ({source_of(model, sources)})")
-        yield ctx.diag(RULE, kind.node, message)
+        unowned = [c for c in model.creates if not c.owned and c.group_kind == (kind.group, kind.kind)]
+        if not unowned:
+            yield ctx.diag(RULE, kind.node, message)
+            continue
+        made = ", ".join(c.name for c in unowned)
+        yield ctx.diag(RULE, kind.node, (
+            f"component {child.name!r} is a {kind}: the {gvk} controller makes such objects ({made}), but "
+            f"without an owner reference to the {model.kind}, so its pods, attributed to a workload by their "
+            f"owner chain only, are never listed under this component; it creates {', '.join(makes)} as its "
+            f"own ({source_of(model, sources)})"),
+            severity=Severity.WARNING)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from wmaplint import spelling
 from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import builtins as B
 from wmaplint.jq.names import resolve
-from wmaplint.jq.wording import close_names, did_you_mean
+from wmaplint.jq.wording import did_you_mean
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import job_with
 
@@ -38,7 +39,7 @@ def undefined_variables(text: str, tree: Node, role: ExprRole) -> Iterator[Expre
         note = B.UNDEFINED_VARIABLE_NOTES.get(name)
         if note:
             message += f"; {note}"
-        suggestions = [f"${s}" for s in close_names(name, unbound.bound)]
+        suggestions = [f"${s}" for s in spelling.suggestions(name, unbound.bound)]
         yield ExpressionDiagnostic(
             RULE.id, message + did_you_mean(suggestions), unbound.ref.start, unbound.ref.end,
             data={"suggestions": suggestions} if suggestions else None)

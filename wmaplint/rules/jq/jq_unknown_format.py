@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from wmaplint import spelling
 from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import builtins as B
 from wmaplint.jq.names import resolve
-from wmaplint.jq.wording import close_names, did_you_mean
+from wmaplint.jq.wording import did_you_mean
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import job_with
 
@@ -34,7 +35,7 @@ def unknown_formats(text: str, tree: Node, role: ExprRole) -> Iterator[Expressio
     for use in resolve(tree).formats:
         if use.name in B.FORMATS:
             continue
-        suggestions = [f"@{s}" for s in close_names(use.name, sorted(B.FORMATS))]
+        suggestions = [f"@{s}" for s in spelling.suggestions(use.name, sorted(B.FORMATS))]
         message = (f"format `@{use.name}` does not exist in gojq (it fails at run time: format not defined: "
                    f"@{use.name})")
         yield ExpressionDiagnostic(RULE.id, message + did_you_mean(suggestions), use.start, use.end,

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from wmaplint import spelling
 from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import builtins as B
 from wmaplint.jq.names import Names, UnresolvedCall, resolve
 from wmaplint.jq.parser import line_col
-from wmaplint.jq.wording import close_names, did_you_mean
+from wmaplint.jq.wording import did_you_mean
 from wmaplint.rules import expression_check
 from wmaplint.rules.examples import job_with
 
@@ -63,7 +64,8 @@ def _finding(text: str, unresolved: UnresolvedCall, names: Names) -> ExpressionD
             note = B.C_JQ_ONLY.get(key) or B.NOWHERE.get(node.name)
             if note:
                 message += f"; {note}"
-            suggestions = close_names(node.name, B.public_names() + sorted({n for (n, _a) in visible}))
+            callable_names = B.public_names() + sorted({n for (n, _a) in visible})
+            suggestions = spelling.suggestions(node.name, callable_names)
             message += did_you_mean(suggestions)
     return ExpressionDiagnostic(RULE.id, message, node.start, node.name_end,
                      data={"suggestions": suggestions} if suggestions else None)

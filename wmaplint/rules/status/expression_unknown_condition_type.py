@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.examples import job_with
+from wmaplint.spelling import closest
 from wmaplint.status.compared import compares_type, string_comparisons
-from wmaplint.status.knowledge import closest
 from wmaplint.status.mappings import matchers, runtime_status
 
 if TYPE_CHECKING:

@@ -9,9 +9,10 @@ from wmaplint.controllers.paths import normalise_path
 from wmaplint.diagnostics import Diagnostic, define
 from wmaplint.rules import definition_check
 from wmaplint.rules.examples import POD
+from wmaplint.spelling import closest
 from wmaplint.status.compared import string_comparisons
 from wmaplint.status.conjunctions import expression_requirement
-from wmaplint.status.knowledge import closest, phase_values
+from wmaplint.status.knowledge import phase_values
 from wmaplint.status.mappings import matchers, runtime_status
 
 if TYPE_CHECKING:

@@ -10,7 +10,8 @@ from wmaplint.rules import definition_check
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.source import ScalarNode
 from wmaplint.source.edits import replace_scalar
-from wmaplint.status.knowledge import CONDITION_STATUSES, closest
+from wmaplint.spelling import closest
+from wmaplint.status.knowledge import CONDITION_STATUSES
 from wmaplint.status.mappings import condition_entries, runtime_status
 
 if TYPE_CHECKING:

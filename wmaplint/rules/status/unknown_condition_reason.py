@@ -10,7 +10,7 @@ from wmaplint.rules import definition_check
 from wmaplint.rules.examples import job_with
 from wmaplint.source import ScalarNode
 from wmaplint.source.edits import replace_scalar
-from wmaplint.status.knowledge import closest
+from wmaplint.spelling import closest
 from wmaplint.status.mappings import condition_entries, condition_type, runtime_status
 
 if TYPE_CHECKING:

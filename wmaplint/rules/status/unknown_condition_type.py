@@ -9,7 +9,7 @@ from wmaplint.diagnostics import Diagnostic, define, fix
 from wmaplint.rules import definition_check
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.source.edits import replace_scalar
-from wmaplint.status.knowledge import closest
+from wmaplint.spelling import closest
 from wmaplint.status.mappings import condition_entries, condition_type, runtime_status
 
 if TYPE_CHECKING:
