@@ -10,6 +10,7 @@ import pytest
 
 from wmaplint import memo
 from wmaplint.controllers import MODEL_DIR, load_model
+from wmaplint.controllers import compile as compile_command
 from wmaplint.controllers import compiled as compiled_model
 from wmaplint.controllers import load as model_load
 
@@ -27,8 +28,8 @@ def test_the_compiled_model_is_what_the_yaml_files_give() -> None:
 
 
 def test_the_committed_file_is_what_the_build_writes() -> None:
-    assert compiled_model.compiled_file().read_bytes() == compiled_model.build()
-    assert compiled_model.main(["check"]) == 0
+    assert compiled_model.compiled_file().read_bytes() == compile_command.build()
+    assert compile_command.main(["check"]) == 0
 
 
 def test_a_run_reads_the_compiled_form_and_no_yaml(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -46,7 +47,7 @@ def model_copy(tmp_path: Path) -> tuple[Path, Path]:
     directory = tmp_path / "controllers"
     shutil.copytree(MODEL_DIR, directory)
     target = tmp_path / "controllers.bin"
-    target.write_bytes(compiled_model.build(directory))
+    target.write_bytes(compile_command.build(directory))
     return directory, target
 
 
@@ -105,5 +106,5 @@ def test_check_says_when_the_committed_file_is_stale(model_copy: tuple[Path, Pat
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     _, target = model_copy
     target.write_bytes(target.read_bytes()[:-1])
-    assert compiled_model.main(["check", "--file", str(target)]) == 1
+    assert compile_command.main(["check", "--file", str(target)]) == 1
     assert "make controllers" in capsys.readouterr().err

@@ -2,7 +2,7 @@
 file of plain data (``schemas/controllers.bin``), read in a millisecond instead of parsing fifteen YAML files
 (13 ms when the user cache holds their records, 40 ms on a fresh machine) on every run.
 
-The file (written by ``python -m wmaplint.controllers.compiled build``, which `make schemas` and `make
+The file (written by ``python -m wmaplint.controllers.compile build``, which `make schemas` and `make
 controllers` run): a magic line, a JSON header line, then ``marshal`` data (format 2: no object sharing, so
 the bytes depend on the content alone; plain data only, no code). The header holds the sha256 of every YAML
 file it was compiled from, the field names of every class of the model and the sha256 of the data. The data
@@ -10,9 +10,6 @@ is the ``Model`` itself: a data class as a tuple of its class's number and its f
 list, a mapping as a mapping. It is used only when it matches the YAML files beside it, the model's classes
 and its own checksum; else the YAML files are read as before (``load.py``), so a stale or damaged file is
 never trusted.
-
-    python -m wmaplint.controllers.compiled build [--out FILE]
-    python -m wmaplint.controllers.compiled check [--file FILE]
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import marshal
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -95,14 +91,6 @@ def encode(model: Model, model_dir: Path) -> bytes:
     return MAGIC + json.dumps(header, separators=(",", ":")).encode() + b"\n" + payload
 
 
-def build(model_dir: Path | None = None) -> bytes:
-    """The compiled form of the shipped model's YAML files (each validated against the model's schema)."""
-    from wmaplint.controllers.load import MODEL_DIR, model_from_files
-
-    directory = model_dir or MODEL_DIR
-    return encode(model_from_files(sorted(directory.glob("*.yaml")), validate=True), directory)
-
-
 # -- reading -------------------------------------------------------------------------------------------------
 
 
@@ -149,39 +137,3 @@ def read(path: Path, model_dir: Path) -> Model | None:
     except (OSError, ValueError, EOFError, TypeError, IndexError, KeyError, AttributeError, RecursionError):
         return None
     return model if isinstance(model, Model) else None
-
-
-# -- the command ---------------------------------------------------------------------------------------------
-
-
-def main(argv: list[str] | None = None) -> int:
-    import argparse  # a run that only reads the compiled model need not import it
-
-    parser = argparse.ArgumentParser(prog="python -m wmaplint.controllers.compiled",
-                                     description="Compile the shipped controller model.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    write = sub.add_parser("build", help="write the compiled model from schemas/controllers/")
-    write.add_argument("--out", type=Path, default=None)
-    check = sub.add_parser("check", help="exit 1 when the compiled model is not what the YAML files give")
-    check.add_argument("--file", type=Path, default=None)
-    options = parser.parse_args(argv)
-    try:
-        fresh = build()
-    except Exception as exc:  # a model file that does not load: say which, as `make` shows it
-        print(f"cannot compile the controller model: {exc}", file=sys.stderr)
-        return 2
-    if options.command == "build":
-        target = options.out or compiled_file()
-        target.write_bytes(fresh)
-        print(f"wrote {target} ({len(fresh):,} bytes)")
-        return 0
-    target = options.file or compiled_file()
-    if not target.is_file() or target.read_bytes() != fresh:
-        print(f"{target} is not what schemas/controllers/ compiles to: run `make controllers`",
-              file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
