@@ -335,18 +335,53 @@ def test_a_file_another_store_parsed_is_kept_in_this_stores_cache(bundled_crd, t
     assert jobset.raw["properties"]["spec"]["type"] == "object"
 
 
-WM902 = Path(__file__).parents[1] / "rules" / "fixtures" / "WM902-bad-schema-source"
+# WM902's case: a CRD file whose YAML is cut off at line 8, and a definition of the Job kind it would serve
+CUT_CRD = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Job, plural: jobs}
+  versions: [
+"""
+JOB_DEFINITION = """\
+apiVersion: run.ai/v1alpha1
+kind: Karta
+metadata: {name: batch-job-v1}
+spec:
+  structureDefinition:
+    rootComponent:
+      name: job
+      kind: {group: batch, version: v1, kind: Job}
+      specDefinition: {podTemplateSpecPath: .spec.template}
+      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}
+      statusDefinition:
+        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
+        statusMappings:
+          running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "true"}}]
+          completed: [{byConditions: [{type: Complete, status: "True"}]}]
+          failed: [{byConditions: [{type: Failed, status: "True"}]}]
+"""
+
+
+def _cut_crd_case(directory: Path) -> Path:
+    directory.mkdir()
+    (directory / "input.yaml").write_text(CUT_CRD, encoding="utf-8")
+    (directory / "job.yaml").write_text(JOB_DEFINITION, encoding="utf-8")
+    return directory
 
 
 def test_a_broken_schema_source_is_reported_by_every_run(tmp_path):
-    # the rule's own case: a CRD file whose YAML is cut off; the second run used to find the file in the
-    # index of the user cache as serving nothing, read nothing and say nothing
+    # a CRD file whose YAML is cut off; the second run used to find the file in the index of the user cache
+    # as serving nothing, read nothing and say nothing
+    case = _cut_crd_case(tmp_path / "case")
     env = {**os.environ, "WMAPLINT_CACHE_DIR": str(tmp_path / "cache"), "WMAPLINT_SCHEMA_PATH": "",
            "PYTHONPATH": os.pathsep.join([str(Path(wmaplint.__file__).parents[1]),
                                           os.environ.get("PYTHONPATH", "")])}
     command = [sys.executable, "-m", "wmaplint", "check", "--format", "json", "--crds", "input.yaml",
                "job.yaml"]
-    runs = [subprocess.run(command, cwd=WM902, env=env, capture_output=True, text=True, check=False)
+    runs = [subprocess.run(command, cwd=case, env=env, capture_output=True, text=True, check=False)
             for _ in range(2)]
     for run in runs:
         assert run.returncode == 1, run.stderr
@@ -358,9 +393,10 @@ def test_a_broken_schema_source_is_reported_by_every_run(tmp_path):
 
 
 def test_a_broken_schema_source_is_reported_by_a_store_reading_a_warm_cache(tmp_path):
+    case = _cut_crd_case(tmp_path / "case")
     for _ in range(2):
         forget_parsed()
-        store = SchemaStore([WM902 / "input.yaml"], cache_dir=tmp_path / "cache")
+        store = SchemaStore([case / "input.yaml"], cache_dir=tmp_path / "cache")
         assert store.lookup("example.com", "v1", "Job") == []
         broken = [(e.line, e.message) for e in store.errors]
         assert broken == [(8, "broken YAML: did not find expected node content")]
