@@ -335,40 +335,16 @@ def test_a_file_another_store_parsed_is_kept_in_this_stores_cache(bundled_crd, t
     assert jobset.raw["properties"]["spec"]["type"] == "object"
 
 
-# WM902's case: a CRD file whose YAML is cut off at line 8, and a definition of the Job kind it would serve
-CUT_CRD = """\
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  names: {kind: Job, plural: jobs}
-  versions: [
-"""
-JOB_DEFINITION = """\
-apiVersion: run.ai/v1alpha1
-kind: Karta
-metadata: {name: batch-job-v1}
-spec:
-  structureDefinition:
-    rootComponent:
-      name: job
-      kind: {group: batch, version: v1, kind: Job}
-      specDefinition: {podTemplateSpecPath: .spec.template}
-      scaleDefinition: {replicasPath: '.spec.parallelism // 1'}
-      statusDefinition:
-        conditionsDefinition: {path: .status.conditions, typeFieldName: type, statusFieldName: status}
-        statusMappings:
-          running: [{byExpression: {expression: '(.status.active // 0) > 0', expectedResult: "true"}}]
-          completed: [{byConditions: [{type: Complete, status: "True"}]}]
-          failed: [{byConditions: [{type: Failed, status: "True"}]}]
-"""
-
-
 def _cut_crd_case(directory: Path) -> Path:
+    """WM902's failing example (a CRD file whose YAML is cut off at line 8) beside the Job definition its
+    examples are checked with."""
+    from wmaplint.rules.environment.bad_schema_source import RULE
+    from wmaplint.rules.examples import JOB
+
+    assert RULE.bad is not None
     directory.mkdir()
-    (directory / "input.yaml").write_text(CUT_CRD, encoding="utf-8")
-    (directory / "job.yaml").write_text(JOB_DEFINITION, encoding="utf-8")
+    (directory / "input.yaml").write_text(RULE.bad, encoding="utf-8")
+    (directory / "job.yaml").write_text(JOB, encoding="utf-8")
     return directory
 
 
