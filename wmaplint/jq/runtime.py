@@ -130,6 +130,27 @@ def guarded(expression: str) -> str:
     return f"{_NO_HOST}({expression}\n) | {_NAN_GUARD}"
 
 
+# A batch of expressions in one program (``JqRuntime.evaluate_many``): the prelude and the wrapping of each
+# expression (its outputs, at most N + 1, NaN marked, an error caught) are defined once and each expression
+# passed to them as a filter. Written out for each, they were most of the compile: 110 expressions compiled
+# in 54 ms, 2.5 ms with the definitions. An expression that names them is batched written out.
+_BATCH_NAME = "_wmaplint_batch_"
+_BATCH_PRELUDE = (
+    f"def {_BATCH_NAME}nan: {_NAN_GUARD}; "
+    f"def {_BATCH_NAME}run($n; f): try ([limit($n; f | {_BATCH_NAME}nan)] | [true, .]) catch [false]; "
+)
+
+
+def batch_program(expressions: list[str], most: int) -> str:
+    """One program whose output is a list with, for each expression, ``[true, its outputs (at most
+    ``most``)]``, or ``[false]`` where it fails."""
+    if any(_BATCH_NAME in expression for expression in expressions):
+        parts = [f"(try ([limit({most}; {guarded(e)})] | [true, .]) catch [false])" for e in expressions]
+        return "[" + ", ".join(parts) + "]"
+    calls = [f"{_BATCH_NAME}run({most}; ({expression}\n))" for expression in expressions]
+    return _NO_HOST + _BATCH_PRELUDE + "[" + ", ".join(calls) + "]"
+
+
 def _restore_nan(values: Any) -> tuple[Any, ...]:
     return tuple(math.nan if v == _NAN_MARK else v for v in values)
 
@@ -489,11 +510,9 @@ class JqRuntime:
             import jq
 
             # a newline ends any trailing comment inside an expression before the closing parenthesis
-            programs = [guarded(self._info(expression).form or expression) for expression in batch]
-            parts = [f"(try ([limit({self.max_outputs + 1}; {program})] | [true, .]) catch [false])"
-                     for program in programs]
+            programs = [self._info(expression).form or expression for expression in batch]
             try:
-                program = jq.compile("[" + ", ".join(parts) + "]")
+                program = jq.compile(batch_program(programs, self.max_outputs + 1))
             except Exception:
                 program = None  # one of them does not compile: each is compiled alone instead
             if len(self._batches) > 256:
