@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint docs install vscode wheelhouse schemas fuzz requirements
+.PHONY: demo test bench lint docs install vscode wheelhouse schemas controllers fuzz requirements
 
 $(BIN)/wmaplint: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,12 @@ lint: install
 # downloaded, or taken from a local copy with `make schemas FROM=../shared` (no network then).
 schemas: install
 	$(BIN)/python -m wmaplint.schema.bundle_build build $(if $(FROM),--from $(FROM))
+	$(BIN)/python -m wmaplint.controllers.compile build
+
+# The controller model compiled from schemas/controllers/*.yaml (schemas/controllers.bin): a run reads it
+# instead of the YAML files, as long as it is what they give (a test keeps it in step).
+controllers: install
+	$(BIN)/python -m wmaplint.controllers.compile build
 
 # Generated docs, and the console examples of README.md and docs/ rewritten with what the commands print now.
 # The action's hashed requirements (requirements/action.txt), from pyproject.toml's dependencies: pinned

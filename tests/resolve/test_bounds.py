@@ -140,6 +140,23 @@ def test_each_program_is_compiled_once_and_a_batch_once_per_set(monkeypatch):
         runtime.close()
 
 
+@pytest.mark.parametrize("extra", [[], ["def _wmaplint_batch_run: 1; _wmaplint_batch_run"]])
+def test_a_batch_gives_each_expression_what_it_gives_alone(extra: list[str]) -> None:
+    # the batch defines its wrapping once (jq.runtime.batch_program); an expression naming those definitions
+    # makes the batch write the wrapping out for each
+    expressions = [".a", "def f: .a; f # a comment", '.a | error("boom")', "nan", "$ENV", "env", "range(5)",
+                   "[path(.b[])]", "input", ".a, .a, .a", *extra]
+    data = {"a": 2, "b": [1, 2]}
+    batched, alone = JqRuntime(max_outputs=2), JqRuntime(max_outputs=2)
+    try:
+        results = batched.evaluate_many(expressions, data)
+        assert [p for p in batched._batches.values() if p is not None]  # they ran as one program
+        assert {e: results[e] for e in expressions} == {e: alone.evaluate(e, data) for e in expressions}
+    finally:
+        batched.close()
+        alone.close()
+
+
 def test_worker_expressions_of_one_input_share_a_request_but_keep_their_own_time_bound():
     runtime = JqRuntime(timeout=1.0)
     try:

@@ -78,3 +78,43 @@ def test_the_labels_of_an_entrys_pods_are_derived_by_one_program_not_one_a_pod(
         str(i) for i in range(len(workers))]
     derive = [e for e in asked if "$group" in e]
     assert len(derive) == 2  # one an entry (Master, Worker), not one a pod
+
+
+def test_a_manifest_is_read_three_times_by_its_two_syntheses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pods made for the selectors' check and for the grouper ask the same programs of one manifest: each
+    is evaluated once, and every created object's programs of a step in one pass (the entries, then each
+    entry's count and template, then the pods' labels, then where the templates sit)."""
+    import yaml
+
+    from wmaplint.controllers import load_model
+    from wmaplint.jq.runtime import JqRuntime
+    from wmaplint.resolve.synthesis import synthesize
+    from wmaplint.resolve.tree import resolve_workload
+
+    obj = yaml.safe_load(PYTORCH.read_text(encoding="utf-8"))
+    definition = next(e.definition for e in _catalog_entries() if e.gvk[2] == "PyTorchJob")
+    runtime = JqRuntime()
+    workload = resolve_workload(definition, obj, runtime=runtime, with_verify=False, model=load_model())
+    passes: list[list[str]] = []
+    original = JqRuntime.evaluate_many
+
+    def recording(self, expressions, data):  # type: ignore[no-untyped-def]
+        passes.append(list(expressions))
+        return original(self, expressions, data)
+
+    monkeypatch.setattr(JqRuntime, "evaluate_many", recording)
+    first = synthesize(workload, obj, 2, runtime)
+    second = synthesize(workload, obj, None, runtime)
+    assert first and len(second) >= len(first)
+    asked = [program for one in passes for program in one]
+    assert len(asked) == len(set(asked))  # none twice
+    assert len(passes) <= 5  # in all: entries, counts and templates, labels (each synthesis), places
+    runtime.close()
+
+
+def _catalog_entries():  # type: ignore[no-untyped-def]
+    from wmaplint.resolve.loading import DefinitionIndex
+
+    index = DefinitionIndex()
+    index.add_catalog()
+    return [entry for entries in index.catalog.values() for entry in entries]

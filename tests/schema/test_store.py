@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 import wmaplint
-from wmaplint import rules
-from wmaplint.diagnostics import BUNDLED_SCHEMAS, RULES
+from wmaplint.diagnostics import BUNDLED_SCHEMAS
 from wmaplint.rules.environment.missing_schema import missing_schema
-from wmaplint.rules.examples import JOB
 from wmaplint.schema import ANY, SchemaStore, default_store
 from wmaplint.schema.loader import MAX_DEPTH, parse_bytes, parse_file
 from wmaplint.schema.store import forget_parsed
@@ -337,20 +335,23 @@ def test_a_file_another_store_parsed_is_kept_in_this_stores_cache(bundled_crd, t
     assert jobset.raw["properties"]["spec"]["type"] == "object"
 
 
-def wm902_case(folder: Path) -> Path:
-    """The rule's own failing example (a CRD file whose YAML is cut off at line 8) as input.yaml, with the Job
-    definition of the examples beside it as job.yaml; the folder is returned."""
-    rules.load()
-    folder.mkdir()
-    (folder / "input.yaml").write_text(RULES["WM902"].bad, encoding="utf-8")
-    (folder / "job.yaml").write_text(JOB, encoding="utf-8")
-    return folder
+def _cut_crd_case(directory: Path) -> Path:
+    """WM902's failing example (a CRD file whose YAML is cut off at line 8) beside the Job definition its
+    examples are checked with."""
+    from wmaplint.rules.environment.bad_schema_source import RULE
+    from wmaplint.rules.examples import JOB
+
+    assert RULE.bad is not None
+    directory.mkdir()
+    (directory / "input.yaml").write_text(RULE.bad, encoding="utf-8")
+    (directory / "job.yaml").write_text(JOB, encoding="utf-8")
+    return directory
 
 
 def test_a_broken_schema_source_is_reported_by_every_run(tmp_path):
-    # the rule's own case: a CRD file whose YAML is cut off; the second run used to find the file in the
-    # index of the user cache as serving nothing, read nothing and say nothing
-    case = wm902_case(tmp_path / "case")
+    # a CRD file whose YAML is cut off; the second run used to find the file in the index of the user cache
+    # as serving nothing, read nothing and say nothing
+    case = _cut_crd_case(tmp_path / "case")
     env = {**os.environ, "WMAPLINT_CACHE_DIR": str(tmp_path / "cache"), "WMAPLINT_SCHEMA_PATH": "",
            "PYTHONPATH": os.pathsep.join([str(Path(wmaplint.__file__).parents[1]),
                                           os.environ.get("PYTHONPATH", "")])}
@@ -368,7 +369,7 @@ def test_a_broken_schema_source_is_reported_by_every_run(tmp_path):
 
 
 def test_a_broken_schema_source_is_reported_by_a_store_reading_a_warm_cache(tmp_path):
-    case = wm902_case(tmp_path / "case")
+    case = _cut_crd_case(tmp_path / "case")
     for _ in range(2):
         forget_parsed()
         store = SchemaStore([case / "input.yaml"], cache_dir=tmp_path / "cache")

@@ -323,14 +323,23 @@ def merged(base: tuple[KindModel, ...], extra: Iterable[KindModel]) -> tuple[Kin
     return tuple(kinds)
 
 
-@memo.lru_cache(maxsize=1, pure=True)
-def _shipped() -> Model:
-    files = sorted(MODEL_DIR.glob("*.yaml"))
+def model_from_files(files: list[Path], *, validate: bool = False) -> Model:
+    """The shipped model read from its YAML files (``validate``: each against the model's schema; the tests
+    validate the shipped files, so a run trusts them)."""
     kinds: tuple[KindModel, ...] = ()
     for path in files:
         kinds += tuple(replace(k, file=f"schemas/controllers/{path.name}")
-                       for k in _read(path, validate=False))  # the tests validate the shipped files
+                       for k in _read(path, validate=validate))
     return Model(kinds, tuple(f"schemas/controllers/{p.name}" for p in files))
+
+
+@memo.lru_cache(maxsize=1, pure=True)
+def _shipped() -> Model:
+    from wmaplint.controllers.compiled import compiled_file, read
+
+    # the compiled form, when it is what the YAML files beside it give; else those files
+    compiled = read(compiled_file(), MODEL_DIR)
+    return compiled if compiled is not None else model_from_files(sorted(MODEL_DIR.glob("*.yaml")))
 
 
 def load_model(extra: Iterable[str | Path] = (), *, releases: Iterable[tuple[str, str]] = (),

@@ -11,6 +11,7 @@ the program under a time and memory limit); under-estimating is the bug this mod
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 
@@ -60,9 +61,11 @@ _FORMAT_FACTOR = 3.0
 _SMALL_NUMBER = 16
 
 
-def growth(node: jqast.Node) -> float:
-    """Estimated total output size / input size of a program, or ``math.inf`` when it is not bounded."""
-    return _Estimator().size(node, {})
+def growth(node: jqast.Node, *, guarded: bool = False) -> float:
+    """Estimated total output size / input size of a program, or ``math.inf`` when it is not bounded.
+    ``guarded``: of the program's guarded form (``guarded_form``), whose multiplications of two values read
+    from the data give a number (or two objects merged) or stop."""
+    return _Estimator(guarded).size(node, {})
 
 
 Path = tuple[str | int, ...]
@@ -72,7 +75,7 @@ Operand = float | frozenset[Path]
 PairTerms = tuple[tuple[Operand, Operand], ...]
 
 
-def pair_terms(node: jqast.Node) -> PairTerms:
+def pair_terms(node: jqast.Node, *, guarded: bool = False) -> PairTerms:
     """The steps of a program that compare every element of one value with every element of another, each
     as the sizes of its two operands; the pairs they compare are at most the sum of the products.
 
@@ -84,7 +87,7 @@ def pair_terms(node: jqast.Node) -> PairTerms:
     input as it is (``.spec.replicas // 1``, also through a variable bound to it) is as large as that value
     turns out to be, any other as large as its growth allows. Each costs about 250 ns a pair at worst
     (benchmarks/bench_jq_pairs.py): a 40 kB manifest took 44 s on ``(.s / "")[(.t / "")]``."""
-    found = _Pairs()
+    found = _Pairs(guarded)
     found.walk(node, 1.0, (), {})
     return tuple(found.terms)
 
@@ -158,8 +161,9 @@ class _Pairs:
     path of that input in the program's input, when it is read as it is; ``env``: the operand each variable
     in scope stands for (None: a value of constant size)."""
 
-    def __init__(self) -> None:
+    def __init__(self, guarded: bool = False) -> None:
         self.terms: list[tuple[Operand, Operand]] = []
+        self.guarded = guarded
 
     def walk(self, node: jqast.Node | None, scale: float, base: Path | None,
              env: dict[str, Operand | None]) -> None:
@@ -167,13 +171,15 @@ class _Pairs:
             return
         if isinstance(node, jqast.Pipe):
             self.walk(node.left, scale, base, env)
-            self.walk(node.right, scale * growth(node.left), _direct(node.left, base), env)
+            right = scale * growth(node.left, guarded=self.guarded)
+            self.walk(node.right, right, _direct(node.left, base), env)
             return
         if isinstance(node, jqast.Bind):
             self.walk(node.source, scale, base, env)
             inner = dict(env)
             whole = self.operand(node.source, scale, base, env)
-            part = None if whole is None else scale * growth(node.source)  # what destructuring binds
+            # what destructuring binds
+            part = None if whole is None else scale * growth(node.source, guarded=self.guarded)
             for pattern in node.patterns:
                 for sub in jqast.walk(pattern):
                     if isinstance(sub, jqast.VarPattern):
@@ -217,10 +223,10 @@ class _Pairs:
             for side in (node.left, node.right):
                 found = self.operand(side, scale, base, env)
                 if isinstance(found, float):
-                    return scale * growth(node)
+                    return scale * growth(node, guarded=self.guarded)
                 paths |= found or set()
             return frozenset(paths)
-        return scale * growth(node)
+        return scale * growth(node, guarded=self.guarded)
 
 
 
@@ -264,8 +270,95 @@ def _number(node: jqast.Node) -> float | None:
     return None
 
 
+# An array index in a path as JSON text, with its comma: at most 20 digits and a sign.
+_PATH_INDEX = 24.0
+PathShape = tuple[float, int]
+# What a value made in a path expression (a literal, a construction, ``to_entries``) gives: no path, but the
+# error "Invalid path expression" at its first output.
+_NO_PATH: PathShape = (-1.0, -1)
+# Builtins that are paths in a path expression (jq defines them over ``select``, ``.[n]`` and ``label``): of
+# their input, of their last argument's paths, or an index of their input (``first``, ``last``); any other of
+# _LINEAR_BUILTINS makes a value.
+_PATH_OF_INPUT = frozenset("select empty error values nulls booleans numbers strings arrays objects "
+                           "iterables scalars toarray".split())
+_PATH_OF_ARGUMENT = frozenset({"first", "last", "limit", "nth"})
+
+
+def _path_shape(node: jqast.Node | None) -> PathShape | None:
+    """(the JSON size of the literal keys of one path, the iterations on it) of a path expression of fields,
+    literal indexes, iterations, ``?``, pipes, commas, ``//``, ``if`` and ``select``; ``_NO_PATH`` for a value
+    made in the expression (an error when it comes out); None for anything else (``getpath`` of a path from
+    the data, recursion: paths of any length)."""
+    if node is None or isinstance(node, jqast.Identity):
+        return 0.0, 0
+    if isinstance(node, jqast.Optional):
+        return _path_shape(node.term)
+    if isinstance(node, jqast.Literal | jqast.ArrayCons | jqast.ObjectCons | jqast.StringInterp | jqast.Format
+                  | jqast.Neg | jqast.VarRef) or isinstance(node, jqast.Binary) and node.op != "//":
+        return _NO_PATH
+    if isinstance(node, jqast.Pipe):
+        left, right = _path_shape(node.left), _path_shape(node.right)
+        if left is None or right is None:
+            return None
+        if left == _NO_PATH or right == _NO_PATH:
+            return _NO_PATH
+        return left[0] + right[0], left[1] + right[1]
+    if isinstance(node, jqast.Comma | jqast.Binary | jqast.If):  # the paths of either side (or branch)
+        sides = ((node.left, node.right) if not isinstance(node, jqast.If)
+                 else (node.then, *(then for _, then in node.elifs), node.else_))
+        shapes = [_path_shape(side) for side in sides]
+        if any(shape is None for shape in shapes):
+            return None
+        made = [shape for shape in shapes if shape is not None and shape != _NO_PATH]
+        return (max(m[0] for m in made), max(m[1] for m in made)) if made else _NO_PATH
+    if isinstance(node, jqast.FuncCall):
+        if node.name in _PATH_OF_INPUT:
+            return 0.0, 0
+        if node.name in _PATH_OF_ARGUMENT:
+            if not node.args:
+                return (_PATH_INDEX, 0) if node.name in ("first", "last") else None
+            # nth($n) is .[$n]: a key of the data where $n is a string
+            return _path_shape(node.args[-1]) if len(node.args) == 2 or node.name != "nth" else None
+        return _NO_PATH if node.name in _LINEAR_BUILTINS and node.name != "getpath" else None
+    if not isinstance(node, jqast.Field | jqast.Index | jqast.Iterate):
+        return None
+    target = _path_shape(node.target)
+    if target is None or target == _NO_PATH:
+        return target
+    if isinstance(node, jqast.Iterate):
+        return target[0] + _PATH_INDEX, target[1] + 1
+    if isinstance(node, jqast.Field):
+        return target[0] + len(json.dumps(node.name)) + 1.0, target[1]
+    key = node.index.value if isinstance(node.index, jqast.Literal) else None
+    if isinstance(key, bool) or not isinstance(key, str | int):
+        return None  # an index computed from the data: a key of any size, or a slice
+    return target[0] + (len(json.dumps(key)) + 1.0 if isinstance(key, str) else _PATH_INDEX), target[1]
+
+
+def _constant_count(node: jqast.Node) -> int | None:
+    """How many values ``node`` outputs when it iterates a constant array (``[[0, 0], [0, 1]][]``)."""
+    if not isinstance(node, jqast.Iterate) or not isinstance(node.target, jqast.ArrayCons):
+        return None
+    body = node.target.body
+    if body is not None and not all(isinstance(sub, jqast.Literal | jqast.ArrayCons | jqast.Comma | jqast.Neg)
+                                    for sub in jqast.walk(body)):
+        return None
+    count = 0
+    items = [body] if body is not None else []
+    while items:
+        item = items.pop()
+        if isinstance(item, jqast.Comma):
+            items.extend((item.left, item.right))
+        else:
+            count += 1
+    return count
+
+
 class _Estimator:
     """Recursive over the AST; the parser caps tree depth (MAX_TREE_DEPTH), which bounds the recursion."""
+
+    def __init__(self, guarded: bool = False) -> None:
+        self.guarded = guarded
 
     def size(self, node: jqast.Node, env: dict[str, float]) -> float:
         method = getattr(self, "_" + type(node).__name__, None)
@@ -319,7 +412,8 @@ class _Estimator:
         if node.op == "*":
             numbers = [n for n in (_number(node.left), _number(node.right)) if n is not None]
             if not numbers:
-                return UNBOUNDED  # `.s * .n` repeats a string .n times
+                # `.s * .n` repeats a string .n times; guarded, it multiplies numbers or merges objects only
+                return left + right if self.guarded else UNBOUNDED
             return (left + right) * max(1.0, min(abs(n) for n in numbers))
         if node.op == "/":
             return (left + right) * 3.0  # splitting a string: "," per character at worst
@@ -365,12 +459,29 @@ class _Estimator:
         return env.get(node.name, 1.0)  # unbound: $__loc__ and friends, small
 
     def _FuncCall(self, node: jqast.FuncCall, env: dict[str, float]) -> float:
+        if node.name == "path" and len(node.args) == 1:
+            return self._path(node.args[0], env)
         factor = _LINEAR_BUILTINS.get(node.name)
         if factor is None:
             return UNBOUNDED
         if node.name in _PER_ELEMENT and any(_reads_outer(arg) for arg in node.args):
             return UNBOUNDED
         return factor + self._sum(node.args, env)
+
+    def _path(self, node: jqast.Node, env: dict[str, float]) -> float:
+        """``path(f)``: one path (an array of keys) per output of ``f``, so at most ``growth(f) * size``
+        paths; where ``f`` is a path of fields, literal indexes and one iteration at most, a path holds
+        ``f``'s literal keys and one key or index of the input, and the input's keys each come once per
+        output made below them (which ``growth(f)`` counts), so the paths total at most ``growth(f)`` times
+        the literal keys' size plus an index, plus the input. Two iterations repeat an outer key for every
+        inner element: the size of the input squared (a long key over many elements)."""
+        shape = _path_shape(node)
+        if shape is None or shape[1] > 1:
+            return UNBOUNDED
+        if shape == _NO_PATH:  # an error at the first value made: what f does until then
+            return self.size(node, env)
+        keys, iterations = shape
+        return self.size(node, env) * (3.0 + keys + iterations * _PATH_INDEX)
 
     # -- control
     def _If(self, node: jqast.If, env: dict[str, float]) -> float:
@@ -386,7 +497,8 @@ class _Estimator:
         )
 
     def _Bind(self, node: jqast.Bind, env: dict[str, float]) -> float:
-        if is_generator(node.source):
+        count = _constant_count(node.source) if len(node.patterns) == 1 else None
+        if is_generator(node.source) and count is None:
             return UNBOUNDED  # the body runs on the whole input once per value of the source
         source = self.size(node.source, env)
         inner = dict(env)
@@ -396,4 +508,95 @@ class _Estimator:
                     inner[sub.name] = source
                 elif isinstance(sub, jqast.ObjectPatternEntry) and sub.var:
                     inner[sub.var] = source
-        return source + self.size(node.body, inner)
+        # a constant's values, each once: the body on the whole input that many times
+        return source + (count if count is not None else 1) * self.size(node.body, inner)
+
+
+# -- the guarded form: multiplications of two data values, run in the process -------------------------------
+
+# Why a guarded multiplication stopped: the multiplication it guards is left to the worker process.
+TIMES_MARK = "wmaplint: a multiplication the worker evaluates"
+_TIMES = "_wmaplint_times"
+# libjq multiplies right operand outer, as ``b as $b | a as $a`` does (checked by the tests): the outputs of a
+# guarded form come in the same order. Numbers multiply and two objects merge (output at most the inputs);
+# anything else (a string repeated a number of times, an error) stops with the mark.
+TIMES_DEFINITION = (
+    f"def {_TIMES}(a; b): b as $b | a as $a | if ($a | type) == \"number\" and ($b | type) == \"number\" "
+    "or ($a | type) == \"object\" and ($b | type) == \"object\" then $a * $b "
+    f"else error({json.dumps(TIMES_MARK)}) end; "
+)
+
+
+def guarded_form(node: jqast.Node, text: str) -> str | None:
+    """The program ``text`` (parsed as ``node``) with each multiplication of two values that may be data
+    (``(.replicas // 1) * (.numOfHosts // 1)``, which the estimate cannot bound: a string times a number
+    repeats it) replaced by a call that multiplies numbers and merges objects only and otherwise stops with
+    ``TIMES_MARK``; the runtime then runs the program as it is in the worker. None when there is no such
+    multiplication, or one whose stop the program itself could catch and go on (inside ``try``, ``?``, or a
+    ``?//`` alternative), or the text has comments (the operands' parentheses are found by their text)."""
+    found: list[jqast.Binary] = []
+    stack: list[tuple[jqast.Node, bool]] = [(node, False)]
+    while stack:
+        current, caught = stack.pop()
+        catches = (isinstance(current, jqast.Try | jqast.Optional)
+                   or getattr(current, "optional", False) is True
+                   or isinstance(current, jqast.Bind) and len(current.patterns) > 1)
+        if (isinstance(current, jqast.Binary) and current.op == "*" and _number(current.left) is None
+                and _number(current.right) is None):
+            if caught:
+                return None
+            found.append(current)
+        inner = caught or catches
+        if isinstance(current, jqast.Try) and current.catch is not None and not caught:
+            stack.append((current.catch, False))  # a handler's own errors are not caught
+            stack.append((current.body, True))
+            continue
+        stack.extend((child, inner) for child in jqast.children(current))
+    if not found or "#" in text:
+        return None
+    closing = _parentheses(text)
+    regions = {id(binary): _operands(text, binary, closing) for binary in found}
+    # outer before inner: `.a * .b * .c` starts both of its multiplications at `.a`
+    ordered = sorted(found, key=lambda b: (regions[id(b)][0], -regions[id(b)][1]))
+
+    def render(low: int, high: int) -> str:
+        out: list[str] = []
+        position = low
+        for binary in ordered:
+            start, end = regions[id(binary)]
+            if start < position or end > high:
+                continue  # outside this region, or inside one rendered already
+            out.append(text[position:start])
+            out.append(f"{_TIMES}({render(start, binary.op_start)}; {render(binary.op_start + 1, end)})")
+            position = end
+        out.append(text[position:high])
+        return "".join(out)
+
+    form = render(0, len(text))
+    return TIMES_DEFINITION + form if form.count(f"{_TIMES}(") == len(found) else None
+
+
+def _parentheses(text: str) -> dict[int, int]:
+    """The offset of each ``(`` of the code (strings left out) and of the ``)`` that closes it."""
+    from wmaplint.jq.lexical import scan
+
+    opened: list[int] = []
+    closing: dict[int, int] = {}
+    for offset, char, code in scan(text):
+        if code and char == "(":
+            opened.append(offset)
+        elif code and char == ")" and opened:
+            closing[opened.pop()] = offset
+    return closing
+
+
+def _operands(text: str, binary: jqast.Binary, closing: dict[int, int]) -> tuple[int, int]:
+    """Where the text of ``binary`` starts and ends with its operands' parentheses (the tree keeps none): the
+    outermost pair around the left operand that closes before the operator, around the right one that opens
+    after it."""
+    left, right = binary.left, binary.right
+    start = min((o for o, c in closing.items() if o < left.start and left.end <= c < binary.op_start),
+                default=left.start)
+    end = max((c + 1 for o, c in closing.items() if binary.op_start < o < right.start and c >= right.end),
+              default=right.end)
+    return start, end

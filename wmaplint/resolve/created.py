@@ -11,6 +11,7 @@ import itertools
 import json
 from typing import TYPE_CHECKING, Any
 
+from wmaplint import memo
 from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel
 from wmaplint.dataclass import dataclass
 from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime
@@ -37,29 +38,55 @@ class CreatedPod:
     undetermined: frozenset[str]  # labels written on these pods whose value the model cannot derive
 
 
-class _Jq:
-    def __init__(self, runtime: JqRuntime, obj: Any):
+class ManifestResults:
+    """The results of programs on one manifest, each evaluated once: the pods made for the selectors' check
+    and for the grouper, and where their templates sit, ask many of the same programs (``results_of``)."""
+
+    def __init__(self, runtime: JqRuntime, obj: Any, prepared: JqInput | None = None):
         self.runtime = runtime
-        self.input = JqInput(obj)
+        self.input = prepared if prepared is not None else JqInput(obj)
         self.obj = obj
         self._known: dict[str, JqResult] = {}
-        # the derived labels of a pod by (entry, group, index), as the per-pod program would give them
-        self.derived: dict[tuple[str, int, int], Any] = {}
 
     def prefetch(self, programs: list[str]) -> None:
         """Evaluate programs that will be asked for at once: one pass over the input for those that run here,
         one worker request for the others (``JqRuntime.evaluate_many``), each result that of its own."""
-        self._known.update(self.runtime.evaluate_many(programs, self.input))
+        wanted = [program for program in programs if program not in self._known]
+        if wanted:
+            self._known.update(self.runtime.evaluate_many(wanted, self.input))
+
+    def result(self, program: str) -> JqResult:
+        found = self._known.get(program)
+        if found is None:
+            found = self._known[program] = self.runtime.evaluate(program, self.input)
+        return found
 
     def outputs(self, program: str) -> list[Any] | None:
-        result = self._known.get(program)
-        if result is None:
-            result = self.runtime.evaluate(program, self.input)
+        result = self.result(program)
         return list(result.outputs) if result.ok else None
 
     def one(self, program: str) -> Any:
         found = self.outputs(program)
         return found[0] if found and len(found) == 1 else None
+
+
+_LAST: list[ManifestResults] = memo.kept(__name__, "_LAST", [], pure=True)
+
+
+def results_of(runtime: JqRuntime, obj: Any) -> ManifestResults:
+    """The results had on the manifest ``obj`` by ``runtime``: those of the manifest resolved last when its
+    text is the same (a program's results are those of the text it runs on), else none yet."""
+    prepared = JqInput(obj)
+    try:
+        text = prepared.text
+    except (ValueError, TypeError, RecursionError):
+        return ManifestResults(runtime, obj, prepared)  # each evaluation says the input cannot be passed
+    last = _LAST[0] if _LAST else None
+    if last is not None and last.runtime is runtime and last.input.text == text:
+        return last
+    found = ManifestResults(runtime, obj, prepared)
+    _LAST[:] = [found]
+    return found
 
 
 def _at(entry_path: tuple[Any, ...]) -> str:
@@ -93,16 +120,27 @@ def counts_known(model: KindModel | None) -> bool:
         c.count != UNKNOWN for c in model.pods_created())
 
 
-def created_pods(model: KindModel, obj: Any, runtime: JqRuntime, per_entry: int | None = None
-                 ) -> list[CreatedPod] | None:
+def created_pods(model: KindModel, obj: Any, runtime: JqRuntime, per_entry: int | None = None,
+                 jq: ManifestResults | None = None) -> list[CreatedPod] | None:
     """Every pod the model's controllers create for ``obj``; None when a count cannot be evaluated.
-    ``per_entry``: at most that many groups and pods in each of an entry's groups."""
+    ``per_entry``: at most that many groups and pods in each of an entry's groups. ``jq``: the results had
+    on ``obj`` already (``results_of``)."""
     if not counts_known(model):
         return None
-    jq = _Jq(runtime, obj)
+    jq = jq if jq is not None else results_of(runtime, obj)
+    objects = model.pods_created()
+    # Each step asks every created object at once, so the manifest is read three times whatever their
+    # number: the entries and groups, then each entry's count and template, then each pod's labels.
+    jq.prefetch([program for created in objects for program in _object_programs(created)])
+    plans = [_plan(created, jq) for created in objects]
+    jq.prefetch([program for created, plan in zip(objects, plans, strict=True) if plan is not None
+                 for program in _entry_programs(created, plan.entries)])
+    derived = _prefetch_labels(model, objects, plans, jq, per_entry)
     made: list[CreatedPod] = []
-    for created in model.pods_created():
-        for pod in _pods_of(model, created, jq, per_entry):
+    for created, plan in zip(objects, plans, strict=True):
+        if plan is None:
+            return None
+        for pod in _pods_of(model, created, plan, jq, derived, per_entry):
             if pod is None:
                 return None
             made.append(pod)
@@ -111,11 +149,29 @@ def created_pods(model: KindModel, obj: Any, runtime: JqRuntime, per_entry: int 
     return made
 
 
-def _pods_of(model: KindModel, created: CreatedObject, jq: _Jq, per_entry: int | None
-             ) -> Iterator[CreatedPod | None]:
-    # (index, where the entry sits, the jq that gives it): by path where `each` is a path expression, else
-    # by value (``to_entries[]``)
-    entries: list[tuple[int | None, tuple[Any, ...] | None, str]] = [(None, (), ".")]
+# (index, where the entry sits, the jq that gives it): by path where `each` is a path expression, else by
+# value (``to_entries[]``)
+Entry = tuple[int | None, tuple[Any, ...] | None, str]
+
+
+@dataclass
+class _Plan:
+    """What one created object makes pods of: its entries (with the map keys of entries found by value) and
+    its groups."""
+
+    entries: list[Entry]
+    keys: list[Any]
+    groups: int
+
+
+def _object_programs(created: CreatedObject) -> list[str]:
+    return [program for program in (f"[path({created.each})]" if created.each else None, created.groups)
+            if program]
+
+
+def _plan(created: CreatedObject, jq: ManifestResults) -> _Plan | None:
+    """The entries and groups of a created object; None when they cannot be evaluated."""
+    entries: list[Entry] = [(None, (), ".")]
     keys: list[Any] = []
     if created.each:
         paths = jq.one(f"[path({created.each})]")
@@ -124,20 +180,26 @@ def _pods_of(model: KindModel, created: CreatedObject, jq: _Jq, per_entry: int |
         else:
             values = jq.one(f"[{created.each}]")
             if not isinstance(values, list):
-                yield None
-                return
+                return None
             entries = [(i, None, json.dumps(v)) for i, v in enumerate(values)]
             keys = [v.get("key") if isinstance(v, dict) else None for v in values]
     groups = 1
     if created.groups:
         found = as_count(jq.one(created.groups))
         if found is None:
-            yield None
-            return
+            return None
         groups = found
+    return _Plan(entries, keys, groups)
+
+
+# the derived labels of a pod by (created object, entry, group, index), as the per-pod program would give them
+Derived = dict[tuple[str, str, int, int], Any]
+
+
+def _pods_of(model: KindModel, created: CreatedObject, plan: _Plan, jq: ManifestResults, derived: Derived,
+             per_entry: int | None) -> Iterator[CreatedPod | None]:
     labels = model.pod_labels(created.name)
-    _prefetch(created, labels, jq, entries, groups, per_entry)
-    for entry, entry_path, at in entries:
+    for entry, entry_path, at in plan.entries:
         count = as_count(jq.one(_count_program(created, at)))
         if count is None:
             yield None
@@ -149,12 +211,11 @@ def _pods_of(model: KindModel, created: CreatedObject, jq: _Jq, per_entry: int |
             if isinstance(relative, list) and len(relative) == 1:
                 template_path = (*entry_path, *relative[0])
         elif template is not None:
-            key = keys[entry] if entry is not None and entry < len(keys) else None
+            key = plan.keys[entry] if entry is not None and entry < len(plan.keys) else None
             template_path = _found_at(jq.obj, template, key)
-        for group, index in _shown(groups, count, per_entry):
-            derived, undetermined = _derive(labels, jq, at, group, index, created.name)
-            yield CreatedPod(created.name, entry, group, index, template, template_path, derived,
-                             undetermined)
+        for group, index in _shown(plan.groups, count, per_entry):
+            values, undetermined = _derive(labels, jq, derived, at, group, index, created.name)
+            yield CreatedPod(created.name, entry, group, index, template, template_path, values, undetermined)
 
 
 def _count_program(created: CreatedObject, at: str) -> str:
@@ -178,39 +239,46 @@ def _shown(groups: int, count: int, per_entry: int | None) -> Iterator[tuple[int
             yield group, index
 
 
-def _prefetch(created: CreatedObject, labels: dict[str, Any], jq: _Jq,
-              entries: list[tuple[int | None, tuple[Any, ...] | None, str]], groups: int,
-              per_entry: int | None) -> None:
-    """Evaluate at once what ``_pods_of`` will ask of every entry: its count, template and the template's
-    place, then the labels of each of its pods. Each program alone would cost a compile, a pass over the
-    manifest and, for those with no cost bound (paths), a worker request of its own; a few of them over what
-    is used (an entry after one whose count is not known) cost less than that."""
-    first = [_count_program(created, at) for _, _, at in entries]
+def _entry_programs(created: CreatedObject, entries: list[Entry]) -> list[str]:
+    """What ``_pods_of`` asks of every entry: its count, template and the template's place. Each program alone
+    would cost a compile, a pass over the manifest and, for those with no cost bound, a worker request of
+    its own; a few of them over what is used (an entry after one whose count is not known) cost less."""
+    programs = [_count_program(created, at) for _, _, at in entries]
     if created.template:
-        first += [_template_program(created, at) for _, _, at in entries]
-        first += [_relative_program(created, at) for _, path, at in entries if path is not None]
-    jq.prefetch(first)
-    if not _derivable(labels):
-        return
-    programs: list[tuple[str, list[tuple[int, int]], str]] = []
-    wanted = 0
-    for _, _, at in entries:
-        count = as_count(jq.one(_count_program(created, at)))
-        if count is None:
-            break
-        # no more pods than created_pods makes: a count may be as large as the manifest says
-        pairs = list(itertools.islice(_shown(groups, count, per_entry), MAX_CREATED - wanted))
-        wanted += len(pairs)
-        if pairs:
-            programs.append((at, pairs, _derive_entry_program(labels, at, pairs, created.name)))
-        if wanted >= MAX_CREATED:
-            break
-    jq.prefetch([program for _, _, program in programs])
-    for at, pairs, program in programs:
+        programs += [_template_program(created, at) for _, _, at in entries]
+        programs += [_relative_program(created, at) for _, path, at in entries if path is not None]
+    return programs
+
+
+def _prefetch_labels(model: KindModel, objects: tuple[CreatedObject, ...], plans: list[_Plan | None],
+                     jq: ManifestResults, per_entry: int | None) -> Derived:
+    """The labels of every pod of every entry of the objects, evaluated at once."""
+    derived: Derived = {}
+    programs: list[tuple[str, str, list[tuple[int, int]], str]] = []
+    for created, plan in zip(objects, plans, strict=True):
+        labels = model.pod_labels(created.name)
+        if plan is None or not _derivable(labels):
+            continue
+        wanted = 0
+        for _, _, at in plan.entries:
+            count = as_count(jq.one(_count_program(created, at)))
+            if count is None:
+                break
+            # no more pods than created_pods makes: a count may be as large as the manifest says
+            pairs = list(itertools.islice(_shown(plan.groups, count, per_entry), MAX_CREATED - wanted))
+            wanted += len(pairs)
+            if pairs:
+                programs.append((created.name, at, pairs,
+                                 _derive_entry_program(labels, at, pairs, created.name)))
+            if wanted >= MAX_CREATED:
+                break
+    jq.prefetch([program for _, _, _, program in programs])
+    for name, at, pairs, program in programs:
         each = jq.one(program)
         if isinstance(each, list) and len(each) == len(pairs):
             for (group, index), found in zip(pairs, each, strict=True):
-                jq.derived[(at, group, index)] = found
+                derived[(name, at, group, index)] = found
+    return derived
 
 
 def _derivable(labels: dict[str, Any]) -> list[tuple[str, str]]:
@@ -227,22 +295,22 @@ def _derive_entry_program(labels: dict[str, Any], at: str, pairs: list[tuple[int
     return bound + f"[{json.dumps([list(p) for p in pairs])}[] as [$group, $index] | [{each}]]"
 
 
-def _derive(labels: dict[str, Any], jq: _Jq, at: str, group: int, index: int, component: str
-            ) -> tuple[dict[str, str], frozenset[str]]:
+def _derive(labels: dict[str, Any], jq: ManifestResults, derived: Derived, at: str, group: int, index: int,
+            component: str) -> tuple[dict[str, str], frozenset[str]]:
     derivable = _derivable(labels)
     undetermined = {key for key, fact in labels.items() if not fact.derive}
     if not derivable:
         return {}, frozenset(undetermined)
-    outputs = jq.derived.get((at, group, index))
+    outputs = derived.get((component, at, group, index))
     if outputs is None:  # not prefetched (beyond MAX_CREATED, or the entry's program failed): this pod alone
         alone = jq.one(_derive_entry_program(labels, at, [(group, index)], component))
         outputs = alone[0] if isinstance(alone, list) and len(alone) == 1 else None
-    derived: dict[str, str] = {}
+    found: dict[str, str] = {}
     for position, (key, _) in enumerate(derivable):
         values = outputs[position] if isinstance(outputs, list) and position < len(outputs) else None
         if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str | int | bool) \
                 and values[0] != "<error>":
-            derived[key] = str(values[0]).lower() if isinstance(values[0], bool) else str(values[0])
+            found[key] = str(values[0]).lower() if isinstance(values[0], bool) else str(values[0])
         else:
             undetermined.add(key)  # written, with a value this manifest does not give (a generated name)
-    return derived, frozenset(undetermined)
+    return found, frozenset(undetermined)

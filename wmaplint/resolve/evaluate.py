@@ -16,12 +16,14 @@ if TYPE_CHECKING:
 class Evaluator:
     """Runs expressions on one document; a failure becomes a fact at the expression, in file ``path``."""
 
-    def __init__(self, runtime: JqRuntime, data: Json, facts: list[Fact], path: str) -> None:
+    def __init__(self, runtime: JqRuntime, data: Json | JqInput, facts: list[Fact], path: str,
+                 known: dict[str, JqResult] | None = None) -> None:
         self.runtime = runtime
-        self.input = JqInput(data)
+        self.input = data if isinstance(data, JqInput) else JqInput(data)  # a prepared input keeps its text
         self.facts = facts
         self.path = path
-        self._prefetched: dict[str, JqResult] = {}
+        # results on this input had already (shared by the evaluators of one input): prefetched here
+        self._prefetched: dict[str, JqResult] = {} if known is None else known
 
     def prefetch(self, programs: list[str]) -> None:
         """Evaluate the programs that will be asked for in one pass over the input

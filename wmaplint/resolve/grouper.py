@@ -104,6 +104,8 @@ class PodView:
             labels = {**synthetic.shared, **(get(metadata, "labels") or {})}
             data = {**synthetic.pod, "metadata": {**metadata, "labels": labels}}
         self.input = JqInput(data)
+        # the type selectors' results on the pod, all run at once when one is first read
+        self.known: dict[str, JqResult] | None = None
 
     @property
     def shown(self) -> str:
@@ -345,8 +347,11 @@ class KartaGrouper:
             return False
         if not view.readable(type_keys(selecting.component)):
             raise NotKnown(f"the componentTypeSelector of {name}")
+        if view.known is None:  # every type selector on the pod in one pass: the grouper asks several
+            programs = [self.matcher.type_program(c) for c in self.selecting.values()]
+            view.known = self.runtime.evaluate_many([p for p in programs if p is not None], view.input)
         scratch: list[Fact] = []
-        evaluator = Evaluator(self.runtime, view.input.value, scratch, self.workload.definition_path)
+        evaluator = Evaluator(self.runtime, view.input, scratch, self.workload.definition_path, view.known)
         matches = self.matcher.type_matches(selecting, evaluator, view.input.value)
         if scratch:
             raise GrouperError("component", f"failed to check if pod matches component {name}: "

@@ -70,6 +70,23 @@ class PodMatcher:
                 parent.children.append(comp)
         self.with_spec = [c for c in self.components if c.component.spec_node is not None]
         self.leaves = [c for c in self.components if not c.children]
+        self._programs: dict[int, str | None] = {}
+
+    def type_program(self, comp: _Selecting) -> str | None:
+        """The program a type selector's keyPath runs on a pod (compared with its value when it has one),
+        made once per component: a pod after another asks for the same text."""
+        key = id(comp)
+        if key not in self._programs:
+            component = comp.component
+            key_path = component.type_selector_path
+            program = None
+            if component.type_selector_node is not None and key_path is not None:
+                program = key_path.text
+                value = component.type_selector_value_node
+                if value is not None:
+                    program = f"({key_path.text}) == {json.dumps(to_python(value))}"
+            self._programs[key] = program
+        return self._programs[key]
 
     def type_matches(self, comp: _Selecting, ev: Evaluator, pod: object) -> bool:
         component = comp.component
@@ -78,15 +95,14 @@ class PodMatcher:
         key_path = component.type_selector_path
         what = f"componentTypeSelector of {comp.name}"
         if key_path is not None:
+            result = ev.run(key_path, what, self.type_program(comp))
+            if result is None:
+                return False
             if component.type_selector_value_node is not None:
-                value = json.dumps(to_python(component.type_selector_value_node))
-                result = ev.run(key_path, what, f"({key_path.text}) == {value}")
-                if result is None or not any(v is True for v in result.outputs):
+                if not any(v is True for v in result.outputs):
                     return False
-            else:
-                result = ev.run(key_path, what)
-                if result is None or not any(v is not None for v in result.outputs):
-                    return False
+            elif not any(v is not None for v in result.outputs):
+                return False
         labels = component.match_labels
         if labels is not None:
             pod_labels = get(pod, "metadata", "labels")

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers import KindModel, WrittenLabel
 from wmaplint.dataclass import dataclass, field
-from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime, default_runtime
-from wmaplint.resolve.created import CreatedPod, created_pods
+from wmaplint.jq.runtime import JqResult, JqRuntime, default_runtime
+from wmaplint.resolve.created import CreatedPod, ManifestResults, created_pods, results_of
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
 from wmaplint.resolve.quantities import format_number
 from wmaplint.resolve.values import get
@@ -247,17 +247,17 @@ def _path_program(expr: Expr) -> str:
     return f"[path({expr.text})]"
 
 
-def _place_results(workload: Workload, obj: Any, runtime: JqRuntime) -> dict[str, JqResult]:
-    """The paths in the manifest of every component's template and fragments, all asked for at once: a path
-    expression has no static cost bound, so each runs in the jq worker, and one request for all of them
-    costs what one of them would."""
+def _place_results(workload: Workload, jq: ManifestResults) -> dict[str, JqResult]:
+    """The paths in the manifest of every component's template and fragments, all asked for at once: one pass
+    over the manifest (and one worker request for those of no cost bound) for all of them."""
     programs = []
     for node in workload.components.values():
         template = _template_expr(node)
         if template is not None:
             programs.append(_path_program(template))
         programs.extend(_path_program(expr) for expr in node.component.fragment_paths.values())
-    return runtime.evaluate_many(programs, JqInput(obj))
+    jq.prefetch(programs)
+    return {program: jq.result(program) for program in programs}
 
 
 def _template_paths(workload: Workload, results: dict[str, JqResult]
@@ -307,9 +307,10 @@ def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
         return []
     runtime = runtime or default_runtime()
     model = workload.controller
-    created = created_pods(model, obj, runtime, per_instance) if model is not None else None
+    jq = results_of(runtime, obj)
+    created = created_pods(model, obj, runtime, per_instance, jq) if model is not None else None
     if model is not None and created is not None:
-        places = _place_results(workload, obj, runtime)
+        places = _place_results(workload, jq)
         return _from_model(workload, obj, model, created, _template_paths(workload, places),
                            _fragment_places(workload, places))
     return tree_pods(workload, obj, per_instance, runtime)
@@ -321,7 +322,7 @@ def tree_pods(workload: Workload, obj: Any, per_instance: int | None, runtime: J
     assert workload.root is not None
     pods = workload.controller.pods if workload.controller is not None else None
     labeller = _Labeller(workload, obj, list(pods.labels.values()) if pods is not None else [])
-    concrete = _template_paths(workload, _place_results(workload, obj, runtime))
+    concrete = _template_paths(workload, _place_results(workload, results_of(runtime, obj)))
     listed = frozenset(pods.labels) if pods is not None else frozenset()
     exhaustive = pods is not None and pods.exhaustive is True
     metadata = get(obj, "metadata")

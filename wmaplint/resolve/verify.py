@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.jq.runtime import JqInput, JqRuntime
+from wmaplint import memo
+from wmaplint.jq.runtime import JqRuntime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.facts import (
     InstanceSelectorMismatch,
@@ -31,6 +32,7 @@ PER_INSTANCE = 2  # replicas synthesized per instance: labels differ by replica 
 _KEY = re.compile(r"""\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\.labels\.([A-Za-z_][A-Za-z0-9_]*)""")
 
 
+@memo.lru_cache(maxsize=4096, pure=True)
 def label_keys(text: str) -> frozenset[str] | None:
     """The label keys a selector expression reads, None when it reads labels it does not name (``.[$k]``,
     ``to_entries``) or reads something other than labels."""
@@ -80,6 +82,21 @@ class _Verifier:
         self.scratch: list[Fact] = []  # evaluation failures on synthesized pods: the real ones are reported
         self.facts: list[Fact] = []
         self.source = _source(workload)
+        self._evaluators: dict[int, Evaluator] = {}
+        self._programs: list[str] | None = None
+
+    def _evaluator(self, pod: SyntheticPod) -> Evaluator:
+        """The pod's evaluator, its text made once and every type selector's program run on it in one pass:
+        each pod is asked by every type-selecting component."""
+        found = self._evaluators.get(id(pod))
+        if found is None:
+            found = self._evaluators[id(pod)] = Evaluator(self.runtime, pod.pod, self.scratch,
+                                                          self.workload.definition_path)
+            if self._programs is None:
+                self._programs = [program for leaf in self._type_selecting()
+                                  if (program := self.matcher.type_program(leaf)) is not None]
+            found.prefetch(self._programs)
+        return found
 
     def _fact(self, kind: type, where: Any, *values: Any) -> None:
         self.facts.append(kind(self.workload.definition_path, where.span, *values, self.source))
@@ -120,8 +137,7 @@ class _Verifier:
                 self._fact(SelectorClaimsNoPod, where, leaf.name, total, _carried(own[0], keys))
 
     def _claims(self, leaf: Any, pod: SyntheticPod) -> bool:
-        ev = Evaluator(self.runtime, pod.pod, self.scratch, self.workload.definition_path)
-        return self.matcher.type_matches(leaf, ev, pod.pod)
+        return self.matcher.type_matches(leaf, self._evaluator(pod), pod.pod)
 
     def instance_selectors(self) -> None:
         reported: set[str] = set()
@@ -141,7 +157,7 @@ class _Verifier:
             instance = pod.instances.get(owner)
             if instance is None:
                 continue
-            result = self.runtime.evaluate(expr.text, JqInput(pod.pod))
+            result = self.runtime.evaluate(expr.text, self._evaluator(pod).input)
             values = [v for v in (result.outputs if result.ok else ()) if v not in (None, "")]
             given = str(values[0]) if len(values) == 1 else None
             if given != instance:
