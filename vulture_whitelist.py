@@ -41,7 +41,6 @@ _Bind  # wmaplint/jq/cost.py: the size of a syntax node is the method "_" + its 
 
 # Read by people, not by code
 offline  # wmaplint/cli.py: `check --offline` is accepted (hidden) and changes nothing: every check is offline
-when  # wmaplint/controllers/model.py: Admitted.when, the model file's words for where an admission holds
 
 # The package's API for its tests (tests/ is not scanned)
 apply_edits  # wmaplint/fixes.py: the fix tests apply a finding's edits to a text

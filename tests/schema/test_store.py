@@ -11,7 +11,9 @@ import pytest
 
 import wmaplint
 from wmaplint.diagnostics import BUNDLED_SCHEMAS
+from wmaplint.rules.environment import bad_schema_source
 from wmaplint.rules.environment.missing_schema import missing_schema
+from wmaplint.rules.examples import JOB
 from wmaplint.schema import ANY, SchemaStore, default_store
 from wmaplint.schema.loader import MAX_DEPTH, parse_bytes, parse_file
 from wmaplint.schema.store import forget_parsed
@@ -335,7 +337,13 @@ def test_a_file_another_store_parsed_is_kept_in_this_stores_cache(bundled_crd, t
     assert jobset.raw["properties"]["spec"]["type"] == "object"
 
 
-WM902 = Path(__file__).parents[1] / "rules" / "fixtures" / "WM902-bad-schema-source"
+def _broken_source(folder: Path) -> Path:
+    """WM902's failing example as its reference runs it: a CRD file whose YAML is cut off (``input.yaml``) and
+    the Job definition of the examples checked with it (``job.yaml``)."""
+    folder.mkdir()
+    (folder / "input.yaml").write_text(bad_schema_source.RULE.bad, encoding="utf-8")
+    (folder / "job.yaml").write_text(JOB, encoding="utf-8")
+    return folder
 
 
 def test_a_broken_schema_source_is_reported_by_every_run(tmp_path):
@@ -346,7 +354,8 @@ def test_a_broken_schema_source_is_reported_by_every_run(tmp_path):
                                           os.environ.get("PYTHONPATH", "")])}
     command = [sys.executable, "-m", "wmaplint", "check", "--format", "json", "--crds", "input.yaml",
                "job.yaml"]
-    runs = [subprocess.run(command, cwd=WM902, env=env, capture_output=True, text=True, check=False)
+    wm902 = _broken_source(tmp_path / "wm902")
+    runs = [subprocess.run(command, cwd=wm902, env=env, capture_output=True, text=True, check=False)
             for _ in range(2)]
     for run in runs:
         assert run.returncode == 1, run.stderr
@@ -358,9 +367,10 @@ def test_a_broken_schema_source_is_reported_by_every_run(tmp_path):
 
 
 def test_a_broken_schema_source_is_reported_by_a_store_reading_a_warm_cache(tmp_path):
+    wm902 = _broken_source(tmp_path / "wm902")
     for _ in range(2):
         forget_parsed()
-        store = SchemaStore([WM902 / "input.yaml"], cache_dir=tmp_path / "cache")
+        store = SchemaStore([wm902 / "input.yaml"], cache_dir=tmp_path / "cache")
         assert store.lookup("example.com", "v1", "Job") == []
         broken = [(e.line, e.message) for e in store.errors]
         assert broken == [(8, "broken YAML: did not find expected node content")]
