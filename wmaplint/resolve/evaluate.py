@@ -5,21 +5,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime
-from wmaplint.resolve.facts import BuiltinNotAllowed, EvaluationFailed, LimitExceeded
+from wmaplint.resolve.findings import BuiltinNotAllowed, EvaluationFailed, LimitExceeded
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
     from wmaplint.source.plain import Json
 
 
 class Evaluator:
-    """Runs expressions on one document; a failure becomes a fact at the expression, in file ``path``."""
+    """Runs expressions on one document; a failure becomes a finding at the expression, in file ``path``."""
 
-    def __init__(self, runtime: JqRuntime, data: Json, facts: list[Fact], path: str) -> None:
+    def __init__(self, runtime: JqRuntime, data: Json, findings: list[FileFinding], path: str) -> None:
         self.runtime = runtime
         self.input = JqInput(data)
-        self.facts = facts
+        self.findings = findings
         self.path = path
         self._prefetched: dict[str, JqResult] = {}
 
@@ -29,8 +29,8 @@ class Evaluator:
         self._prefetched.update(self.runtime.evaluate_many(programs, self.input))
 
     def run(self, expr: Expr, what: str, program: str | None = None) -> JqResult | None:
-        """Outputs of ``expr`` (or of ``program``, which is built from it), or None and a fact when it fails.
-        ``what`` names its place for the message ("replicasPath of worker")."""
+        """Outputs of ``expr`` (or of ``program``, which is built from it), or None and a finding when it
+        fails. ``what`` names its place for the message ("replicasPath of worker")."""
         program = expr.text if program is None else program
         result = self._prefetched.get(program)
         if result is None:
@@ -45,5 +45,5 @@ class Evaluator:
             kind = BuiltinNotAllowed
         else:
             kind = EvaluationFailed
-        self.facts.append(kind(self.path, expr.node.span, what, program, str(result.error)))
+        self.findings.append(kind(self.path, expr.node.span, what, program, str(result.error)))
         return None

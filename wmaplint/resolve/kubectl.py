@@ -28,7 +28,7 @@ from wmaplint.diagnostics import Span
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode, iter_nodes
 
 if TYPE_CHECKING:
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
     from wmaplint.source import SourceText
 
 WATCH_TYPES = ("ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR")
@@ -99,11 +99,11 @@ def shift_span(span: Span, line: int, column: int) -> Span:
     return Span(span.start_line + line - 1, start_col, span.end_line + line - 1, end_col)
 
 
-def shift_fact(fact: Fact, line: int, column: int) -> Fact:
-    """A fact found in a value read on its own, placed in the whole text (every span it holds)."""
-    moved = {f.name: shift_span(getattr(fact, f.name), line, column)
-             for f in fields(fact) if isinstance(getattr(fact, f.name), Span)}
-    shifted: Fact = replace(fact, **moved)  # type: ignore[arg-type]  # only the Span fields are given
+def shift_finding(finding: FileFinding, line: int, column: int) -> FileFinding:
+    """A finding found in a value read on its own, placed in the whole text (every span it holds)."""
+    moved = {f.name: shift_span(getattr(finding, f.name), line, column)
+             for f in fields(finding) if isinstance(getattr(finding, f.name), Span)}
+    shifted: FileFinding = replace(finding, **moved)  # type: ignore[arg-type]  # only the Span fields are given
     return shifted
 
 
