@@ -18,7 +18,7 @@ def main() -> None:
     if not (SHARED / "samples").is_dir():
         print("skipped: needs ../shared beside the repository")
         return
-    import wmaplint.rules  # noqa: F401  (an entry point installs the rules that word the analyses' facts)
+    import wmaplint.rules  # noqa: F401  (an entry point installs the rules that word the analyses' findings)
     from wmaplint.engine import lint_text
     from wmaplint.resolve.loading import load_file
     from wmaplint.resolve.validate import validate_loaded

@@ -34,7 +34,7 @@ def main() -> None:
         manifests.append(m)
     runtime = JqRuntime()
     workload = resolve_workload(definition, manifests[0], runtime=runtime)  # warm-up: compile once
-    assert workload.total_pods == 2 and not workload.facts
+    assert workload.total_pods == 2 and not workload.findings
     rounds = 0
     start = time.perf_counter()
     while time.perf_counter() - start < 2.0:

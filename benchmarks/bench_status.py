@@ -25,7 +25,7 @@ def _time(fn: Callable[[], object], repeat: int) -> float:
 
 
 def status_rules(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    """The findings of the status rules alone: their checks and the analysis whose facts they report."""
+    """The findings of the status rules alone: their checks and the analysis whose findings they report."""
     from wmaplint import rules
     from wmaplint.rules.status import consistency
 

@@ -51,7 +51,7 @@ PHASES: list[Rule] = [
     ("jq worker round trips", _function("jq/runtime.py", "_worker_results", "run", "close", "__init__")),
     ("jq in-process", _in("jq/runtime.py", "jq/cost.py")),
     ("gang model", _in("resolve/gang.py", "resolve/grouper.py", "resolve/kai.py", "resolve/verify.py")),
-    ("synthesis", _in("resolve/synthesis.py", "resolve/created.py", "resolve/controller.py")),
+    ("synthesis", _in("resolve/synthesis.py", "resolve/created.py")),
     ("controller model load", lambda function, file: file in ("controllers/load.py", "controllers/legacy.py")
      or (file == "status/knowledge.py" and function in ("load_knowledge", "from_model", "_knowledge"))),
     ("schema store", _in("schema/store.py", "schema/bundle.py", "schema/cache.py", "schema/loader.py",

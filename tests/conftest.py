@@ -29,8 +29,8 @@ os.environ["XDG_CACHE_HOME"] = str(_HOME / ".cache")
 for _name in ("WMAPLINT_SCHEMA_PATH", "WMAPLINT_CACHE_DIR"):
     os.environ.pop(_name, None)
 
-# Analyses word their facts through the table the rules fill (wmaplint.facts): the command line imports the
-# rules package first, and so must the tests that call an analysis directly.
+# Analyses word their findings through the table the rules fill (wmaplint.findings): the command line imports
+# the rules package first, and so must the tests that call an analysis directly.
 import wmaplint.rules  # noqa: E402,F401
 
 

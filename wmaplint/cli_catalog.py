@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from wmaplint import rules as _rules  # noqa: F401  # installs the wording of the facts this command reports
+from wmaplint import rules as _rules  # noqa: F401  # installs the wording of the findings this command reports
 from wmaplint.catalog import CatalogEntry, find_entries, list_catalog, markdown_table
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from wmaplint import rules as _rules  # noqa: F401  # installs the wording of the facts this command reports
+from wmaplint import rules as _rules  # noqa: F401  # installs the wording of the findings this command reports
 from wmaplint.path_options import readable
 
 if TYPE_CHECKING:

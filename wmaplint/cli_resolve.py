@@ -9,8 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 import click
+from click.decorators import FC
 
-from wmaplint import rules as _rules  # noqa: F401  # installs the wording of the facts this command reports
+from wmaplint import rules as _rules  # noqa: F401  # installs the wording of the findings this command reports
 from wmaplint.path_options import readable, writable
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -19,6 +20,11 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 def _fail(message: str) -> None:
     click.echo(f"wmaplint: {message}", err=True)
     sys.exit(EXIT_USAGE)
+
+
+def _files(flag: str, name: str, help: str) -> Callable[[FC], FC]:
+    """A repeatable option naming files, each refused at parse time where it cannot be read."""
+    return click.option(flag, name, multiple=True, metavar="FILE", callback=readable("file"), help=help)
 
 
 # the option of both commands that validate manifests
@@ -34,26 +40,14 @@ _CRDS = click.option(
 
 @click.command("tree")
 @click.argument("manifests", nargs=-1, required=True)
-@click.option(
-    "--definition",
-    "definitions",
-    multiple=True,
-    metavar="FILE",
-    callback=readable("file"),
-    help="Definition (Karta) file to use; repeatable. It must describe the group and kind of one of the "
-    "manifests; the shipped catalog serves the kinds no such file describes.",
-)
+@_files("--definition", "definitions",
+        "Definition (Karta) file to use; repeatable. It must describe the group and kind of one of the "
+        "manifests; the shipped catalog serves the kinds no such file describes.")
 @click.option("--pods", "pods", metavar="FILE", callback=readable("file"),
               help="What `kubectl get pods -o json` lists (JSON or YAML): compared with the tree.")
-@click.option(
-    "--with",
-    "with_files",
-    multiple=True,
-    metavar="FILE",
-    callback=readable("file"),
-    help="Objects the workloads name, such as a TrainJob's (Cluster)TrainingRuntime; repeatable. Such "
-    "objects among the manifests are used the same way.",
-)
+@_files("--with", "with_files",
+        "Objects the workloads name, such as a TrainJob's (Cluster)TrainingRuntime; repeatable. Such "
+        "objects among the manifests are used the same way.")
 @_CRDS
 @click.option(
     "--format", "output_format", type=click.Choice(["text", "json", "dot"]), default="text", show_default=True
@@ -146,15 +140,9 @@ def _excluded_by_configuration(paths: tuple[str, ...]) -> Callable[[str, bool], 
 @click.argument("paths", nargs=-1)
 @click.option("--update", is_flag=True, help="Write the current results into the suites as expectations.")
 @click.option("--junit", "junit", metavar="FILE", callback=writable, help="Also write a JUnit XML report.")
-@click.option(
-    "--definition",
-    "definitions",
-    multiple=True,
-    metavar="FILE",
-    callback=readable("file"),
-    help="Definition file to replay recordings with (those without their own `definition:`), found by the "
-    "recorded object's group and kind before the shipped catalog; repeatable.",
-)
+@_files("--definition", "definitions",
+        "Definition file to replay recordings with (those without their own `definition:`), found by the "
+        "recorded object's group and kind before the shipped catalog; repeatable.")
 @_CRDS
 def test(
     paths: tuple[str, ...],
@@ -224,15 +212,10 @@ def test(
 
 @click.command("record")
 @click.argument("streams", nargs=-1)
-@click.option(
-    "--definition",
-    "definitions",
-    multiple=True,
-    metavar="FILE",
-    callback=readable("file"),
-    help="Definition to judge the states with, found by the object's group and kind before the shipped "
-    "catalog; repeatable. The recording names it (`definition:`), so that `test` replays it with the same.",
-)
+@_files("--definition", "definitions",
+        "Definition to judge the states with, found by the object's group and kind before the shipped "
+        "catalog; repeatable. The recording names it (`definition:`), so that `test` replays it with the "
+        "same.")
 @click.option("-o", "--output", "output", metavar="FILE", callback=writable,
               help="Write the recording to FILE (default: standard output).")
 @click.option("--force", is_flag=True, help="With --output, replace a file that exists.")

@@ -129,7 +129,7 @@ class ExpressionDiagnostic:
     id, ``message``, offsets ``start``..``end`` into the expression text (``rules/placement.py`` places it in
     each file that has the expression).
 
-    ``severity``: ``None`` means the rule's default. ``data``: extra facts (``{"suggestions": [...]}``).
+    ``severity``: ``None`` means the rule's default. ``data``: extra data (``{"suggestions": [...]}``).
     ``replacement``: a corrected whole expression, when one is known.
     """
 

@@ -22,7 +22,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.dataclass import dataclass, field
-from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.findings import FileFinding, diagnostics_of
 from wmaplint.resolve.kubectl import object_key
 from wmaplint.resolve.loading import (
     Budget,
@@ -163,10 +163,10 @@ def record(objects: list[dict[str, Any]], index: DefinitionIndex, runtime: JqRun
     entry = candidates[0]
     events: list[dict[str, Any]] = []
     phases: list[list[str]] = []
-    facts: list[Fact] = []
+    findings: list[FileFinding] = []
     for obj in versions:
         status, found = judged(entry.definition, entry.loaded.path, obj, runtime)
-        facts.extend(found)
+        findings.extend(found)
         matched = list(status.matches) or [UNDEFINED]
         phases.append(matched)
         event: dict[str, Any] = {"kind": "STATE", "object": _stored(obj), "phases": matched,
@@ -187,7 +187,7 @@ def record(objects: list[dict[str, Any]], index: DefinitionIndex, runtime: JqRun
         "want": phases[-1][0],
     }
     # the same expression fails the same way on many versions: each finding once
-    said = {(d.path, d.span, d.rule, d.message): d for d in diagnostics_of(facts)}
+    said = {(d.path, d.span, d.rule, d.message): d for d in diagnostics_of(findings)}
     return Recording(data, [p[0] for p in phases], list(said.values()), entry.loaded.path)
 
 

@@ -3,7 +3,7 @@ disable-file=...``, a rule named by its id or its name.
 
 A line comment suppresses findings that start on its line; a comment alone on its line also covers the next
 line. A suppression that suppresses nothing is itself reported, so stale ones do not pile up, and so is one
-that names a rule that does not exist (facts here, worded by the suppression rules of
+that names a rule that does not exist (findings here, worded by the suppression rules of
 ``wmaplint.rules.environment``).
 """
 
@@ -14,20 +14,20 @@ from typing import Any
 
 from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import Diagnostic, Span, rule_by_name_or_id
-from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.findings import FileFinding, diagnostics_of
 from wmaplint.source.lines import split_lines
 
 _PATTERN = re.compile(r"#\s*wmaplint:\s*(disable-file|disable)\s*=\s*([A-Za-z0-9_,\- ]+?)\s*(?:--\s*(.*))?$")
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UnusedSuppression(Fact):
+class UnusedSuppression(FileFinding):
     """A suppression comment suppresses none of the ``rules`` it names (``all``: nothing at all)."""
 
     rules: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UnknownSuppressedRule(Fact):
+class UnknownSuppressedRule(FileFinding):
     """A suppression comment names ``name``, which is no rule's id or name."""
 
     name: str
@@ -47,10 +47,10 @@ class Suppression:
     used: set[str] = field(default_factory=set)
 
 
-def parse_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fact]]:
+def parse_suppressions(text: str, path: str) -> tuple[list[Suppression], list[FileFinding]]:
     """The suppression comments of a file's text, and the names among them that are no rule."""
     found: list[Suppression] = []
-    problems: list[Fact] = []
+    problems: list[FileFinding] = []
     if "wmaplint:" not in text:
         return found, problems
     for number, line in enumerate(split_lines(text), start=1):

@@ -1,4 +1,4 @@
-"""The rule id of a CEL analysis finding: the rule that reports the fact it becomes."""
+"""The rule id of a CEL analysis finding: the rule that reports the finding it becomes."""
 
 from __future__ import annotations
 

@@ -1,23 +1,28 @@
-"""What the controller-model tests share: a catalog definition's text, a fault written into it, and the
-findings of one rule on it."""
+"""What the controller-model tests share: a catalog definition's text, a fault written into it, the findings
+of one rule on it, and the pods and created objects the model gives for a manifest."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from wmaplint.controllers import load_model
 from wmaplint.diagnostics import Diagnostic
 from wmaplint.engine import lint_text
-from wmaplint.jq.runtime import JqRuntime
+from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.resolve.created import CreatedPod, created_pods
 from wmaplint.shipped_data import shipped
 
 CATALOG = shipped("catalog")
 EXAMPLES = CATALOG / "examples"
-RECORDINGS = Path(__file__).resolve().parents[2].parent / "shared" / "recordings"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+RECORDINGS = SHARED / "recordings"
+
+needs_recordings = pytest.mark.skipif(not RECORDINGS.is_dir(), reason="needs ../shared/recordings")
 
 
 def example(name: str) -> dict[str, Any]:
@@ -32,6 +37,21 @@ def pods_of(manifest: dict[str, Any]) -> list[CreatedPod]:
     pods = created_pods(model, manifest, JqRuntime())
     assert pods is not None
     return pods
+
+
+def pods_by_component(manifest: dict[str, Any]) -> Counter[str]:
+    """How many pods of each created object the model says the controllers make for ``manifest``."""
+    return Counter(pod.created for pod in pods_of(manifest))
+
+
+def created_count(manifest: dict[str, Any], name: str) -> list[Any]:
+    """What the model's ``count`` of the created object ``name`` gives, one value an entry of its ``each``."""
+    model = load_model().of(manifest["apiVersion"], manifest["kind"])
+    assert model is not None
+    [created] = [c for c in model.creates if c.name == name]
+    runtime = JqRuntime()
+    entries = list(runtime.evaluate(created.each, JqInput(manifest)).outputs) if created.each else [manifest]
+    return [value for entry in entries for value in runtime.evaluate(created.count, JqInput(entry)).outputs]
 
 
 def recorded_objects(kind_folder: str) -> list[dict[str, Any]]:

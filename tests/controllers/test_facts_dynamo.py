@@ -10,10 +10,10 @@ from wmaplint.controllers import load_model, model_for
 from wmaplint.jq.runtime import JqInput, JqRuntime
 
 from .helpers import (
-    RECORDINGS,
     catalog,
     example,
     findings,
+    needs_recordings,
     pods_of,
     recorded_objects,
     vary,
@@ -22,7 +22,6 @@ from .helpers import (
 DGD = "nvidia-com-dynamographdeployment-v1alpha1"
 EXAMPLE = f"{DGD}/vllm-disagg.yaml"
 
-needs_recordings = pytest.mark.skipif(not RECORDINGS.is_dir(), reason="needs ../shared/recordings")
 
 
 def with_conditions(text: str, running: str) -> str:

@@ -48,6 +48,14 @@ def test_the_model_covers_every_catalog_kind_and_version() -> None:
         assert model.source and model.file.startswith("schemas/controllers/")
 
 
+def test_every_model_file_has_the_tests_of_its_facts() -> None:
+    """The facts of schemas/controllers/<file>.yaml are tested in test_facts_<file>.py (`-` as `_`)."""
+    tests = Path(__file__).parent.glob("test_facts_*.py")
+    tested = {p.name.removeprefix("test_facts_").removesuffix(".py") for p in tests}
+    files = {p.stem.replace("-", "_") for p in MODEL_DIR.glob("*.yaml")}
+    assert sorted(files - tested) == []
+
+
 def test_every_fact_names_its_source() -> None:
     for kind in load_model().kinds:
         assert kind.source

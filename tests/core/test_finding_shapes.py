@@ -1,4 +1,4 @@
-"""Every kind of finding an analysis records is a `facts.Finding`, in one of its three shapes; what a rule
+"""Every kind of finding an analysis records is a `findings.Finding`, in one of its three shapes; what a rule
 says is a diagnostic, never a finding."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import wmaplint
 from wmaplint.cel.issues import CelIssue, CelViolation, ValidationRuleCompileError, ValidationRuleRejected
 from wmaplint.dataclass import fields
 from wmaplint.diagnostics import ExpressionDiagnostic, Span
-from wmaplint.facts import DataFinding, ExpressionFact, Fact, Finding
+from wmaplint.findings import DataFinding, ExpressionFinding, FileFinding, Finding
 from wmaplint.resolve.validate import ManifestProblem, SchemaViolation
 
-FINDING_WORDS = ("Fact", "Finding", "Issue", "Violation", "Problem")
+FINDING_WORDS = ("FileFinding", "Finding", "Issue", "Violation", "Problem")
 
 
 def _classes() -> list[type]:
@@ -45,12 +45,12 @@ def test_every_class_named_as_a_finding_has_the_one_base() -> None:
 
 
 def test_each_finding_is_in_exactly_one_shape() -> None:
-    shapes = (Fact, ExpressionFact, DataFinding)
+    shapes = (FileFinding, ExpressionFinding, DataFinding)
     findings = [c for c in _classes() if issubclass(c, Finding) and c not in (Finding, *shapes)]
     assert [c.__name__ for c in findings if sum(issubclass(c, s) for s in shapes) != 1] == []
 
 
-def test_a_data_finding_placed_becomes_the_fact_of_its_kind() -> None:
+def test_a_data_finding_placed_becomes_the_finding_of_its_kind() -> None:
     span = Span(3, 5, 3, 9)
     issue = CelIssue(ValidationRuleCompileError, "undeclared reference to 'x'", ("spec", "rule"))
     placed = issue.at("crd.yaml", span)
@@ -61,7 +61,17 @@ def test_a_data_finding_placed_becomes_the_fact_of_its_kind() -> None:
     rejected = violation.at("job.yaml", span)
     assert type(rejected) is ValidationRuleRejected and rejected.field_path == "spec.x"
     problem = ManifestProblem(SchemaViolation, "spec.y: Unsupported value", ("spec", "y"))
-    assert type(problem.at("job.yaml", None)) is SchemaViolation
+    assert type(problem.at("job.yaml", problem.span_in(None))) is SchemaViolation
+
+
+def test_every_data_finding_is_placed_by_one_signature() -> None:
+    """A caller places any data finding alike: the file and the span it found, and the kind's own fields."""
+    expected = [(p.name, p.kind) for p in inspect.signature(DataFinding.at).parameters.values()]
+    kinds = [c for c in _classes() if issubclass(c, DataFinding) and c is not DataFinding]
+    assert kinds
+    differing = [c.__name__ for c in kinds
+                 if [(p.name, p.kind) for p in inspect.signature(c.at).parameters.values()] != expected]
+    assert differing == []
 
 
 def test_what_an_expression_check_says_is_worded_not_found() -> None:

@@ -11,7 +11,7 @@ from wmaplint.rules.examples import JOB
 
 # Modules a definition check has no use for: resolution and its libjq binding, the language server, the
 # JSON Schema validator (rule packs remember that their text passed it), process pools (one file),
-# reporters not asked for, running suites (their facts are loaded with the rules that report them), fixes,
+# reporters not asked for, running suites (their findings are loaded with the rules that report them), fixes,
 # the parser generator of a benchmark, the JSONPath library and its regex engine (the shipped pack's queries
 # run in packs.jsonpath), the .gitignore matcher of `exclude` patterns (no settings name any), the writer of
 # `--output` files, the amounts of resources (decimal: 4 ms).

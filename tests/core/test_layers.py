@@ -45,13 +45,13 @@ def _planted(tmp_path: Path, module: str, text: str) -> Path:
 
 
 def test_an_upward_import_inside_a_function_breaks_the_layers(tmp_path) -> None:
-    # The regression the contract exists for: an analysis wording its facts through the rules package.
+    # The regression the contract exists for: an analysis wording its findings through the rules package.
     worded = """
 
-def _worded(facts):
+def _worded(findings):
     from wmaplint.rules import diagnostics_of
 
-    return diagnostics_of(facts)
+    return diagnostics_of(findings)
 """
     root = _planted(tmp_path, "resolve/loading.py", worded)
     run = lint_imports(root)
@@ -147,12 +147,12 @@ def test_every_module_is_on_the_map() -> None:
     assert unmapped() == []
 
 
-def test_an_analysis_words_its_facts_from_a_fresh_interpreter_without_importing_the_rules_first() -> None:
+def test_an_analysis_words_its_findings_from_a_fresh_interpreter_without_importing_the_rules_first() -> None:
     # the package root installs the rule loader, so no entry point has to import wmaplint.rules beforehand
     program = """
 import sys
 from wmaplint.diagnostics import Span
-from wmaplint.facts import diagnostics_of
+from wmaplint.findings import diagnostics_of
 from wmaplint.source.faults import YamlSyntax
 assert "wmaplint.rules" not in sys.modules
 (found,) = diagnostics_of([YamlSyntax("a.yaml", Span(2, 3, 2, 4), "mapping values are not allowed here")])

@@ -22,13 +22,13 @@ from wmaplint import memo
 # owner module:name -> what the table holds; filled at import, never emptied
 TABLES = {
     "wmaplint.diagnostics:RULES": "every rule by id, as the rule modules define them",
-    "wmaplint.facts:WORDINGS": "each kind of fact with the rule that words it, as the rule modules load",
-    "wmaplint.facts:_rule_loader": "the function importing every rule module, installed by wmaplint.rules",
+    "wmaplint.findings:WORDINGS": "each kind of finding with the rule that words it, as rule modules load",
+    "wmaplint.findings:_rule_loader": "the function importing every rule module, installed by wmaplint.rules",
     "wmaplint.rules:DEFINITION_CHECKS": "the checks of definitions, as the rule modules load",
     "wmaplint.rules:DOCUMENT_CHECKS": "the checks of other documents, as the rule modules load",
     "wmaplint.rules:EXPRESSION_CHECKS": "the checks of jq expressions, as the rule modules load",
     "wmaplint.rules:DEFINITION_ANALYSES": "the analyses of definitions, as the rule modules load",
-    "wmaplint.rules:REFINERS": "how a rule refines a typed fact in its definition, as the rule modules load",
+    "wmaplint.rules:REFINERS": "how a rule refines a typed finding in its definition, as rule modules load",
     "wmaplint.rules:_loaded": "whether every rule module was imported",
     "wmaplint.jq.ast:_NODE_CLASSES": "the jq node classes, as the module defines them",
     "wmaplint.jq.ast:_CHILD_FIELDS": "the fields of each jq node class that hold nodes, as the module loads",

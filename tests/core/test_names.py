@@ -7,7 +7,7 @@ import pkgutil
 from collections import defaultdict
 
 import wmaplint
-from wmaplint.facts import Finding
+from wmaplint.findings import Finding
 
 
 def _kinds(base: type) -> list[type]:

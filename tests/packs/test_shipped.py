@@ -121,7 +121,7 @@ def about_selectors(text: str) -> list:
 
 
 def test_a_pod_child_without_pod_selector_is_one_finding_of_the_built_in_rule() -> None:
-    """The pack's KBP004 said what WM520 says; the fact has one id now (docs/rule-packs.md)."""
+    """The pack's KBP004 said what WM520 says; the finding has one id now (docs/rule-packs.md)."""
     text = TWO_PODS.replace(
         "        podSelector:\n          componentTypeSelector: {keyPath: "
         "'.metadata.labels[\"example.com/worker\"]'}\n",

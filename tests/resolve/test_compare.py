@@ -226,10 +226,10 @@ def test_a_fraction_of_a_gpu_in_the_totals_is_worded_in_decimals_and_one_gpu_in_
     from decimal import Decimal
 
     from wmaplint.diagnostics import Span
-    from wmaplint.facts import diagnostics_of
-    from wmaplint.resolve.facts import GpuTotalDiffers
+    from wmaplint.findings import diagnostics_of
+    from wmaplint.resolve.findings import GpuTotalDiffers
 
-    fact = GpuTotalDiffers("job.yaml", Span(1, 1, 1, 2), "JobSet", "tiny", Decimal("1"), Decimal("0.00001"))
-    (diagnostic,) = diagnostics_of([fact])
+    found = GpuTotalDiffers("job.yaml", Span(1, 1, 1, 2), "JobSet", "tiny", Decimal("1"), Decimal("0.00001"))
+    (diagnostic,) = diagnostics_of([found])
     assert diagnostic.message == ("JobSet tiny: the tree predicts 1 GPU, the workload's listed pods ask for "
                                   "0.00001")

@@ -74,10 +74,10 @@ def differences(objects: list[tuple[str, int, Any]]) -> Iterator[tuple[str, str,
             theirs = gojq_matches(compile_status(definition), [o for _, _, o in mine])
             status = entry.definition.root.status if entry.definition.root is not None else None
             for (file, index, obj), expected in zip(mine, theirs, strict=True):
-                facts: list[Any] = []
-                matches = evaluate_status(status, Evaluator(runtime, obj, facts, str(path))).matches
+                findings: list[Any] = []
+                matches = evaluate_status(status, Evaluator(runtime, obj, findings, str(path))).matches
                 # a failed evaluation is a finding in wmaplint and fails the whole status in the runtime
-                got = ["<error>"] if facts else (matches or ["Undefined"])
+                got = ["<error>"] if findings else (matches or ["Undefined"])
                 if got != expected:
                     yield path.name, file, index, got, expected
 

@@ -3,7 +3,7 @@ status extraction (dsx-ai-factory/workload-map pkg/resource/accessor.go@17a7919)
 
 from wmaplint.jq.runtime import default_runtime
 from wmaplint.resolve.evaluate import Evaluator
-from wmaplint.resolve.facts import EvaluationFailed
+from wmaplint.resolve.findings import EvaluationFailed
 from wmaplint.resolve.loading import definitions_of, load_file
 from wmaplint.resolve.status_match import evaluate_status
 
@@ -25,30 +25,30 @@ spec:
 """
 
 
-def _facts(tmp_path, status):
+def _findings(tmp_path, status):
     path = tmp_path / "d.yaml"
     path.write_text(DEFINITION)
     [entry] = definitions_of(load_file(str(path)).documents)
-    facts: list = []
+    findings: list = []
     obj = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "status": status}
-    evaluate_status(entry.definition.root.status, Evaluator(default_runtime(), obj, facts, str(path)))
-    return [(f.what, f.error) for f in facts if isinstance(f, EvaluationFailed)]
+    evaluate_status(entry.definition.root.status, Evaluator(default_runtime(), obj, findings, str(path)))
+    return [(f.what, f.error) for f in findings if isinstance(f, EvaluationFailed)]
 
 
 def test_a_phase_that_is_not_a_string_is_an_evaluation_failure(tmp_path):
-    assert _facts(tmp_path, {"phase": 3}) == [
+    assert _findings(tmp_path, {"phase": 3}) == [
         ("phase path", "output 3 is not a string: the runtime cannot read it and reports no status for the "
          "workload")
     ]
 
 
 def test_conditions_that_are_not_lists_of_objects_are_an_evaluation_failure(tmp_path):
-    assert [what for what, _ in _facts(tmp_path, {"conditions": {"type": "Ready"}})] == ["conditions path"]
-    assert [e.split(":")[0] for _, e in _facts(tmp_path, {"conditions": ["Ready"]})] == [
+    assert [what for what, _ in _findings(tmp_path, {"conditions": {"type": "Ready"}})] == ["conditions path"]
+    assert [e.split(":")[0] for _, e in _findings(tmp_path, {"conditions": ["Ready"]})] == [
         "a condition is not an object"
     ]
 
 
 def test_null_phase_and_conditions_are_read_as_absent(tmp_path):
-    assert _facts(tmp_path, {"phase": None, "conditions": None}) == []
-    assert _facts(tmp_path, {"phase": "Running", "conditions": [None, {"type": "Ready"}]}) == []
+    assert _findings(tmp_path, {"phase": None, "conditions": None}) == []
+    assert _findings(tmp_path, {"phase": "Running", "conditions": [None, {"type": "Ready"}]}) == []

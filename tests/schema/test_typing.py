@@ -202,9 +202,9 @@ def test_any_never_reports_and_language_constructs_are_typed(types):
     }
     for text, kind in cases.items():
         result = infer(parse(text), job)
-        assert result.facts == [], text
+        assert result.findings == [], text
         assert kind in result.type.kinds(), (text, result.type)
-    (f,) = infer(parse("def f: .spec; f | .paralelism"), job).facts
+    (f,) = infer(parse("def f: .spec; f | .paralelism"), job).findings
     assert f.data["suggestions"] == ["parallelism"]
 
 
@@ -220,7 +220,7 @@ def test_a_string_indexed_by_a_number_is_a_character_in_gojq(types):
     job = types("batch", "v1", "Job")
     name = ".spec.template.spec.containers[0].name"
     result = infer(parse(f"{name}[0]"), job)
-    assert result.type.kinds() == {STRING} and result.facts == []
+    assert result.type.kinds() == {STRING} and result.findings == []
     (f,) = check_expression(f'{name}["x"]', Expectation(), job)
     assert rule_of(f) == "WM302"
 

@@ -7,7 +7,7 @@ same builtin is still reported.
 import pytest
 from worded import message_of, rule_of
 
-from wmaplint.jq.inference.facts import UnguardedIteration
+from wmaplint.jq.inference.findings import UnguardedIteration
 from wmaplint.jq.inference.interpreter import infer
 from wmaplint.jq.parser import parse
 from wmaplint.schema.types import ARRAY, BOOLEAN, INTEGER, OBJECT, STRING, SchemaType
@@ -177,7 +177,7 @@ def test_builtin_results():
             assert result.type.is_any, text
         else:
             assert result.type.kinds() == {kind}, text
-        assert result.facts == [], text
+        assert result.findings == [], text
 
 
 def test_empty_output_gives_no_shape_finding(job):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.cel import types as t
 from wmaplint.cel.issues import (
-    CelFact,
+    CelFinding,
     CelIssue,
     MessageExpressionError,
     Pointer,
@@ -16,7 +16,7 @@ from wmaplint.cel.issues import (
     ValidationRuleCompileError,
     ValidationRuleFieldInvalid,
 )
-from wmaplint.dataclass import dataclass
+from wmaplint.dataclass import dataclass, replace
 from wmaplint.schema.raw import RawSchema, RefResolver
 
 if TYPE_CHECKING:
@@ -313,14 +313,14 @@ def _field_issues(site: ValidationRuleSite, rule_text: str) -> list[CelIssue]:
     return issues
 
 
-def crd_facts(path: str, document: Document) -> list[CelFact]:
+def crd_findings(path: str, document: Document) -> list[CelFinding]:
     """What type-checking finds in the validation rules of a CRD document, placed in its file ``path``: at
     the character a problem has a position at, else at the offending value (the document's start when it is
     gone)."""
     from wmaplint.diagnostics import Span
     from wmaplint.source import ScalarNode, find_node, to_python
 
-    facts = []
+    findings = []
     for issue in check_crd(to_python(document.root)):
         node = find_node(document.root, issue.pointer)
         if isinstance(node, ScalarNode) and issue.offset is not None:
@@ -331,8 +331,8 @@ def crd_facts(path: str, document: Document) -> list[CelFact]:
             root = document.root.span  # type: ignore[union-attr]  # a CRD document has a root
             span = Span(root.start_line, root.start_col, root.start_line, root.start_col + 1)
         data = {"expression": issue.expression} if issue.expression else None
-        facts.append(issue.at(path, span, _one_line(issue.message), data=data))
-    return facts
+        findings.append(replace(issue, message=_one_line(issue.message)).at(path, span, data=data))
+    return findings
 
 
 def _one_line(message: str) -> str:

@@ -1,8 +1,8 @@
 """What the CEL analyses find (no heavy imports, safe to import anywhere).
 
 The analyses read documents as plain data: what they find is an issue or a violation at a key path (a
-``DataFinding``), of a kind that names the fact it becomes once its caller has placed it in a file (``at``);
-the rule that reports the kind words it (``wmaplint.rules.cel``).
+``DataFinding``), of a kind that names the finding it becomes once its caller has placed it in a file
+(``at``); the rule that reports the kind words it (``wmaplint.rules.cel``).
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from typing import Any
 
 from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import Span
-from wmaplint.facts import DataFinding, Fact
+from wmaplint.findings import DataFinding, FileFinding
 
 Pointer = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class CelFact(Fact):
+class CelFinding(FileFinding):
     """A finding about CEL, placed in its file: ``message`` says what is wrong, ``expression`` is the CEL text
     it is about; ``data`` is for machines."""
 
@@ -27,35 +27,35 @@ class CelFact(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ValidationRuleCompileError(CelFact):
+class ValidationRuleCompileError(CelFinding):
     """A validation rule of a CRD does not compile or type-check against its schema."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class MessageExpressionError(CelFact):
+class MessageExpressionError(CelFinding):
     """A validation rule's messageExpression is empty, does not compile or does not yield a string."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ValidationCostExceeded(CelFact):
+class ValidationCostExceeded(CelFinding):
     """A validation rule's (or messageExpression's) estimated cost, or the total of a schema's, passes the
     limit the API server applies when the CRD is written."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ValidationRuleFieldInvalid(CelFact):
+class ValidationRuleFieldInvalid(CelFinding):
     """A field of a validation rule entry (rule, message, reason, optionalOldSelf) is not accepted."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class GroupByExpressionError(CelFact):
+class GroupByExpressionError(CelFinding):
     """A gang member's groupByExpressions entry (the ``index``-th) is not valid CEL over a Pod."""
 
     index: int = 0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ObjectFinding(CelFact):
+class ObjectFinding(CelFinding):
     """What running an object's validation rules found: ``field_path`` as the API server names it (``<nil>``
     for the object's root); ``definition``: the object is a definition, checked against the Karta CRD, not a
     workload manifest."""
@@ -79,26 +79,26 @@ class ValidationRuleNotEvaluated(ObjectFinding):
 class CelIssue(DataFinding):
     """A finding about a CEL expression of a document read as plain data.
 
-    ``kind`` is the fact it becomes; ``pointer`` is the key path inside the checked document to the offending
-    value (the ``rule``/``messageExpression`` string, or the entry); ``offset`` is a code-point offset inside
-    that string when the problem has a position; ``expression`` is the CEL text.
+    ``kind`` is the finding it becomes; ``pointer`` is the key path inside the checked document to the
+    offending value (the ``rule``/``messageExpression`` string, or the entry); ``offset`` is a code-point
+    offset inside that string when the problem has a position; ``expression`` is the CEL text.
     """
 
-    kind: type[CelFact]
+    kind: type[CelFinding]
     message: str
     pointer: Pointer
     offset: int | None = None
     expression: str = ""
 
-    def at(self, path: str, span: Span, message: str | None = None, **more: Any) -> CelFact:
-        """The fact, placed at ``span`` of file ``path`` (with ``message`` instead of the issue's own)."""
-        return self.kind(path, span, self.message if message is None else message, self.expression, **more)
+    def at(self, path: str, span: Span, **more: Any) -> CelFinding:
+        """The finding, placed at ``span`` of file ``path``."""
+        return self.kind(path, span, self.message, self.expression, **more)
 
 
 @dataclass(frozen=True)
 class CelViolation(DataFinding):
     """A validation rule that rejected an object (or was not run on it), rendered like the API server's field
-    error; ``kind`` is the fact it becomes."""
+    error; ``kind`` is the finding it becomes."""
 
     kind: type[ObjectFinding]
     message: str  # the full field error, e.g. "spec.x: Invalid value: ..."
@@ -109,7 +109,7 @@ class CelViolation(DataFinding):
     expression: str = ""
 
     def at(self, path: str, span: Span, **more: Any) -> ObjectFinding:
-        """The fact, placed at ``span`` of file ``path``."""
+        """The finding, placed at ``span`` of file ``path``."""
         return self.kind(path, span, self.message, self.expression, field_path=self.field_path, **more)
 
     @property

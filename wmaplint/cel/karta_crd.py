@@ -71,7 +71,7 @@ def _decided_natively(rule: object) -> bool:
     return text is not None and " ".join(str(rule.get("rule", "")).split()) == text
 
 
-def karta_crd_facts(
+def karta_crd_findings(
     path: str, document: Document, definition: Definition, store: Schemas | None
 ) -> list[ObjectFinding]:
     """What the validation rules of the Karta CRD (as the schema store serves it) find on a Karta
@@ -87,7 +87,7 @@ def karta_crd_facts(
     from wmaplint.cel import validate_object
 
     root = document.root
-    facts: list[ObjectFinding] = []
+    findings: list[ObjectFinding] = []
     seen: set[tuple[int, str]] = set()
     for violation in validate_object(schema.raw, to_python(root), schema.resolve_ref):
         if _covered(find_node(root, tuple(violation.data_path)), violation.detail, definition.components):
@@ -102,6 +102,6 @@ def karta_crd_facts(
         else:
             start = definition.document_node.span
             span = Span(start.start_line, start.start_col, start.start_line, start.start_col + 1)
-        facts.append(violation.at(path, span, definition=True,
+        findings.append(violation.at(path, span, definition=True,
                                   data={"rule": violation.expression, "field": violation.field_path}))
-    return facts
+    return findings

@@ -11,7 +11,7 @@ document is recognised here, so that it gets one finding instead of one per unkn
 from __future__ import annotations
 
 from wmaplint.dataclass import dataclass
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
 
 # Keys of an accessor that the released format never uses; `expression` alone is a released key too.
@@ -20,7 +20,7 @@ SPEC_KEYS = {"variables": "named CEL expressions", "references": "references to 
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class CelFormatDefinition(Fact):
+class CelFormatDefinition(FileFinding):
     """The document is in the proposed CEL format; ``field`` (at ``span``) is its first field of that
     format and ``shape`` says what makes it one."""
 

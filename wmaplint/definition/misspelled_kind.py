@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from wmaplint.dataclass import dataclass
 from wmaplint.definition.model import DEFINITION_KINDS
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 from wmaplint.source.nodes import MappingNode, Node, ScalarNode
 
 _FOLDED = {kind.lower(): kind for kind in DEFINITION_KINDS}
@@ -20,7 +20,7 @@ _GROUPS = {api_version.rpartition("/")[0] for api_version in DEFINITION_KINDS.va
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class KindCase(Fact):
+class KindCase(FileFinding):
     """The document's ``kind`` is ``written``, the definition kind ``kind`` in another case."""
 
     written: str
@@ -28,7 +28,7 @@ class KindCase(Fact):
 
 
 def kind_case(root: Node | None, path: str) -> KindCase | None:
-    """The fact for a document whose kind is a definition kind in another case, else None."""
+    """The finding for a document whose kind is a definition kind in another case, else None."""
     if not isinstance(root, MappingNode):
         return None
     kind = root.get("kind")

@@ -2,7 +2,7 @@
 sizes, and a status block the file should not carry.
 
 The walk goes over positioned nodes, driven by the format's JSON Schema (``wmaplint.definition.format``,
-written from the table of fields); each finding is a fact, which the format rules word.
+written from the table of fields); each finding is a finding, which the format rules word.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from wmaplint.dataclass import dataclass
 from wmaplint.definition.format import DEFINITION_SCHEMA, FORMAT_REFS
 from wmaplint.diagnostics import Span
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 from wmaplint.schema.raw import RawSchema, follow
 from wmaplint.source import MappingNode, Node, ScalarNode, SequenceNode
 from wmaplint.spelling import suggestions
@@ -28,7 +28,7 @@ def place(pointer: Pointer) -> str:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class StructureFact(Fact):
+class StructureFinding(FileFinding):
     """What the walk found at ``pointer``, the key path of the value (or mapping, or list) concerned."""
 
     pointer: Pointer
@@ -39,7 +39,7 @@ class StructureFact(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class InvalidType(StructureFact):
+class InvalidType(StructureFinding):
     """``node`` is not the ``expected`` JSON type (``object``, ``array`` or ``string``)."""
 
     node: Node
@@ -47,14 +47,14 @@ class InvalidType(StructureFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class MissingField(StructureFact):
+class MissingField(StructureFinding):
     """The mapping at ``pointer`` lacks the required ``field`` (or has it null)."""
 
     field: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UnknownKey(StructureFact):
+class UnknownKey(StructureFinding):
     """The mapping at ``pointer`` has a key, ``name``, that its object does not: ``valid`` are the keys it
     has, ``suggestions`` the closest of them, best first."""
 
@@ -65,7 +65,7 @@ class UnknownKey(StructureFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class DuplicateEntry(StructureFact):
+class DuplicateEntry(StructureFinding):
     """The list at ``pointer`` repeats an entry that must be unique: a set repeats the value ``texts[0]``, a
     list map the values ``texts`` of its keys ``keys``. ``first``: where the entry stands the first time."""
 
@@ -75,7 +75,7 @@ class DuplicateEntry(StructureFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class EmptyValue(StructureFact):
+class EmptyValue(StructureFinding):
     """A value smaller than the format allows: a ``string`` shorter, a ``map`` or a ``list`` with fewer
     entries than ``least``."""
 
@@ -84,7 +84,7 @@ class EmptyValue(StructureFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class StatusBlock(Fact):
+class StatusBlock(FileFinding):
     """The document carries a status block (not empty or null)."""
 
 
@@ -98,10 +98,10 @@ def _head(node: Node) -> Node:
 class _Walk:
     def __init__(self, path: str) -> None:
         self.path = path
-        self.facts: list[Fact] = []
+        self.findings: list[FileFinding] = []
         self.stack: list[tuple[Node, object, Pointer, Node]] = []
 
-    def run(self, root: MappingNode) -> list[Fact]:
+    def run(self, root: MappingNode) -> list[FileFinding]:
         self.stack.append((root, DEFINITION_SCHEMA, (), root))
         while self.stack:
             node, raw, pointer, anchor = self.stack.pop()
@@ -113,22 +113,22 @@ class _Walk:
                 continue  # null is "absent" to the API server; required-ness is checked by the parent
             if expected == "object":
                 if not isinstance(node, MappingNode):
-                    self.facts.append(InvalidType(self.path, node.span, pointer, node, "object"))
+                    self.findings.append(InvalidType(self.path, node.span, pointer, node, "object"))
                     continue
                 self._object(node, schema, pointer, anchor)
             elif expected == "array":
                 if not isinstance(node, SequenceNode):
-                    self.facts.append(InvalidType(self.path, node.span, pointer, node, "array"))
+                    self.findings.append(InvalidType(self.path, node.span, pointer, node, "array"))
                     continue
                 self._array(node, schema, pointer, anchor)
             elif expected == "string":
                 if not (isinstance(node, ScalarNode) and isinstance(node.value, str)):
-                    self.facts.append(InvalidType(self.path, node.span, pointer, node, "string"))
+                    self.findings.append(InvalidType(self.path, node.span, pointer, node, "string"))
                     continue
                 least = schema.get("minLength")
                 if isinstance(least, int) and len(node.value) < least:
-                    self.facts.append(EmptyValue(self.path, node.span, pointer, "string", least))
-        return self.facts
+                    self.findings.append(EmptyValue(self.path, node.span, pointer, "string", least))
+        return self.findings
 
     def _object(self, node: MappingNode, schema: RawSchema, pointer: Pointer, anchor: Node) -> None:
         props = schema.get("properties")
@@ -144,7 +144,7 @@ class _Walk:
                 self.stack.append((value, extra, (*pointer, name), key))
             elif extra is False:
                 valid = sorted(props)
-                self.facts.append(UnknownKey(self.path, key.span, pointer, key, name, tuple(valid),
+                self.findings.append(UnknownKey(self.path, key.span, pointer, key, name, tuple(valid),
                                                tuple(suggestions(name, valid))))
         required = schema.get("required")
         for needed in required if isinstance(required, list) else ():
@@ -153,16 +153,16 @@ class _Walk:
             given = node.get(needed)
             if needed not in present or (isinstance(given, ScalarNode) and given.value is None):
                 target = anchor if anchor is not node else node
-                self.facts.append(MissingField(self.path, _head(target).span, pointer, needed))
+                self.findings.append(MissingField(self.path, _head(target).span, pointer, needed))
         least = schema.get("minProperties")
         if isinstance(least, int) and len(node.pairs) < least:
-            self.facts.append(EmptyValue(self.path, _head(anchor).span, pointer, "map", least))
+            self.findings.append(EmptyValue(self.path, _head(anchor).span, pointer, "map", least))
 
     def _array(self, node: SequenceNode, schema: RawSchema, pointer: Pointer, anchor: Node) -> None:
         items = schema.get("items", {})
         least = schema.get("minItems")
         if isinstance(least, int) and len(node.items) < least:
-            self.facts.append(EmptyValue(self.path, anchor.span, pointer, "list", least))
+            self.findings.append(EmptyValue(self.path, anchor.span, pointer, "list", least))
         for i, item in enumerate(node.items):
             self.stack.append((item, items, (*pointer, i), item))
         list_type = schema.get("x-kubernetes-list-type")
@@ -187,7 +187,7 @@ class _Walk:
             if first is None:
                 seen[marker] = item
                 continue
-            self.facts.append(DuplicateEntry(self.path, _head(item).span, pointer, key_names, texts,
+            self.findings.append(DuplicateEntry(self.path, _head(item).span, pointer, key_names, texts,
                                              _head(first).span))
 
 
@@ -202,10 +202,10 @@ def _status_block(path: str, root: MappingNode) -> StatusBlock | None:
     return StatusBlock(path, key.span)
 
 
-def structure_facts(path: str, root: MappingNode) -> list[Fact]:
+def structure_findings(path: str, root: MappingNode) -> list[FileFinding]:
     """What is wrong with the structure of the definition document ``root`` of the file ``path``."""
-    facts = _Walk(path).run(root)
+    findings = _Walk(path).run(root)
     status = _status_block(path, root)
     if status is not None:
-        facts.append(status)
-    return facts
+        findings.append(status)
+    return findings

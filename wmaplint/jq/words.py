@@ -78,12 +78,12 @@ def builtin_markdown(name: str, arity: int) -> str | None:
     lines: list[str] = []
     if info is not None:
         lines.append(f"**{name}/{arity}** — jq builtin (gojq)")
-        facts = [f"outputs: {_OUTPUTS.get(info.outputs, info.outputs)}", f"result: {info.result}"]
+        properties = [f"outputs: {_OUTPUTS.get(info.outputs, info.outputs)}", f"result: {info.result}"]
         if info.path:
-            facts.append("valid in path expressions")
+            properties.append("valid in path expressions")
         if info.availability != "library":
-            facts.append(f"availability: {info.availability}")
-        lines += ["", "; ".join(facts)]
+            properties.append(f"availability: {info.availability}")
+        lines += ["", "; ".join(properties)]
         for label, text in (
             ("Note", info.note),
             ("Impure", info.impure),

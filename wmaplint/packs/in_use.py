@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
-from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.findings import FileFinding, diagnostics_of
 from wmaplint.packs.loader import PackRule, load_pack
 from wmaplint.packs.problems import DuplicateRuleId
 from wmaplint.shipped_data import shipped
@@ -28,11 +28,11 @@ def shipped_pack_paths() -> list[str]:
     return sorted(str(p) for p in SHIPPED_DIR.glob("*.yaml") if p.is_file())
 
 
-def packs_for(config: Any) -> tuple[list[PackRule], list[Fact]]:
+def packs_for(config: Any) -> tuple[list[PackRule], list[FileFinding]]:
     """The rules in force for a configuration and the problems of its packs (each id kept once)."""
     extra = tuple(getattr(config, "rule_packs", ()) or ())
     rules: list[PackRule] = []
-    problems: list[Fact] = []
+    problems: list[FileFinding] = []
     owners: dict[str, str] = {}
     for path in [*shipped_pack_paths(), *extra]:
         pack = load_pack(path)

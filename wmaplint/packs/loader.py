@@ -1,7 +1,7 @@
 """Read a rule pack: positioned YAML -> schema check -> JSONPath and CEL compiled and typed against the
 format.
 
-Every problem is a fact (``wmaplint.packs.problems``) whose path is the pack file, at the line of the
+Every problem is a finding (``wmaplint.packs.problems``) whose path is the pack file, at the line of the
 offending value; a rule with a problem is left out of the pack (the other rules still run).
 """
 
@@ -19,7 +19,7 @@ from wmaplint.cel.budget import CostTable
 from wmaplint.dataclass import dataclass, field
 from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.diagnostics import Rule, Severity, Span
-from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.findings import FileFinding, diagnostics_of
 from wmaplint.packs import jsonpath, paths, record
 from wmaplint.packs.problems import BadAssert, BadGiven, DuplicateRuleId, PackInvalid
 from wmaplint.packs.schema import API_VERSION, KIND, PACK_SCHEMA
@@ -137,7 +137,7 @@ class LoadedPack:
     path: str
     name: str
     rules: list[PackRule] = field(default_factory=list)
-    problems: list[Fact] = field(default_factory=list)
+    problems: list[FileFinding] = field(default_factory=list)
 
 
 def _point(node: Node | None, offset: int | None, word: str = "") -> Span:
@@ -158,10 +158,10 @@ def _word(message: str) -> str:
     return found.group(1) if found else ""
 
 
-def _schema_problems(data: Json, root: Node, path: str) -> list[Fact]:
+def _schema_problems(data: Json, root: Node, path: str) -> list[FileFinding]:
     from jsonschema import Draft202012Validator
 
-    problems: list[Fact] = []
+    problems: list[FileFinding] = []
     for error in sorted(
         Draft202012Validator(PACK_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.path))
     ):
@@ -212,7 +212,7 @@ def _schema_message(error: Any) -> str:
 
 def _compile_given(
     text: str, node: Node, path: str, rule_id: str
-) -> tuple[CompiledGiven | None, paths.StaticPath, Fact | None]:
+) -> tuple[CompiledGiven | None, paths.StaticPath, FileFinding | None]:
     try:
         query = jsonpath.compile_query(text)
     except (jsonpath.QueryError, RecursionError) as exc:
@@ -232,7 +232,7 @@ def root_type() -> Any:
 
 def _check_cel(
     text: str, node: Node, self_types: list[Any], expect: str, what: str, path: str, rule_id: str
-) -> tuple[PackCel | None, list[Fact]]:
+) -> tuple[PackCel | None, list[FileFinding]]:
     from wmaplint.cel import types as t
     from wmaplint.cel.checker import check_expression
 
@@ -251,7 +251,7 @@ def _check_cel(
 def _load_rule(
     index: int, raw: Mapping[str, Any], node: MappingNode, path: str,
     recorded: tuple[record.Program, record.Program | None] | None = None,
-) -> tuple[PackRule | None, list[Fact]]:
+) -> tuple[PackRule | None, list[FileFinding]]:
     """One rule; ``recorded`` holds its programs when this pack text compiled cleanly before."""
     rule_id = raw["id"]
     given_node = node.get("given")
@@ -262,7 +262,7 @@ def _load_rule(
         if isinstance(given_node, ScalarNode)
         else (given_node.items if isinstance(given_node, SequenceNode) else [])
     )
-    problems: list[Fact] = []
+    problems: list[FileFinding] = []
     compiled: list[CompiledGiven] = []
     self_types = []
     for text, gnode in zip(givens_raw, given_nodes, strict=False):
@@ -277,7 +277,7 @@ def _load_rule(
     assert_node = node.get("assert")
     assert assert_node is not None
     message_expression = raw.get("messageExpression")
-    cel_problems: list[Fact] = []
+    cel_problems: list[FileFinding] = []
     assertion: PackCel | None
     message_program: PackCel | None = None
     if recorded is not None and (recorded[1] is None) == (message_expression is None):

@@ -4,11 +4,11 @@ it. Each is placed in the pack file, at the offending value."""
 from __future__ import annotations
 
 from wmaplint.dataclass import dataclass
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PackInvalid(Fact):
+class PackInvalid(FileFinding):
     """The file cannot be used as a pack: ``problem`` says why (unreadable, not YAML, not one document, not
     in the pack format)."""
 
@@ -16,7 +16,7 @@ class PackInvalid(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class BadGiven(Fact):
+class BadGiven(FileFinding):
     """The ``given`` of pack rule ``rule_id`` does not parse as a JSONPath (``parsed`` False: ``problem`` is
     the parser's), or selects nothing the definition format has (``problem`` says what)."""
 
@@ -27,7 +27,7 @@ class BadGiven(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class BadAssert(Fact):
+class BadAssert(FileFinding):
     """The ``field`` (``assert`` or ``messageExpression``) of pack rule ``rule_id`` does not compile or
     type-check: ``problem`` is the checker's (None: it yielded no program)."""
 
@@ -37,7 +37,7 @@ class BadAssert(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class DuplicateRuleId(Fact):
+class DuplicateRuleId(FileFinding):
     """Pack rule ``rule_id`` repeats an id: the pack's own rule at ``first_line``, or the rule of the pack at
     ``owner`` (the packs in use share one set of ids)."""
 

@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.jq.runtime import default_runtime
-from wmaplint.resolve.facts import GpuTotalDiffers, PodCountDiffers, PodUnattributed
+from wmaplint.resolve.findings import GpuTotalDiffers, PodCountDiffers, PodUnattributed
 from wmaplint.resolve.model import ComponentCount, PodComparison, Workload
 from wmaplint.resolve.pods import PodMatcher, attribute_pods, pod_name
 from wmaplint.resolve.quantities import pod_resources
@@ -230,7 +230,7 @@ def _gpus(pod: Json) -> Decimal:
 def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: list[Any], owners: Owners,
                  runtime: JqRuntime | None = None, taken: set[int] | None = None) -> list[Any]:
     """Attribute the listed pods of the workload and compare them with its tree; the comparison is set on
-    the workload and its mismatches join its facts. Returns the pods it took (``taken``: ids of pods an
+    the workload and its mismatches join its findings. Returns the pods it took (``taken``: ids of pods an
     earlier workload of the run took, which it leaves)."""
     taken = taken if taken is not None else set()
     uid = get(get(obj, "metadata"), "uid")
@@ -249,7 +249,7 @@ def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: lis
     for pod, attribution in zip(candidates, attributions, strict=True):
         if how[id(pod)] == BY_SELECTORS and attribution.component is None:
             foreign.append(attribution.pod)  # nothing says it is of the workload, and no selector claims it
-            workload.facts = [f for f in workload.facts
+            workload.findings = [f for f in workload.findings
                               if not (isinstance(f, PodUnattributed) and f.pod == attribution.pod)]
             continue
         kept.append(attribution)
@@ -272,7 +272,7 @@ def compare_pods(definition: Definition, workload: Workload, obj: Any, pods: lis
     )
     comparison.components = _counts(workload, predicted, kept)
     workload.comparison = comparison
-    _facts(definition, workload, comparison)
+    _findings(definition, workload, comparison)
     return keep_pods
 
 
@@ -318,7 +318,7 @@ def _counts(workload: Workload, predicted: list[Any], kept: list[Any]) -> list[C
     return counts
 
 
-def _facts(definition: Definition, workload: Workload, comparison: PodComparison) -> None:
+def _findings(definition: Definition, workload: Workload, comparison: PodComparison) -> None:
     path = workload.definition_path
     structure = definition.structure_node or definition.document_node
     for count in comparison.components:
@@ -331,8 +331,8 @@ def _facts(definition: Definition, workload: Workload, comparison: PodComparison
             extra = [a.pod for a in workload.pods if a.component == count.component
                      and (not count.instance or a.instance == count.instance)]
             which = ", ".join(extra[:5])
-        workload.facts.append(PodCountDiffers(path, where.span, count.component, count.instance,
+        workload.findings.append(PodCountDiffers(path, where.span, count.component, count.instance,
                                               count.predicted, count.listed, which))
     if comparison.predicted_gpus != comparison.listed_gpus:
-        workload.facts.append(GpuTotalDiffers(path, structure.span, workload.kind, workload.name,
+        workload.findings.append(GpuTotalDiffers(path, structure.span, workload.kind, workload.name,
                                               comparison.predicted_gpus, comparison.listed_gpus))

@@ -5,22 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime
-from wmaplint.resolve.facts import BuiltinNotAllowed, EvaluationFailed, LimitExceeded
+from wmaplint.resolve.findings import BuiltinNotAllowed, EvaluationFailed, LimitExceeded
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
     from wmaplint.source.plain import Json
 
 
 class Evaluator:
-    """Runs expressions on one document; a failure becomes a fact at the expression, in file ``path``."""
+    """Runs expressions on one document; a failure becomes a finding at the expression, in file ``path``."""
 
-    def __init__(self, runtime: JqRuntime, data: Json | JqInput, facts: list[Fact], path: str,
+    def __init__(self, runtime: JqRuntime, data: Json | JqInput, findings: list[FileFinding], path: str,
                  known: dict[str, JqResult] | None = None) -> None:
         self.runtime = runtime
         self.input = data if isinstance(data, JqInput) else JqInput(data)  # a prepared input keeps its text
-        self.facts = facts
+        self.findings = findings
         self.path = path
         # results on this input had already (shared by the evaluators of one input): prefetched here
         self._prefetched: dict[str, JqResult] = {} if known is None else known
@@ -31,8 +31,8 @@ class Evaluator:
         self._prefetched.update(self.runtime.evaluate_many(programs, self.input))
 
     def run(self, expr: Expr, what: str, program: str | None = None) -> JqResult | None:
-        """Outputs of ``expr`` (or of ``program``, which is built from it), or None and a fact when it fails.
-        ``what`` names its place for the message ("replicasPath of worker")."""
+        """Outputs of ``expr`` (or of ``program``, which is built from it), or None and a finding when it
+        fails. ``what`` names its place for the message ("replicasPath of worker")."""
         program = expr.text if program is None else program
         result = self._prefetched.get(program)
         if result is None:
@@ -47,5 +47,5 @@ class Evaluator:
             kind = BuiltinNotAllowed
         else:
             kind = EvaluationFailed
-        self.facts.append(kind(self.path, expr.node.span, what, program, str(result.error)))
+        self.findings.append(kind(self.path, expr.node.span, what, program, str(result.error)))
         return None

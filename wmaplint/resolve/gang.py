@@ -1,9 +1,9 @@
 """The gang a definition gives a workload, as KAI-Scheduler's pod grouper builds it: which grouper KAI asks
 (``wmaplint.resolve.kai``), the PodGroups the Karta grouper makes pod by pod (``wmaplint.resolve.grouper``)
-and what they mean for the workload, as facts: pods of one PodGroup that compute different min-available (the
-PodGroup handler keeps the last pod's), a PodGroup that asks for more pods than ever join it, a min-available
-of 0, and the pods KAI fails for (a key that is no name, no member, an instance not found, a podGroup it
-refuses).
+and what they mean for the workload, as findings: pods of one PodGroup that compute different min-available
+(the PodGroup handler keeps the last pod's), a PodGroup that asks for more pods than ever join it, a
+min-available of 0, and the pods KAI fails for (a key that is no name, no member, an instance not found, a
+podGroup it refuses).
 
 The summary per gang of the definition (``preview_gangs``, what `tree` shows and suites expect) is the
 min-available every PodGroup of that gang gets, computed without pods: the member's subtree scale, of each
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from wmaplint.resolve.facts import (
+from wmaplint.resolve.findings import (
     GangKeyNotAName,
     GangMemberUnknown,
     InstanceSelectorMismatch,
@@ -34,7 +34,7 @@ from wmaplint.source import to_python
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition, GangMember
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
     from wmaplint.jq.runtime import JqRuntime
     from wmaplint.source import Node
     from wmaplint.source.plain import Json
@@ -48,7 +48,7 @@ _CODE = f"{KAI} pkg/podgrouper/podgrouper/plugins/karta/grouper.go"
 
 
 def preview_gangs(definition: Definition, workload: Workload) -> list[Gang]:
-    """The gangs of the definition on the workload; a member that names no component joins its facts."""
+    """The gangs of the definition on the workload; a member that names no component joins its findings."""
     scales = Scales(definition, workload)
     gangs: list[Gang] = []
     if definition.pod_group is not None:
@@ -87,7 +87,7 @@ def _part(member: GangMember, definition: Definition, workload: Workload, scales
     if member.component is None or member.component_node is None:
         return None
     if member.component not in scales.by_name:
-        workload.facts.append(GangMemberUnknown(workload.definition_path, member.component_node.span,
+        workload.findings.append(GangMemberUnknown(workload.definition_path, member.component_node.span,
                                                 member.component))
         return None
     values = _member_values(member.component, definition, workload, scales)
@@ -103,7 +103,7 @@ def _v2(definition: Definition, workload: Workload, scales: Scales) -> Gang:
         if sub.component is None or sub.component_node is None:
             continue
         if sub.component not in scales.by_name:
-            workload.facts.append(GangMemberUnknown(workload.definition_path, sub.component_node.span,
+            workload.findings.append(GangMemberUnknown(workload.definition_path, sub.component_node.span,
                                                     sub.component))
             continue
         try:
@@ -156,7 +156,7 @@ def grouper_for(definition: Definition, workload: Workload) -> Grouping:
 def group_pods(definition: Definition, workload: Workload, obj: Json, runtime: JqRuntime,
                views: list[PodView], source: str, partial: bool = False) -> Grouping:
     """The PodGroups KAI's pod grouper makes of ``views`` (the workload's pods, ``source`` "synthesized" or
-    "listed"); what is wrong with them joins the workload's facts."""
+    "listed"); what is wrong with them joins the workload's findings."""
     grouping = grouper_for(definition, workload)
     grouping.pods, grouping.partial = source, partial
     metadata = get(obj, "metadata")
@@ -175,7 +175,7 @@ def group_pods(definition: Definition, workload: Workload, obj: Json, runtime: J
     grouping.groups = pod_groups(grouped)
     grouping.failed = [pod for pod in grouped if pod.error is not None]
     grouping.unknown = [pod for pod in grouped if pod.unknown is not None]
-    workload.facts.extend(_judge(definition, workload, grouping))
+    workload.findings.extend(_judge(definition, workload, grouping))
     return grouping
 
 
@@ -194,12 +194,12 @@ def _owner_uid(workload: Workload, views: list[PodView]) -> str | None:
 # -- what the PodGroups mean ---------------------------------------------------------------------------------
 
 
-def _judge(definition: Definition, workload: Workload, grouping: Grouping) -> list[Fact]:
+def _judge(definition: Definition, workload: Workload, grouping: Grouping) -> list[FileFinding]:
     judge = _Judge(definition, workload, grouping)
     for group in grouping.groups:
         judge.pod_group(group)
     judge.failures()
-    return judge.facts
+    return judge.findings
 
 
 class _Judge:
@@ -209,7 +209,7 @@ class _Judge:
         self.grouping = grouping
         self.native = (f"{workload.api_version} {workload.kind} with its own {grouping.native} grouper"
                        if grouping.native else "")
-        self.facts: list[Fact] = []
+        self.findings: list[FileFinding] = []
         self.path = workload.definition_path
         self.members = {m.component: m for m in definition.gang_members if m.component}
         self.names = {c.name for c in definition.components if c.name}
@@ -230,20 +230,20 @@ class _Judge:
         if len(computed) > 1:
             parts = tuple(f"{_who(pods)} {'computes' if len(pods) == 1 else 'compute'} {value} ({_how(pods)})"
                           for value, pods in sorted(computed.items()))
-            self.facts.append(PodGroupMinAvailableDiffers(self.path, where.span, group.name, self.whole,
+            self.findings.append(PodGroupMinAvailableDiffers(self.path, where.span, group.name, self.whole,
                                                           parts, self.grouping.pods, self.native))
             return
         if group.min_available is None or group.min_subgroups is not None:
             return
         if group.min_available == 0:
-            self.facts.append(PodGroupEmpty(self.path, where.span, group.name, named, self.native))
+            self.findings.append(PodGroupEmpty(self.path, where.span, group.name, named, self.native))
         elif (group.min_available > len(group.pods) and self.grouping.pods == "synthesized"
               and not self.grouping.partial and not self.grouping.unknown and not self.grouping.failed):
             # only every pod the controller makes tells how many join: a pod list may miss some
             keys = member.group_by_key_paths if member is not None else []
             split = (f"its groupByKeyPaths ({', '.join(keys)}) give the other pods other PodGroups" if keys
                      else "the other pods take other members")
-            self.facts.append(PodGroupNeverFills(self.path, where.span, group.name, self.whole,
+            self.findings.append(PodGroupNeverFills(self.path, where.span, group.name, self.whole,
                                                  group.min_available, len(group.pods), named, split,
                                                  self.native))
 
@@ -262,19 +262,20 @@ class _Judge:
             names = tuple(p.pod for p in pods[:SHOWN_PODS])
             if cause in ("sub-group", "topology") and self.definition.pod_group is not None:
                 where = self._v2_node(pods[0])
-                self.facts.append(PodGroupRejected(self.path, where.span, error, self.native))
+                self.findings.append(PodGroupRejected(self.path, where.span, error, self.native))
             elif cause in ("key", "name"):
                 where = self._key_node(pods[0])
-                self.facts.append(GangKeyNotAName(self.path, where.span, error, names, len(pods),
+                self.findings.append(GangKeyNotAName(self.path, where.span, error, names, len(pods),
                                                   self.native))
             else:
                 where = self._failure_node(pods[0], cause)
-                self.facts.append(PodNotGrouped(self.path, where.span, cause, error, names, len(pods),
+                self.findings.append(PodNotGrouped(self.path, where.span, cause, error, names, len(pods),
                                                 self.native))
 
     def _instance_said(self, pod: GroupedPod) -> bool:
         said = (InstanceSelectorMismatch, PodInstanceUnknown)
-        return any(isinstance(fact, said) and fact.component == pod.component for fact in self.workload.facts)
+        return any(isinstance(finding, said) and finding.component == pod.component
+                   for finding in self.workload.findings)
 
     def _key_node(self, pod: GroupedPod) -> Node:
         """The groupByKeyPaths entry that gives no name (the first of the member's, for the name they

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime
 from wmaplint.resolve.evaluate import Evaluator
-from wmaplint.resolve.facts import ExpressionFailed, InvalidInstanceId, NotACount, OutputCountMismatch
+from wmaplint.resolve.findings import ExpressionFailed, InvalidInstanceId, NotACount, OutputCountMismatch
 from wmaplint.resolve.kai import subdomain_problems
 from wmaplint.resolve.model import GroupedPod, KaiPodGroup, KaiSubGroup
 from wmaplint.resolve.pods import PodMatcher
@@ -38,7 +38,7 @@ from wmaplint.source import to_python
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Component, Definition, GangMember, PodGroup
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
     from wmaplint.resolve.model import Workload
     from wmaplint.resolve.synthesis import SyntheticPod
     from wmaplint.source.plain import Json
@@ -88,8 +88,7 @@ def go_text(value: Json) -> str:
 
 class PodView:
     """One pod as the grouper reads it: a listed pod, every value real, or a synthesized one, of which only
-    the
-    labels the synthesis determines are read (``synthetic``)."""
+    the labels the synthesis determines are read (``synthetic``)."""
 
     def __init__(self, pod: Json, synthetic: SyntheticPod | None = None) -> None:
         self.pod = pod
@@ -155,7 +154,7 @@ class Scales:
             if component.owner_ref is not None:
                 self.children.setdefault(component.owner_ref, []).append(component.name or "")
         self.by_definition = any(c.scale_node is not None for c in components)
-        self.problems = _read_problems(workload.facts)
+        self.problems = _read_problems(workload.findings)
 
     def subtree(self, name: str, instance: str | None) -> int:
         if instance == "":
@@ -220,23 +219,23 @@ def _effective(instance: Any) -> int:
     return 0
 
 
-def _read_problems(facts: list[Fact]) -> dict[str, str]:
+def _read_problems(findings: list[FileFinding]) -> dict[str, str]:
     """Per component, why the library cannot read its instance ids or scales on this manifest."""
     problems: dict[str, str] = {}
-    for fact in facts:
-        if isinstance(fact, OutputCountMismatch) and fact.field in _SCALE_FIELDS:
-            problems.setdefault(fact.component, f"instance ids count ({fact.instances}) does not match "
-                                                f"results count ({fact.outputs})")
-        elif isinstance(fact, NotACount):
-            problems.setdefault(fact.component, f"{fact.field} of {fact.component} gives {fact.value!r}, not "
-                                                "a replica count")
-        elif isinstance(fact, InvalidInstanceId):
-            problems.setdefault(fact.component, f"instance ids of {fact.component} cannot be read "
-                                                f"({fact.value!r} at {fact.index})")
-        elif isinstance(fact, ExpressionFailed):
-            field, _, component = fact.what.partition(" of ")
+    for finding in findings:
+        if isinstance(finding, OutputCountMismatch) and finding.field in _SCALE_FIELDS:
+            problems.setdefault(finding.component, f"instance ids count ({finding.instances}) does not match "
+                                                   f"results count ({finding.outputs})")
+        elif isinstance(finding, NotACount):
+            problems.setdefault(finding.component, f"{finding.field} of {finding.component} gives "
+                                                   f"{finding.value!r}, not a replica count")
+        elif isinstance(finding, InvalidInstanceId):
+            problems.setdefault(finding.component, f"instance ids of {finding.component} cannot be read "
+                                                   f"({finding.value!r} at {finding.index})")
+        elif isinstance(finding, ExpressionFailed):
+            field, _, component = finding.what.partition(" of ")
             if field in (*_SCALE_FIELDS, "instanceIdPath") and component:
-                problems.setdefault(component, f"{fact.what} fails: {fact.error}")
+                problems.setdefault(component, f"{finding.what} fails: {finding.error}")
     return problems
 
 
@@ -350,7 +349,7 @@ class KartaGrouper:
         if view.known is None:  # every type selector on the pod in one pass: the grouper asks several
             programs = [self.matcher.type_program(c) for c in self.selecting.values()]
             view.known = self.runtime.evaluate_many([p for p in programs if p is not None], view.input)
-        scratch: list[Fact] = []
+        scratch: list[FileFinding] = []
         evaluator = Evaluator(self.runtime, view.input, scratch, self.workload.definition_path, view.known)
         matches = self.matcher.type_matches(selecting, evaluator, view.input.value)
         if scratch:

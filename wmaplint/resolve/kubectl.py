@@ -39,7 +39,7 @@ from wmaplint.source import (
 from wmaplint.source.faults import YamlSyntax
 
 if TYPE_CHECKING:
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
 
 WATCH_TYPES = ("ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR")
 _LIST_KEYS = frozenset({"apiVersion", "kind", "metadata", "items"})
@@ -102,12 +102,13 @@ def shift_nodes(root: Node, offset: int, line: int, column: int, source: SourceT
             node.source = source
 
 
-def placed(part: SourceFile, start: int, whole: SourceText, index: int, found: list[Fact]) -> list[Document]:
+def placed(part: SourceFile, start: int, whole: SourceText, index: int, found: list[FileFinding]
+           ) -> list[Document]:
     """The documents of a JSON value of a stream, read on its own from ``start`` of the whole text, moved to
-    where they stand in it (with the facts the reading found); a document past a limit is kept, unbuilt, at
+    where they stand in it (with the findings of the reading); a document past a limit is kept, unbuilt, at
     the value's first line."""
     line, column = whole.position(start)
-    found.extend(shift_fact(fact, line, column) for fact in part.problems)
+    found.extend(shift_finding(finding, line, column) for finding in part.problems)
     documents = []
     for document in part.documents:
         if document.over_limit is not None:
@@ -155,11 +156,11 @@ def shift_span(span: Span, line: int, column: int) -> Span:
     return Span(span.start_line + line - 1, start_col, span.end_line + line - 1, end_col)
 
 
-def shift_fact(fact: Fact, line: int, column: int) -> Fact:
-    """A fact found in a value read on its own, placed in the whole text (every span it holds)."""
-    moved = {f.name: shift_span(getattr(fact, f.name), line, column)
-             for f in fields(fact) if isinstance(getattr(fact, f.name), Span)}
-    shifted: Fact = replace(fact, **moved)  # type: ignore[arg-type]  # only the Span fields are given
+def shift_finding(finding: FileFinding, line: int, column: int) -> FileFinding:
+    """A finding found in a value read on its own, placed in the whole text (every span it holds)."""
+    moved = {f.name: shift_span(getattr(finding, f.name), line, column)
+             for f in fields(finding) if isinstance(getattr(finding, f.name), Span)}
+    shifted: FileFinding = replace(finding, **moved)  # type: ignore[arg-type]  # only the Span fields are given
     return shifted
 
 

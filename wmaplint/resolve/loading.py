@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from wmaplint import memo
 from wmaplint.dataclass import dataclass, field, replace
 from wmaplint.diagnostics import Diagnostic, Span
-from wmaplint.facts import Fact, diagnostics_of
-from wmaplint.resolve.facts import DocumentTooLarge, TooManyDocuments, TooManyNodes
+from wmaplint.findings import FileFinding, diagnostics_of
+from wmaplint.resolve.findings import DocumentTooLarge, TooManyDocuments, TooManyNodes
 from wmaplint.resolve.kubectl import (
     JsonStream,
     held_objects,
@@ -150,16 +150,16 @@ def _at_line(line: int) -> Span:
     return Span(line, 1, line, 4)
 
 
-def _screen(text: str, path: str, budget: Budget) -> tuple[str, list[Fact]]:
+def _screen(text: str, path: str, budget: Budget) -> tuple[str, list[FileFinding]]:
     """The text with every document over MAX_DOCUMENT_BYTES blanked (its lines kept, so positions stay) and
-    cut after the documents the budget allows, before any YAML is parsed; a fact for each."""
+    cut after the documents the budget allows, before any YAML is parsed; a finding for each."""
     starts = [m.start() for m in _DOCUMENT_START.finditer(text)]
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
     if len(text) <= MAX_DOCUMENT_BYTES and len(starts) <= budget.documents:
         budget.documents -= len(starts)
         return text, []
-    problems: list[Fact] = []
+    problems: list[FileFinding] = []
     parts: list[str] = []
     line = 1
     for index, start in enumerate(starts):
@@ -211,7 +211,7 @@ def _over_limit(chunk: str) -> int | None:
     return size
 
 
-def _count(budget: Budget, path: str, line: int, found: list[Fact]) -> bool:
+def _count(budget: Budget, path: str, line: int, found: list[FileFinding]) -> bool:
     """Take one document from the budget; False (said once) when it is spent."""
     if budget.documents <= 0:
         if not budget.exhausted:
@@ -223,7 +223,7 @@ def _count(budget: Budget, path: str, line: int, found: list[Fact]) -> bool:
     return True
 
 
-def _stream_source(text: str, path: str, stream: JsonStream, budget: Budget | None, found: list[Fact]
+def _stream_source(text: str, path: str, stream: JsonStream, budget: Budget | None, found: list[FileFinding]
                    ) -> SourceFile:
     """A stream of JSON values read as documents, each where it stands in the text, held to the resolution
     limits value by value (a value past them is passed over where it stands)."""
@@ -254,7 +254,7 @@ def _stream_source(text: str, path: str, stream: JsonStream, budget: Budget | No
     return source
 
 
-def _within_limits(node: Node, text: str, path: str, budget: Budget, found: list[Fact], counted: bool
+def _within_limits(node: Node, text: str, path: str, budget: Budget, found: list[FileFinding], counted: bool
                    ) -> bool:
     """Whether an object is resolved: each object is held to a document's size and nodes (a document's size
     was held before it was parsed, a list's is not); with ``counted`` it takes a document of the budget."""
@@ -282,7 +282,7 @@ def load_file(path: str, text: str | None = None, budget: Budget | None = None, 
     if text is None:
         text = read_source(path)
     shown = "<stdin>" if path == "-" else path
-    found: list[Fact] = []
+    found: list[FileFinding] = []
     stream = json_stream(text)
     if stream is not None:
         source = _stream_source(text, shown, stream, budget, found)
@@ -330,7 +330,7 @@ def _load_limited(text: str, path: str, budget: Budget | None) -> SourceFile:
     return source
 
 
-def _passed_over(document: Document, path: str, budget: Budget | None, found: list[Fact]) -> None:
+def _passed_over(document: Document, path: str, budget: Budget | None, found: list[FileFinding]) -> None:
     """A manifest document the reader passed over unbuilt for its nodes, reported."""
     assert budget is not None and document.over_limit is not None
     budget.refused += 1

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from wmaplint.controllers import KindModel
     from wmaplint.definition.model import GVK, Component, Definition
     from wmaplint.diagnostics import Diagnostic
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
 
 
 MAX_COMPONENTS = 300  # keeps the subtree walks far from Python's recursion limit
@@ -243,13 +243,13 @@ class Workload:
     definition_name: str
     root: ComponentNode | None
     components: dict[str, ComponentNode]
-    definition_path: str = ""  # the file the definition was read from: where its facts stand
+    definition_path: str = ""  # the file the definition was read from: where its findings stand
     definition_api_version: str = ""  # the root kind's group/version the definition is written for
     status: StatusResult | None = None
     gangs: list[Gang] = field(default_factory=list)
     grouping: Grouping | None = None  # the PodGroups KAI's pod grouper makes (wmaplint.resolve.gang)
-    facts: list[Fact] = field(default_factory=list)  # what resolving found (wmaplint.resolve.facts)
-    diagnostics: list[Diagnostic] = field(default_factory=list)  # the facts as a run reports them
+    findings: list[FileFinding] = field(default_factory=list)  # what resolving found (resolve/findings.py)
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # the findings as a run reports them
     pods: list[PodAttribution] = field(default_factory=list)
     comparison: PodComparison | None = None  # with a pod list: the prediction against the listed pods
     # what the tree assumes about the operator where the manifest leaves it open

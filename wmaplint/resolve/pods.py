@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.evaluate import Evaluator
-from wmaplint.resolve.facts import PodClaimedTwice, PodInstanceUnknown, PodUnattributed, SelectorNotSingle
+from wmaplint.resolve.findings import PodClaimedTwice, PodInstanceUnknown, PodUnattributed, SelectorNotSingle
 from wmaplint.resolve.model import PodAttribution, Workload, resolved_components
 from wmaplint.resolve.values import get
 from wmaplint.source import to_python
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Component, Definition, Expr
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
     from wmaplint.source.plain import Json
 
 
@@ -123,13 +123,13 @@ class PodMatcher:
         result = ev.run(expr, f"{expr.pointer[-2]} of {node.name}")
         values = [v for v in (result.outputs if result else ()) if v not in (None, "")]
         if len(values) != 1:
-            ev.facts.append(SelectorNotSingle(self.path, expr.node.span, field, node.name, len(values),
+            ev.findings.append(SelectorNotSingle(self.path, expr.node.span, field, node.name, len(values),
                                               pod_name(pod)))
             return None
         return _selector_text(values[0])
 
-    def attribute(self, pod: Json, facts: list[Fact]) -> PodAttribution:
-        ev = Evaluator(self.runtime, pod, facts, self.path)
+    def attribute(self, pod: Json, findings: list[FileFinding]) -> PodAttribution:
+        ev = Evaluator(self.runtime, pod, findings, self.path)
         name = pod_name(pod)
         if len(self.with_spec) == 1:
             claimed = [self.with_spec[0]]
@@ -150,19 +150,20 @@ class PodMatcher:
 def attribute_pods(
     definition: Definition, workload: Workload, pods: list[Any], runtime: JqRuntime | None = None
 ) -> list[PodAttribution]:
-    """Attribute every pod; unclaimed and doubly claimed pods become facts of the workload."""
+    """Attribute every pod; unclaimed and doubly claimed pods become findings of the workload."""
     path = workload.definition_path
     matcher = PodMatcher(definition, runtime, path)
     structure = definition.structure_node or definition.document_node
     attributions: list[PodAttribution] = []
     for pod in pods:
-        result = matcher.attribute(pod, workload.facts)
+        result = matcher.attribute(pod, workload.findings)
         attributions.append(result)
         if result.component is None:
             unclaimed = PodUnattributed(path, structure.span, result.pod, workload.kind, workload.name)
-            workload.facts.append(unclaimed)
+            workload.findings.append(unclaimed)
         elif len(result.claimed_by) > 1:
-            workload.facts.append(PodClaimedTwice(path, structure.span, result.pod, tuple(result.claimed_by)))
+            twice = PodClaimedTwice(path, structure.span, result.pod, tuple(result.claimed_by))
+            workload.findings.append(twice)
         elif result.instance is not None:
             node = workload.components.get(result.component)
             id_path = node.component.instance_selector_path if node is not None else None
@@ -173,7 +174,7 @@ def attribute_pods(
             ):
                 where = id_path.node if id_path is not None else node.component.node
                 known = tuple(i.id for i in node.instances)
-                workload.facts.append(
+                workload.findings.append(
                     PodInstanceUnknown(path, where.span, result.pod, result.instance, node.name, known)
                 )
     workload.pods = attributions

@@ -1,7 +1,8 @@
 """Resolve manifest files with definitions: the shared engine of `wmaplint tree` and `wmaplint test`.
 
-What resolving finds is recorded as facts (``wmaplint.resolve.facts``); a run words them as the rules that
-report them registered (``wmaplint.facts.diagnostics_of``) and returns the diagnostics with the workloads.
+What resolving finds is recorded as findings (``wmaplint.resolve.findings``); a run words them as the rules
+that report them registered (``wmaplint.findings.diagnostics_of``) and returns the diagnostics with the
+workloads.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.dataclass import dataclass, field, replace
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
-from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.findings import FileFinding, diagnostics_of
 from wmaplint.jq.runtime import JqRuntime, default_runtime
-from wmaplint.resolve.facts import (
+from wmaplint.resolve.findings import (
     AmbiguousDefinition,
     NoDefinition,
     NoDefinitionInFile,
@@ -57,18 +58,18 @@ class TreeRun:
         return any(d.severity >= Severity.ERROR for d in self.diagnostics)
 
 
-def diagnostics(facts: Iterable[Fact]) -> list[Diagnostic]:
-    """Facts as the diagnostics of the rules that report them."""
-    return list(diagnostics_of(facts))
+def diagnostics(findings: Iterable[FileFinding]) -> list[Diagnostic]:
+    """Findings as the diagnostics of the rules that report them."""
+    return list(diagnostics_of(findings))
 
 
 def workload_diagnostics(workload: Workload, manifest: LoadedDocument | None = None) -> list[Diagnostic]:
     """What resolving ``workload`` found, as diagnostics; each relates the manifest it was evaluated on. What
     a shipped definition's file would hold is placed on the manifest (``wmaplint.resolve.shipped``)."""
     if manifest is not None and is_shipped(workload.definition_path):
-        found = list(on_manifest(workload.facts, workload, manifest))
+        found = list(on_manifest(workload.findings, workload, manifest))
     else:
-        found = diagnostics(workload.facts)
+        found = diagnostics(workload.findings)
     if manifest is not None and manifest.document.root is not None:
         evaluated = RelatedLocation(manifest.path, manifest.document.root.span, "manifest evaluated")
         for diagnostic in found:
@@ -103,7 +104,7 @@ def resolve_documents(
     runtime = runtime or default_runtime()
     model = model if model is not None else model_near()
     run = TreeRun(diagnostics=list(index.problems))
-    facts: list[Fact] = []
+    findings: list[FileFinding] = []
     chosen: list[tuple[Workload, DefinitionEntry, LoadedDocument]] = []
     verified: dict[int, int] = {}
     for manifest in manifests:
@@ -121,7 +122,7 @@ def resolve_documents(
             continue
         if not candidates:
             run.unresolved += 1
-            facts.append(NoDefinition(manifest.path, _at_kind(manifest), show_gvk(gvk)))
+            findings.append(NoDefinition(manifest.path, _at_kind(manifest), show_gvk(gvk)))
             run.notes.append(f"{manifest.path}: no definition for {show_gvk(gvk)}")
             continue
         if len(candidates) > 1:
@@ -133,7 +134,7 @@ def resolve_documents(
             where = _at_kind(manifest)
             exact = [(c.name, c.definition) for c in candidates if c.gvk == gvk]
             kai = hub_choice(exact) if exact else ""
-            facts.append(AmbiguousDefinition(manifest.path, where, show_gvk(gvk), names, related, kai))
+            findings.append(AmbiguousDefinition(manifest.path, where, show_gvk(gvk), names, related, kai))
             continue
         entry = candidates[0]
         # the selectors are verified on the first manifests of each definition: what they get wrong is the
@@ -160,7 +161,7 @@ def resolve_documents(
             taken.update(id(pod) for pod in took)
             # KAI groups the pods it is given, with their real labels and owner (wmaplint.resolve.gang)
             group_listed(entry.definition, workload, manifest.value, took, runtime)
-    run.diagnostics.extend(diagnostics(facts))
+    run.diagnostics.extend(diagnostics(findings))
     for workload, _, manifest in chosen:
         run.workloads.append(workload)
         workload.diagnostics = workload_diagnostics(workload, manifest)
@@ -278,7 +279,7 @@ def resolve_files(
         problems.extend(loaded.problems)
         return loaded.documents
 
-    empty: list[Fact] = []
+    empty: list[FileFinding] = []
     given: list[tuple[str, list[DefinitionEntry]]] = []
     for path in definition_paths:
         documents = load(path)

@@ -1,11 +1,11 @@
 """Findings of a shipped definition, placed on the manifest.
 
-A fact found while resolving stands where the definition says what went wrong (a spec path, a pod group).
+A finding found while resolving stands where the definition says what went wrong (a spec path, a pod group).
 When the definition is one of the shipped catalog, that file lies inside the installed package, where a user
-cannot open or change it; what they can change is the manifest. So such a fact is placed on the manifest's
+cannot open or change it; what they can change is the manifest. So such a finding is placed on the manifest's
 field that the definition read and found wrong (a quantity, the zero a scale path read, the entry of an
 instance), else on the manifest's kind, and its message names the shipped definition and the line of
-`wmaplint catalog show` that the fact was found at.
+`wmaplint catalog show` that the finding was found at.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 from wmaplint.dataclass import replace
 from wmaplint.diagnostics import Diagnostic, Span
-from wmaplint.facts import Fact, diagnostics_of
-from wmaplint.resolve.facts import (
+from wmaplint.findings import FileFinding, diagnostics_of
+from wmaplint.resolve.findings import (
     InvalidQuantity,
     PodCountDiffers,
     PodGroupEmpty,
@@ -42,31 +42,32 @@ def is_shipped(definition_path: str) -> bool:
     return bool(definition_path) and os.path.dirname(os.path.abspath(definition_path)) == str(catalog_dir())
 
 
-def on_manifest(facts: list[Fact], workload: Workload, manifest: LoadedDocument) -> Iterator[Diagnostic]:
-    """The diagnostics of ``facts``; those standing in the shipped definition placed on the manifest."""
+def on_manifest(findings: list[FileFinding], workload: Workload,
+                manifest: LoadedDocument) -> Iterator[Diagnostic]:
+    """The diagnostics of ``findings``; those standing in the shipped definition placed on the manifest."""
     name = workload.definition_name
-    for fact in facts:
-        if fact.path != workload.definition_path:
-            yield from diagnostics_of([fact])
+    for finding in findings:
+        if finding.path != workload.definition_path:
+            yield from diagnostics_of([finding])
             continue
-        placed = replace(fact, path=manifest.path, span=_field_span(fact, workload, manifest))
+        placed = replace(finding, path=manifest.path, span=_field_span(finding, workload, manifest))
         for diagnostic in diagnostics_of([placed]):
-            diagnostic.message += (f" (shipped definition {name}, line {fact.span.start_line} of "
+            diagnostic.message += (f" (shipped definition {name}, line {finding.span.start_line} of "
                                    f"`wmaplint catalog show {name}`)")
             yield diagnostic
 
 
-def _field_span(fact: Fact, workload: Workload, manifest: LoadedDocument) -> Span:
+def _field_span(finding: FileFinding, workload: Workload, manifest: LoadedDocument) -> Span:
     root = manifest.document.root
     node: Node | None = None
-    if isinstance(fact, InvalidQuantity):
-        node = _quantity(root, fact.problem, fact.instance)
-    elif isinstance(fact, PodCountDiffers) and fact.instance:
-        node = _instance_entry(root, fact.instance, at_list=False)
-    elif isinstance(fact, PodInstanceUnknown) and fact.known:
-        node = _instance_entry(root, fact.known[0], at_list=True)
-    elif isinstance(fact, PodGroupEmpty) or (
-            isinstance(fact, PodGroupRejected) and "replica scale" in fact.error):
+    if isinstance(finding, InvalidQuantity):
+        node = _quantity(root, finding.problem, finding.instance)
+    elif isinstance(finding, PodCountDiffers) and finding.instance:
+        node = _instance_entry(root, finding.instance, at_list=False)
+    elif isinstance(finding, PodInstanceUnknown) and finding.known:
+        node = _instance_entry(root, finding.known[0], at_list=True)
+    elif isinstance(finding, PodGroupEmpty) or (
+            isinstance(finding, PodGroupRejected) and "replica scale" in finding.error):
         node = _zero_scale(root, workload)
     if node is None and isinstance(root, MappingNode):
         node = root.get("kind")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from wmaplint.resolve.facts import EvaluationFailed
+from wmaplint.resolve.findings import EvaluationFailed
 from wmaplint.resolve.model import StatusResult
 from wmaplint.source import SequenceNode, to_python
 
@@ -79,7 +79,7 @@ class _Observed:
         """The runtime reads the phase as a string and the conditions as lists of objects; any other output
         fails its whole status extraction (dsx-ai-factory/workload-map pkg/resource/accessor.go@17a7919,
         ExtractStatus), so the workload shows no status."""
-        self.evaluator.facts.append(EvaluationFailed(
+        self.evaluator.findings.append(EvaluationFailed(
             self.evaluator.path, expr.node.span, what, expr.text,
             f"{why}: the runtime cannot read it and reports no status for the workload",
         ))

@@ -17,7 +17,7 @@ from wmaplint.definition.fields import SCALE_FIELDS
 from wmaplint.jq.runtime import JqResult, JqRuntime, default_runtime
 from wmaplint.resolve.counts import as_count, instance_id, why_not_a_count
 from wmaplint.resolve.evaluate import Evaluator
-from wmaplint.resolve.facts import (
+from wmaplint.resolve.findings import (
     FragmentCountMismatch,
     FragmentMisaligned,
     InvalidInstanceId,
@@ -56,12 +56,12 @@ class TreeBuilder:
         self.path = path
         self.references = references
         self.notes: list[str] = []
-        self.facts: list[Any] = []
-        self.eval = Evaluator(runtime, obj, self.facts, path)
+        self.findings: list[Any] = []
+        self.eval = Evaluator(runtime, obj, self.findings, path)
         self.built: dict[str, ComponentNode] = {}
 
-    def _fact(self, kind: type, where: Node, *values: Any) -> None:
-        self.facts.append(kind(self.path, where.span, *values))
+    def _finding(self, kind: type, where: Node, *values: Any) -> None:
+        self.findings.append(kind(self.path, where.span, *values))
 
     # -- one component -------------------------------------------------------------------------------
     def build_component(self, comp: Component, index: int) -> ComponentNode:
@@ -75,7 +75,7 @@ class TreeBuilder:
             for position, value in enumerate(result.outputs if result else ()):
                 text = instance_id(value)
                 if not text:
-                    self._fact(InvalidInstanceId, id_path.node, name, value, position)
+                    self._finding(InvalidInstanceId, id_path.node, name, value, position)
                     text = f"#{position}"
                 ids.append(text)
         count = len(ids)
@@ -88,10 +88,10 @@ class TreeBuilder:
         return node
 
     def _aligned(self, node: ComponentNode, result: JqResult | None, count: int, expr: Expr) -> list[Any]:
-        """Outputs of a spec/scale path aligned with the instances, with a fact when they do not zip."""
+        """Outputs of a spec/scale path aligned with the instances, with a finding when they do not zip."""
         outputs = list(result.outputs) if result else []
         if result is not None and len(outputs) != count:
-            self._fact(OutputCountMismatch, expr.node, expr.field, node.name, len(outputs), count)
+            self._finding(OutputCountMismatch, expr.node, expr.field, node.name, len(outputs), count)
         return outputs[:count] + [None] * (count - len(outputs))
 
     def _outputs(self, node: ComponentNode, expr: Expr, count: int) -> list[Any]:
@@ -127,13 +127,13 @@ class TreeBuilder:
         width = max((len(v) for v in outputs.values()), default=0)
         if not node.multi_instance:
             if width != 1 and outputs:
-                self._fact(FragmentCountMismatch, base, node.name, width, None)
+                self._finding(FragmentCountMismatch, base, node.name, width, None)
         elif width != len(instances):
-            self._fact(FragmentCountMismatch, base, node.name, width, len(instances))
+            self._finding(FragmentCountMismatch, base, node.name, width, len(instances))
         for field, values in outputs.items():
             if 0 < len(values) < width:
                 where = comp.fragment_paths[field].node
-                self._fact(FragmentMisaligned, where, field, node.name, len(values), width)
+                self._finding(FragmentMisaligned, where, field, node.name, len(values), width)
         for inst in instances:
             pieces = {
                 field: values[inst.index] for field, values in outputs.items() if inst.index < len(values)
@@ -145,11 +145,11 @@ class TreeBuilder:
     def _template(self, node: ComponentNode, inst: Instance, metadata: Any, spec: Any, raw: Any, where: Node,
                   framework_words: Any = None) -> PodTemplate | None:
         if not isinstance(raw, dict) or (spec is not None and not isinstance(spec, dict)):
-            self._fact(SpecNotObject, where, node.name, inst.index, raw)
+            self._finding(SpecNotObject, where, node.name, inst.index, raw)
             return None
         template, problems = pod_template(metadata, spec, framework_words)
         for problem in problems[:MAX_QUANTITY_FACTS]:
-            self._fact(InvalidQuantity, where, node.name, inst.id or str(inst.index), problem)
+            self._finding(InvalidQuantity, where, node.name, inst.id or str(inst.index), problem)
         return template
 
     def _scale(self, node: ComponentNode, field: str, expr: Expr, instances: list[Instance],
@@ -160,7 +160,8 @@ class TreeBuilder:
                 continue
             number = as_count(value)
             if number is None:
-                self._fact(NotACount, expr.node, field, node.name, value, inst.index, why_not_a_count(value))
+                why = why_not_a_count(value)
+                self._finding(NotACount, expr.node, field, node.name, value, inst.index, why)
                 continue
             setattr(inst, attribute, number)
 
@@ -195,7 +196,7 @@ class TreeBuilder:
         resolved = resolve_references(self.obj, self.built, self.references)
         self.notes.extend(resolved.notes)
         for problem in resolved.problems[:MAX_QUANTITY_FACTS]:
-            self._fact(InvalidReferencedQuantity, root.component.node, root.name, problem)
+            self._finding(InvalidReferencedQuantity, root.component.node, root.name, problem)
         for node in reversed(self._order(root)):
             _total(node)
         return root
@@ -268,7 +269,7 @@ def resolve_workload(
     With ``with_verify``, the selectors are run on the pods synthesized from ``obj`` and, with
     ``with_grouping``, KAI's pod grouper too (without it, the caller groups listed pods).
 
-    Never raises for bad input: what is wrong is in the returned Workload's facts.
+    Never raises for bad input: what is wrong is in the returned Workload's findings.
     """
     from wmaplint.resolve.assumptions import assumptions_for
     from wmaplint.resolve.gang import preview_gangs
@@ -293,12 +294,12 @@ def resolve_workload(
         components=builder.built,
         definition_path=path,
         definition_api_version=_api_version(definition),
-        facts=builder.facts,
+        findings=builder.findings,
         notes=builder.notes,
     )
     if root is None:
         where = definition.structure_node or definition.document_node
-        workload.facts.append(NoRootComponent(path, where.span))
+        workload.findings.append(NoRootComponent(path, where.span))
         return workload
     workload.assumptions = assumptions_for(obj, runtime, workload.controller)
     if with_status:
@@ -308,7 +309,7 @@ def resolve_workload(
     if with_verify:
         from wmaplint.resolve.verify import verify_selectors
 
-        workload.facts.extend(verify_selectors(definition, workload, obj, runtime))
+        workload.findings.extend(verify_selectors(definition, workload, obj, runtime))
         if with_gangs and with_grouping:
             from wmaplint.resolve.gang import group_synthesized
 

@@ -1,6 +1,6 @@
 """Validate workload manifests against their schemas, as the API server would on create.
 
-Two kinds of findings, both facts positioned in the manifest file and worded by their rules:
+Two kinds of findings, both findings positioned in the manifest file and worded by their rules:
 - structural (``SchemaViolation``): a field the schema does not declare (where unknown fields are not
   preserved), a value of the wrong type, a missing required field, a value outside an enum; the API server
   with strict field validation (kubectl's default) rejects the object;
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import Diagnostic, Span
-from wmaplint.facts import DataFinding, Fact, diagnostics_of
+from wmaplint.findings import DataFinding, FileFinding, diagnostics_of
 from wmaplint.schema.raw import RawSchema, RefResolver, follow
 from wmaplint.source import Document, Node, anchor_node
 
@@ -33,7 +33,7 @@ Path = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SchemaViolation(Fact):
+class SchemaViolation(FileFinding):
     """A manifest does not fit its kind's structural schema; ``message`` is the API server's field error."""
 
     message: str
@@ -41,18 +41,23 @@ class SchemaViolation(Fact):
 
 @dataclass(frozen=True)
 class ManifestProblem(DataFinding):
-    """One finding about a manifest: ``kind`` is the fact it becomes (``kind(path, span, message)``), ``path``
-    the data path; ``at_key`` places it on the key itself."""
+    """One finding about a manifest: ``kind`` is the finding it becomes (``kind(path, span, message)``),
+    ``path`` the data path; ``at_key`` places it on the key itself."""
 
-    kind: Callable[[str, Span, str], Fact]
+    kind: Callable[[str, Span, str], FileFinding]
     message: str
     path: Path
     at_key: bool = True
 
-    def at(self, path: str, root: Node | None) -> Fact:
-        """The fact, placed in file ``path`` whose manifest is ``root``."""
+    def at(self, path: str, span: Span, **more: Any) -> FileFinding:
+        """The finding, placed at ``span`` of file ``path``."""
+        return self.kind(path, span, self.message, **more)
+
+    def span_in(self, root: Node | None) -> Span:
+        """Where the problem stands in the manifest ``root``: its key (``at_key``) or its value, else the
+        whole file."""
         node = anchor_node(root, self.path, self.at_key)
-        return self.kind(path, node.span if node is not None else Span.whole_file(), self.message)
+        return node.span if node is not None else Span.whole_file()
 
 
 @dataclass
@@ -274,7 +279,7 @@ def validate_manifest(value: Json, store: Schemas | None) -> tuple[list[Manifest
 
 def problem_diagnostics(problems: list[ManifestProblem], root: Node | None, path: str) -> list[Diagnostic]:
     """The diagnostics of a manifest's problems, placed in file ``path`` whose manifest is ``root``."""
-    return list(diagnostics_of(problem.at(path, root) for problem in problems))
+    return list(diagnostics_of(problem.at(path, problem.span_in(root)) for problem in problems))
 
 
 def validate_node(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from wmaplint import memo
 from wmaplint.jq.runtime import JqRuntime
 from wmaplint.resolve.evaluate import Evaluator
-from wmaplint.resolve.facts import (
+from wmaplint.resolve.findings import (
     InstanceSelectorMismatch,
     SelectorClaimsNoPod,
     SelectorClaimsOtherPods,
@@ -24,7 +24,7 @@ from wmaplint.resolve.synthesis import SyntheticPod, synthesize
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Component, Definition, Expr
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
     from wmaplint.resolve.model import Workload
     from wmaplint.source.plain import Json
 
@@ -79,8 +79,9 @@ class _Verifier:
         self.pods: list[SyntheticPod] = []
         self.runtime = runtime
         self.matcher = PodMatcher(definition, runtime, workload.definition_path)
-        self.scratch: list[Fact] = []  # evaluation failures on synthesized pods: the real ones are reported
-        self.facts: list[Fact] = []
+        # evaluation failures on synthesized pods: the real ones are reported
+        self.scratch: list[FileFinding] = []
+        self.findings: list[FileFinding] = []
         self.source = _source(workload)
         self._evaluators: dict[int, Evaluator] = {}
         self._programs: list[str] | None = None
@@ -98,8 +99,8 @@ class _Verifier:
             found.prefetch(self._programs)
         return found
 
-    def _fact(self, kind: type, where: Any, *values: Any) -> None:
-        self.facts.append(kind(self.workload.definition_path, where.span, *values, self.source))
+    def _finding(self, kind: type, where: Any, *values: Any) -> None:
+        self.findings.append(kind(self.workload.definition_path, where.span, *values, self.source))
 
     def checks_anything(self) -> bool:
         """Whether some check below could find something on some pods: a type selector whose label keys are
@@ -129,12 +130,12 @@ class _Verifier:
             claimed = [p for p in checked if self._claims(leaf, p)]
             others = [p for p in claimed if p.component not in (leaf.name, "")]
             if others:
-                self._fact(SelectorClaimsOtherPods, where, leaf.name, others[0].component, others[0].name)
+                self._finding(SelectorClaimsOtherPods, where, leaf.name, others[0].component, others[0].name)
             own_checked = [p for p in own if p.determined(keys)]
             if own and len(own_checked) == len(own) and not any(p.component == leaf.name for p in claimed):
                 node = self.workload.components.get(leaf.name)
                 total = node.pods if node is not None else len(own)
-                self._fact(SelectorClaimsNoPod, where, leaf.name, total, _carried(own[0], keys))
+                self._finding(SelectorClaimsNoPod, where, leaf.name, total, _carried(own[0], keys))
 
     def _claims(self, leaf: Any, pod: SyntheticPod) -> bool:
         return self.matcher.type_matches(leaf, self._evaluator(pod), pod.pod)
@@ -162,7 +163,7 @@ class _Verifier:
             given = str(values[0]) if len(values) == 1 else None
             if given != instance:
                 reported.add(pod.component)
-                self._fact(InstanceSelectorMismatch, expr.node, owner, instance, given, pod.name)
+                self._finding(InstanceSelectorMismatch, expr.node, owner, instance, given, pod.name)
 
     def _instance_selector(self, name: str) -> tuple[str, Expr] | None:
         selecting = next((c for c in self.matcher.components if c.name == name), None)
@@ -177,7 +178,8 @@ class _Verifier:
         return selecting.name, selecting.component.instance_selector_path
 
 
-def verify_selectors(definition: Definition, workload: Workload, obj: Json, runtime: JqRuntime) -> list[Fact]:
+def verify_selectors(definition: Definition, workload: Workload, obj: Json,
+                     runtime: JqRuntime) -> list[FileFinding]:
     """What the definition's selectors get wrong on the pods the controller creates for ``obj``."""
     verifier = _Verifier(definition, workload, runtime)
     if not verifier.checks_anything():
@@ -187,4 +189,4 @@ def verify_selectors(definition: Definition, workload: Workload, obj: Json, runt
         return []
     verifier.type_selectors()
     verifier.instance_selectors()
-    return verifier.facts
+    return verifier.findings

@@ -18,24 +18,23 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
   by text and role, and placed in the file (``wmaplint.rules.placement``). With ``confirm``, a finding is
   placed only where ``confirm(ctx, expr, finding)`` holds: what the expression alone cannot tell (what the
   schema says of the values it reads) is asked in the definition.
-- ``@reports(RULE, FactType)``: ``fn(fact)`` words a fact that an analysis found (a YAML fault, a field the
-  schema lacks, a jq runtime error...; ``wmaplint.facts``): it returns the message (or, for a ``Fact`` in the
-  file, the whole diagnostic, to add related locations), or None to say nothing, and the diagnostic takes the
-  fact's place. The facts of the definition's typed paths (``ExpressionFact``s, at offsets into an
-  expression) are placed in the file by ``wmaplint.rules.placement``; with ``refine``, each is first given
-  to ``refine(ctx, path)``, which returns what the definition at hand makes of it (the fact, another fact
-  to say in its place, or None to say nothing): what the schema alone cannot tell (what the operator's
-  admission ensures of the fields a path reads) is asked of the definition and its controller model. A
-  definition
-  or document check that finds its rule's facts through a shared analysis (``ctx.shared``) reports them with
-  ``reported``.
-- ``@definition_analysis``: ``fn(ctx)`` runs an analysis on every definition and returns the facts it finds,
-  for the rules that report their kinds. A concern's package registers the analyses its rules share; the
-  source's own facts come from the reader.
+- ``@reports(RULE, FactType)``: ``fn(finding)`` words a finding that an analysis found (a YAML fault, a field
+  the schema lacks, a jq runtime error...; ``wmaplint.findings``): it returns the message (or, for a
+  ``FileFinding`` in the file, the whole diagnostic, to add related locations), or None to say nothing, and
+  the diagnostic takes the finding's place. The findings of the definition's typed paths
+  (``ExpressionFinding``s, at offsets into an expression) are placed in the file by
+  ``wmaplint.rules.placement``; with ``refine``, each is first given to ``refine(ctx, path)``, which returns
+  what the definition at hand makes of it (the finding, another finding to say in its place, or None to say
+  nothing): what the schema alone cannot tell (what the operator's admission ensures of the fields a path
+  reads) is asked of the definition and its controller model. A definition or document check that finds its
+  rule's findings through a shared analysis (``ctx.shared``) reports them with ``reported``.
+- ``@definition_analysis``: ``fn(ctx)`` runs an analysis on every definition and returns the findings it
+  finds, for the rules that report their kinds. A concern's package registers the analyses its rules share;
+  the source's own findings come from the reader.
 
 Nothing lists the modules: ``load()`` imports every module of every folder here, and each registers its
 hook as it is imported. A rule id is spelled in its rule's module only; other code names the rule object or
-the fact it reports.
+the finding it reports.
 """
 
 from __future__ import annotations
@@ -47,7 +46,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from wmaplint import memo
 from wmaplint.diagnostics import RULES, Diagnostic, Rule
-from wmaplint.facts import WORDINGS, ExpressionFact, Fact, Finding, diagnostics_of
+from wmaplint.findings import WORDINGS, ExpressionFinding, FileFinding, Finding, diagnostics_of
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Expr
@@ -62,16 +61,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 DefinitionCheck = Callable[["DefinitionContext"], Iterable[Diagnostic]]
 DocumentCheck = Callable[["DocumentContext"], Iterable[Diagnostic]]
-DefinitionAnalysis = Callable[["DefinitionContext"], Iterable["Fact"]]
+DefinitionAnalysis = Callable[["DefinitionContext"], Iterable["FileFinding"]]
 Confirm = Callable[["DefinitionContext", "Expr", "ExpressionDiagnostic"], bool]
-Refine = Callable[["DefinitionContext", "TypedPath"], "ExpressionFact | None"]
+Refine = Callable[["DefinitionContext", "TypedPath"], "ExpressionFinding | None"]
 
 # (rule, check) in the order the modules were found: the report order of findings at one position
 DEFINITION_CHECKS: list[tuple[Rule, DefinitionCheck]] = []
 DOCUMENT_CHECKS: dict[str, list[tuple[Rule, DocumentCheck]]] = {}  # by the kind of document they check
 DEFINITION_ANALYSES: list[DefinitionAnalysis] = []
-# by the kind of typed-path fact they refine (see ``reports``)
-REFINERS: dict[type[ExpressionFact], Refine] = {}
+# by the kind of typed-path finding they refine (see ``reports``)
+REFINERS: dict[type[ExpressionFinding], Refine] = {}
 
 _loaded = False
 
@@ -187,16 +186,17 @@ def _run_expression_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
 
 
 def reports(rule: Rule, kind: type[Finding], *, refine: Refine | None = None) -> Callable[[F], F]:
-    """Register ``fn(fact) -> message | None`` as the way ``rule`` words facts of ``kind`` (a ``Fact`` or an
-    ``ExpressionFact``). ``refine(ctx, path)``: for a fact of the definition's typed paths, what the
-    definition at hand makes of it before it is worded (the fact, another, or None)."""
+    """Register ``fn(finding) -> message | None`` as the way ``rule`` words findings of ``kind`` (a
+    ``FileFinding`` or an ``ExpressionFinding``). ``refine(ctx, path)``: for a finding of the definition's
+    typed paths, what the definition at hand makes of it before it is worded (the finding, another, or
+    None)."""
 
     def register(fn: F) -> F:
         known = WORDINGS.get(kind)
         if known is not None and known[0].id != rule.id:
             raise ValueError(f"{kind.__name__} is reported by {known[0].id} already, not also {rule.id}")
         WORDINGS[kind] = (rule, fn)
-        if refine is not None and issubclass(kind, ExpressionFact):
+        if refine is not None and issubclass(kind, ExpressionFinding):
             REFINERS[kind] = refine
         return fn
 
@@ -204,8 +204,8 @@ def reports(rule: Rule, kind: type[Finding], *, refine: Refine | None = None) ->
 
 
 def definition_analysis(fn: F) -> F:
-    """Register ``fn(ctx) -> facts`` as an analysis run on every definition; the rules that report the kinds
-    of its facts word them."""
+    """Register ``fn(ctx) -> findings`` as an analysis run on every definition; the rules that report the
+    kinds of its findings word them."""
     DEFINITION_ANALYSES.append(fn)
     return fn
 
@@ -224,9 +224,9 @@ def load() -> None:
             importlib.import_module(f"{package.__name__}.{module.name}")
 
 
-def reported(kind: type[Fact], facts: Iterable[Fact]) -> Iterator[Diagnostic]:
-    """The diagnostics of the facts of ``kind`` among ``facts``."""
-    return diagnostics_of(fact for fact in facts if type(fact) is kind)
+def reported(kind: type[FileFinding], findings: Iterable[FileFinding]) -> Iterator[Diagnostic]:
+    """The diagnostics of the findings of ``kind`` among ``findings``."""
+    return diagnostics_of(finding for finding in findings if type(finding) is kind)
 
 
 def document_kinds() -> list[str]:

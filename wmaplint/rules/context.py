@@ -94,7 +94,7 @@ class DefinitionContext(_Shared):
 
     @property
     def typed_paths(self) -> list[TypedPath]:
-        """The facts of every path of the definition typed against its schemas (what the schema rules
+        """The findings of every path of the definition typed against its schemas (what the schema rules
         report), found once for all of them."""
         if self._typed_paths is None:
             from wmaplint.typecheck.paths import typed_paths

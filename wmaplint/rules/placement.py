@@ -1,10 +1,10 @@
 """Findings on a jq expression placed in the file: offsets into the expression's text become a span in the
 YAML scalar it is written in, and a corrected expression the fix that writes it there.
 
-Two things come here: what the expression checks say (``ExpressionDiagnostic``s), and the facts the
-typing of the definition's paths found (``ExpressionFact``s, ``DefinitionContext.typed_paths``), each refined
-in the definition at hand where its rule asks to (``@reports(..., refine=)``), worded by the rule that reports
-its kind (``@reports``) and placed by ``typed_path_diagnostics``, the one step that does it.
+Two things come here: what the expression checks say (``ExpressionDiagnostic``s), and the findings the
+typing of the definition's paths found (``ExpressionFinding``s, ``DefinitionContext.typed_paths``), each
+refined in the definition at hand where its rule asks to (``@reports(..., refine=)``), worded by the rule that
+reports its kind (``@reports``) and placed by ``typed_path_diagnostics``, the one step that does it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Rule, Severity, fix
-from wmaplint.facts import WORDINGS
+from wmaplint.findings import WORDINGS
 from wmaplint.rules import REFINERS
 from wmaplint.source.edits import replace_scalar
 
@@ -46,27 +46,27 @@ def place(ctx: DefinitionContext, expr: Expr, finding: ExpressionDiagnostic) -> 
 
 
 def typed_path_diagnostics(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    """The facts of the definition's typed paths, each worded by the rule that reports its kind, naming the
-    schema source when several serve the kind, with where the schema declares what the fact is about."""
+    """The findings of the definition's typed paths, each worded by the rule that reports its kind, naming the
+    schema source when several serve the kind, with where the schema declares what the finding is about."""
     for path in ctx.typed_paths:
-        refine = REFINERS.get(type(path.fact))
-        fact = refine(ctx, path) if refine is not None else path.fact
-        found = WORDINGS.get(type(fact)) if fact is not None else None
+        refine = REFINERS.get(type(path.finding))
+        finding = refine(ctx, path) if refine is not None else path.finding
+        found = WORDINGS.get(type(finding)) if finding is not None else None
         if found is None:
             continue
         rule, word = found
-        message = word(fact)
-        if not isinstance(message, str):  # an expression fact is worded as a message, placed here
+        message = word(finding)
+        if not isinstance(message, str):  # an expression finding is worded as a message, placed here
             continue
         if path.against:
             message = f"{message} [against {path.against}]"
-        yield _fact_placed(ctx, path.expr, rule, message, fact, path.related)
+        yield _finding_placed(ctx, path.expr, rule, message, finding, path.related)
 
 
-def _fact_placed(ctx: DefinitionContext, expr: Expr, rule: Rule, message: str, fact: Any,
+def _finding_placed(ctx: DefinitionContext, expr: Expr, rule: Rule, message: str, finding: Any,
                  related: Iterable[RelatedLocation]) -> Diagnostic:
-    return _placed(ctx, expr, rule.id, rule.severity, message, fact.start, fact.end,
-                   getattr(fact, "replacement", None), getattr(fact, "data", None), related)
+    return _placed(ctx, expr, rule.id, rule.severity, message, finding.start, finding.end,
+                   getattr(finding, "replacement", None), getattr(finding, "data", None), related)
 
 
 def _placed(ctx: DefinitionContext, expr: Expr, rule: str, severity: Severity, message: str, start: int,

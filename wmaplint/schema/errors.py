@@ -1,10 +1,10 @@
 """What can be wrong with a schema source: the one exception type the schema package lets out of its public
-API, and the fact of a source skipped while validating manifests."""
+API, and the finding of a source skipped while validating manifests."""
 
 from __future__ import annotations
 
 from wmaplint.dataclass import dataclass
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 
 
 class SchemaError(Exception):
@@ -37,7 +37,7 @@ class SchemaError(Exception):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SkippedSource(Fact):
+class SkippedSource(FileFinding):
     """A schema source the store skipped (``error``: why), found while validating manifests against the
     schemas: the manifests of its kinds are not validated."""
 

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import Span
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class YamlSyntax(Fact):
+class YamlSyntax(FileFinding):
     """The text does not parse: ``problem`` is what the parser says (and where the construct starts)."""
 
     problem: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class HelmTemplate(Fact):
+class HelmTemplate(FileFinding):
     """The text is a Helm template (``action`` at ``span`` is template syntax); ``chart`` is the chart
     directory when the file lies in one's ``templates/`` folder."""
 
@@ -25,7 +25,7 @@ class HelmTemplate(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class DuplicateKey(Fact):
+class DuplicateKey(FileFinding):
     """A mapping repeats ``key``; ``first`` is where it stands the first time."""
 
     key: str
@@ -33,14 +33,14 @@ class DuplicateKey(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class AliasExpansion(Fact):
+class AliasExpansion(FileFinding):
     """Aliases would make the document larger than ``limit`` nodes."""
 
     limit: int
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class DuplicateKeysNotListed(Fact):
+class DuplicateKeysNotListed(FileFinding):
     """More duplicate keys than a file's faults list one by one: ``count`` more from ``span`` on."""
 
     count: int

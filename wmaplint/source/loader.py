@@ -29,7 +29,7 @@ from yaml.events import (
 from wmaplint import memo
 from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import Span
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 from wmaplint.source.faults import (
     AliasExpansion,
     DuplicateKey,
@@ -99,7 +99,7 @@ class SourceFile:
     path: str
     source: SourceText
     documents: list[Document] = field(default_factory=list)
-    problems: list[Fact] = field(default_factory=list)  # the file's faults (wmaplint.source.faults)
+    problems: list[FileFinding] = field(default_factory=list)  # the file's faults (wmaplint.source.faults)
     # why the file was not read on, past one of its limits (one line): the documents before it are kept,
     # and a reader refuses the file as it refuses one over its size
     refused: str | None = None
@@ -290,7 +290,8 @@ class _Composer:
     more: that composer resolves every scalar's tag in Python, and building its nodes took most of a read.
     """
 
-    def __init__(self, source: SourceText, problems: list[Fact], translate: bool, limits: ReadLimits) -> None:
+    def __init__(self, source: SourceText, problems: list[FileFinding], translate: bool,
+                 limits: ReadLimits) -> None:
         self.source = source
         self.problems = problems
         self.translate = translate

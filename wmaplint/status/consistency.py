@@ -1,8 +1,9 @@
 """Whether the matchers of a status definition agree with each other.
 
-Found, each as a fact: a matcher no object can meet (by logic, or by what the controller never sets at once),
-a matcher that another of the same status already covers, a matcher every object of which an earlier status
-in evaluation order matches too, and an object two terminal statuses both match (with that object in words).
+Found, each as a finding: a matcher no object can meet (by logic, or by what the controller never sets at
+once), a matcher that another of the same status already covers, a matcher every object of which an earlier
+status in evaluation order matches too, and an object two terminal statuses both match (with that object in
+words).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from wmaplint.dataclass import dataclass
 from wmaplint.definition.model import StatusDefinition
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 from wmaplint.source import content_span
 from wmaplint.status.conjunctions import (
     Conjunction,
@@ -51,7 +52,7 @@ MAX_COMPARED = 256
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ContradictoryMatcher(Fact):
+class ContradictoryMatcher(FileFinding):
     """``matcher`` requires what no object has at once (``why``); ``by_controller`` when only the controller
     rules it out (conditions it never sets True together)."""
 
@@ -61,7 +62,7 @@ class ContradictoryMatcher(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class RedundantMatcher(Fact):
+class RedundantMatcher(FileFinding):
     """Every object ``matcher`` matches is already matched by ``general``, of the same status."""
 
     matcher: Conjunction
@@ -69,7 +70,7 @@ class RedundantMatcher(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class HiddenByOrder(Fact):
+class HiddenByOrder(FileFinding):
     """Every object ``matcher`` matches (``example``) is also matched by ``earlier``, of a status evaluated
     before."""
 
@@ -79,7 +80,7 @@ class HiddenByOrder(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class TerminalOverlap(Fact):
+class TerminalOverlap(FileFinding):
     """An object (``example``) matches both ``first`` and ``second``, of two statuses a platform must tell
     apart; ``first``'s is evaluated first."""
 
@@ -88,9 +89,9 @@ class TerminalOverlap(Fact):
     example: str
 
 
-def inconsistencies(path: str, status: StatusDefinition, controller: KindModel | None) -> list[Fact]:
+def inconsistencies(path: str, status: StatusDefinition, controller: KindModel | None) -> list[FileFinding]:
     """What disagrees among the matchers of ``status`` (in the file ``path``)."""
-    found: list[Fact] = []
+    found: list[FileFinding] = []
     usable: dict[str, list[Conjunction]] = {}
     for key, conjunctions in conjunctions_of(status).items():
         for conj in conjunctions:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from wmaplint.dataclass import dataclass
 from wmaplint.definition.model import Definition
 from wmaplint.diagnostics import Diagnostic
-from wmaplint.facts import Fact, diagnostics_of
+from wmaplint.findings import FileFinding, diagnostics_of
 from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.loading import (
@@ -239,13 +239,13 @@ def run_recording(
 
 
 def judged(definition: Definition, definition_path: str, obj: Json, runtime: JqRuntime
-           ) -> tuple[StatusResult, list[Fact]]:
+           ) -> tuple[StatusResult, list[FileFinding]]:
     """The status the definition reads from an object, as the runtime evaluates it; what evaluating found."""
-    facts: list[Fact] = []
+    findings: list[FileFinding] = []
     root = definition.root
     status = evaluate_status(root.status if root is not None else None,
-                             Evaluator(runtime, obj, facts, definition_path))
-    return status, facts
+                             Evaluator(runtime, obj, findings, definition_path))
+    return status, findings
 
 
 def _run_state(state: RecordedState, definitions: _Definitions, runtime: JqRuntime) -> CaseResult:
@@ -255,7 +255,7 @@ def _run_state(state: RecordedState, definitions: _Definitions, runtime: JqRunti
     if isinstance(found, str):
         return CaseResult(name, position, False, error=found)
     definition, definition_path = found
-    status, facts = judged(definition, definition_path, state.obj, runtime)
+    status, findings = judged(definition, definition_path, state.obj, runtime)
     matched = list(status.matches) or [UNDEFINED]
     actual = {
         "state": recorded,
@@ -264,8 +264,8 @@ def _run_state(state: RecordedState, definitions: _Definitions, runtime: JqRunti
         "definition": f"{definition.name or '(unnamed)'} ({shown_path(definition_path)})",
     }
     diagnostics: list[Diagnostic] = []
-    if facts:
-        diagnostics = sorted(diagnostics_of(facts), key=lambda d: d.sort_key())
+    if findings:
+        diagnostics = sorted(diagnostics_of(findings), key=lambda d: d.sort_key())
     if recorded in matched:
         return CaseResult(name, position, True, actual=actual, diagnostics=diagnostics)
     differences = [

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from wmaplint.diagnostics import Diagnostic
-from wmaplint.facts import diagnostics_of
+from wmaplint.findings import diagnostics_of
 from wmaplint.jq.runtime import JqRuntime, default_runtime
 from wmaplint.resolve.loading import DefinitionIndex, load_file
 from wmaplint.selection import SUITE_SUFFIX
@@ -138,7 +138,7 @@ def run_suites(
 
 def suite_diagnostics(result: SuiteResult) -> list[Diagnostic]:
     """What running a suite found (a suite that cannot be run, each failing case), as diagnostics."""
-    return list(diagnostics_of(result.facts()))
+    return list(diagnostics_of(result.findings()))
 
 
 def skipped_schema_sources(crds: list[str] | tuple[str, ...] = ()) -> list[Diagnostic]:

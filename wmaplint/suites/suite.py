@@ -32,7 +32,7 @@ from wmaplint.allowed_paths import outside_reason
 from wmaplint.dataclass import dataclass, field
 from wmaplint.definition.model import Definition, build, recognise
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Span
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 from wmaplint.jq.runtime import JqRuntime
 from wmaplint.resolve.loading import (
     MAX_DOCUMENT_BYTES,
@@ -49,7 +49,7 @@ from wmaplint.resolve.references import References
 from wmaplint.resolve.run import workload_diagnostics
 from wmaplint.resolve.tree import resolve_workload
 from wmaplint.source import InputError, MappingNode, Node, SequenceNode, find_node, find_span, read_path
-from wmaplint.suites.facts import CaseFailed, SuiteInvalid
+from wmaplint.suites.findings import CaseFailed, SuiteInvalid
 
 if TYPE_CHECKING:
     from wmaplint.schema.store import Schemas
@@ -109,8 +109,8 @@ class SuiteResult:
     def passed(self) -> bool:
         return self.error is None and all(c.passed for c in self.cases)
 
-    def facts(self) -> list[Fact]:
-        """The suite that cannot be run, or each case that fails, as a fact at its place in the suite."""
+    def findings(self) -> list[FileFinding]:
+        """The suite that cannot be run, or each case that fails, as a finding at its place in the suite."""
         if self.error is not None:
             return [SuiteInvalid(self.path, self.error_span or Span.whole_file(), self.error)]
         return [

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 from wmaplint import memo
 from wmaplint.dataclass import dataclass
 from wmaplint.definition.fields import shape_of
-from wmaplint.facts import ExpressionFact
+from wmaplint.findings import ExpressionFinding
 from wmaplint.jq import ast as jqast
-from wmaplint.jq.inference.facts import WRONG_PATH
+from wmaplint.jq.inference.findings import WRONG_PATH
 from wmaplint.jq.inference.interpreter import infer
 from wmaplint.jq.inference.values import TypeResult, enum_of
 from wmaplint.jq.parser import try_parse
@@ -87,7 +87,7 @@ def expectation_of(expr: Expr) -> Expectation:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class WrongShape(ExpressionFact):
+class WrongShape(ExpressionFinding):
     """The path of ``field`` reaches ``found`` (a type's description), not ``needed`` (a shape's name)."""
 
     field: str
@@ -100,14 +100,14 @@ class WrongShape(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ConditionsNotAList(ExpressionFact):
+class ConditionsNotAList(ExpressionFinding):
     """The conditions path reaches ``found`` (a type's description), not a list."""
 
     found: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ConditionsWithoutFields(ExpressionFact):
+class ConditionsWithoutFields(ExpressionFinding):
     """The conditions lack the fields ``missing`` that the conditions definition names; ``valid``: the fields
     they have."""
 
@@ -120,7 +120,7 @@ class ConditionsWithoutFields(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ReplicasWithoutDefault(ExpressionFact):
+class ReplicasWithoutDefault(ExpressionFinding):
     """The replicas path of ``field`` reads a field that may be absent and gives no default."""
 
     field: str
@@ -128,7 +128,7 @@ class ReplicasWithoutDefault(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SuspendValueOutsideEnum(ExpressionFact):
+class SuspendValueOutsideEnum(ExpressionFinding):
     """A suspend action's ``value`` (its JSON text), a string outside the field's enum ``allowed``."""
 
     value: str
@@ -140,7 +140,7 @@ class SuspendValueOutsideEnum(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SuspendValueOfWrongType(ExpressionFact):
+class SuspendValueOfWrongType(ExpressionFinding):
     """A suspend action's ``value`` (its JSON text), of kind ``kind``, for a field of type ``field_type``."""
 
     value: str
@@ -153,7 +153,7 @@ class SuspendValueOfWrongType(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UnreachableExpectedResult(ExpressionFact):
+class UnreachableExpectedResult(ExpressionFinding):
     """A byExpression's ``expected`` result, never one of the texts the expression prints (``possible``)."""
 
     expected: str
@@ -174,11 +174,11 @@ def check_expression(
     *,
     source: str | None = None,
     object_meta: SchemaType | None = None,
-) -> list[ExpressionFact]:
-    """The facts of ``text`` typed over ``input_type``, a whole object as the API server serves it (see
+) -> list[ExpressionFinding]:
+    """The findings of ``text`` typed over ``input_type``, a whole object as the API server serves it (see
     ``wmaplint.schema.served``), and of its result against what its field needs.
 
-    A jq syntax error gives no fact here (the jq checks report it). Results are remembered per expression,
+    A jq syntax error gives no finding here (the jq checks report it). Results are remembered per expression,
     expectation and schema type (types are compared by identity; the schema store keeps them for its
     lifetime): an editor re-lints mostly unchanged expressions on every keystroke.
     """
@@ -192,7 +192,7 @@ def _check_expression_cached(
     input_type: SchemaType,
     source: str | None,
     object_meta: SchemaType | None,
-) -> tuple[ExpressionFact, ...]:
+) -> tuple[ExpressionFinding, ...]:
     return tuple(_check_expression(text, expected, input_type, source, object_meta))
 
 
@@ -202,31 +202,31 @@ def _check_expression(
     input_type: SchemaType,
     source: str | None,
     object_meta: SchemaType | None,
-) -> list[ExpressionFact]:
+) -> list[ExpressionFinding]:
     node = try_parse(text)
     if not isinstance(node, jqast.Node):
         return []
     result = infer(node, served(input_type, object_meta), text=text, source=source, object_meta=object_meta)
-    facts = list(result.facts)
-    if any(isinstance(f, WRONG_PATH) for f in facts):
-        return facts  # the path is already wrong; its type says nothing more
+    findings = list(result.findings)
+    if any(isinstance(f, WRONG_PATH) for f in findings):
+        return findings  # the path is already wrong; its type says nothing more
     t, shape = result.type, expected.shape
     if t.kind == UNION and not t.variants:
-        return facts  # no output at all: nothing to say about its type
+        return findings  # no output at all: nothing to say about its type
     end = len(text.rstrip())
     if shape in SHAPE_NAMES and not shape_ok(shape, t):
-        facts.append(WrongShape(0, end, expected.field or "path", SHAPE_NAMES[shape], t.describe()))
+        findings.append(WrongShape(0, end, expected.field or "path", SHAPE_NAMES[shape], t.describe()))
     elif shape == "replicas" and expected.field == "replicasPath" and result.optional and not t.is_any:
         # a string field is never a count, with a default or not: that is another finding, with no `// 1` fix
         if not _built_in(input_type) and not t.kinds() <= {STRING, NULL}:
-            facts.append(_replicas_default(text, node, expected))
+            findings.append(_replicas_default(text, node, expected))
     elif shape == "conditions":
-        facts.extend(_conditions(t, expected, end))
+        findings.extend(_conditions(t, expected, end))
     elif shape == "suspend" and expected.value is not None:
-        facts.extend(_suspend(t, expected.value, end))
+        findings.extend(_suspend(t, expected.value, end))
     elif shape == "by-expression" and expected.expected_result is not None:
-        facts.extend(_expected_result(result, expected.expected_result, end))
-    return facts
+        findings.extend(_expected_result(result, expected.expected_result, end))
+    return findings
 
 
 @memo.lru_cache(maxsize=2048, pure=True)
@@ -248,7 +248,7 @@ def _built_in(t: SchemaType) -> bool:
 
 
 def _replicas_default(text: str, node: jqast.Node, expected: Expectation) -> ReplicasWithoutDefault:
-    """The fact, with the usual default (one pod) as its fix."""
+    """The finding, with the usual default (one pod) as its fix."""
     return ReplicasWithoutDefault(0, len(text.rstrip()), expected.field, _with_default(text, node, "1"))
 
 
@@ -273,7 +273,7 @@ def _with_default(text: str, node: jqast.Node, default: str) -> str | None:
     return None
 
 
-def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[ExpressionFact]:
+def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[ExpressionFinding]:
     if is_open(t):
         return []
     lists = [v for v in variants(t) if v.kind == ARRAY]
@@ -294,7 +294,7 @@ def _conditions(t: SchemaType, expected: Expectation, end: int) -> list[Expressi
     return []
 
 
-def _suspend(t: SchemaType, value_text: str, end: int) -> list[ExpressionFact]:
+def _suspend(t: SchemaType, value_text: str, end: int) -> list[ExpressionFinding]:
     try:
         value = json.loads(value_text)
     except ValueError:
@@ -325,7 +325,7 @@ def _suspend(t: SchemaType, value_text: str, end: int) -> list[ExpressionFact]:
     return [SuspendValueOfWrongType(0, end, value_text, need, t.describe())]
 
 
-def _expected_result(result: TypeResult, expected: str, end: int) -> list[ExpressionFact]:
+def _expected_result(result: TypeResult, expected: str, end: int) -> list[ExpressionFinding]:
     t = result.type
     if t.is_any or any(v.kind == ANY_KIND for v in variants(t)):
         return []

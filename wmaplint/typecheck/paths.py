@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from wmaplint import memo
 from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import RelatedLocation, Span
-from wmaplint.jq.inference.facts import WRONG_PATH, PrunedField, UnguardedIteration, UnknownField
+from wmaplint.jq.inference.findings import WRONG_PATH, PrunedField, UnguardedIteration, UnknownField
 from wmaplint.jq.inference.queries import types_at
 from wmaplint.schema.served import object_meta_from
 from wmaplint.schema.types import ARRAY, OBJECT, SchemaType, variants
@@ -19,7 +19,7 @@ from wmaplint.typecheck.expectations import check_expression, expectation_of
 
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition, Expr
-    from wmaplint.facts import ExpressionFact
+    from wmaplint.findings import ExpressionFinding
     from wmaplint.schema.store import ResolvedSchema, Schemas
 
 POD = ("", "v1", "Pod")
@@ -64,19 +64,19 @@ def distinct(schemas: Iterable[ResolvedSchema]) -> list[ResolvedSchema]:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class TypedPath:
-    """A fact of one of the definition's expressions, typed against one schema source. ``against``: how
+    """A finding of one of the definition's expressions, typed against one schema source. ``against``: how
     findings name the source when several serve the kind (else None)."""
 
     expr: Expr
     schema: ResolvedSchema
     against: str | None
-    fact: ExpressionFact
+    finding: ExpressionFinding
 
     @property
     def related(self) -> tuple[RelatedLocation, ...]:
         """Where the schema declares the object a field is missing from, named like its source (a bundled or
         cached schema by its path there, never by a path of this machine)."""
-        declared = getattr(self.fact, "declared", None)
+        declared = getattr(self.finding, "declared", None)
         if declared is None:
             return ()
         file, line, column = declared
@@ -89,74 +89,76 @@ class TypedPath:
 
 
 def typed_paths(definition: Definition, schemas: DefinitionSchemas) -> list[TypedPath]:
-    """The facts of every expression of ``definition`` typed against each of its context's schemas, each said
-    once (see ``across_releases``), but for the iterations of the lists without which it has no pods."""
+    """The findings of every expression of ``definition`` typed against each of its context's schemas, each
+    said once (see ``across_releases``), but for the iterations of the lists without which it has no pods."""
     found: list[TypedPath] = []
     for expr in definition.expressions():
         sources = schemas.of_context(expr.context)
         if not sources:
             continue
         expectation = expectation_of(expr)
-        typed = [(schema, [fact for fact in check_expression(expr.text, expectation, schema.type,
+        typed = [(schema, [finding for finding in check_expression(expr.text, expectation, schema.type,
                                                              source=schema.source,
                                                              object_meta=schemas.object_meta)
-                           if _concerns(fact, expr)])
+                           if _concerns(finding, expr)])
                  for schema in sources]
         found.extend(across_releases(expr, typed))
     essential = _without_pods(found, schemas.roots)
     return [path for path in found
-            if not (isinstance(path.fact, UnguardedIteration) and path.fact.absent in essential)]
+            if not (isinstance(path.finding, UnguardedIteration) and path.finding.absent in essential)]
 
 
-def across_releases(expr: Expr, typed: list[tuple[ResolvedSchema, list[ExpressionFact]]]) -> list[TypedPath]:
-    """The facts of ``expr`` typed against several sources serving its kind (releases of one operator), as
+def across_releases(expr: Expr,
+                    typed: list[tuple[ResolvedSchema, list[ExpressionFinding]]]) -> list[TypedPath]:
+    """The findings of ``expr`` typed against several sources serving its kind (releases of one operator), as
     findings say them. A field one release lacks and another declares is no fault: the definition may be
     written for the release that has it, and on the other the field is never there, as if unset (the API
     server prunes what its schema does not declare); so that release says nothing of it, and its typing,
-    which stops there, does not count against the others. A fact found against every release that types the
+    which stops there, does not count against the others. A finding found against every release that types the
     path is said once; one found against some of them names its source."""
     if len(typed) == 1:
-        schema, facts = typed[0]
-        return [TypedPath(expr, schema, None, fact) for fact in facts]
-    kept: list[tuple[ResolvedSchema, list[ExpressionFact], bool]] = []
-    for schema, facts in typed:
-        elsewhere = [f for f in facts if _declared_elsewhere(expr, f, schema, typed)]
-        kept.append((schema, [f for f in facts if f not in elsewhere], not elsewhere))
-    typing = [(schema, facts) for schema, facts, types_it in kept if types_it]
-    common = set.intersection(*({_key(fact) for fact in facts} for _, facts in typing)) if typing else set()
+        schema, findings = typed[0]
+        return [TypedPath(expr, schema, None, finding) for finding in findings]
+    kept: list[tuple[ResolvedSchema, list[ExpressionFinding], bool]] = []
+    for schema, findings in typed:
+        elsewhere = [f for f in findings if _declared_elsewhere(expr, f, schema, typed)]
+        kept.append((schema, [f for f in findings if f not in elsewhere], not elsewhere))
+    typing = [(schema, findings) for schema, findings, types_it in kept if types_it]
+    keys = [{_key(finding) for finding in findings} for _, findings in typing]
+    common = set.intersection(*keys) if keys else set()
     found: list[TypedPath] = []
     said: set[tuple[type, int, int]] = set()
-    for schema, facts, _ in kept:
-        for fact in facts:
-            key = _key(fact)
+    for schema, findings, _ in kept:
+        for finding in findings:
+            key = _key(finding)
             if key not in common:
-                found.append(TypedPath(expr, schema, source_name(schema.source), fact))
+                found.append(TypedPath(expr, schema, source_name(schema.source), finding))
             elif key not in said:
                 said.add(key)
-                found.append(TypedPath(expr, schema, None, fact))
+                found.append(TypedPath(expr, schema, None, finding))
     return found
 
 
-def _declared_elsewhere(expr: Expr, fact: ExpressionFact, schema: ResolvedSchema,
-                        typed: list[tuple[ResolvedSchema, list[ExpressionFact]]]) -> bool:
-    """Whether ``fact`` is a field ``schema``'s release lacks that another release serving the kind declares
-    (an open object there, which takes any field, does not count)."""
-    if not isinstance(fact, (UnknownField, PrunedField)):
+def _declared_elsewhere(expr: Expr, finding: ExpressionFinding, schema: ResolvedSchema,
+                        typed: list[tuple[ResolvedSchema, list[ExpressionFinding]]]) -> bool:
+    """Whether ``finding`` is a field ``schema``'s release lacks that another release serving the kind
+    declares (an open object there, which takes any field, does not count)."""
+    if not isinstance(finding, (UnknownField, PrunedField)):
         return False
-    return any(types_at(expr.text, other.type, fact.start) is not None
+    return any(types_at(expr.text, other.type, finding.start) is not None
                for other, _ in typed if other is not schema)
 
 
-def _key(fact: ExpressionFact) -> tuple[type, int, int]:
-    """What makes two releases' facts one finding: the same kind at the same place in the expression."""
-    return type(fact), fact.start, fact.end
+def _key(finding: ExpressionFinding) -> tuple[type, int, int]:
+    """What makes two releases' findings one finding: the same kind at the same place in the expression."""
+    return type(finding), finding.start, finding.end
 
 
 def _without_pods(found: list[TypedPath], roots: tuple[ResolvedSchema, ...]) -> set[str]:
     """The fields of the unguarded iterations found without which the workload's object holds no pod spec at
     all (every pod spec its schema has is below them, in every release): like a missing `spec`, a missing
     one of those leaves nothing to run, show or group, so iterating it is no finding."""
-    absent = {path.fact.absent for path in found if isinstance(path.fact, UnguardedIteration)}
+    absent = {path.finding.absent for path in found if isinstance(path.finding, UnguardedIteration)}
     if not absent or not roots:
         return set()
     pods = [pod_spec_paths(schema.type) for schema in roots]
@@ -197,15 +199,15 @@ def pod_spec_paths(root: SchemaType, max_depth: int = 12, budget: int = 20000) -
     return tuple(found)
 
 
-def _concerns(fact: ExpressionFact, expr: Expr) -> bool:
-    """Whether ``fact`` says something of ``expr``: an unguarded iteration only on the workload object, since
-    pod selectors and gang paths run on pods the controller made, whose fields are there; a wrong conditions
-    path only where a matcher reads the conditions it finds: the runtime reads them for the matchers, and a
-    path to nothing finds none, as a kind without conditions has (dsx-ai-factory/workload-map@932dddf
-    `karta/pkg/resource/accessor.go`, `extractConditions`, `match`)."""
-    if isinstance(fact, UnguardedIteration):
+def _concerns(finding: ExpressionFinding, expr: Expr) -> bool:
+    """Whether ``finding`` says something of ``expr``: an unguarded iteration only on the workload object,
+    since pod selectors and gang paths run on pods the controller made, whose fields are there; a wrong
+    conditions path only where a matcher reads the conditions it finds: the runtime reads them for the
+    matchers, and a path to nothing finds none, as a kind without conditions has
+    (dsx-ai-factory/workload-map@932dddf `karta/pkg/resource/accessor.go`, `extractConditions`, `match`)."""
+    if isinstance(finding, UnguardedIteration):
         return expr.context == "root"
-    return not isinstance(fact, WRONG_PATH) or not _unread_conditions(expr)
+    return not isinstance(finding, WRONG_PATH) or not _unread_conditions(expr)
 
 
 def _unread_conditions(expr: Expr) -> bool:

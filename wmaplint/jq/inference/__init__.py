@@ -1,9 +1,9 @@
 """The jq type interpreter: an expression evaluated over schema types instead of values.
 
 ``interpreter.infer`` walks the syntax tree with the type of its input; each step maps a type to the type of
-its outputs (the union over the output stream). What is wrong on the way is recorded as facts (``facts``)
-with offsets into the expression, for the schema rules to word. Unknown stays ``any`` and never gives a
-fact: precision where the schema is known, silence elsewhere.
+its outputs (the union over the output stream). What is wrong on the way is recorded as findings
+(``findings``) with offsets into the expression, for the schema rules to word. Unknown stays ``any`` and never
+gives a finding: precision where the schema is known, silence elsewhere.
 
 The walk is one ``Interpreter`` (``interpreter``: its state and the dispatch over the tree) that holds its
 parts, each given the walk as the protocol ``walk.Walk`` (so no part imports the interpreter that holds it):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from wmaplint.facts import ExpressionFact
+from wmaplint.findings import ExpressionFinding
 from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference import guards
 from wmaplint.jq.inference.calls import Calls
@@ -33,19 +33,19 @@ class Interpreter:
         self.source = source
         self.object_meta = object_meta
         self.recording = recording
-        self.facts: list[ExpressionFact] = []
+        self.findings: list[ExpressionFinding] = []
         self.defaults: set[int] = set()
         self._seen: set[tuple[type, int, int]] = set()
         self.navigation = Navigation(self)
         self.operators = Operators(self, self.navigation)
         self.calls = Calls(self, self.navigation, self.operators)
 
-    def record(self, fact: ExpressionFact) -> None:
-        key = (type(fact), fact.start, fact.end)
+    def record(self, finding: ExpressionFinding) -> None:
+        key = (type(finding), finding.start, finding.end)
         if key in self._seen:  # functions and reduce bodies are visited more than once
             return
         self._seen.add(key)
-        self.facts.append(fact)
+        self.findings.append(finding)
 
     def eval(self, node: jqast.Node, inp: Val, env: dict[str, Any], depth: int = 0,
              quiet: bool = False) -> Val:
@@ -150,7 +150,7 @@ class Interpreter:
         if isinstance(node, jqast.Import):
             rest = getattr(node, "rest", None)
             return self.eval(rest, inp, env, d, quiet) if isinstance(rest, jqast.Node) else ANY_VAL
-        for child in jqast.children(node):  # Assign, RecurseDefault, Break...: visit for facts, yield any
+        for child in jqast.children(node):  # Assign, RecurseDefault, Break...: visit for findings, yield any
             if not isinstance(child, (jqast.VarPattern, jqast.ArrayPattern, jqast.ObjectPattern)):
                 self.eval(child, inp, env, d, quiet)
         return ANY_VAL
@@ -178,4 +178,4 @@ def infer(
     """
     interp = Interpreter(text, source, object_meta)
     result = interp.eval(node, Val(input_type, path=""), bound(roots))
-    return TypeResult(result.type, result.optional, interp.facts, frozenset(interp.defaults))
+    return TypeResult(result.type, result.optional, interp.findings, frozenset(interp.defaults))

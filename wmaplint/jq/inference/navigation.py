@@ -7,7 +7,7 @@ from typing import Any
 
 from wmaplint.jq import ast as jqast
 from wmaplint.jq.inference import guards
-from wmaplint.jq.inference.facts import (
+from wmaplint.jq.inference.findings import (
     FieldOfNonObject,
     IndexOfScalar,
     IterationOfNonContainer,

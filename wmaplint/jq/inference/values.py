@@ -8,7 +8,7 @@ from wmaplint.dataclass import dataclass, field
 from wmaplint.schema.types import ANY, ANY_KIND, INTEGER, NULL, NUMBER, UNION, SchemaType, variants
 
 if TYPE_CHECKING:
-    from wmaplint.facts import ExpressionFact
+    from wmaplint.findings import ExpressionFinding
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,7 @@ class TypeResult:
 
     type: SchemaType
     optional: bool
-    facts: list[ExpressionFact] = field(default_factory=list)
+    findings: list[ExpressionFinding] = field(default_factory=list)
     defaults: frozenset[int] = frozenset()
 
     @property

@@ -15,7 +15,7 @@ from wmaplint.jq.inference.values import Val
 from wmaplint.schema.types import SchemaType
 
 if TYPE_CHECKING:
-    from wmaplint.facts import ExpressionFact
+    from wmaplint.findings import ExpressionFinding
 
 
 class Walk(Protocol):
@@ -29,14 +29,14 @@ class Walk(Protocol):
     recording: Recording | None
     defaults: set[int]
 
-    def record(self, fact: ExpressionFact) -> None: ...
+    def record(self, finding: ExpressionFinding) -> None: ...
 
     def eval(self, node: jqast.Node, inp: Val, env: dict[str, Any], depth: int = 0,
              quiet: bool = False) -> Val: ...
 
 
 class KeySpan:
-    """Span of the key of ``.["key"]`` for unknown-field facts (inside the quotes)."""
+    """Span of the key of ``.["key"]`` for unknown-field findings (inside the quotes)."""
 
     def __init__(self, node: jqast.Index) -> None:
         self.start = node.index.start

@@ -35,12 +35,12 @@ RULE = define(
 
 
 @reports(RULE, ValidationCostExceeded)
-def message(fact: ValidationCostExceeded) -> str:
-    return fact.message
+def message(finding: ValidationCostExceeded) -> str:
+    return finding.message
 
 
 @document_check(RULE, kind="CustomResourceDefinition")
 def in_crd(ctx: DocumentContext) -> Iterator[Diagnostic]:
-    from wmaplint.cel.crd import crd_facts
+    from wmaplint.cel.crd import crd_findings
 
-    return reported(ValidationCostExceeded, ctx.shared(crd_facts, ctx.path, ctx.document))
+    return reported(ValidationCostExceeded, ctx.shared(crd_findings, ctx.path, ctx.document))

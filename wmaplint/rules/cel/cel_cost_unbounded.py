@@ -45,13 +45,13 @@ RULE = define(
 
 
 @reports(RULE, ValidationRuleNotEvaluated)
-def message(fact: ValidationRuleNotEvaluated) -> str:
-    return fact.message
+def message(finding: ValidationRuleNotEvaluated) -> str:
+    return finding.message
 
 
 @definition_check(RULE)
 def karta_crd_rules(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    from wmaplint.cel.karta_crd import karta_crd_facts
+    from wmaplint.cel.karta_crd import karta_crd_findings
 
-    facts = ctx.shared(karta_crd_facts, ctx.path, ctx.document, ctx.definition, ctx.store)
-    return reported(ValidationRuleNotEvaluated, facts)
+    findings = ctx.shared(karta_crd_findings, ctx.path, ctx.document, ctx.definition, ctx.store)
+    return reported(ValidationRuleNotEvaluated, findings)

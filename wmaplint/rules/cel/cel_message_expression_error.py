@@ -34,12 +34,12 @@ RULE = define(
 
 
 @reports(RULE, MessageExpressionError)
-def message(fact: MessageExpressionError) -> str:
-    return fact.message
+def message(finding: MessageExpressionError) -> str:
+    return finding.message
 
 
 @document_check(RULE, kind="CustomResourceDefinition")
 def in_crd(ctx: DocumentContext) -> Iterator[Diagnostic]:
-    from wmaplint.cel.crd import crd_facts
+    from wmaplint.cel.crd import crd_findings
 
-    return reported(MessageExpressionError, ctx.shared(crd_facts, ctx.path, ctx.document))
+    return reported(MessageExpressionError, ctx.shared(crd_findings, ctx.path, ctx.document))

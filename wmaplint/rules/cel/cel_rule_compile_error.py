@@ -30,12 +30,12 @@ RULE = define(
 
 
 @reports(RULE, ValidationRuleCompileError)
-def message(fact: ValidationRuleCompileError) -> str:
-    return fact.message
+def message(finding: ValidationRuleCompileError) -> str:
+    return finding.message
 
 
 @document_check(RULE, kind="CustomResourceDefinition")
 def in_crd(ctx: DocumentContext) -> Iterator[Diagnostic]:
-    from wmaplint.cel.crd import crd_facts
+    from wmaplint.cel.crd import crd_findings
 
-    return reported(ValidationRuleCompileError, ctx.shared(crd_facts, ctx.path, ctx.document))
+    return reported(ValidationRuleCompileError, ctx.shared(crd_findings, ctx.path, ctx.document))

@@ -30,12 +30,12 @@ RULE = define(
 
 
 @reports(RULE, ValidationRuleFieldInvalid)
-def message(fact: ValidationRuleFieldInvalid) -> str:
-    return fact.message
+def message(finding: ValidationRuleFieldInvalid) -> str:
+    return finding.message
 
 
 @document_check(RULE, kind="CustomResourceDefinition")
 def in_crd(ctx: DocumentContext) -> Iterator[Diagnostic]:
-    from wmaplint.cel.crd import crd_facts
+    from wmaplint.cel.crd import crd_findings
 
-    return reported(ValidationRuleFieldInvalid, ctx.shared(crd_facts, ctx.path, ctx.document))
+    return reported(ValidationRuleFieldInvalid, ctx.shared(crd_findings, ctx.path, ctx.document))

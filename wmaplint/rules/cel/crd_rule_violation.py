@@ -41,13 +41,13 @@ RULE = define(
 
 
 @reports(RULE, ValidationRuleRejected)
-def message(fact: ValidationRuleRejected) -> str:
-    return f"the Karta CRD rejects this: {fact.message}" if fact.definition else fact.message
+def message(finding: ValidationRuleRejected) -> str:
+    return f"the Karta CRD rejects this: {finding.message}" if finding.definition else finding.message
 
 
 @definition_check(RULE)
 def karta_crd_rules(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    from wmaplint.cel.karta_crd import karta_crd_facts
+    from wmaplint.cel.karta_crd import karta_crd_findings
 
-    facts = ctx.shared(karta_crd_facts, ctx.path, ctx.document, ctx.definition, ctx.store)
-    return reported(ValidationRuleRejected, facts)
+    findings = ctx.shared(karta_crd_findings, ctx.path, ctx.document, ctx.definition, ctx.store)
+    return reported(ValidationRuleRejected, findings)

@@ -45,8 +45,8 @@ RULE = define(
 
 
 @reports(RULE, GroupByExpressionError)
-def message(fact: GroupByExpressionError) -> str:
-    return f"groupByExpressions[{fact.index}]: {fact.message}"
+def message(finding: GroupByExpressionError) -> str:
+    return f"groupByExpressions[{finding.index}]: {finding.message}"
 
 
 @definition_check(RULE)
@@ -65,7 +65,7 @@ def group_by_expressions(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     from wmaplint.cel import check_pod_expression
 
     pod = pods[0]
-    facts = []
+    findings = []
     for member, seq in members:
         for index, item in enumerate(seq.items):
             if not isinstance(item, ScalarNode) or not isinstance(item.value, str):
@@ -73,5 +73,5 @@ def group_by_expressions(ctx: DefinitionContext) -> Iterator[Diagnostic]:
             pointer = (*member.pointer, "groupByExpressions", index)
             for issue in check_pod_expression(item.value, pod.raw, pod.resolve_ref, pointer):
                 where = item.span if issue.offset is None else item.span_of(issue.offset, issue.offset + 1)
-                facts.append(issue.at(ctx.path, where, index=index))
-    return reported(GroupByExpressionError, facts)
+                findings.append(issue.at(ctx.path, where, index=index))
+    return reported(GroupByExpressionError, findings)

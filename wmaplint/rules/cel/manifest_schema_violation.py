@@ -44,5 +44,5 @@ spec:
 
 
 @reports(RULE, SchemaViolation)
-def message(fact: SchemaViolation) -> str:
-    return fact.message
+def message(finding: SchemaViolation) -> str:
+    return finding.message

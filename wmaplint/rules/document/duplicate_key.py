@@ -25,14 +25,14 @@ RULE = define(
 
 
 @reports(RULE, DuplicateKey)
-def diagnostic(fact: DuplicateKey) -> Diagnostic:
-    message = (f"duplicate key {fact.key!r}: kubectl and the Go decoders keep only the last value, and "
+def diagnostic(finding: DuplicateKey) -> Diagnostic:
+    message = (f"duplicate key {finding.key!r}: kubectl and the Go decoders keep only the last value, and "
                "stricter YAML readers refuse the file")
-    found = fact.diagnostic(RULE, message)
-    found.related = (RelatedLocation(fact.path, fact.first, "first defined here"),)
+    found = finding.diagnostic(RULE, message)
+    found.related = (RelatedLocation(finding.path, finding.first, "first defined here"),)
     return found
 
 
 @reports(RULE, DuplicateKeysNotListed)
-def not_listed(fact: DuplicateKeysNotListed) -> str:
-    return f"{fact.count:,} more duplicate keys from here on, not listed one by one"
+def not_listed(finding: DuplicateKeysNotListed) -> str:
+    return f"{finding.count:,} more duplicate keys from here on, not listed one by one"

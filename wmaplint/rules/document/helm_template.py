@@ -24,10 +24,11 @@ RULE = define(
 
 
 @reports(RULE, HelmTemplate)
-def message(fact: HelmTemplate) -> str:
-    chart = fact.chart or "CHART"
-    where = f"a template of the Helm chart {fact.chart}" if fact.chart else "a Helm template"
-    folder = f"{fact.chart}/templates/" if fact.chart and fact.chart != "." else "charts/*/templates/"
-    return (f"this file is {where} (`{fact.action}` is template syntax, not YAML), so it is not checked: "
+def message(finding: HelmTemplate) -> str:
+    chart = finding.chart or "CHART"
+    where = f"a template of the Helm chart {finding.chart}" if finding.chart else "a Helm template"
+    named = finding.chart and finding.chart != "."
+    folder = f"{finding.chart}/templates/" if named else "charts/*/templates/"
+    return (f"this file is {where} (`{finding.action}` is template syntax, not YAML), so it is not checked: "
             f"check the rendered chart with `helm template {chart} | wmaplint check -`, or leave the folder "
             f"out with `exclude: [\"{folder}\"]` in .wmaplint.yaml")

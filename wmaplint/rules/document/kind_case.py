@@ -22,6 +22,6 @@ RULE = define(
 
 
 @reports(RULE, KindCase)
-def message(fact: KindCase) -> str:
-    return (f"kind {fact.written!r} is not {fact.kind!r}: kinds are case-sensitive, so neither Kubernetes "
-            "nor wmaplint reads this document as a definition, and nothing in it is checked")
+def message(finding: KindCase) -> str:
+    return (f"kind {finding.written!r} is not {finding.kind!r}: kinds are case-sensitive, so neither "
+            "Kubernetes nor wmaplint reads this document as a definition, and nothing in it is checked")

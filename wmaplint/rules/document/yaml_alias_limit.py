@@ -28,5 +28,5 @@ RULE = define(
 
 
 @reports(RULE, AliasExpansion)
-def message(fact: AliasExpansion) -> str:
-    return f"aliases expand this document beyond {fact.limit} nodes; refusing to read it"
+def message(finding: AliasExpansion) -> str:
+    return f"aliases expand this document beyond {finding.limit} nodes; refusing to read it"

@@ -20,5 +20,5 @@ RULE = define(
 
 
 @reports(RULE, YamlSyntax)
-def message(fact: YamlSyntax) -> str:
-    return f"YAML syntax error: {fact.problem}"
+def message(finding: YamlSyntax) -> str:
+    return f"YAML syntax error: {finding.problem}"

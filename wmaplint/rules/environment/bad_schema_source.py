@@ -40,5 +40,5 @@ def skipped_sources(ctx: DefinitionContext) -> Iterator[Diagnostic]:
 
 
 @reports(RULE, SkippedSource)
-def skipped_in_validation(fact: SkippedSource) -> str:
-    return f"a schema source was skipped, manifests of its kinds are not validated: {fact.error}"
+def skipped_in_validation(finding: SkippedSource) -> str:
+    return f"a schema source was skipped, manifests of its kinds are not validated: {finding.error}"

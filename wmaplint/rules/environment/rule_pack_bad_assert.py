@@ -30,10 +30,10 @@ RULE = define(
 
 
 @reports(RULE, BadAssert)
-def message(fact: BadAssert) -> str:
-    if fact.problem is None:
-        return f"{fact.rule_id}: {fact.field} could not be compiled"
-    return f"{fact.rule_id}: {fact.field} does not compile: {fact.problem}"
+def message(finding: BadAssert) -> str:
+    if finding.problem is None:
+        return f"{finding.rule_id}: {finding.field} could not be compiled"
+    return f"{finding.rule_id}: {finding.field} does not compile: {finding.problem}"
 
 
 @document_check(RULE, kind="RulePack")

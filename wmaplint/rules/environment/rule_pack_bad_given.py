@@ -30,10 +30,10 @@ RULE = define(
 
 
 @reports(RULE, BadGiven)
-def message(fact: BadGiven) -> str:
-    if not fact.parsed:
-        return f"{fact.rule_id}: given is not an RFC 9535 JSONPath: {fact.problem}"
-    return f"{fact.rule_id}: given {fact.given!r}: {fact.problem}"
+def message(finding: BadGiven) -> str:
+    if not finding.parsed:
+        return f"{finding.rule_id}: given is not an RFC 9535 JSONPath: {finding.problem}"
+    return f"{finding.rule_id}: given {finding.given!r}: {finding.problem}"
 
 
 @document_check(RULE, kind="RulePack")

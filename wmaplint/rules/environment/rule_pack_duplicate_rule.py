@@ -29,10 +29,10 @@ RULE = define(
 
 
 @reports(RULE, DuplicateRuleId)
-def message(fact: DuplicateRuleId) -> str:
-    if fact.owner is not None:
-        return f"rule id {fact.rule_id} is already defined by {fact.owner}; this rule is not used"
-    return f"rule id {fact.rule_id} is used twice in this pack (first at line {fact.first_line})"
+def message(finding: DuplicateRuleId) -> str:
+    if finding.owner is not None:
+        return f"rule id {finding.rule_id} is already defined by {finding.owner}; this rule is not used"
+    return f"rule id {finding.rule_id} is used twice in this pack (first at line {finding.first_line})"
 
 
 @document_check(RULE, kind="RulePack")

@@ -30,8 +30,8 @@ RULE = define(
 
 
 @reports(RULE, PackInvalid)
-def message(fact: PackInvalid) -> str:
-    return fact.problem
+def message(finding: PackInvalid) -> str:
+    return finding.problem
 
 
 @document_check(RULE, kind="RulePack")

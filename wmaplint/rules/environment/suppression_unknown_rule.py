@@ -19,5 +19,5 @@ RULE = define(
 
 
 @reports(RULE, UnknownSuppressedRule)
-def message(fact: UnknownSuppressedRule) -> str:
-    return f"suppression names unknown rule {fact.name!r}"
+def message(finding: UnknownSuppressedRule) -> str:
+    return f"suppression names unknown rule {finding.name!r}"

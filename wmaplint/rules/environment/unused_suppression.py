@@ -20,5 +20,5 @@ RULE = define(
 
 
 @reports(RULE, UnusedSuppression)
-def message(fact: UnusedSuppression) -> str:
-    return f"suppression of {', '.join(fact.rules)} suppresses nothing"
+def message(finding: UnusedSuppression) -> str:
+    return f"suppression of {', '.join(finding.rules)} suppresses nothing"

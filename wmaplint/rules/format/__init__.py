@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from wmaplint.definition.structure import structure_facts
+from wmaplint.definition.structure import structure_findings
 from wmaplint.rules import definition_analysis
 
 if TYPE_CHECKING:
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
     from wmaplint.rules.context import DefinitionContext
 
 
 @definition_analysis
-def structure(ctx: DefinitionContext) -> list[Fact]:
-    return structure_facts(ctx.path, ctx.definition.document_node)
+def structure(ctx: DefinitionContext) -> list[FileFinding]:
+    return structure_findings(ctx.path, ctx.definition.document_node)

@@ -33,8 +33,8 @@ RULE = define(
 
 
 @reports(RULE, CelFormatDefinition)
-def message(fact: CelFormatDefinition) -> str:
-    return (f"`{fact.field}` ({fact.shape}) belongs to the proposed CEL definition format, which no "
+def message(finding: CelFormatDefinition) -> str:
+    return (f"`{finding.field}` ({finding.shape}) belongs to the proposed CEL definition format, which no "
             "released Karta runtime reads: the released runtime reads only the jq path fields (strings), so "
             "there this definition gives no pod template, no replicas and no status; the rest of this "
             "document is not checked (write it with jq paths to have it checked)")

@@ -24,14 +24,14 @@ RULE = define(
 
 
 @reports(RULE, DuplicateEntry)
-def diagnostic(fact: DuplicateEntry) -> Diagnostic:
-    if fact.keys:
-        label = ", ".join(f"{k} {t!r}" for k, t in zip(fact.keys, fact.texts, strict=True))
+def diagnostic(finding: DuplicateEntry) -> Diagnostic:
+    if finding.keys:
+        label = ", ".join(f"{k} {t!r}" for k, t in zip(finding.keys, finding.texts, strict=True))
     else:
-        label = repr(fact.texts[0])
+        label = repr(finding.texts[0])
     note = ""
-    if fact.pointer[-1:] == ("additionalChildKinds",):
+    if finding.pointer[-1:] == ("additionalChildKinds",):
         note = " (the list is keyed by kind alone, so the same kind from two groups is rejected too)"
-    found = fact.diagnostic(RULE, f"{fact.where} has {label} twice{note}")
-    found.related = (RelatedLocation(fact.path, fact.first, "first entry"),)
+    found = finding.diagnostic(RULE, f"{finding.where} has {label} twice{note}")
+    found.related = (RelatedLocation(finding.path, finding.first, "first entry"),)
     return found

@@ -23,9 +23,9 @@ RULE = define(
 
 
 @reports(RULE, EmptyValue)
-def message(fact: EmptyValue) -> str:
-    if fact.kind == "string":
-        return f"{fact.where} must not be empty"
-    if fact.kind == "map":
-        return f"{fact.where} must have at least one entry"
-    return f"{fact.where} needs at least {fact.least} entry"
+def message(finding: EmptyValue) -> str:
+    if finding.kind == "string":
+        return f"{finding.where} must not be empty"
+    if finding.kind == "map":
+        return f"{finding.where} must have at least one entry"
+    return f"{finding.where} needs at least {finding.least} entry"

@@ -39,11 +39,11 @@ def _kind_of(node: Node) -> str:
 
 
 @reports(RULE, InvalidType)
-def diagnostic(fact: InvalidType) -> Diagnostic:
-    node = fact.node
-    message = f"{fact.where} must be {_TYPE_WORDS[fact.expected]}, not {_kind_of(node)}"
-    found = fact.diagnostic(RULE, message)
-    if fact.expected == "string" and isinstance(node, ScalarNode) and node.value is not None:
+def diagnostic(finding: InvalidType) -> Diagnostic:
+    node = finding.node
+    message = f"{finding.where} must be {_TYPE_WORDS[finding.expected]}, not {_kind_of(node)}"
+    found = finding.diagnostic(RULE, message)
+    if finding.expected == "string" and isinstance(node, ScalarNode) and node.value is not None:
         found.message += f"; quote it: \"{node.text}\""
         found.fixes = tuple(fix("quote the value", replace_scalar(node, node.text)))
     return found

@@ -19,7 +19,7 @@ RULE = define(
 
 
 @reports(RULE, MissingField)
-def diagnostic(fact: MissingField) -> Diagnostic:
-    found = fact.diagnostic(RULE, f"{fact.where} is missing the required field {fact.field!r}")
-    found.data = {"field": fact.field}
+def diagnostic(finding: MissingField) -> Diagnostic:
+    found = finding.diagnostic(RULE, f"{finding.where} is missing the required field {finding.field!r}")
+    found.data = {"field": finding.field}
     return found

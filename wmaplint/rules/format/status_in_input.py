@@ -19,5 +19,5 @@ RULE = define(
 
 
 @reports(RULE, StatusBlock)
-def message(fact: StatusBlock) -> str:
+def message(finding: StatusBlock) -> str:
     return "the status block is written by the operator and ignored on apply"

@@ -24,19 +24,19 @@ RULE = define(
 
 
 @reports(RULE, UnknownKey)
-def diagnostic(fact: UnknownKey) -> Diagnostic:
-    if fact.pointer[-1:] == ("statusMappings",):
-        message = (f"{fact.name!r} is not a status of the format (known: {', '.join(STATUS_KEYS)}); "
+def diagnostic(finding: UnknownKey) -> Diagnostic:
+    if finding.pointer[-1:] == ("statusMappings",):
+        message = (f"{finding.name!r} is not a status of the format (known: {', '.join(STATUS_KEYS)}); "
                    "kubectl's strict validation refuses it, the API server prunes it otherwise, and no "
                    "status maps to it")
     else:
-        message = f"unknown field {fact.name!r} in {fact.where}"
-    suggestions = list(fact.suggestions)
+        message = f"unknown field {finding.name!r} in {finding.where}"
+    suggestions = list(finding.suggestions)
     if suggestions:
         message += f"; did you mean {suggestions[0]!r}?"
-    found = fact.diagnostic(RULE, message)
+    found = finding.diagnostic(RULE, message)
     if suggestions:
         # no fix when the edit cannot be made safely, e.g. when the right key is there already
-        found.fixes = tuple(fix(f"rename to {suggestions[0]}", replace_scalar(fact.key, suggestions[0])))
-    found.data = {"suggestions": suggestions, "valid": list(fact.valid)}
+        found.fixes = tuple(fix(f"rename to {suggestions[0]}", replace_scalar(finding.key, suggestions[0])))
+    found.data = {"suggestions": suggestions, "valid": list(finding.valid)}
     return found

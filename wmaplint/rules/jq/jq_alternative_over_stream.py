@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from wmaplint.diagnostics import ExpressionDiagnostic, define
 from wmaplint.jq import ast as jqast
-from wmaplint.jq.inference.facts import WRONG_PATH
+from wmaplint.jq.inference.findings import WRONG_PATH
 from wmaplint.jq.names import Names, resolve
 from wmaplint.jq.streams import output_leaks
 from wmaplint.jq.wording import clip
@@ -49,7 +49,7 @@ def _default_reachable(ctx: DefinitionContext, expr: Expr, finding: ExpressionDi
     schemas = ctx.schemas
     if schemas is None or not schemas.roots:
         return True
-    if any(path.expr is expr and isinstance(path.fact, WRONG_PATH) for path in ctx.typed_paths):
+    if any(path.expr is expr and isinstance(path.finding, WRONG_PATH) for path in ctx.typed_paths):
         return False  # the path reads a field the schema lacks: that finding is the fault, the default moot
     return any(finding.start in reachable_defaults(expr.text, schema.type, schemas.object_meta)
                for schema in schemas.roots)

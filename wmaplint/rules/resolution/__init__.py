@@ -8,18 +8,19 @@ from wmaplint.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from wmaplint.diagnostics import Rule
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
 
 
-def consumer(rule: Rule, fact: Fact, message: str) -> Diagnostic:
+def consumer(rule: Rule, finding: FileFinding, message: str) -> Diagnostic:
     """A finding about the PodGroups KAI's Karta grouper makes. Where KAI groups the kind with a grouper of
     its own, which it asks first (``native``, kai-scheduler/KAI-Scheduler@d5bc503 pkg/podgrouper/podgrouper/
     hub/hub.go GetPodGrouperPlugin), the Karta grouper never reads the gang: a warning that says so."""
-    native: str = getattr(fact, "native", "")
+    native: str = getattr(finding, "native", "")
     if not native:
-        return fact.diagnostic(rule, message)
-    found = fact.diagnostic(rule, f"{message}; KAI groups {native}, asked before the Karta grouper (hub.go "
-                                  "GetPodGrouperPlugin), so this holds only where that grouper is absent")
+        return finding.diagnostic(rule, message)
+    message = (f"{message}; KAI groups {native}, asked before the Karta grouper (hub.go "
+               "GetPodGrouperPlugin), so this holds only where that grouper is absent")
+    found = finding.diagnostic(rule, message)
     found.severity = min(found.severity, Severity.WARNING)
     return found
 

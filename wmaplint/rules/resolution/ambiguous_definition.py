@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import AmbiguousDefinition
+from wmaplint.resolve.findings import AmbiguousDefinition
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_MANIFEST, JOBSET_TREE_HEAD, jobset_tree
 
@@ -28,6 +28,7 @@ RULE = define(
 
 
 @reports(RULE, AmbiguousDefinition)
-def message(fact: AmbiguousDefinition) -> str:
-    kai = f"; {fact.kai}" if fact.kai else ""
-    return f"{len(fact.names)} definitions describe {fact.gvk} ({', '.join(fact.names)}); keep one{kai}"
+def message(finding: AmbiguousDefinition) -> str:
+    kai = f"; {finding.kai}" if finding.kai else ""
+    names = ", ".join(finding.names)
+    return f"{len(finding.names)} definitions describe {finding.gvk} ({names}); keep one{kai}"

@@ -4,7 +4,7 @@ ResourceInterface document with a root kind."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import NoDefinitionInFile
+from wmaplint.resolve.findings import NoDefinitionInFile
 from wmaplint.rules import reports
 from wmaplint.rules.examples import jobset_tree
 
@@ -29,5 +29,5 @@ spec:
 
 
 @reports(RULE, NoDefinitionInFile)
-def message(fact: NoDefinitionInFile) -> str:
+def message(finding: NoDefinitionInFile) -> str:
     return "no Karta or ResourceInterface document with a root kind"  # the position names the file

@@ -4,7 +4,7 @@ fragments."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import FragmentMisaligned
+from wmaplint.resolve.findings import FragmentMisaligned
 from wmaplint.rules import reports
 
 _FRAGMENTS = """\
@@ -54,8 +54,8 @@ RULE = define(
 
 
 @reports(RULE, FragmentMisaligned)
-def message(fact: FragmentMisaligned) -> str:
+def message(finding: FragmentMisaligned) -> str:
     return (
-        f"{fact.field} of {fact.component} gives {fact.outputs} output(s) while other fragments give "
-        f"{fact.width}; fragments merge by index, so later instances get the wrong values"
+        f"{finding.field} of {finding.component} gives {finding.outputs} output(s) while other fragments "
+        f"give {finding.width}; fragments merge by index, so later instances get the wrong values"
     )

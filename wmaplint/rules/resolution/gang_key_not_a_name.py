@@ -4,7 +4,7 @@ makes no valid PodGroup name."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.resolve.facts import GangKeyNotAName
+from wmaplint.resolve.findings import GangKeyNotAName
 from wmaplint.rules import reports
 from wmaplint.rules.examples import PYFLOW_GANG, pyflow_tree
 from wmaplint.rules.resolution import consumer, pods_shown
@@ -31,7 +31,7 @@ RULE = define(
 
 
 @reports(RULE, GangKeyNotAName)
-def not_a_name(fact: GangKeyNotAName) -> Diagnostic:
-    message = (f"KAI's Karta grouper fails for {pods_shown(fact.pods, fact.count)}: {fact.error} "
+def not_a_name(finding: GangKeyNotAName) -> Diagnostic:
+    message = (f"KAI's Karta grouper fails for {pods_shown(finding.pods, finding.count)}: {finding.error} "
                "(grouper.go getPodGroupMetadataAlpha)")
-    return consumer(RULE, fact, message)
+    return consumer(RULE, finding, message)

@@ -4,7 +4,7 @@ not have."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import GangMemberUnknown
+from wmaplint.resolve.findings import GangMemberUnknown
 from wmaplint.rules import reports
 from wmaplint.rules.examples import PYFLOW_GANG, pyflow_tree
 
@@ -26,5 +26,5 @@ RULE = define(
 
 
 @reports(RULE, GangMemberUnknown)
-def message(fact: GangMemberUnknown) -> str:
-    return f"gang member component '{fact.component}' is not defined (should be a root or child component)"
+def message(finding: GangMemberUnknown) -> str:
+    return f"gang member component '{finding.component}' is not defined (should be a root or child component)"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.resolve.facts import PodGroupEmpty
+from wmaplint.resolve.findings import PodGroupEmpty
 from wmaplint.rules import reports
 from wmaplint.rules.examples import pyflow_tree
 from wmaplint.rules.resolution import consumer
@@ -29,8 +29,8 @@ RULE = define(
 
 
 @reports(RULE, PodGroupEmpty)
-def group(fact: PodGroupEmpty) -> Diagnostic:
-    message = (f"every pod of PodGroup {fact.group} computes min-available 0: member {fact.member} has no "
-               f"positive scale on this manifest (KAI grouper.go getPodGroupMetadataAlpha, "
-               f"CalculateSubtreeScale)")
-    return consumer(RULE, fact, message)
+def group(finding: PodGroupEmpty) -> Diagnostic:
+    message = (f"every pod of PodGroup {finding.group} computes min-available 0: member {finding.member} has "
+               "no positive scale on this manifest (KAI grouper.go getPodGroupMetadataAlpha, "
+               "CalculateSubtreeScale)")
+    return consumer(RULE, finding, message)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import GpuTotalDiffers
+from wmaplint.resolve.findings import GpuTotalDiffers
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_PODS, jobset_tree_with_pods
 
@@ -24,9 +24,9 @@ RULE = define(
 
 
 @reports(RULE, GpuTotalDiffers)
-def gpu_total_differs(fact: GpuTotalDiffers) -> str:
-    # the wording runs only when there is a fact to word; every check imports the rules, not decimal
+def gpu_total_differs(finding: GpuTotalDiffers) -> str:
+    # the wording runs only when there is a finding to word; every check imports the rules, not decimal
     from wmaplint.resolve.quantities import counted, format_amount
 
-    return (f"{fact.kind} {fact.name}: the tree predicts {counted(fact.predicted, 'GPU')}, the workload's "
-            f"listed pods ask for {format_amount(fact.listed)}")
+    return (f"{finding.kind} {finding.name}: the tree predicts {counted(finding.predicted, 'GPU')}, the "
+            f"workload's listed pods ask for {format_amount(finding.listed)}")

@@ -4,7 +4,7 @@ component has instances."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import FragmentCountMismatch, OutputCountMismatch
+from wmaplint.resolve.findings import FragmentCountMismatch, OutputCountMismatch
 from wmaplint.rules import reports
 from wmaplint.rules.examples import jobset_tree
 
@@ -23,17 +23,17 @@ RULE = define(
 
 
 @reports(RULE, OutputCountMismatch)
-def outputs(fact: OutputCountMismatch) -> str:
+def outputs(finding: OutputCountMismatch) -> str:
     return (
-        f"{fact.field} of {fact.component} gave {fact.outputs} output(s) but the component has "
-        f"{fact.instances} instance(s) (instance ids count ({fact.instances}) does not match results count "
-        f"({fact.outputs}))"
+        f"{finding.field} of {finding.component} gave {finding.outputs} output(s) but the component has "
+        f"{finding.instances} instance(s) (instance ids count ({finding.instances}) does not match results "
+        f"count ({finding.outputs}))"
     )
 
 
 @reports(RULE, FragmentCountMismatch)
-def fragments(fact: FragmentCountMismatch) -> str:
-    head = f"the fragments of {fact.component} give {fact.pods} pod definition(s)"
-    if fact.ids is None:
+def fragments(finding: FragmentCountMismatch) -> str:
+    head = f"the fragments of {finding.component} give {finding.pods} pod definition(s)"
+    if finding.ids is None:
         return f"{head}; a component without instanceIdPath has exactly one"
-    return f"{head} but instanceIdPath gives {fact.ids} id(s)"
+    return f"{head} but instanceIdPath gives {finding.ids} id(s)"

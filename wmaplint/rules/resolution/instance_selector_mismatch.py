@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import InstanceSelectorMismatch
+from wmaplint.resolve.findings import InstanceSelectorMismatch
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_SELECTOR, jobset_tree_with_pods
 
@@ -26,9 +26,9 @@ RULE = define(
 
 
 @reports(RULE, InstanceSelectorMismatch)
-def instance_mismatch(fact: InstanceSelectorMismatch) -> str:
-    given = repr(fact.given) if fact.given is not None else "no single value"
+def instance_mismatch(finding: InstanceSelectorMismatch) -> str:
+    given = repr(finding.given) if finding.given is not None else "no single value"
     return (
-        f"componentInstanceSelector of {fact.component} gives {given} on the pods the controller creates "
-        f"for instance {fact.instance!r} (such as {fact.pod}; labels written per {fact.source})"
+        f"componentInstanceSelector of {finding.component} gives {given} on the pods the controller creates "
+        f"for instance {finding.instance!r} (such as {finding.pod}; labels written per {finding.source})"
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import InvalidInstanceId
+from wmaplint.resolve.findings import InvalidInstanceId
 from wmaplint.resolve.values import show
 from wmaplint.rules import reports
 from wmaplint.rules.examples import jobset_tree
@@ -27,8 +27,8 @@ RULE = define(
 
 
 @reports(RULE, InvalidInstanceId)
-def message(fact: InvalidInstanceId) -> str:
+def message(finding: InvalidInstanceId) -> str:
     return (
-        f"instanceIdPath of {fact.component} gave {show(fact.value)} at index {fact.index}; an instance id "
-        "must be a non-empty string"
+        f"instanceIdPath of {finding.component} gave {show(finding.value)} at index {finding.index}; an "
+        "instance id must be a non-empty string"
     )

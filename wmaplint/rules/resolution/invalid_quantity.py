@@ -4,7 +4,7 @@ one outside its bounds."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import InvalidQuantity, InvalidReferencedQuantity
+from wmaplint.resolve.findings import InvalidQuantity, InvalidReferencedQuantity
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_MANIFEST, jobset_tree
 
@@ -34,10 +34,10 @@ RULE = define(
 
 
 @reports(RULE, InvalidQuantity)
-def in_a_pod(fact: InvalidQuantity) -> str:
-    return f"{fact.component} instance {fact.instance}: {fact.problem}"
+def in_a_pod(finding: InvalidQuantity) -> str:
+    return f"{finding.component} instance {finding.instance}: {finding.problem}"
 
 
 @reports(RULE, InvalidReferencedQuantity)
-def in_a_named_object(fact: InvalidReferencedQuantity) -> str:
-    return f"{fact.component}, from the object it names: {fact.problem}"
+def in_a_named_object(finding: InvalidReferencedQuantity) -> str:
+    return f"{finding.component}, from the object it names: {finding.problem}"

@@ -4,7 +4,7 @@ bound)."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import LimitExceeded
+from wmaplint.resolve.findings import LimitExceeded
 from wmaplint.rules import reports
 from wmaplint.rules.examples import jobset_tree
 
@@ -23,5 +23,5 @@ RULE = define(
 
 
 @reports(RULE, LimitExceeded)
-def message(fact: LimitExceeded) -> str:
-    return f"{fact.what} `{fact.program}` failed: {fact.error}"
+def message(finding: LimitExceeded) -> str:
+    return f"{finding.what} `{finding.program}` failed: {finding.error}"

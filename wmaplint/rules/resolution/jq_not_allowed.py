@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import BuiltinNotAllowed
+from wmaplint.resolve.findings import BuiltinNotAllowed
 from wmaplint.rules import reports
 from wmaplint.rules.examples import jobset_tree
 
@@ -23,5 +23,5 @@ RULE = define(
 
 
 @reports(RULE, BuiltinNotAllowed)
-def message(fact: BuiltinNotAllowed) -> str:
-    return f"{fact.what} `{fact.program}` failed: {fact.error}"
+def message(finding: BuiltinNotAllowed) -> str:
+    return f"{finding.what} `{finding.program}` failed: {finding.error}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import EvaluationFailed, NoRootComponent
+from wmaplint.resolve.findings import EvaluationFailed, NoRootComponent
 from wmaplint.rules import reports
 from wmaplint.rules.examples import jobset_tree
 
@@ -24,10 +24,10 @@ RULE = define(
 
 
 @reports(RULE, EvaluationFailed)
-def failed(fact: EvaluationFailed) -> str:
-    return f"{fact.what} `{fact.program}` failed: {fact.error}"
+def failed(finding: EvaluationFailed) -> str:
+    return f"{finding.what} `{finding.program}` failed: {finding.error}"
 
 
 @reports(RULE, NoRootComponent)
-def no_root(fact: NoRootComponent) -> str:
+def no_root(finding: NoRootComponent) -> str:
     return "the definition has no rootComponent"

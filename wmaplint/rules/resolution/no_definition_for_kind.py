@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import NoDefinition
+from wmaplint.resolve.findings import NoDefinition
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_MANIFEST, jobset_tree
 
@@ -21,5 +21,5 @@ RULE = define(
 
 
 @reports(RULE, NoDefinition)
-def message(fact: NoDefinition) -> str:
-    return f"no definition for {fact.gvk}; pass one with --definition FILE"
+def message(finding: NoDefinition) -> str:
+    return f"no definition for {finding.gvk}; pass one with --definition FILE"

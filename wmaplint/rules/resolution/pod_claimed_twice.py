@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import PodClaimedTwice
+from wmaplint.resolve.findings import PodClaimedTwice
 from wmaplint.rules import reports
 
 _CLAIMED_TWICE = """\
@@ -76,8 +76,8 @@ RULE = define(
 
 
 @reports(RULE, PodClaimedTwice)
-def message(fact: PodClaimedTwice) -> str:
+def message(finding: PodClaimedTwice) -> str:
     return (
-        f"pod {fact.pod} matches the componentTypeSelector of {', '.join(fact.claimed_by)}; KAI takes "
-        f"{fact.claimed_by[0]}, and kli describe lists it under each"
+        f"pod {finding.pod} matches the componentTypeSelector of {', '.join(finding.claimed_by)}; KAI takes "
+        f"{finding.claimed_by[0]}, and kli describe lists it under each"
     )

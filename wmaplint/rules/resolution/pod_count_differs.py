@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import PodCountDiffers
+from wmaplint.resolve.findings import PodCountDiffers
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_POD, jobset_tree_with_pods
 
@@ -25,11 +25,11 @@ RULE = define(
 
 
 @reports(RULE, PodCountDiffers)
-def count_differs(fact: PodCountDiffers) -> str:
-    # the wording runs only when there is a fact to word; every check imports the rules, not decimal
+def count_differs(finding: PodCountDiffers) -> str:
+    # the wording runs only when there is a finding to word; every check imports the rules, not decimal
     from wmaplint.resolve.quantities import counted
 
-    part = f"{fact.component}/{fact.instance}" if fact.instance else fact.component
-    which = f" ({fact.which})" if fact.which else ""
-    predicted = counted(fact.predicted, "pod")
-    return f"{part}: the tree predicts {predicted}, the pod list has {fact.listed}{which}"
+    part = f"{finding.component}/{finding.instance}" if finding.instance else finding.component
+    which = f" ({finding.which})" if finding.which else ""
+    predicted = counted(finding.predicted, "pod")
+    return f"{part}: the tree predicts {predicted}, the pod list has {finding.listed}{which}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.resolve.facts import PodGroupMinAvailableDiffers
+from wmaplint.resolve.findings import PodGroupMinAvailableDiffers
 from wmaplint.rules import reports
 from wmaplint.rules.examples import pyflow_tree
 from wmaplint.rules.resolution import consumer
@@ -41,9 +41,10 @@ RULE = define(
 
 
 @reports(RULE, PodGroupMinAvailableDiffers)
-def differs(fact: PodGroupMinAvailableDiffers) -> Diagnostic:
-    message = (f"the {fact.pods} pods of PodGroup {fact.group} ({fact.workload}) compute different "
-               f"min-available, each the subtree scale of the member it takes: {'; '.join(fact.computed)}; "
-               "KAI's PodGroup handler keeps the last pod's (grouper.go getPodGroupMetadataAlpha, "
-               "CalculateSubtreeScale; podgroup/updater.go updatePodGroup)")
-    return consumer(RULE, fact, message)
+def differs(finding: PodGroupMinAvailableDiffers) -> Diagnostic:
+    computed = "; ".join(finding.computed)
+    message = (f"the {finding.pods} pods of PodGroup {finding.group} ({finding.workload}) compute different "
+               f"min-available, each the subtree scale of the member it takes: {computed}; KAI's PodGroup "
+               "handler keeps the last pod's (grouper.go getPodGroupMetadataAlpha, CalculateSubtreeScale; "
+               "podgroup/updater.go updatePodGroup)")
+    return consumer(RULE, finding, message)

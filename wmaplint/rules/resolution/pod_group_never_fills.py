@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.resolve.facts import PodGroupNeverFills
+from wmaplint.resolve.findings import PodGroupNeverFills
 from wmaplint.rules import reports
 from wmaplint.rules.examples import PYFLOW_GANG, pyflow_tree
 from wmaplint.rules.resolution import consumer
@@ -31,9 +31,10 @@ RULE = define(
 
 
 @reports(RULE, PodGroupNeverFills)
-def never_fills(fact: PodGroupNeverFills) -> Diagnostic:
-    pods = "1 pod of the workload takes" if fact.count == 1 else f"{fact.count} pods of the workload take"
-    message = (f"PodGroup {fact.group} ({fact.workload}) asks for min-available {fact.min_available}, the "
-               f"subtree scale of member {fact.member}, but only {pods} it: {fact.split} "
-               "(grouper.go calcPodGroupName, getPodGroupMetadataAlpha)")
-    return consumer(RULE, fact, message)
+def never_fills(finding: PodGroupNeverFills) -> Diagnostic:
+    count = finding.count
+    pods = "1 pod of the workload takes" if count == 1 else f"{count} pods of the workload take"
+    message = (f"PodGroup {finding.group} ({finding.workload}) asks for min-available "
+               f"{finding.min_available}, the subtree scale of member {finding.member}, but only {pods} it: "
+               f"{finding.split} (grouper.go calcPodGroupName, getPodGroupMetadataAlpha)")
+    return consumer(RULE, finding, message)

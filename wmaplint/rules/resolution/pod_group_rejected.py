@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.resolve.facts import PodGroupRejected
+from wmaplint.resolve.findings import PodGroupRejected
 from wmaplint.rules import reports
 from wmaplint.rules.examples import pyflow_tree
 from wmaplint.rules.resolution import consumer
@@ -35,7 +35,7 @@ RULE = define(
 
 
 @reports(RULE, PodGroupRejected)
-def rejected(fact: PodGroupRejected) -> Diagnostic:
-    message = (f"KAI's Karta grouper refuses the podGroup for every pod of the workload: {fact.error} "
+def rejected(finding: PodGroupRejected) -> Diagnostic:
+    message = (f"KAI's Karta grouper refuses the podGroup for every pod of the workload: {finding.error} "
                "(grouper.go getPodGroupMetadataV2)")
-    return consumer(RULE, fact, message)
+    return consumer(RULE, finding, message)

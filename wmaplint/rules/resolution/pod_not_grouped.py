@@ -4,7 +4,7 @@ it, no component describes it, or its instance is not found."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import Diagnostic, define
-from wmaplint.resolve.facts import PodNotGrouped
+from wmaplint.resolve.findings import PodNotGrouped
 from wmaplint.rules import reports
 from wmaplint.rules.examples import PYFLOW_GANG, pyflow_tree
 from wmaplint.rules.resolution import consumer, pods_shown
@@ -18,8 +18,8 @@ RULE = define(
     "KAI's Karta grouper fails for a pod before it has a PodGroup: no gang member, component or instance.",
     why="For every pod, KAI's Karta grouper infers its component (the one with a pod definition, else the "
     "first whose componentTypeSelector matches) and takes the first member among that component and its "
-    "ancestors whose filters all give true, and where that member is the pod's own component with "
-    "instance ids, the instance its componentInstanceSelector names, which must be one of them "
+    "ancestors whose filters all give true, and where that member is the pod's own component with instance "
+    "ids, the instance its componentInstanceSelector names, which must be one of them "
     "(kai-scheduler/KAI-Scheduler@d5bc503 pkg/podgrouper/podgrouper/plugins/karta/grouper.go "
     "getPodGroupMetadataAlpha; the library's `InferPodComponent`, `GetPodGroupingEffectiveComponent`, "
     "`InferPodComponentInstance`). A pod no member takes, a pod the controller makes that no component "
@@ -39,7 +39,7 @@ RULE = define(
 
 
 @reports(RULE, PodNotGrouped)
-def not_grouped(fact: PodNotGrouped) -> Diagnostic:
-    message = (f"KAI's Karta grouper fails for {pods_shown(fact.pods, fact.count)}: {fact.error} "
+def not_grouped(finding: PodNotGrouped) -> Diagnostic:
+    message = (f"KAI's Karta grouper fails for {pods_shown(finding.pods, finding.count)}: {finding.error} "
                "(grouper.go getPodGroupMetadataAlpha)")
-    return consumer(RULE, fact, message)
+    return consumer(RULE, finding, message)

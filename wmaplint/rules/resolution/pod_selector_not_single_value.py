@@ -4,7 +4,7 @@ or several values on a pod."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import SelectorNotSingle
+from wmaplint.resolve.findings import SelectorNotSingle
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_SELECTOR, jobset_tree_with_pods
 
@@ -25,8 +25,8 @@ RULE = define(
 
 
 @reports(RULE, SelectorNotSingle)
-def message(fact: SelectorNotSingle) -> str:
+def message(finding: SelectorNotSingle) -> str:
     return (
-        f"{fact.selector} of {fact.component} gives {fact.count} non-empty value(s) on pod {fact.pod}; "
-        "exactly one is needed"
+        f"{finding.selector} of {finding.component} gives {finding.count} non-empty value(s) on pod "
+        f"{finding.pod}; exactly one is needed"
     )

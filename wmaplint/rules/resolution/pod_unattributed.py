@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import PodInstanceUnknown, PodUnattributed
+from wmaplint.resolve.findings import PodInstanceUnknown, PodUnattributed
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOBSET_PODS, jobset_tree_with_pods
 
@@ -23,13 +23,13 @@ RULE = define(
 
 
 @reports(RULE, PodUnattributed)
-def unclaimed(fact: PodUnattributed) -> str:
-    return f"pod {fact.pod} is claimed by no component of {fact.kind} {fact.name}"
+def unclaimed(finding: PodUnattributed) -> str:
+    return f"pod {finding.pod} is claimed by no component of {finding.kind} {finding.name}"
 
 
 @reports(RULE, PodInstanceUnknown)
-def unknown_instance(fact: PodInstanceUnknown) -> str:
+def unknown_instance(finding: PodInstanceUnknown) -> str:
     return (
-        f"pod {fact.pod} names instance {fact.instance!r} of {fact.component}, which the manifest does not "
-        f"have ({', '.join(fact.known) or 'no instances'})"
+        f"pod {finding.pod} names instance {finding.instance!r} of {finding.component}, which the manifest "
+        f"does not have ({', '.join(finding.known) or 'no instances'})"
     )

@@ -4,7 +4,7 @@ string."""
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import NotACount
+from wmaplint.resolve.findings import NotACount
 from wmaplint.resolve.values import show
 from wmaplint.rules import reports
 from wmaplint.rules.examples import jobset_tree
@@ -33,6 +33,7 @@ _WHY = {
 
 
 @reports(RULE, NotACount)
-def message(fact: NotACount) -> str:
-    head = f"{fact.field} of {fact.component}: replicas value {show(fact.value)} at index {fact.index}"
-    return f"{head} {_WHY[fact.reason]}"
+def message(finding: NotACount) -> str:
+    value = show(finding.value)
+    return (f"{finding.field} of {finding.component}: replicas value {value} at index {finding.index} "
+            f"{_WHY[finding.reason]}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import DocumentTooLarge, TooManyDocuments, TooManyNodes
+from wmaplint.resolve.findings import DocumentTooLarge, TooManyDocuments, TooManyNodes
 from wmaplint.rules import reports
 from wmaplint.rules.examples import jobset_tree
 
@@ -33,18 +33,18 @@ RULE = define(
 
 
 @reports(RULE, TooManyDocuments)
-def documents(fact: TooManyDocuments) -> str:
-    return f"more than {fact.limit} manifest documents; this one and the rest are not resolved"
+def documents(finding: TooManyDocuments) -> str:
+    return f"more than {finding.limit} manifest documents; this one and the rest are not resolved"
 
 
 @reports(RULE, DocumentTooLarge)
-def size(fact: DocumentTooLarge) -> str:
+def size(finding: DocumentTooLarge) -> str:
     return (
-        f"manifest document of {fact.size / _MIB:.1f} MiB is larger than the {fact.limit // _MIB} MiB "
+        f"manifest document of {finding.size / _MIB:.1f} MiB is larger than the {finding.limit // _MIB} MiB "
         "wmaplint resolves; not resolved"
     )
 
 
 @reports(RULE, TooManyNodes)
-def nodes(fact: TooManyNodes) -> str:
-    return f"manifest document has more than {fact.limit} YAML nodes; not resolved"
+def nodes(finding: TooManyNodes) -> str:
+    return f"manifest document has more than {finding.limit} YAML nodes; not resolved"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import SelectorClaimsNoPod
+from wmaplint.resolve.findings import SelectorClaimsNoPod
 from wmaplint.rules import reports
 from wmaplint.rules.examples import mpijob_tree
 
@@ -25,12 +25,12 @@ RULE = define(
 
 
 @reports(RULE, SelectorClaimsNoPod)
-def claims_no_pod(fact: SelectorClaimsNoPod) -> str:
-    # the wording runs only when there is a fact to word; every check imports the rules, not decimal
+def claims_no_pod(finding: SelectorClaimsNoPod) -> str:
+    # the wording runs only when there is a finding to word; every check imports the rules, not decimal
     from wmaplint.resolve.quantities import counted
 
-    carry = "it carries" if fact.pods == 1 else "they carry"
+    carry = "it carries" if finding.pods == 1 else "they carry"
     return (
-        f"componentTypeSelector of {fact.component} claims none of the {counted(fact.pods, 'pod')} the "
-        f"controller creates for it: {carry} {fact.carried} (labels written per {fact.source})"
+        f"componentTypeSelector of {finding.component} claims none of the {counted(finding.pods, 'pod')} the "
+        f"controller creates for it: {carry} {finding.carried} (labels written per {finding.source})"
     )

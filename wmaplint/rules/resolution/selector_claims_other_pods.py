@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import SelectorClaimsOtherPods
+from wmaplint.resolve.findings import SelectorClaimsOtherPods
 from wmaplint.rules import reports
 from wmaplint.rules.examples import mpijob_tree
 
@@ -23,8 +23,8 @@ RULE = define(
 
 
 @reports(RULE, SelectorClaimsOtherPods)
-def claims_other_pods(fact: SelectorClaimsOtherPods) -> str:
+def claims_other_pods(finding: SelectorClaimsOtherPods) -> str:
     return (
-        f"componentTypeSelector of {fact.component} also claims the pods the controller creates for "
-        f"{fact.other} (such as {fact.pod}; labels written per {fact.source})"
+        f"componentTypeSelector of {finding.component} also claims the pods the controller creates for "
+        f"{finding.other} (such as {finding.pod}; labels written per {finding.source})"
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.resolve.facts import SpecNotObject
+from wmaplint.resolve.findings import SpecNotObject
 from wmaplint.resolve.values import show
 from wmaplint.rules import reports
 from wmaplint.rules.examples import jobset_tree
@@ -27,6 +27,6 @@ RULE = define(
 
 
 @reports(RULE, SpecNotObject)
-def message(fact: SpecNotObject) -> str:
-    shown = show(fact.value)
-    return f"the pod definition of {fact.component} instance {fact.index} is {shown}, not an object"
+def message(finding: SpecNotObject) -> str:
+    shown = show(finding.value)
+    return f"the pod definition of {finding.component} instance {finding.index} is {shown}, not an object"

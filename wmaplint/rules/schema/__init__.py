@@ -2,6 +2,6 @@
 (WM3xx).
 
 Every path of the definition is typed once against its schemas (``DefinitionContext.typed_paths``,
-``wmaplint.typecheck.paths``); each rule words the facts of its kinds with ``@reports``, and
+``wmaplint.typecheck.paths``); each rule words the findings of its kinds with ``@reports``, and
 ``wmaplint.rules.placement`` places them in the file.
 """

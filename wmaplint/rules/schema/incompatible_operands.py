@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.jq.inference.facts import (
+from wmaplint.jq.inference.findings import (
     ComparisonOfKinds,
     UncombinableOperands,
     ValueOutsideEnum,
@@ -28,14 +28,14 @@ RULE = define(
 @reports(RULE, ComparisonOfKinds)
 @reports(RULE, ValueOutsideEnum)
 @reports(RULE, UncombinableOperands)
-def message(fact: ComparisonOfKinds | ValueOutsideEnum | UncombinableOperands) -> str:
-    if isinstance(fact, ComparisonOfKinds):
-        return (f"comparing {with_article(fact.left)} with {with_article(fact.right)}: `{fact.op}` is "
-                f"{_type_order_outcome(fact.op)}")
-    if isinstance(fact, ValueOutsideEnum):
-        allowed = ", ".join(map(str, fact.allowed))
-        return f"{fact.value!r} is not one of the values the schema allows ({allowed})"
-    return f"`{fact.op}` cannot combine {with_article(fact.left)} and {with_article(fact.right)}"
+def message(finding: ComparisonOfKinds | ValueOutsideEnum | UncombinableOperands) -> str:
+    if isinstance(finding, ComparisonOfKinds):
+        return (f"comparing {with_article(finding.left)} with {with_article(finding.right)}: `{finding.op}` "
+                f"is {_type_order_outcome(finding.op)}")
+    if isinstance(finding, ValueOutsideEnum):
+        allowed = ", ".join(map(str, finding.allowed))
+        return f"{finding.value!r} is not one of the values the schema allows ({allowed})"
+    return f"`{finding.op}` cannot combine {with_article(finding.left)} and {with_article(finding.right)}"
 
 
 def _type_order_outcome(op: str) -> str:

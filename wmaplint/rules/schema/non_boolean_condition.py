@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.jq.inference.facts import NonBooleanCondition, with_article
+from wmaplint.jq.inference.findings import NonBooleanCondition, with_article
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
 
@@ -19,5 +19,5 @@ RULE = define(
 
 
 @reports(RULE, NonBooleanCondition)
-def message(fact: NonBooleanCondition) -> str:
-    return f"condition is {with_article(fact.kind)}, never a boolean: it is always true"
+def message(finding: NonBooleanCondition) -> str:
+    return f"condition is {with_article(finding.kind)}, never a boolean: it is always true"

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.jq.inference.facts import FieldOfNonObject, IndexOfScalar, IterationOfNonContainer, with_article
+from wmaplint.jq.inference.findings import (
+    FieldOfNonObject,
+    IndexOfScalar,
+    IterationOfNonContainer,
+    with_article,
+)
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
 
@@ -22,9 +27,9 @@ RULE = define(
 @reports(RULE, FieldOfNonObject)
 @reports(RULE, IndexOfScalar)
 @reports(RULE, IterationOfNonContainer)
-def message(fact: FieldOfNonObject | IndexOfScalar | IterationOfNonContainer) -> str:
-    if isinstance(fact, FieldOfNonObject):
-        return f"cannot read field {fact.name!r} of {with_article(' or '.join(fact.kinds))}"
-    if isinstance(fact, IndexOfScalar):
-        return f"cannot index {with_article(fact.kind)}"
-    return f"cannot iterate over {with_article(' or '.join(fact.kinds))}"
+def message(finding: FieldOfNonObject | IndexOfScalar | IterationOfNonContainer) -> str:
+    if isinstance(finding, FieldOfNonObject):
+        return f"cannot read field {finding.name!r} of {with_article(' or '.join(finding.kinds))}"
+    if isinstance(finding, IndexOfScalar):
+        return f"cannot index {with_article(finding.kind)}"
+    return f"cannot iterate over {with_article(' or '.join(finding.kinds))}"

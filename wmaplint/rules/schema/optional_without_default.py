@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from wmaplint.controllers.reading import counted_field
 from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import define
-from wmaplint.facts import ExpressionFact
+from wmaplint.findings import ExpressionFinding
 from wmaplint.rules import reports
 from wmaplint.rules.controllers import source_of
 from wmaplint.rules.examples import MPIJOB, mpijob_with
@@ -45,7 +45,7 @@ RULE = define(
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ReplicasUnsetWhereNotRun(ExpressionFact):
+class ReplicasUnsetWhereNotRun(ExpressionFinding):
     """The replicas path of ``field`` reads ``read``, which the operator's admission sets on every stored
     object that runs the component (``where``, ``source``): absent, the component runs no pod."""
 
@@ -62,33 +62,34 @@ def _set_always(admitted: Admitted) -> bool:
     return not admitted.when or admitted.when.split()[0] == "always"
 
 
-def _as_admitted(ctx: DefinitionContext, path: TypedPath) -> ExpressionFact | None:
-    """The fact as the workload's admission makes it: none where the field read is set on every object, the
+def _as_admitted(ctx: DefinitionContext, path: TypedPath) -> ExpressionFinding | None:
+    """The finding as the workload's admission makes it: none where the field read is set on every object, the
     component's own default (0) where it is set wherever the component runs."""
-    model, fact = ctx.root_model, path.fact
+    model, finding = ctx.root_model, path.finding
     counted = counted_field(path.expr.text) if model is not None and model.admission else None
-    if model is None or counted is None or not isinstance(fact, ReplicasWithoutDefault):
-        return fact
+    if model is None or counted is None or not isinstance(finding, ReplicasWithoutDefault):
+        return finding
     admitted = [a for a in model.admitted(counted[0]) if a.holds == "set"]
     if not admitted:
-        return fact
+        return finding
     if any(_set_always(a) for a in admitted):
         return None
     first = admitted[0]
-    return ReplicasUnsetWhereNotRun(fact.start, fact.end, fact.field, counted[0], model.kind, first.when,
-                                    source_of(model, first.source), with_default(path.expr.text, "0"))
+    source, fix = source_of(model, first.source), with_default(path.expr.text, "0")
+    return ReplicasUnsetWhereNotRun(finding.start, finding.end, finding.field, counted[0], model.kind,
+                                    first.when, source, fix)
 
 
 @reports(RULE, ReplicasWithoutDefault, refine=_as_admitted)
-def message(fact: ReplicasWithoutDefault) -> str:
-    return (f"{fact.field} reads an optional field without a default: an object without it yields null, "
+def message(finding: ReplicasWithoutDefault) -> str:
+    return (f"{finding.field} reads an optional field without a default: an object without it yields null, "
             "which the runtime takes as replicas not set, not as the controller's default: totals fall back "
             "to minReplicas or 1, gang sizing to minReplicas or 0; give the default inside any iteration")
 
 
 @reports(RULE, ReplicasUnsetWhereNotRun)
-def unset_where_not_run(fact: ReplicasUnsetWhereNotRun) -> str:
-    return (f"{fact.field} reads {fact.read}, which admission sets on a {fact.kind} {fact.where} "
-            f"({fact.source}): a stored {fact.kind} lacks it only where the component does not run, and "
-            "there the path yields null, which the runtime's totals count as 1 (minReplicas or 1) for a "
+def unset_where_not_run(finding: ReplicasUnsetWhereNotRun) -> str:
+    return (f"{finding.field} reads {finding.read}, which admission sets on a {finding.kind} {finding.where} "
+            f"({finding.source}): a stored {finding.kind} lacks it only where the component does not run, "
+            "and there the path yields null, which the runtime's totals count as 1 (minReplicas or 1) for a "
             "component with no pod; give 0 as its default")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.jq.inference.facts import with_article
+from wmaplint.jq.inference.findings import with_article
 from wmaplint.rules import reports
 from wmaplint.rules.examples import job_with
 from wmaplint.typecheck.expectations import SuspendValueOfWrongType, SuspendValueOutsideEnum
@@ -27,7 +27,8 @@ RULE = define(
 
 @reports(RULE, SuspendValueOutsideEnum)
 @reports(RULE, SuspendValueOfWrongType)
-def message(fact: SuspendValueOutsideEnum | SuspendValueOfWrongType) -> str:
-    if isinstance(fact, SuspendValueOutsideEnum):
-        return f"value {fact.value} is not one of {', '.join(map(str, fact.allowed))}"
-    return f"value {fact.value} is {with_article(fact.kind)} but the field is {with_article(fact.field_type)}"
+def message(finding: SuspendValueOutsideEnum | SuspendValueOfWrongType) -> str:
+    if isinstance(finding, SuspendValueOutsideEnum):
+        return f"value {finding.value} is not one of {', '.join(map(str, finding.allowed))}"
+    return (f"value {finding.value} is {with_article(finding.kind)} but the field is "
+            f"{with_article(finding.field_type)}")

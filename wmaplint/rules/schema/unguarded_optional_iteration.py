@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.jq.inference.facts import UnguardedIteration
+from wmaplint.jq.inference.findings import UnguardedIteration
 from wmaplint.rules import reports
 from wmaplint.rules.examples import RAYJOB, rayjob_with
 
@@ -36,18 +36,18 @@ RULE = define(
 
 
 @reports(RULE, UnguardedIteration)
-def message(fact: UnguardedIteration) -> str:
-    field = fact.absent.rsplit(".", 1)[-1].removesuffix("[]")
-    if fact.how == "null":
+def message(finding: UnguardedIteration) -> str:
+    field = finding.absent.rsplit(".", 1)[-1].removesuffix("[]")
+    if finding.how == "null":
         why = f"the schema lets `{field}` be null"
     else:
         why = f"the schema neither requires `{field}` nor gives it a default"
-    subject = f"`.{fact.path}` can be {fact.how}"
-    if fact.absent != fact.path:
-        subject = f"`.{fact.path}` is null whenever `.{fact.absent}` is {fact.how}"
-    if fact.builtin is None:
+    subject = f"`.{finding.path}` can be {finding.how}"
+    if finding.absent != finding.path:
+        subject = f"`.{finding.path}` is null whenever `.{finding.absent}` is {finding.how}"
+    if finding.builtin is None:
         lead, remedy = "", "write `[]?` to iterate nothing there"
     else:
-        lead, remedy = f"`{fact.builtin}` iterates its input, and ", "give it a default first (`// []`)"
+        lead, remedy = f"`{finding.builtin}` iterates its input, and ", "give it a default first (`// []`)"
     return (f"{lead}{subject} ({why}): iterating it then stops gojq with `cannot iterate over: null`, so the "
             f"runtime cannot evaluate this path for that workload; {remedy}")

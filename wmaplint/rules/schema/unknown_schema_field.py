@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.jq.inference.facts import PrunedField, UnknownField
+from wmaplint.jq.inference.findings import PrunedField, UnknownField
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
 
@@ -24,14 +24,15 @@ RULE = define(
 
 @reports(RULE, UnknownField)
 @reports(RULE, PrunedField)
-def message(fact: UnknownField | PrunedField) -> str:
-    if isinstance(fact, PrunedField):
-        return (f"field {fact.name!r} never reaches the cluster: the schema declares this `metadata` as an "
-                "object without properties, and the API server prunes every field under it when the object "
-                "is written, so the path yields null (controller-gen writes template metadata this way "
-                "unless its generateEmbeddedObjectMeta option is on)")
-    where = f" of {fact.parent}" if fact.parent else ""
-    hint = f"; did you mean {' or '.join(repr(s) for s in fact.suggestions)}?" if fact.suggestions else ""
-    if fact.deeper:
-        hint = f"; it exists deeper, at {' and '.join(repr(p) for p in fact.deeper)} below this object"
-    return f"field {fact.name!r} does not exist in the schema{where}{hint}"
+def message(finding: UnknownField | PrunedField) -> str:
+    if isinstance(finding, PrunedField):
+        return (f"field {finding.name!r} never reaches the cluster: the schema declares this `metadata` as "
+                "an object without properties, and the API server prunes every field under it when the "
+                "object is written, so the path yields null (controller-gen writes template metadata this "
+                "way unless its generateEmbeddedObjectMeta option is on)")
+    where = f" of {finding.parent}" if finding.parent else ""
+    meant = " or ".join(repr(s) for s in finding.suggestions)
+    hint = f"; did you mean {meant}?" if finding.suggestions else ""
+    if finding.deeper:
+        hint = f"; it exists deeper, at {' and '.join(repr(p) for p in finding.deeper)} below this object"
+    return f"field {finding.name!r} does not exist in the schema{where}{hint}"

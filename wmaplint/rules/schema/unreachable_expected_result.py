@@ -21,6 +21,6 @@ RULE = define(
 
 
 @reports(RULE, UnreachableExpectedResult)
-def message(fact: UnreachableExpectedResult) -> str:
-    return (f"expectedResult {fact.expected!r} can never match: the expression yields "
-            f"{', '.join(fact.possible)}")
+def message(finding: UnreachableExpectedResult) -> str:
+    return (f"expectedResult {finding.expected!r} can never match: the expression yields "
+            f"{', '.join(finding.possible)}")

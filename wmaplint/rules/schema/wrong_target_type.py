@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wmaplint.diagnostics import define
-from wmaplint.jq.inference.facts import with_article
+from wmaplint.jq.inference.findings import with_article
 from wmaplint.rules import reports
 from wmaplint.rules.examples import JOB, job_with
 from wmaplint.typecheck.expectations import ConditionsNotAList, ConditionsWithoutFields, WrongShape
@@ -25,10 +25,10 @@ RULE = define(
 @reports(RULE, WrongShape)
 @reports(RULE, ConditionsNotAList)
 @reports(RULE, ConditionsWithoutFields)
-def message(fact: WrongShape | ConditionsNotAList | ConditionsWithoutFields) -> str:
-    if isinstance(fact, WrongShape):
-        return f"{fact.field} must reach {fact.needed}, but this reaches {with_article(fact.found)}"
-    if isinstance(fact, ConditionsNotAList):
-        return f"the conditions path must reach a list of conditions, not a {fact.found}"
-    named = ", ".join(repr(m) for m in fact.missing)
+def message(finding: WrongShape | ConditionsNotAList | ConditionsWithoutFields) -> str:
+    if isinstance(finding, WrongShape):
+        return f"{finding.field} must reach {finding.needed}, but this reaches {with_article(finding.found)}"
+    if isinstance(finding, ConditionsNotAList):
+        return f"the conditions path must reach a list of conditions, not a {finding.found}"
+    named = ", ".join(repr(m) for m in finding.missing)
     return f"the conditions do not have the field(s) {named} named by the conditions definition"

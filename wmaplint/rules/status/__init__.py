@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 from wmaplint.rules import definition_analysis
 
 if TYPE_CHECKING:
-    from wmaplint.facts import Fact
+    from wmaplint.findings import FileFinding
     from wmaplint.rules.context import DefinitionContext
 
 
 @definition_analysis
-def consistency(ctx: DefinitionContext) -> list[Fact]:
+def consistency(ctx: DefinitionContext) -> list[FileFinding]:
     """What disagrees among the matchers of the statusDefinition the runtime reads."""
     from wmaplint.status.consistency import inconsistencies
     from wmaplint.status.mappings import runtime_status

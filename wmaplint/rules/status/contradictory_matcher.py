@@ -25,8 +25,8 @@ RULE = define(
 
 
 @reports(RULE, ContradictoryMatcher)
-def diagnostic(fact: ContradictoryMatcher) -> Diagnostic:
-    found = fact.diagnostic(RULE, f"matcher {fact.matcher.label} never matches: {fact.why}")
-    if fact.by_controller:  # what a controller does, not logic: it may change
+def diagnostic(finding: ContradictoryMatcher) -> Diagnostic:
+    found = finding.diagnostic(RULE, f"matcher {finding.matcher.label} never matches: {finding.why}")
+    if finding.by_controller:  # what a controller does, not logic: it may change
         found.severity = Severity.WARNING
     return found

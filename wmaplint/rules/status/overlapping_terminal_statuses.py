@@ -27,13 +27,14 @@ RULE = define(
 
 
 @reports(RULE, TerminalOverlap)
-def diagnostic(fact: TerminalOverlap) -> Diagnostic:
-    a, b = fact.first, fact.second
-    found = fact.diagnostic(
+def diagnostic(finding: TerminalOverlap) -> Diagnostic:
+    a, b = finding.first, finding.second
+    found = finding.diagnostic(
         RULE,
-        f"an object with {fact.example} matches both {a.label} and {b.label}: a workload cannot be {a.key} "
-        f"and {b.key} at once, yet it is reported as both ({a.key.capitalize()},{b.key.capitalize()}), and a "
-        f"consumer that keeps one status keeps {a.key}, evaluated first",
+        f"an object with {finding.example} matches both {a.label} and {b.label}: a workload cannot be "
+        f"{a.key} and {b.key} at once, yet it is reported as both "
+        f"({a.key.capitalize()},{b.key.capitalize()}), and a consumer that keeps one status keeps {a.key}, "
+        "evaluated first",
     )
-    found.related = (RelatedLocation(fact.path, content_span(a.matcher.node), f"{a.label} also matches"),)
+    found.related = (RelatedLocation(finding.path, content_span(a.matcher.node), f"{a.label} also matches"),)
     return found

@@ -26,9 +26,10 @@ RULE = define(
 
 
 @reports(RULE, RedundantMatcher)
-def diagnostic(fact: RedundantMatcher) -> Diagnostic:
-    matcher, general = fact.matcher, fact.general
-    found = fact.diagnostic(RULE, f"matcher {matcher.label} is redundant: every object it matches is already "
-                                  f"matched by {general.label}")
-    found.related = (RelatedLocation(fact.path, content_span(general.matcher.node), general.label),)
+def diagnostic(finding: RedundantMatcher) -> Diagnostic:
+    matcher, general = finding.matcher, finding.general
+    message = (f"matcher {matcher.label} is redundant: every object it matches is already matched by "
+               f"{general.label}")
+    found = finding.diagnostic(RULE, message)
+    found.related = (RelatedLocation(finding.path, content_span(general.matcher.node), general.label),)
     return found

@@ -35,15 +35,15 @@ RULE = define(
 
 
 @reports(RULE, HiddenByOrder)
-def diagnostic(fact: HiddenByOrder) -> Diagnostic:
-    matcher, earlier = fact.matcher, fact.earlier
+def diagnostic(finding: HiddenByOrder) -> Diagnostic:
+    matcher, earlier = finding.matcher, finding.earlier
     first, later = earlier.key.capitalize(), matcher.key.capitalize()
-    found = fact.diagnostic(
+    found = finding.diagnostic(
         RULE,
-        f"every object {matcher.label} matches ({fact.example}) also matches {earlier.label}, and {first} is "
-        f"evaluated before {later}: such objects are reported {first},{later}, never {matcher.key} alone, "
+        f"every object {matcher.label} matches ({finding.example}) also matches {earlier.label}, and {first} "
+        f"is evaluated before {later}: such objects are reported {first},{later}, never {matcher.key} alone, "
         f"and a consumer that keeps one status keeps {earlier.key}",
     )
     where = content_span(earlier.matcher.node)
-    found.related = (RelatedLocation(fact.path, where, f"{earlier.label} matches them first"),)
+    found.related = (RelatedLocation(finding.path, where, f"{earlier.label} matches them first"),)
     return found

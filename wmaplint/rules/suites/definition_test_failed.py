@@ -5,7 +5,7 @@ from __future__ import annotations
 from wmaplint.diagnostics import define
 from wmaplint.rules import reports
 from wmaplint.rules.examples import suite
-from wmaplint.suites.facts import CaseFailed
+from wmaplint.suites.findings import CaseFailed
 
 RULE = define(
     "WM720",
@@ -23,5 +23,5 @@ RULE = define(
 
 
 @reports(RULE, CaseFailed)
-def message(fact: CaseFailed) -> str:
-    return f"test case {fact.name!r} failed: {fact.detail}"
+def message(finding: CaseFailed) -> str:
+    return f"test case {finding.name!r} failed: {finding.detail}"

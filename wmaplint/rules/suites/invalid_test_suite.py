@@ -5,7 +5,7 @@ from __future__ import annotations
 from wmaplint.diagnostics import define
 from wmaplint.rules import reports
 from wmaplint.rules.examples import suite
-from wmaplint.suites.facts import SuiteInvalid
+from wmaplint.suites.findings import SuiteInvalid
 
 RULE = define(
     "WM721",
@@ -22,5 +22,5 @@ RULE = define(
 
 
 @reports(RULE, SuiteInvalid)
-def message(fact: SuiteInvalid) -> str:
-    return fact.error
+def message(finding: SuiteInvalid) -> str:
+    return finding.error

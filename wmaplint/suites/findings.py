@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import RelatedLocation
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class CaseFailed(Fact):
+class CaseFailed(FileFinding):
     """Case ``name`` resolves differently from its expectations (``detail``: the differences, or why it could
     not run); ``related`` points at the findings of its manifest."""
 
@@ -19,7 +19,7 @@ class CaseFailed(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SuiteInvalid(Fact):
+class SuiteInvalid(FileFinding):
     """A suite file cannot be read or has the wrong shape: ``error`` says why, in one line."""
 
     error: str

@@ -1,13 +1,13 @@
-"""Facts: what an analysis found that a rule may report.
+"""Findings: what an analysis found that a rule may report.
 
 Analyses (the YAML reader, the format walk, the jq and CEL checkers, the resolver...) know what they find,
-not which rule reports it or how: each kind of finding is a subclass of ``Fact`` holding the position and
-what a rule needs to word it, and the rule module that reports that kind (``wmaplint.rules.reports``) turns
-it into a diagnostic.
+not which rule reports it or how: each kind of finding is a subclass of ``FileFinding`` holding the position
+and what a rule needs to word it, and the rule module that reports that kind (``wmaplint.rules.reports``)
+turns it into a diagnostic.
 
 The table of wordings lives here, below the analyses, and the rules fill it (``@reports``): an analysis that
-hands back diagnostics words its facts with ``diagnostics_of`` without importing a rule. The rule modules are
-imported on the first wording by the loader the package root installs (``wmaplint/__init__.py``,
+hands back diagnostics words its findings with ``diagnostics_of`` without importing a rule. The rule modules
+are imported on the first wording by the loader the package root installs (``wmaplint/__init__.py``,
 ``set_rule_loader``), which runs before any module of the package, whatever the entry point.
 """
 
@@ -22,17 +22,17 @@ from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Rule, Span
 
 class Finding:
     """The base of every kind of finding an analysis records, in one of three shapes of where it was found:
-    ``Fact``, at a span of a file; ``ExpressionFact``, at offsets into a jq expression's text (typed once
-    for every file that has the expression, and placed in the file by the rules); ``DataFinding``, at a key
-    path of a document read as plain data (placed in the file by the analysis's caller, which has its
+    ``FileFinding``, at a span of a file; ``ExpressionFinding``, at offsets into a jq expression's text (typed
+    once for every file that has the expression, and placed in the file by the rules); ``DataFinding``, at a
+    key path of a document read as plain data (placed in the file by the analysis's caller, which has its
     nodes)."""
 
     __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Fact(Finding):
-    """Found in a file: the file (as reported) and the span in it. A kind of fact with related locations,
+class FileFinding(Finding):
+    """Found in a file: the file (as reported) and the span in it. A kind of finding with related locations,
     fixes or data for machines declares ``related``, ``fixes`` or ``data`` as fields of its own (after its
     other fields, with defaults): the diagnostic takes them."""
 
@@ -48,10 +48,10 @@ class Fact(Finding):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ExpressionFact(Finding):
+class ExpressionFinding(Finding):
     """Found at offsets ``start``..``end`` of a jq expression's text. A kind that the expression can be fixed
     for in one sure way declares ``replacement``, the whole text fixed; ``data`` is what the diagnostic tells
-    machines; ``declared``, where a schema declares what the fact is about."""
+    machines; ``declared``, where a schema declares what the finding is about."""
 
     start: int
     end: int
@@ -59,18 +59,23 @@ class ExpressionFact(Finding):
 
 class DataFinding(Finding):
     """Found at a key path of a document read as plain data (the CEL analyses, manifest validation): each
-    kind names the ``Fact`` it becomes, and its ``at`` places it in the file, where a rule words it."""
+    kind names the ``FileFinding`` it becomes, and its ``at`` places it in the file, where a rule words it."""
 
     __slots__ = ()
 
-    kind: type[Fact] | Callable[..., Fact]
+    kind: type[FileFinding] | Callable[..., FileFinding]
     message: str
 
+    def at(self, path: str, span: Span, **more: Any) -> FileFinding:
+        """The ``FileFinding`` this becomes at ``span`` of file ``path``; ``more``: fields of the kind's own
+        (its ``data``, ``related``...). The caller, which holds the document's nodes, finds the span."""
+        raise NotImplementedError
 
-#: ``fn(fact) -> message | diagnostic | None``: how a rule words one fact
+
+#: ``fn(finding) -> message | diagnostic | None``: how a rule words one finding
 Wording = Callable[[Any], "str | Diagnostic | None"]
 
-#: each kind of fact with the rule that reports it and its wording, filled as the rule modules load
+#: each kind of finding with the rule that reports it and its wording, filled as the rule modules load
 WORDINGS: dict[type[Finding], tuple[Rule, Wording]] = {}
 
 _rule_loader: Callable[[], None] | None = None
@@ -78,22 +83,23 @@ _rule_loader: Callable[[], None] | None = None
 
 def set_rule_loader(load: Callable[[], None]) -> None:
     """Install ``load``, which imports every rule module (registering their wordings), for ``diagnostics_of``
-    to call before it words a fact."""
+    to call before it words a finding."""
     global _rule_loader
     _rule_loader = load
 
 
-def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
-    """Each fact as the diagnostic of the rule that reports its kind (facts no rule reports are dropped)."""
-    if _rule_loader is not None:  # the package root installs it before anything can word a fact
+def diagnostics_of(findings: Iterable[FileFinding]) -> Iterator[Diagnostic]:
+    """Each finding as the diagnostic of the rule that reports its kind (findings no rule reports are
+    dropped)."""
+    if _rule_loader is not None:  # the package root installs it before anything can word a finding
         _rule_loader()
-    for fact in facts:
-        found = WORDINGS.get(type(fact))
+    for finding in findings:
+        found = WORDINGS.get(type(finding))
         if found is None:
             continue
         rule, word = found
-        said = word(fact)
+        said = word(finding)
         if isinstance(said, Diagnostic):
             yield said
         elif said is not None:
-            yield fact.diagnostic(rule, said)
+            yield finding.diagnostic(rule, said)

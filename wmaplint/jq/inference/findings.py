@@ -1,8 +1,8 @@
-"""What the type interpreter finds wrong with a jq expression: one kind of fact each, holding where in the
-text it is and what a message needs (``wmaplint.facts.ExpressionFact``). The schema rules
+"""What the type interpreter finds wrong with a jq expression: one kind of finding each, holding where in the
+text it is and what a message needs (``wmaplint.findings.ExpressionFinding``). The schema rules
 (``wmaplint.rules.schema``) word them with ``@reports``.
 
-Facts are remembered with the expression's typing and shared by every file that has the expression, so they
+Findings are remembered with the expression's typing and shared by every file that has the expression, so they
 hold offsets into its text, not positions in a file. A kind that the expression can be fixed for in one sure
 way holds ``replacement``, the whole text fixed; ``data`` is what the diagnostic tells machines.
 """
@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from wmaplint.dataclass import dataclass
-from wmaplint.facts import ExpressionFact
+from wmaplint.findings import ExpressionFinding
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UnknownField(ExpressionFact):
+class UnknownField(ExpressionFinding):
     """Field ``name`` read from an object type that does not declare it and takes no other members.
 
     ``parent``: the type's schema name (its ``$ref``), when it has one; ``valid``: the names it declares,
@@ -45,7 +45,7 @@ class UnknownField(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PrunedField(ExpressionFact):
+class PrunedField(ExpressionFinding):
     """Field ``name`` read under a `metadata` that the schema declares as an object without properties: the
     API server prunes every field there when the object is written."""
 
@@ -57,7 +57,7 @@ class PrunedField(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class FieldOfNonObject(ExpressionFact):
+class FieldOfNonObject(ExpressionFinding):
     """Field ``name`` read from a value that is never an object: ``kinds`` says what it is."""
 
     name: str
@@ -65,21 +65,21 @@ class FieldOfNonObject(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class IndexOfScalar(ExpressionFact):
+class IndexOfScalar(ExpressionFinding):
     """A value of type ``kind``, which cannot be indexed, indexed with `.[...]`."""
 
     kind: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class IterationOfNonContainer(ExpressionFact):
+class IterationOfNonContainer(ExpressionFinding):
     """A value that is neither a list nor an object iterated: ``kinds`` says what it is."""
 
     kinds: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ComparisonOfKinds(ExpressionFact):
+class ComparisonOfKinds(ExpressionFinding):
     """``left`` and ``right``, values of kinds that never compare by value, compared by ``op``."""
 
     op: str
@@ -88,7 +88,7 @@ class ComparisonOfKinds(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ValueOutsideEnum(ExpressionFact):
+class ValueOutsideEnum(ExpressionFinding):
     """A string compared (`==`, `!=`) with a constant ``value`` outside the enum the schema declares."""
 
     value: Any
@@ -100,7 +100,7 @@ class ValueOutsideEnum(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UncombinableOperands(ExpressionFact):
+class UncombinableOperands(ExpressionFinding):
     """``left`` and ``right``, of kinds the arithmetic operator ``op`` cannot combine."""
 
     op: str
@@ -109,14 +109,14 @@ class UncombinableOperands(ExpressionFact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class NonBooleanCondition(ExpressionFact):
+class NonBooleanCondition(ExpressionFinding):
     """A condition whose value, of type ``kind``, is never a boolean and never absent."""
 
     kind: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class UnguardedIteration(ExpressionFact):
+class UnguardedIteration(ExpressionFinding):
     """An iteration of the value at ``path`` (from the expression's input, `[]` marking list elements), which
     is null whenever the field at ``absent`` is ``how`` ("absent": neither required nor defaulted, or
     "null": nullable), with no guard around it. ``builtin``: the builtin that iterates (`map`, `any`...),
@@ -133,8 +133,8 @@ class UnguardedIteration(ExpressionFact):
         return {"path": "." + self.path, "absent": "." + self.absent}
 
 
-# The facts that say the path itself is wrong: the type it reaches then says nothing more.
-WRONG_PATH: tuple[type[ExpressionFact], ...] = (
+# The findings that say the path itself is wrong: the type it reaches then says nothing more.
+WRONG_PATH: tuple[type[ExpressionFinding], ...] = (
     UnknownField, PrunedField, FieldOfNonObject, IndexOfScalar, IterationOfNonContainer,
 )
 

@@ -1,8 +1,8 @@
 """What resolving manifests with a definition finds: each kind of finding, with what its rule words.
 
-A fact about the definition stands at the expression or field it is about, in the definition's file; a fact
-about the input (no definition for a kind, a document over the limits) stands in the manifest's file. The
-resolution rules (``wmaplint.rules.resolution``) report them.
+A finding about the definition stands at the expression or field it is about, in the definition's file; a
+finding about the input (no definition for a kind, a document over the limits) stands in the manifest's file.
+The resolution rules (``wmaplint.rules.resolution``) report them.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.dataclass import dataclass
 from wmaplint.diagnostics import RelatedLocation
-from wmaplint.facts import Fact
+from wmaplint.findings import FileFinding
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class ExpressionFailed(Fact):
+class ExpressionFailed(FileFinding):
     """An expression (``program``: its text as run) fails on a document. ``what`` names its place as a reader
     does ("replicasPath of worker", "status expression"); ``error`` is the runtime's message."""
 
@@ -45,7 +45,7 @@ class LimitExceeded(ExpressionFailed):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class NoRootComponent(Fact):
+class NoRootComponent(FileFinding):
     """The definition has no rootComponent to resolve a manifest with."""
 
 
@@ -53,7 +53,7 @@ class NoRootComponent(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class OutputCountMismatch(Fact):
+class OutputCountMismatch(FileFinding):
     """A spec or scale path (``field``) of ``component`` gives ``outputs`` outputs for ``instances``
     instances."""
 
@@ -64,7 +64,7 @@ class OutputCountMismatch(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class FragmentCountMismatch(Fact):
+class FragmentCountMismatch(FileFinding):
     """The fragments of ``component`` give ``pods`` pod definitions; ``ids`` is how many instance ids its
     instanceIdPath gives, None for a component without one (which has exactly one)."""
 
@@ -74,7 +74,7 @@ class FragmentCountMismatch(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class FragmentMisaligned(Fact):
+class FragmentMisaligned(FileFinding):
     """Fragment ``field`` of ``component`` gives ``outputs`` outputs where other fragments give ``width``."""
 
     field: str
@@ -84,7 +84,7 @@ class FragmentMisaligned(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class NotACount(Fact):
+class NotACount(FileFinding):
     """Scale path ``field`` of ``component`` gives ``value`` for instance ``index``, which the runtime does
     not read as a replica count. ``reason``: ``infinite`` or ``nan`` (such numbers), ``range`` (a number or
     numeric string that is negative, fractional or beyond int32), ``type`` (not a number at all)."""
@@ -97,7 +97,7 @@ class NotACount(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class InvalidInstanceId(Fact):
+class InvalidInstanceId(FileFinding):
     """instanceIdPath of ``component`` gives ``value`` at ``index``: null, empty or not a scalar."""
 
     component: str
@@ -106,7 +106,7 @@ class InvalidInstanceId(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SpecNotObject(Fact):
+class SpecNotObject(FileFinding):
     """The pod definition of ``component``'s instance ``index`` is ``value``, not an object."""
 
     component: str
@@ -115,7 +115,7 @@ class SpecNotObject(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class InvalidQuantity(Fact):
+class InvalidQuantity(FileFinding):
     """A pod of ``component`` (its instance ``instance``, by id or index) asks for an amount that is not a
     quantity: ``problem`` says which and why."""
 
@@ -125,7 +125,7 @@ class InvalidQuantity(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class InvalidReferencedQuantity(Fact):
+class InvalidReferencedQuantity(FileFinding):
     """The object ``component`` names (a TrainJob's runtime) asks for an amount that is not a quantity."""
 
     component: str
@@ -136,7 +136,7 @@ class InvalidReferencedQuantity(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodUnattributed(Fact):
+class PodUnattributed(FileFinding):
     """No component of workload ``kind`` ``name`` claims ``pod``."""
 
     pod: str
@@ -145,7 +145,7 @@ class PodUnattributed(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodInstanceUnknown(Fact):
+class PodInstanceUnknown(FileFinding):
     """``pod`` names instance ``instance`` of ``component``, which has only the ids ``known``."""
 
     pod: str
@@ -155,7 +155,7 @@ class PodInstanceUnknown(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodClaimedTwice(Fact):
+class PodClaimedTwice(FileFinding):
     """The type selectors of several leaf components (``claimed_by``, in the runtime's order) claim
     ``pod``."""
 
@@ -164,7 +164,7 @@ class PodClaimedTwice(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SelectorNotSingle(Fact):
+class SelectorNotSingle(FileFinding):
     """Selector ``selector`` ("componentInstanceSelector.idPath") of ``component`` gives ``count`` non-empty
     values on ``pod``."""
 
@@ -178,14 +178,14 @@ class SelectorNotSingle(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class GangMemberUnknown(Fact):
+class GangMemberUnknown(FileFinding):
     """A pod group member or sub-group names ``component``, which the definition does not have."""
 
     component: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodGroupEmpty(Fact):
+class PodGroupEmpty(FileFinding):
     """Every pod of PodGroup ``group`` (as KAI names it) computes min-available 0: its member ``member`` has
     no scale on the manifest. ``native``: the grouper of KAI's own that takes the kind first ("" when
     none)."""
@@ -199,7 +199,7 @@ class PodGroupEmpty(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodGroupMinAvailableDiffers(Fact):
+class PodGroupMinAvailableDiffers(FileFinding):
     """The pods of PodGroup ``group`` of workload ``workload`` compute different min-available: ``computed``
     says which pods compute which (and from which member and instance); ``pods``: "synthesized" or
     "listed"; ``native`` as above."""
@@ -212,7 +212,7 @@ class PodGroupMinAvailableDiffers(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodGroupNeverFills(Fact):
+class PodGroupNeverFills(FileFinding):
     """Every pod of PodGroup ``group`` computes min-available ``min_available`` (of member ``member``), but
     only ``count`` pods of the workload take that PodGroup (``split``: how the keys split the pods)."""
 
@@ -226,7 +226,7 @@ class PodGroupNeverFills(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class GangKeyNotAName(Fact):
+class GangKeyNotAName(FileFinding):
     """KAI fails for pods (``pods``, ``count`` in all) at a groupByKeyPaths entry: the path gives no value,
     several, an empty one, or values that make no valid PodGroup name (``error``: KAI's words)."""
 
@@ -237,7 +237,7 @@ class GangKeyNotAName(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodNotGrouped(Fact):
+class PodNotGrouped(FileFinding):
     """KAI fails for pods (``pods``, ``count`` in all) before they have a PodGroup: no component claims them,
     no member takes them, their instance is not found or a scale cannot be read (``cause``, ``error``: KAI's
     words)."""
@@ -250,7 +250,7 @@ class PodNotGrouped(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodGroupRejected(Fact):
+class PodGroupRejected(FileFinding):
     """KAI refuses the podGroup (v2) for every pod of the workload: a sub-group or topology it rejects
     (``error``: its words)."""
 
@@ -262,14 +262,14 @@ class PodGroupRejected(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class NoDefinition(Fact):
+class NoDefinition(FileFinding):
     """No definition describes the manifest's kind (``gvk`` as shown: "example.com/v1 Widget")."""
 
     gvk: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class AmbiguousDefinition(Fact):
+class AmbiguousDefinition(FileFinding):
     """Definitions ``names`` all describe ``gvk``; ``related`` points at each; ``kai``: what KAI's Karta hub
     makes of them (``wmaplint.resolve.kai.hub_choice``)."""
 
@@ -280,19 +280,19 @@ class AmbiguousDefinition(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class NoDefinitionInFile(Fact):
+class NoDefinitionInFile(FileFinding):
     """A file given as a definition holds no Karta or ResourceInterface document with a root kind."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class TooManyDocuments(Fact):
+class TooManyDocuments(FileFinding):
     """The run's manifests pass ``limit`` documents here; this one and the rest are not resolved."""
 
     limit: int
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class DocumentTooLarge(Fact):
+class DocumentTooLarge(FileFinding):
     """A manifest document of ``size`` bytes is over the ``limit`` bytes resolution reads."""
 
     size: int
@@ -300,7 +300,7 @@ class DocumentTooLarge(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class TooManyNodes(Fact):
+class TooManyNodes(FileFinding):
     """A manifest document holds more than ``limit`` YAML nodes."""
 
     limit: int
@@ -310,7 +310,7 @@ class TooManyNodes(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SelectorClaimsNoPod(Fact):
+class SelectorClaimsNoPod(FileFinding):
     """The type selector of ``component`` claims none of the ``pods`` pods the controller creates for it;
     ``carried`` says what the first of them carries for the keys the selector reads."""
 
@@ -321,7 +321,7 @@ class SelectorClaimsNoPod(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class SelectorClaimsOtherPods(Fact):
+class SelectorClaimsOtherPods(FileFinding):
     """The type selector of ``component`` claims pods the controller creates for ``other`` (``pod``, one
     of them)."""
 
@@ -332,7 +332,7 @@ class SelectorClaimsOtherPods(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class InstanceSelectorMismatch(Fact):
+class InstanceSelectorMismatch(FileFinding):
     """The instance selector of ``component`` gives ``given`` (None: no single value) on the pods the
     controller creates for instance ``instance`` (``pod``, one of them)."""
 
@@ -347,7 +347,7 @@ class InstanceSelectorMismatch(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PodCountDiffers(Fact):
+class PodCountDiffers(FileFinding):
     """``component`` (its instance ``instance``, "" for every instance) is predicted ``predicted`` pods and
     claims ``listed`` of the pod list; ``which`` names pods missing or extra when they can be told."""
 
@@ -359,7 +359,7 @@ class PodCountDiffers(Fact):
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class GpuTotalDiffers(Fact):
+class GpuTotalDiffers(FileFinding):
     """Workload ``kind`` ``name`` is predicted ``predicted`` GPUs; its listed pods ask for ``listed``."""
 
     kind: str
