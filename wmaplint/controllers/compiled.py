@@ -20,20 +20,7 @@ import marshal
 from pathlib import Path
 from typing import Any
 
-from wmaplint.controllers.model import (
-    Admitted,
-    Assumption,
-    CreatedObject,
-    IntegerField,
-    KindModel,
-    Model,
-    PodFacts,
-    StatusFacts,
-    SuspendSwitch,
-    WrittenCondition,
-    WrittenLabel,
-    WrittenPhase,
-)
+from wmaplint.controllers.model import MODEL_CLASSES, Model
 from wmaplint.controllers.releases import ALWAYS, Releases
 from wmaplint.dataclass import fields
 from wmaplint.shipped_data import shipped
@@ -41,12 +28,9 @@ from wmaplint.shipped_data import shipped
 MAGIC = b"wmaplint controller model 1\n"
 COMPILED_NAME = "controllers.bin"
 MARSHAL_FORMAT = 2
-# Every class the model is made of, by number (a data class is stored as its number and its fields' values)
-CLASSES: tuple[type, ...] = (Model, KindModel, CreatedObject, PodFacts, WrittenLabel, StatusFacts,
-                             WrittenCondition, WrittenPhase, SuspendSwitch, IntegerField, Assumption,
-                             Admitted, Releases)
-_NUMBER = {cls: number for number, cls in enumerate(CLASSES)}
-_FIELDS = [tuple(f.name for f in fields(cls)) for cls in CLASSES]
+# a data class is stored as its number in MODEL_CLASSES and its fields' values
+_NUMBER = {cls: number for number, cls in enumerate(MODEL_CLASSES)}
+_FIELDS = [tuple(f.name for f in fields(cls)) for cls in MODEL_CLASSES]
 
 
 def compiled_file() -> Path:
@@ -55,7 +39,7 @@ def compiled_file() -> Path:
 
 def _shape() -> list[list[Any]]:
     """The model's classes as the data stores them: their names and fields, in order."""
-    return [[cls.__name__, list(names)] for cls, names in zip(CLASSES, _FIELDS, strict=True)]
+    return [[cls.__name__, list(names)] for cls, names in zip(MODEL_CLASSES, _FIELDS, strict=True)]
 
 
 def _sources(model_dir: Path) -> list[list[str]]:
@@ -108,7 +92,7 @@ def _decode(value: Any) -> Any:
         if number == _RELEASES and value[1] is None and value[2] is None:
             return ALWAYS
         # every field is stored: the object is filled as its __init__ would, at a third of its cost
-        made = _new(CLASSES[number])
+        made = _new(MODEL_CLASSES[number])
         made.__dict__.update(zip(_FIELDS[number], [item if type(item) in _PLAIN else _decode(item)
                                                    for item in value[1:]], strict=True))
         return made

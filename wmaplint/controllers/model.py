@@ -406,3 +406,10 @@ def made_by_release(kind: KindModel, workload: object) -> str | None:
             if isinstance(value, str) and value:
                 return value
     return None
+
+
+# Every data class a model is made of, in a fixed order (the compiled model stores an object as its class's
+# number here and its fields' values)
+MODEL_CLASSES: tuple[type, ...] = (Model, KindModel, CreatedObject, PodFacts, WrittenLabel, StatusFacts,
+                                   WrittenCondition, WrittenPhase, SuspendSwitch, IntegerField, Assumption,
+                                   Admitted, Releases)
