@@ -7,8 +7,9 @@ it into a diagnostic.
 
 The table of wordings lives here, below the analyses, and the rules fill it (``@reports``): an analysis that
 hands back diagnostics words its facts with ``diagnostics_of`` without importing a rule. The rule modules are
-imported on the first wording by the loader the package root installs (``wmaplint/__init__.py``,
-``set_rule_loader``), which runs before any module of the package, whatever the entry point.
+imported on the first wording of a kind none has registered yet by the loader the package root installs
+(``wmaplint/__init__.py``, ``set_rule_loader``), which runs before any module of the package, whatever the
+entry point.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from wmaplint.dataclass import dataclass
-from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Rule, Span
+from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Span
 
 
 class Finding:
@@ -81,14 +82,16 @@ def set_rule_loader(load: Callable[[], None]) -> None:
     to call before it words a fact."""
     global _rule_loader
     _rule_loader = load
+    RULES.loader = load
 
 
 def diagnostics_of(facts: Iterable[Fact]) -> Iterator[Diagnostic]:
     """Each fact as the diagnostic of the rule that reports its kind (facts no rule reports are dropped)."""
-    if _rule_loader is not None:  # the package root installs it before anything can word a fact
-        _rule_loader()
     for fact in facts:
         found = WORDINGS.get(type(fact))
+        if found is None and _rule_loader is not None:  # worded by a rule module not imported yet
+            _rule_loader()
+            found = WORDINGS.get(type(fact))
         if found is None:
             continue
         rule, word = found
