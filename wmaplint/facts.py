@@ -79,7 +79,7 @@ _rule_loader: Callable[[], None] | None = None
 
 def set_rule_loader(load: Callable[[], None]) -> None:
     """Install ``load``, which imports every rule module (registering their wordings), for ``diagnostics_of``
-    to call before it words a fact."""
+    to call when a fact's kind has no wording yet, and for the rule registry to call before it is read."""
     global _rule_loader
     _rule_loader = load
     RULES.loader = load
