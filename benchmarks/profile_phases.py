@@ -17,7 +17,8 @@ cache directory and home: the first run on a fresh machine), bytecode compiled a
 Each row is the median of N runs, the whole, timed and sampled runs interleaved. A sample goes to the
 innermost frame that names a phase (a jq round trip inside synthesis is a jq round trip); YAML read for a
 phase above is that phase's; an import goes to the phase that made it (the rule modules imported by
-``rules.load`` are rule loading), and to ``imports`` only outside every named phase.
+``rules.load`` and ``rules.load_definition_rules`` are rule loading), and to ``imports`` only outside every
+named phase.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ PHASES: list[Rule] = [
      or (file == "status/knowledge.py" and function in ("load_knowledge", "from_model", "_knowledge"))),
     ("schema store", _in("schema/store.py", "schema/bundle.py", "schema/cache.py", "schema/loader.py",
                          "schema/compact.py", "schema/yamldata.py", "schema/lock.py", "schema/sources.py")),
-    ("rule loading", _function("rules/__init__.py", "load")),
+    ("rule loading", _function("rules/__init__.py", "load", "load_definition_rules")),
     ("manifest validation", _in("resolve/validate.py")),
     ("output", lambda function, file: file.startswith("report/")),
 ]

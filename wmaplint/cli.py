@@ -190,7 +190,9 @@ def check(paths: tuple[str, ...], crds: tuple[str, ...], strict: bool, offline: 
             changes = read_diff(diff_file)
         except DiffError as exc:
             _fail(str(exc))
-    _load_rules()
+    from wmaplint.rules import load_definition_rules
+
+    load_definition_rules()  # the rest when a finding, a suppression or an option names a rule
     try:
         overrides = Overrides(
             select=tuple(normalise_selector(s, "--select") for s in _split(select)) or None,

@@ -9,10 +9,13 @@ every output (``wmaplint/report/common.py``).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from wmaplint.dataclass import dataclass, field
+
+if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
 
 
 class Severity(enum.IntEnum):
@@ -167,16 +170,64 @@ class Rule:
     strict_error: bool = False
 
 
-RULES: dict[str, Rule] = {}
+class RuleRegistry(dict[str, Rule]):
+    """Every rule by id, as the rule modules register them when imported. A check of definitions imports only
+    the modules that run on definitions (``wmaplint.rules.load_definition_rules``), so the registry imports
+    the rest with ``loader`` (installed by the package root) before it is first read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loader: Callable[[], None] | None = None
+        self.complete = False
+
+    def _complete(self) -> None:
+        if not self.complete and self.loader is not None:
+            self.complete = True
+            self.loader()
+
+    def __getitem__(self, key: str) -> Rule:
+        self._complete()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self._complete()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._complete()
+        return dict.__contains__(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        self._complete()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._complete()
+        return dict.__len__(self)
+
+    def keys(self) -> dict_keys[str, Rule]:
+        self._complete()
+        return dict.keys(self)
+
+    def values(self) -> dict_values[str, Rule]:
+        self._complete()
+        return dict.values(self)
+
+    def items(self) -> dict_items[str, Rule]:
+        self._complete()
+        return dict.items(self)
+
+
+RULES = RuleRegistry()
 
 
 def register(rule: Rule) -> Rule:
     if not (len(rule.id) == 5 and rule.id.startswith("WM") and rule.id[2:].isdigit()):
         raise ValueError(f"rule id {rule.id!r} is not WM + 3 digits")
-    known = RULES.get(rule.id)
+    known = dict.get(RULES, rule.id)  # as registered so far: reading RULES would import every rule module
     if known is not None and known != rule:
         raise ValueError(f"rule id {rule.id} registered twice ({known.name}, {rule.name})")
-    RULES[rule.id] = rule
+    dict.__setitem__(RULES, rule.id, rule)
     return rule
 
 

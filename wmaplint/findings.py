@@ -6,9 +6,10 @@ and what a rule needs to word it, and the rule module that reports that kind (``
 turns it into a diagnostic.
 
 The table of wordings lives here, below the analyses, and the rules fill it (``@reports``): an analysis that
-hands back diagnostics words its findings with ``diagnostics_of`` without importing a rule. The rule modules
-are imported on the first wording by the loader the package root installs (``wmaplint/__init__.py``,
-``set_rule_loader``), which runs before any module of the package, whatever the entry point.
+hands back diagnostics words its findings with ``diagnostics_of`` without importing a rule. The rule
+modules are imported on the first wording of a kind none has registered yet by the loader the package root
+installs (``wmaplint/__init__.py``, ``set_rule_loader``), which runs before any module of the package,
+whatever the entry point.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from wmaplint.dataclass import dataclass
-from wmaplint.diagnostics import Diagnostic, Fix, RelatedLocation, Rule, Span
+from wmaplint.diagnostics import RULES, Diagnostic, Fix, RelatedLocation, Rule, Span
 
 
 class Finding:
@@ -83,18 +84,20 @@ _rule_loader: Callable[[], None] | None = None
 
 def set_rule_loader(load: Callable[[], None]) -> None:
     """Install ``load``, which imports every rule module (registering their wordings), for ``diagnostics_of``
-    to call before it words a finding."""
+    to call when a finding's kind has no wording yet, and for the rule registry to call before it is read."""
     global _rule_loader
     _rule_loader = load
+    RULES.loader = load
 
 
 def diagnostics_of(findings: Iterable[FileFinding]) -> Iterator[Diagnostic]:
     """Each finding as the diagnostic of the rule that reports its kind (findings no rule reports are
     dropped)."""
-    if _rule_loader is not None:  # the package root installs it before anything can word a finding
-        _rule_loader()
     for finding in findings:
         found = WORDINGS.get(type(finding))
+        if found is None and _rule_loader is not None:  # worded by a rule module not imported yet
+            _rule_loader()
+            found = WORDINGS.get(type(finding))
         if found is None:
             continue
         rule, word = found

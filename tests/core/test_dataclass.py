@@ -37,9 +37,21 @@ def _pair(options: dict[str, Any]) -> tuple[type, type]:
     return body(dataclasses.dataclass, dataclasses.field), body(lightweight.dataclass, lightweight.field)
 
 
+def _warmed(ours: type) -> type:
+    """``ours`` after enough objects that it has its own generated ``__init__``."""
+    shared = ours.__init__
+    for _ in range(lightweight.GENERATE_AFTER):
+        ours(1)
+    assert ours.__init__ is not shared
+    return ours
+
+
+@pytest.mark.parametrize("generated", [False, True], ids=["shared init", "generated init"])
 @pytest.mark.parametrize("options", OPTIONS, ids=str)
-def test_the_same_class_behaves_the_same(options: dict[str, Any]) -> None:
+def test_the_same_class_behaves_the_same(options: dict[str, Any], generated: bool) -> None:
     ours, theirs = _pair(options)[1], _pair(options)[0]
+    if generated:
+        ours = _warmed(ours)
     for args, kwargs in [((1,), {}), ((1, 2), {}), ((), {"x": 3, "tags": ("a",)}), ((1, 2, ("t",), "n"), {})]:
         a, b = theirs(*args, **kwargs), ours(*args, **kwargs)
         assert repr(a) == repr(b)
@@ -54,9 +66,12 @@ def test_the_same_class_behaves_the_same(options: dict[str, Any]) -> None:
     assert ours.__match_args__ == theirs.__match_args__
 
 
+@pytest.mark.parametrize("generated", [False, True], ids=["shared init", "generated init"])
 @pytest.mark.parametrize("options", OPTIONS, ids=str)
-def test_wrong_calls_fail_as_they_do_for_dataclasses(options: dict[str, Any]) -> None:
+def test_wrong_calls_fail_as_they_do_for_dataclasses(options: dict[str, Any], generated: bool) -> None:
     theirs, ours = _pair(options)
+    if generated:
+        ours = _warmed(ours)
     for args, kwargs in [((), {}), ((1, 2, [], "", 5), {}), ((1,), {"x": 2}), ((1,), {"z": 2})]:
         with pytest.raises(TypeError):
             theirs(*args, **kwargs)
@@ -167,3 +182,20 @@ def test_a_field_left_out_of_comparison_is_left_out_of_eq_hash_and_order(options
             assert hash(cls("a", rebuild=len)) == hash(cls("a"))
         if options.get("order"):
             assert cls("a", rebuild=str) < cls("b", rebuild=len)
+
+
+def test_a_generated_init_calls_each_factory_afresh_and_leaves_an_own_init_alone() -> None:
+    @lightweight.dataclass(frozen=True, slots=True)
+    class Bag:
+        items: list[int] = lightweight.field(default_factory=list)
+
+    @lightweight.dataclass
+    class Counted:
+        n: int
+
+        def __init__(self, n: int) -> None:
+            self.n = n * 2
+
+    first = [Bag() for _ in range(lightweight.GENERATE_AFTER + 2)]
+    assert len({id(bag.items) for bag in first}) == len(first) and Bag([1]).items == [1]
+    assert [Counted(1).n for _ in range(lightweight.GENERATE_AFTER + 2)][-1] == 2

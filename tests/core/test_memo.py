@@ -30,6 +30,7 @@ TABLES = {
     "wmaplint.rules:DEFINITION_ANALYSES": "the analyses of definitions, as the rule modules load",
     "wmaplint.rules:REFINERS": "how a rule refines a typed finding in its definition, as rule modules load",
     "wmaplint.rules:_loaded": "whether every rule module was imported",
+    "wmaplint.rules:_definitions_loaded": "whether the rule modules run on definitions were imported",
     "wmaplint.jq.ast:_NODE_CLASSES": "the jq node classes, as the module defines them",
     "wmaplint.jq.ast:_CHILD_FIELDS": "the fields of each jq node class that hold nodes, as the module loads",
     "wmaplint.jq.builtins:_TABLE": "the jq builtins, as the module loads",

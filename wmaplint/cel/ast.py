@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from wmaplint.cel import protowire as pw
 from wmaplint.cel import types as t
+from wmaplint.dataclass import dataclass, field
 
 MAX_DEPTH = 400
 

@@ -33,9 +33,10 @@ else:
     def dataclass(*, frozen: bool, slots: bool) -> Callable[[type], type]:
         """What ``dataclasses.dataclass(frozen=True, slots=True)`` makes of a node class, at a fraction of the
         import cost: generating methods one ``exec`` per method per class cost ~20-40 ms for these 34
-        classes. Here the class is rebuilt with slots for its annotated fields, and ``_finish_nodes`` writes
-        every class's ``__init__``, ``__eq__`` and ``__hash__`` in one ``exec``. Type checkers see the real
-        decorator."""
+        classes. Here the class is rebuilt with slots for its annotated fields, and ``_finish_nodes`` gives
+        every class the ``__init__``, ``__eq__`` and ``__hash__`` written out in ``node_methods`` (compiled
+        with the package), or compiles the same text when a class has changed since. Type checkers see the
+        real decorator."""
         return _node_class
 
 
@@ -62,37 +63,80 @@ def _all_fields(cls: type) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _finish_nodes() -> None:
-    """Write the methods of every node class in one ``exec`` (see ``dataclass`` above)."""
-    lines: list[str] = []
-    for index, cls in enumerate(_NODE_CLASSES):
-        fields = _all_fields(cls)
-        defaults: dict[str, Any] = {}
-        for klass in reversed(cls.__mro__):
-            defaults.update(getattr(klass, "_defaults", {}))
-        params = ", ".join(f"{f}=_d{index}[{f!r}]" if f in defaults else f for f in fields)
+def _defaults_of(cls: type) -> dict[str, Any]:
+    return {k: v for klass in reversed(cls.__mro__) for k, v in getattr(klass, "_defaults", {}).items()}
+
+
+def methods_source() -> str:
+    """The text of ``wmaplint.jq.node_methods``: every node class's ``__init__``, ``__eq__`` and ``__hash__``,
+    with the fields and defaults they were written for."""
+    lines = ['"""The methods of the syntax tree\'s node classes, written by ``wmaplint.jq.ast``.',
+             "",
+             "Do not edit: `python -m wmaplint.jq.ast` writes it again after a node class changes. Compiled",
+             "once with the package, not at every start (an ``exec`` of this text cost 5-10 ms a process).",
+             '"""',
+             "",
+             "# ruff: noqa",
+             "# mypy: ignore-errors",
+             "_set = object.__setattr__",
+             "FIELDS = {"]
+    lines += [f"    {cls.__name__!r}: {_all_fields(cls)!r}," for cls in _NODE_CLASSES]
+    lines += ["}", "DEFAULTS = {"]
+    lines += [f"    {cls.__name__!r}: {_defaults_of(cls)!r}," for cls in _NODE_CLASSES if _defaults_of(cls)]
+    lines.append("}")
+    for cls in _NODE_CLASSES:
+        name, fields, defaults = cls.__name__, _all_fields(cls), _defaults_of(cls)
+        params = ", ".join(f"{f}={defaults[f]!r}" if f in defaults else f for f in fields)
         values = "".join(f"self.{f}, " for f in fields)
         others = "".join(f"other.{f}, " for f in fields)
         lines += [
-            f"def _init{index}(self, {params}):",
+            "",
+            "",
+            f"def init_{name}(self, {params}):",
             *(f"    _set(self, {f!r}, {f})" for f in fields),
-            f"def _eq{index}(self, other):",
-            "    if other.__class__ is not self.__class__: return NotImplemented",
+            "",
+            "",
+            f"def eq_{name}(self, other):",
+            "    if other.__class__ is not self.__class__:",
+            "        return NotImplemented",
             f"    return ({values}) == ({others})",
-            f"def _hash{index}(self):",
+            "",
+            "",
+            f"def hash_{name}(self):",
             f"    return hash(({values}))",
         ]
-    scope: dict[str, Any] = {"_set": object.__setattr__}
-    for index, cls in enumerate(_NODE_CLASSES):
-        scope[f"_d{index}"] = {
-            k: v for klass in reversed(cls.__mro__) for k, v in getattr(klass, "_defaults", {}).items()
-        }
-    exec("\n".join(lines), scope)  # noqa: S102 - source built above from the classes' own field names
-    for index, cls in enumerate(_NODE_CLASSES):
+    lines += ["", "", "METHODS = {"]
+    lines += [f"    {f'{kind}_{cls.__name__}'!r}: {kind}_{cls.__name__},"
+              for cls in _NODE_CLASSES for kind in ("init", "eq", "hash")]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _methods() -> dict[str, Any]:
+    """The written methods (``node_methods``) when they were written for these classes, else the same text
+    compiled now."""
+    from wmaplint.jq import node_methods
+
+    fields = {cls.__name__: _all_fields(cls) for cls in _NODE_CLASSES}
+    defaults = {cls.__name__: _defaults_of(cls) for cls in _NODE_CLASSES if _defaults_of(cls)}
+    written = (getattr(node_methods, "FIELDS", None), getattr(node_methods, "DEFAULTS", None))
+    if written == (fields, defaults) and hasattr(node_methods, "METHODS"):
+        return node_methods.METHODS
+    scope: dict[str, Any] = {}
+    exec(methods_source(), scope)  # noqa: S102 - source built from the classes' own field names
+    methods: dict[str, Any] = scope["METHODS"]
+    return methods
+
+
+def _finish_nodes() -> None:
+    """Give every node class its methods (see ``dataclass`` above)."""
+    methods = _methods()
+    for cls in _NODE_CLASSES:
+        name = cls.__name__
         # mypy types the classes by their declared fields; these generated methods are the same signatures
-        cls.__init__ = scope[f"_init{index}"]  # type: ignore[misc]  # assigning to a method
-        cls.__eq__ = scope[f"_eq{index}"]  # type: ignore[method-assign]  # generated above
-        cls.__hash__ = scope[f"_hash{index}"]  # type: ignore[method-assign]  # generated above
+        cls.__init__ = methods[f"init_{name}"]  # type: ignore[misc]  # assigning to a method
+        cls.__eq__ = methods[f"eq_{name}"]  # type: ignore[method-assign]  # generated above
+        cls.__hash__ = methods[f"hash_{name}"]  # type: ignore[method-assign]  # generated above
         cls.__match_args__ = _all_fields(cls)  # type: ignore[attr-defined,misc]  # not declared on Node
 
 
@@ -559,3 +603,8 @@ def _register_fields() -> None:
 
 _finish_nodes()
 _register_fields()
+
+if __name__ == "__main__":  # write node_methods.py again
+    from pathlib import Path
+
+    Path(__file__).with_name("node_methods.py").write_text(methods_source(), encoding="utf-8")

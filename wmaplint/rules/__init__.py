@@ -32,9 +32,12 @@ define(...)``: id, name, severity, summary, why it matters, a failing and a pass
   finds, for the rules that report their kinds. A concern's package registers the analyses its rules share;
   the source's own findings come from the reader.
 
-Nothing lists the modules: ``load()`` imports every module of every folder here, and each registers its
-hook as it is imported. A rule id is spelled in its rule's module only; other code names the rule object or
-the finding it reports.
+Nothing lists the modules by hand: ``load()`` imports every module of every folder here, and each registers
+its hook as it is imported. A check of definitions imports only the modules that register hooks run on
+definitions (``load_definition_rules``, from the list ``rules/index.py`` keeps, written by ``python -m
+wmaplint.rules``); the rest, wordings of findings and checks of other documents, are imported by ``load()``
+when a finding has no wording yet, a document is not a definition or the rule registry is read. A rule id is
+spelled in its rule's module only; other code names the rule object or the finding it reports.
 """
 
 from __future__ import annotations
@@ -133,7 +136,7 @@ def expression_findings(text: str, role: ExprRole) -> list[ExpressionDiagnostic]
     find in it wherever it stands, before they place it in a file."""
     from wmaplint.jq.parser import try_parse
 
-    load()
+    load_definition_rules()
     return list(_cached_findings(_Expression(text, role, try_parse(text))))
 
 
@@ -210,18 +213,72 @@ def definition_analysis(fn: F) -> F:
     return fn
 
 
+def _rule_modules() -> Iterator[str]:
+    """Every rule module's name, each concern's package before its modules, in name order."""
+    for concern in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not concern.ispkg:
+            continue
+        package = f"{__name__}.{concern.name}"
+        yield package
+        for module in sorted(pkgutil.iter_modules(importlib.import_module(package).__path__),
+                             key=lambda m: m.name):
+            yield f"{package}.{module.name}"
+
+
 def load() -> None:
     """Import every rule module (once): their rules are then registered, with their logic."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    for concern in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not concern.ispkg:
-            continue
-        package = importlib.import_module(f"{__name__}.{concern.name}")
-        for module in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-            importlib.import_module(f"{package.__name__}.{module.name}")
+    for name in _rule_modules():
+        importlib.import_module(name)
+
+
+_definitions_loaded = False
+
+
+def load_definition_rules() -> None:
+    """Import the rule modules whose hooks run on definitions (once), in the order a full ``load`` imports
+    them, so that their checks run in the same order; and any module the index does not know yet."""
+    global _definitions_loaded
+    if _loaded or _definitions_loaded:
+        return
+    _definitions_loaded = True
+    from wmaplint.rules import index
+
+    for name in index.DEFINITION_MODULES:
+        importlib.import_module(name)
+    known = set(index.MODULES)
+    for name in _rule_modules():
+        if name not in known:
+            importlib.import_module(name)
+
+
+def index_source() -> str:
+    """The text of ``rules/index.py``, from a full load in this process (which must have imported no rule
+    module before)."""
+    import sys
+
+    load()
+    registering = {fn.__module__ for _, fn in DEFINITION_CHECKS}
+    registering |= {check.fn.__module__ for check in EXPRESSION_CHECKS}
+    registering |= {fn.__module__ for fn in DEFINITION_ANALYSES}
+    registering |= {WORDINGS[kind][1].__module__ for kind in REFINERS}
+    imported = [name for name in sys.modules if name.startswith(f"{__name__}.")]
+    lines = ['"""The rule modules, written by ``python -m wmaplint.rules`` (do not edit).',
+             "",
+             "``MODULES``: every rule module, in the order a full load imports them; ``DEFINITION_MODULES``:",
+             "those that register checks, analyses or refinements run on every definition (see",
+             "``load_definition_rules``); ``DOCUMENT_KINDS``: the kinds of the other documents rules check.",
+             '"""',
+             "",
+             "MODULES = ("]
+    lines += [f"    {name!r}," for name in imported]
+    lines += [")", "DEFINITION_MODULES = ("]
+    lines += [f"    {name!r}," for name in imported if name in registering]
+    lines += [")", f"DOCUMENT_KINDS = {tuple(sorted(DOCUMENT_CHECKS))!r}"]
+    return "\n".join(lines) + "\n"
 
 
 def reported(kind: type[FileFinding], findings: Iterable[FileFinding]) -> Iterator[Diagnostic]:
@@ -231,12 +288,16 @@ def reported(kind: type[FileFinding], findings: Iterable[FileFinding]) -> Iterat
 
 def document_kinds() -> list[str]:
     """The kinds of documents besides definitions that rules check."""
-    load()
-    return sorted(DOCUMENT_CHECKS)
+    if _loaded:
+        return sorted(DOCUMENT_CHECKS)
+    load_definition_rules()
+    from wmaplint.rules import index
+
+    return sorted({*index.DOCUMENT_KINDS, *DOCUMENT_CHECKS})
 
 
 def run_definition_checks(ctx: DefinitionContext) -> Iterator[Diagnostic]:
-    load()
+    load_definition_rules()
     for analysis in DEFINITION_ANALYSES:
         yield from diagnostics_of(analysis(ctx))
     for _, check in DEFINITION_CHECKS:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Rule, Severity, fix
 from wmaplint.findings import WORDINGS
-from wmaplint.rules import REFINERS
+from wmaplint.rules import REFINERS, load
 from wmaplint.source.edits import replace_scalar
 
 if TYPE_CHECKING:
@@ -51,6 +51,8 @@ def typed_path_diagnostics(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     for path in ctx.typed_paths:
         refine = REFINERS.get(type(path.finding))
         finding = refine(ctx, path) if refine is not None else path.finding
+        if finding is not None and type(finding) not in WORDINGS:
+            load()  # the rule that words it is not among those a check of definitions imports first
         found = WORDINGS.get(type(finding)) if finding is not None else None
         if found is None:
             continue
