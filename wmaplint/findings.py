@@ -90,14 +90,21 @@ def set_rule_loader(load: Callable[[], None]) -> None:
     RULES.loader = load
 
 
+def wording_of(finding: Finding) -> tuple[Rule, Wording] | None:
+    """The rule that reports ``finding``'s kind and its wording, None when no rule does; a kind worded by a
+    rule module not imported yet has every module imported first."""
+    found = WORDINGS.get(type(finding))
+    if found is None and _rule_loader is not None:
+        _rule_loader()
+        found = WORDINGS.get(type(finding))
+    return found
+
+
 def diagnostics_of(findings: Iterable[FileFinding]) -> Iterator[Diagnostic]:
     """Each finding as the diagnostic of the rule that reports its kind (findings no rule reports are
     dropped)."""
     for finding in findings:
-        found = WORDINGS.get(type(finding))
-        if found is None and _rule_loader is not None:  # worded by a rule module not imported yet
-            _rule_loader()
-            found = WORDINGS.get(type(finding))
+        found = wording_of(finding)
         if found is None:
             continue
         rule, word = found

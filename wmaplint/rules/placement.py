@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from wmaplint.diagnostics import RULES, Diagnostic, RelatedLocation, Rule, Severity, fix
-from wmaplint.findings import WORDINGS
-from wmaplint.rules import REFINERS, load
+from wmaplint.findings import wording_of
+from wmaplint.rules import REFINERS
 from wmaplint.source.edits import replace_scalar
 
 if TYPE_CHECKING:
@@ -51,9 +51,7 @@ def typed_path_diagnostics(ctx: DefinitionContext) -> Iterator[Diagnostic]:
     for path in ctx.typed_paths:
         refine = REFINERS.get(type(path.finding))
         finding = refine(ctx, path) if refine is not None else path.finding
-        if finding is not None and type(finding) not in WORDINGS:
-            load()  # the rule that words it is not among those a check of definitions imports first
-        found = WORDINGS.get(type(finding)) if finding is not None else None
+        found = wording_of(finding) if finding is not None else None
         if found is None:
             continue
         rule, word = found
