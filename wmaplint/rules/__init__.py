@@ -43,6 +43,7 @@ spelled in its rule's module only; other code names the rule object or the findi
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -220,8 +221,10 @@ def _rule_modules() -> Iterator[str]:
             continue
         package = f"{__name__}.{concern.name}"
         yield package
-        for module in sorted(pkgutil.iter_modules(importlib.import_module(package).__path__),
-                             key=lambda m: m.name):
+        # the package's folder is listed, not the package imported: a check of definitions lists every module
+        # to find those its index does not know, and need not import the concerns it does not run
+        folders = [os.path.join(path, concern.name) for path in __path__]
+        for module in sorted(pkgutil.iter_modules(folders), key=lambda m: m.name):
             yield f"{package}.{module.name}"
 
 
