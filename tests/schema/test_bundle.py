@@ -9,9 +9,10 @@ import pytest
 from test_compact import assert_same_graph
 
 from wmaplint.diagnostics import BUNDLED_SCHEMAS
+from wmaplint.schema import bundle_build
 from wmaplint.schema.bundle import MAGIC, Bundle, shipped_bundle
-from wmaplint.schema.bundle_build import build, main, mismatches
-from wmaplint.schema.loader import parse_bytes
+from wmaplint.schema.bundle_build import FOLD_MIN_SIZE, build, folded, main, mismatches
+from wmaplint.schema.loader import opened, parse_bytes
 from wmaplint.schema.lock import DEFAULT_LOCK, read_lock
 from wmaplint.schema.store import SchemaStore
 from wmaplint.schema.types import OBJECT
@@ -135,7 +136,10 @@ def small_lock(tmp_path):
     return tmp_path / "lock.yaml", tmp_path / "mirror", files
 
 
-def test_the_build_is_deterministic_and_reads_back_what_parsing_gives(small_lock, tmp_path):
+@pytest.mark.parametrize("fold_from", [FOLD_MIN_SIZE, 0], ids=["large subtrees folded", "all folded"])
+def test_the_build_is_deterministic_and_reads_back_what_parsing_gives(small_lock, tmp_path, monkeypatch,
+                                                                      fold_from):
+    monkeypatch.setattr(bundle_build, "FOLD_MIN_SIZE", fold_from)
     lock, mirror, files = small_lock
     data = build(lock, from_dir=mirror, fetch=_no_network)
     assert data.startswith(MAGIC) and build(lock, from_dir=mirror, fetch=_no_network) == data
@@ -154,6 +158,32 @@ def test_the_build_is_deterministic_and_reads_back_what_parsing_gives(small_lock
     gadget = bundle.type(bundle.sources[1], ("example.com", "v1", "Gadget"))
     name = gadget.member("spec").member("template").member("containers").items.properties["name"]
     assert (name.line, name.column) == (30, 25)  # in its own file, though the pool holds it once
+
+
+def _unfolded(tree):
+    tree = opened(tree)
+    if tree is None:
+        return None
+    line, column, members, parts = tree
+    members = None if members is None else tuple(m and (m[0], m[1], _unfolded(m[2])) for m in members)
+    parts = None if parts is None else {
+        k: _unfolded(v) if k in ("items", "additionalProperties") else tuple(_unfolded(t) for t in v)
+        for k, v in parts.items()}
+    return (line, column, members, parts)
+
+
+def test_a_folded_position_tree_keeps_its_lines_and_unfolds_to_itself(small_lock):
+    _, _, files = small_lock
+    parsed = parse_bytes(files["crds/gadget.yaml"], "crds/gadget.yaml")
+    tree = parsed.positions[("example.com", "v1", "Gadget")]
+    small = folded(tree)
+    assert small == tree  # nothing in this CRD is large enough to fold
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bundle_build, "FOLD_MIN_SIZE", 0)
+        every = folded(tree)
+    spec = every[2][0][2]  # the member "spec": its line and column stay readable, the rest is bytes
+    assert spec[:2] == tree[2][0][2][:2] and isinstance(spec[2], bytes) and len(spec) == 3
+    assert _unfolded(every) == tree
 
 
 def test_the_build_refuses_a_lock_that_does_not_match_its_files(small_lock, tmp_path):

@@ -6,9 +6,11 @@ a JSON header line, then zlib-compressed chunks of ``marshal`` data (format 2, w
 the bytes depend on the content alone). The header lists each source with its lock path, sha256, served and
 declared GVKs and where its chunk is. A source's chunk holds the raw schema dicts (each served GVK's
 ``openAPIV3Schema``, or an OpenAPI document's components) and the position tree of each CRD schema (see
-``loader.Where``). Subtrees that several places share (the Pod template every framework embeds) are stored
-once, in the pool: numbered entries, each marshalled on its own, in chunks of a few dozen; their places hold
-``None`` and a patch list ``(path, pool entry)`` says what goes there. Types are built from the raw dicts
+``loader.Where``), whose large subtrees are folded into their marshalled bytes (``bundle_build.folded``: the
+trees are most of a chunk, and a lookup reads the positions of the few types it builds). Subtrees that
+several places share (the Pod template every framework embeds) are stored once, in the pool: numbered
+entries, each marshalled on its own, in chunks of a few dozen; their places hold ``None`` and a patch list
+``(path, pool entry)`` says what goes there. Types are built from the raw dicts
 lazily (``loader.TypeBuilder``): a lookup decompresses its source and the pool chunks it reaches, unmarshals
 the entries it reaches and builds only the members something reads; nothing parses YAML.
 """
@@ -30,7 +32,7 @@ from wmaplint.schema.types import SchemaType
 from wmaplint.shipped_data import shipped
 from wmaplint.source.nodes import no_cyclic_gc
 
-MAGIC = b"wmaplint schema bundle 2\n"
+MAGIC = b"wmaplint schema bundle 3\n"  # 3: folded position trees
 BUNDLE_NAME = "bundle.bin"
 
 

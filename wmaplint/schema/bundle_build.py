@@ -33,6 +33,10 @@ POOL_MIN_SIZE = 200
 # (source by source): a source then decompresses the few chunks it reaches, not the whole pool (a third of the
 # time), at the price of a bigger bundle (chunks compress apart: 545 KB instead of 532 KB).
 POOL_CHUNK_SIZE = 64 * 1024
+# A position subtree at least this big (bytes of marshal data) is stored as its own marshalled bytes
+# (``folded``): a check builds the types of a few paths of a CRD, and decoding all of its position trees
+# was most of the time spent reading the bundle (23 of 26 ms for the catalog's CRDs).
+FOLD_MIN_SIZE = 256
 Patches = list[tuple[tuple[Any, ...], int]]
 
 
@@ -60,7 +64,30 @@ def _payload(parsed: ParsedFile) -> dict[str, Any]:
     if parsed.format == "openapi":
         return {"raws": {}, "components": dict(parsed.components), "where": {},
                 "names": {gvk: names[id(raw)] for gvk, raw in parsed.raws.items()}}
-    return {"raws": dict(parsed.raws), "components": {}, "where": dict(parsed.positions), "names": {}}
+    return {"raws": dict(parsed.raws), "components": {}, "names": {},
+            "where": {gvk: folded(tree) for gvk, tree in parsed.positions.items()}}
+
+
+def folded(tree: Any) -> Any:
+    """A position tree (``loader.Where``) whose subtrees, members' and parts', are folded where large: kept as
+    ``(line, column, bytes)``, the bytes the marshalled members and parts (themselves folded), so that a
+    type's line and column are read without them; ``loader.opened`` unfolds one."""
+    if tree is None:
+        return None
+    line, column, members, parts = tree
+    if members is not None:
+        members = tuple(None if m is None else (m[0], m[1], _fold(folded(m[2]))) for m in members)
+    if parts is not None:
+        parts = {k: _fold(folded(v)) if k in ("items", "additionalProperties")
+                 else tuple(_fold(folded(t)) for t in v) for k, v in parts.items()}
+    return (line, column, members, parts)
+
+
+def _fold(tree: Any) -> Any:
+    if tree is None:
+        return None
+    inner = marshal.dumps(tree[2:], 2)
+    return (tree[0], tree[1], inner) if len(inner) >= FOLD_MIN_SIZE else tree
 
 
 def _encode(parsed: list[tuple[LockEntry, ParsedFile]]) -> bytes:

@@ -7,6 +7,7 @@ alone) and the problems found. Nothing here raises for bad content; problems bec
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +50,16 @@ _PARTS = ("items", "additionalProperties", "allOf", "oneOf", "anyOf")
 # ``additionalProperties`` (a tree) and ``allOf``/``oneOf``/``anyOf`` (a tuple of trees) to where they
 # are, from the schema's line. Relative lines are small and repetitive: a bundle's trees compress to little.
 Where = tuple[int, int, "tuple[Any, ...] | None", "dict[str, Any] | None"]
+
+
+def opened(where: Where | None) -> Where | None:
+    """A position tree whose members and parts may be folded: the bundle keeps those of its large subtrees
+    as their marshalled bytes, ``(line, column, bytes)`` (``bundle_build.folded``), and a run decodes only
+    those of the types whose members it builds."""
+    if where is not None and len(where) == 3:
+        members, parts = marshal.loads(where[2])
+        return (where[0], where[1], members, parts)
+    return where
 
 
 @dataclass(slots=True)
@@ -189,6 +200,7 @@ class TypeBuilder:
 
     def _from_all_of(self, schema: dict[str, Json], parts: list[Json], where: Where | None, line: int | None,
                      depth: int) -> SchemaType:
+        where = opened(where)
         built = [self.build(p, _part(where, "allOf", i), line or 0, depth + 1) for i, p in enumerate(parts)]
         if len(built) == 1:
             base = built[0]
@@ -232,6 +244,7 @@ class TypeBuilder:
                 if not variants:
                     continue
                 if isinstance(variants, list):
+                    where = opened(where)
                     built = [self.build(v, _part(where, keyword, i), line or 0, depth + 1)
                              for i, v in enumerate(variants)]
                     if all(b.kind != ANY_KIND for b in built):
@@ -267,6 +280,7 @@ class TypeBuilder:
 
     def fill(self, t: SchemaType, schema: dict[str, Json], where: Where | None, depth: int) -> None:
         """Build the members of an object or array type made by ``_from_plain``."""
+        where = opened(where)
         line = t.line or 0
         if t.kind == OBJECT:
             self._object(t, schema, where, line, depth)
