@@ -23,6 +23,9 @@ from typing import IO, Any
 
 HEADER = struct.Struct(">Q")
 RELATED_INDEXES = 32  # line indexes of related files (CRDs) kept between lints
+# How long the worker waits for the next job before it collects the garbage of the last one. A lint comes at
+# the earliest a debounce (150 ms) after the edit that made it, so it finds the collection done.
+IDLE_SECONDS = 0.02
 log = logging.getLogger("wmaplint.lsp")
 
 
@@ -66,6 +69,38 @@ def give_back_memory() -> None:
             ctypes.CDLL(None).malloc_trim(0)
         except (OSError, AttributeError):
             pass
+
+
+def keep_imports() -> None:
+    """Take what the imports made (modules, rules, the protocol's converters), which lives as long as the
+    process, out of the cyclic collector's sight: a full collection then scans only what documents and
+    schemas added, 3 ms after a lint of the largest catalog definition instead of 20 ms."""
+    gc.collect()
+    gc.freeze()
+
+
+def collect_when_idle(stream: IO[bytes], seconds: float) -> int | None:
+    """Collect the garbage of the last job unless the next one arrives within ``seconds``: the generation
+    collected, or None.
+
+    Between jobs, the young generations are emptied (a fraction of a millisecond), and a full collection runs
+    when the next collection of the middle generation would run one anyway, so that none falls inside a
+    lint: with the collector left to itself, a lint of the largest catalog definition now and then waited for
+    a full one (25 ms on a quiet machine before `keep_imports`, 3 to 8 ms after). The collector stays on
+    during a job, so a long job's garbage is still collected as it goes."""
+    import select
+
+    try:
+        ready, _, _ = select.select([stream], [], [], seconds)
+    except (OSError, ValueError):  # a stream select cannot wait on (a pipe on Windows): the collector's own
+        return None
+    if ready:
+        return None
+    # get_count()[2]: collections of the middle generation since the last full one; past the threshold, the
+    # next collection of the middle generation is a full one
+    generation = 2 if gc.get_count()[2] >= gc.get_threshold()[2] else 1
+    gc.collect(generation)
+    return generation
 
 
 class Worker:
@@ -219,6 +254,7 @@ def main() -> None:
     sys.stdout = sys.stderr
     logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
     worker = Worker()
+    keep_imports()
     channel_out.write(frame({"id": 0, "result": "ready", "rss": resident_of("self")}))
     channel_out.flush()
     while True:
@@ -230,6 +266,7 @@ def main() -> None:
             return  # the server closed the channel: it is done with us, or gone
         channel_out.write(frame(worker.handle(job)))
         channel_out.flush()
+        collect_when_idle(channel_in, IDLE_SECONDS)
 
 
 if __name__ == "__main__":
