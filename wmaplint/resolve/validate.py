@@ -23,7 +23,7 @@ from wmaplint.source import Document, Node, anchor_node
 
 if TYPE_CHECKING:
     from wmaplint.resolve.loading import LoadedDocument
-    from wmaplint.schema.store import Schemas
+    from wmaplint.schema.store import ResolvedSchema, Schemas
     from wmaplint.source.plain import Json
 
 MAX_NODES = 200_000
@@ -243,15 +243,22 @@ def _show(value: Json) -> str:
 
 
 def cel_problems(
-    schema: RawSchema, obj: Json, resolve_ref: RefResolver | None = None
+    schema: RawSchema, obj: Json, resolve_ref: RefResolver | None = None, source: str | None = None
 ) -> list[ManifestProblem]:
-    """The CRD's validation rules on ``obj``, with the API server's messages."""
+    """The CRD's validation rules on ``obj``, with the API server's messages; ``source`` as
+    ``validate_object`` takes it."""
     from wmaplint.cel import validate_object
 
     return [
         ManifestProblem(v.kind, v.message, v.key_path)
-        for v in validate_object(schema, obj, resolve_ref)
+        for v in validate_object(schema, obj, resolve_ref, source=source)
     ]
+
+
+def source_of(schema: ResolvedSchema) -> str | None:
+    """What a served schema is within its source, for ``validate_object``: the source's digest and the GVK,
+    None when the store knows no digest."""
+    return "\0".join((schema.sha256, *schema.gvk)) if schema.sha256 else None
 
 
 def validate_manifest(value: Json, store: Schemas | None) -> tuple[list[ManifestProblem], str | None]:
@@ -273,7 +280,7 @@ def validate_manifest(value: Json, store: Schemas | None) -> tuple[list[Manifest
     if not raw:
         return [], None
     return structural_problems(raw, value, schema.resolve_ref) + cel_problems(
-        raw, value, schema.resolve_ref
+        raw, value, schema.resolve_ref, source_of(schema)
     ), None
 
 
