@@ -205,3 +205,12 @@ def test_a_damaged_record_of_a_place_is_not_used(compiled: list[str], tmp_path: 
     assert _messages(schema, "digest-1\0g\0v1\0K") == expected
     assert compiled == ["self.a < 3"] * 2  # compiled again, and recorded whole
     assert _messages(schema, "digest-1\0g\0v1\0K") == expected and len(compiled) == 2
+
+
+def test_a_record_cannot_pass_off_a_rule_as_reading_old_self(compiled: list[str], tmp_path: Path) -> None:
+    schema = _large_node("self.a < 3")
+    expected = _messages(schema, "digest-1\0g\0v1\0K")
+    (path,) = (tmp_path / "cache" / "records" / "cel").iterdir()
+    data = cache_records.read(path)
+    cache_records.write(path, {**data, "uses_old_self": True})  # a transition rule is not run offline
+    assert _messages(schema, "digest-1\0g\0v1\0K") == expected == ["<nil>: Invalid value: a is too big"]

@@ -264,12 +264,14 @@ def _record_path(text: str, node: RawSchema, is_root: bool, place: tuple[str, Po
     return cache_records.record_path("cel", text.encode("utf-8", "surrogatepass"), shape)
 
 
-def _recorded(path: Any) -> ValidationRuleVerdict | None:
+def _recorded(path: Any, text: str) -> ValidationRuleVerdict | None:
+    """The recorded verdict of rule ``text``. A record is data anyone able to write the cache may have made:
+    it can say the rule reads ``oldSelf`` (and so is not run) only of a rule whose text names it."""
     data = cache_records.read(path)
     try:
         costs = tuple((int(size), int(bound)) for size, bound in data["costs"])
         serialized = cache_records.bytes_of(data["serialized"])
-        old_self = bool(data["uses_old_self"])
+        old_self = bool(data["uses_old_self"]) and "oldSelf" in text
         return ValidationRuleVerdict([], old_self, serialized, costs=costs, plan=data["plan"], recorded=True)
     except cache_records.DAMAGED:
         return None
@@ -289,7 +291,7 @@ def _verdict(
     if found is not None and found[0] is node and not (afresh and found[1].recorded):
         return found[1]
     path = _record_path(text, node, is_root, place)
-    verdict = _recorded(path) if path is not None and not afresh else None
+    verdict = _recorded(path, text) if path is not None and not afresh else None
     if verdict is None:
         from wmaplint.cel.checker import check_expression
         from wmaplint.cel.plan import plan_of
