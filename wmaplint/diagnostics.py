@@ -42,13 +42,14 @@ class Span:
     end_line: int
     end_col: int
 
-    # Written out: spans are made by the thousand (wmaplint.dataclass).
+    # Written out: spans are made by the thousand (wmaplint.dataclass), a node's two of every read; each field
+    # set through its slot (``_SET_SPAN``, below), as object.__setattr__ does after looking the name up
     def __init__(self, start_line: int, start_col: int, end_line: int, end_col: int) -> None:
-        set_field = object.__setattr__
-        set_field(self, "start_line", start_line)
-        set_field(self, "start_col", start_col)
-        set_field(self, "end_line", end_line)
-        set_field(self, "end_col", end_col)
+        set_start_line, set_start_col, set_end_line, set_end_col = _SET_SPAN
+        set_start_line(self, start_line)
+        set_start_col(self, start_col)
+        set_end_line(self, end_line)
+        set_end_col(self, end_col)
 
     @classmethod
     def point(cls, line: int, col: int) -> Span:
@@ -57,6 +58,9 @@ class Span:
     @classmethod
     def whole_file(cls) -> Span:
         return cls(1, 1, 1, 1)
+
+
+_SET_SPAN = tuple(vars(Span)[name].__set__ for name in ("start_line", "start_col", "end_line", "end_col"))
 
 
 @dataclass(frozen=True, slots=True)

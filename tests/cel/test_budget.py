@@ -37,6 +37,15 @@ def test_size_index_keeps_the_largest_size_at_each_path() -> None:
     assert c is not None and index.key_size(c) == len("key-one") and index.element(c) is None
 
 
+def test_the_largest_size_is_known_before_the_paths_are_built() -> None:
+    value = {"a": [{"b": "x" * 40}, {}], "c": {"d": list(range(7))}}
+    index = SizeIndex(value)
+    assert index.largest == 40  # the one pass a tabled bound needs
+    assert index.size(0) == 2 and index.largest == 40  # the paths, built when first asked for
+    item = index.element(index.child(0, "a") or 0)
+    assert item is not None and index.size(index.child(item, "b") or 0) == 40
+
+
 def test_bound_follows_the_data_not_the_schema() -> None:
     rule = "self.names.all(a, self.names.all(b, a == b || a != b))"
     small, large = _bound(rule, {"names": ["x"] * 10}), _bound(rule, {"names": ["x"] * 100})

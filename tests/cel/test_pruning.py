@@ -169,3 +169,48 @@ def test_rules_that_do_not_compile_are_checked_and_reported_every_time(compiled:
         found = validate_object(schema, {"a": "y"})
         assert len(found) == 2 and "compilation failed" in found[0].message
     assert compiled == ["self.b == 1", "self.a == 'x'", "self.b == 1"]
+
+
+def _large_node(rule: str) -> dict[str, Any]:
+    """A schema node too large to key a record by its text, with a reference below it."""
+    padding = {f"f{i}": {"type": "string", "description": "x" * 100}
+               for i in range(evaluate.MAX_RECORDED_SCHEMA_CHARS // 100)}
+    return {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"$ref": "#/B"}, **padding},
+            "x-kubernetes-validations": [{"rule": rule, "message": "a is too big"}]}
+
+
+REFS = {"#/B": {"type": "string"}}
+
+
+def _messages(schema: dict[str, Any], source: str | None) -> list[str]:
+    evaluate._VERDICTS.clear()  # as in a new process
+    return [v.message for v in validate_object(schema, {"a": 5, "b": "x"}, REFS.get, source=source)]
+
+
+def test_a_large_node_is_recorded_by_where_its_source_holds_it(compiled: list[str]) -> None:
+    schema = _large_node("self.a < 3")
+    assert _messages(schema, None) == _messages(schema, None) == ["<nil>: Invalid value: a is too big"]
+    assert compiled == ["self.a < 3"] * 2  # its text keys no record
+    assert _messages(schema, "digest-1\0g\0v1\0K") == _messages(schema, "digest-1\0g\0v1\0K")
+    assert compiled == ["self.a < 3"] * 3  # recorded by its source and pointer, read back
+    assert _messages(schema, "digest-2\0g\0v1\0K") == ["<nil>: Invalid value: a is too big"]
+    assert compiled == ["self.a < 3"] * 4  # another source is another record
+
+
+def test_a_damaged_record_of_a_place_is_not_used(compiled: list[str], tmp_path: Path) -> None:
+    schema = _large_node("self.a < 3")
+    expected = _messages(schema, "digest-1\0g\0v1\0K")
+    (path,) = (tmp_path / "cache" / "records" / "cel").iterdir()
+    path.write_bytes(path.read_bytes()[:-7])
+    assert _messages(schema, "digest-1\0g\0v1\0K") == expected
+    assert compiled == ["self.a < 3"] * 2  # compiled again, and recorded whole
+    assert _messages(schema, "digest-1\0g\0v1\0K") == expected and len(compiled) == 2
+
+
+def test_a_record_cannot_pass_off_a_rule_as_reading_old_self(compiled: list[str], tmp_path: Path) -> None:
+    schema = _large_node("self.a < 3")
+    expected = _messages(schema, "digest-1\0g\0v1\0K")
+    (path,) = (tmp_path / "cache" / "records" / "cel").iterdir()
+    data = cache_records.read(path)
+    cache_records.write(path, {**data, "uses_old_self": True})  # a transition rule is not run offline
+    assert _messages(schema, "digest-1\0g\0v1\0K") == expected == ["<nil>: Invalid value: a is too big"]

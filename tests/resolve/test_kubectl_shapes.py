@@ -290,3 +290,17 @@ def test_a_document_or_stream_object_over_the_nodes_is_passed_over_where_it_stan
     assert [d.value["metadata"]["name"] for d in loaded.documents] == ["multislice-finetune"]
     starts = [i + 1 for i, line in enumerate(path.read_text().splitlines()) if line == "{"]
     assert [(p.rule, p.span.start_line) for p in loaded.problems] == [("WM718", starts[1])]
+
+
+def test_a_document_whose_aliases_expand_past_the_nodes_is_passed_over(tmp_path, monkeypatch):
+    """The reader counts each place of an alias as nodes of its own: the tree resolved is the tree counted."""
+    items = ", ".join(str(i) for i in range(20))
+    path = tmp_path / "aliases.yaml"
+    path.write_text("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n"
+                    f"spec: {{a: &x [{items}], b: *x, c: *x}}\n")
+    _node_limit(monkeypatch, 80)  # 35 nodes as written, 77 with the aliases expanded
+    loaded = load_file(str(path), budget=Budget())
+    assert [d.value["spec"]["c"][19] for d in loaded.documents] == [19] and not loaded.problems
+    _node_limit(monkeypatch, 60)
+    loaded = load_file(str(path), budget=Budget())
+    assert not loaded.documents and [p.rule for p in loaded.problems] == ["WM718"]

@@ -228,26 +228,50 @@ _UNREAD = object()
 _VERDICTS: dict[tuple[str, int, bool], tuple[RawSchema, ValidationRuleVerdict]] = memo.kept(
     __name__, "_VERDICTS", {}, pure=True)
 MAX_RECORDED_SCHEMA_CHARS = 65_536  # a rule's schema node keys its record; beyond this, compiling is cheaper
+# (id(schema node), is_root) -> (node, its text as a record key or None); several rules share a node
+_SHAPES: dict[tuple[int, bool], tuple[RawSchema, bytes | None]] = memo.kept(
+    __name__, "_SHAPES", {}, pure=True)
 
 
-def _record_path(text: str, node: RawSchema, is_root: bool) -> Any:
-    """The record of a rule on a schema node, keyed by both; None for a node that refers to other schemas
-    (its type is not its text alone) or is too large to key cheaply."""
+def _shape(node: RawSchema, is_root: bool) -> bytes | None:
+    """The text of a schema node as the key of its rules' records, written once a node in a process; None
+    for a node that refers to other schemas (its type is not its text alone) or is too large to key
+    cheaply."""
+    found = _SHAPES.get((id(node), is_root))
+    if found is not None and found[0] is node:
+        return found[1]
     try:
-        shape = json.dumps([node, is_root], sort_keys=True, default=str)
+        shape: str | None = json.dumps([node, is_root], sort_keys=True, default=str)
     except (TypeError, ValueError, RecursionError):
-        return None
-    if '"$ref"' in shape or len(shape) > MAX_RECORDED_SCHEMA_CHARS:
-        return None
-    return cache_records.record_path("cel", text.encode("utf-8", "surrogatepass"), shape.encode())
+        shape = None
+    if shape is not None and ('"$ref"' in shape or len(shape) > MAX_RECORDED_SCHEMA_CHARS):
+        shape = None
+    if len(_SHAPES) > MAX_REMEMBERED_NODES:
+        _SHAPES.clear()
+    key = shape.encode() if shape is not None else None
+    _SHAPES[(id(node), is_root)] = (node, key)
+    return key
 
 
-def _recorded(path: Any) -> ValidationRuleVerdict | None:
+def _record_path(text: str, node: RawSchema, is_root: bool, place: tuple[str, Pointer] | None = None) -> Any:
+    """The record of a rule on a schema node, keyed by both: the node by ``place`` when its schema's source
+    names it (``validate_object``'s ``source`` and the node's pointer: that source's digest stands for the
+    node's text and for every schema its references reach), else by its text (``_shape``)."""
+    shape = (json.dumps(["at", *place, is_root]).encode() if place is not None
+             else _shape(node, is_root))
+    if shape is None:
+        return None
+    return cache_records.record_path("cel", text.encode("utf-8", "surrogatepass"), shape)
+
+
+def _recorded(path: Any, text: str) -> ValidationRuleVerdict | None:
+    """The recorded verdict of rule ``text``. A record is data anyone able to write the cache may have made:
+    it can say the rule reads ``oldSelf`` (and so is not run) only of a rule whose text names it."""
     data = cache_records.read(path)
     try:
         costs = tuple((int(size), int(bound)) for size, bound in data["costs"])
         serialized = cache_records.bytes_of(data["serialized"])
-        old_self = bool(data["uses_old_self"])
+        old_self = bool(data["uses_old_self"]) and "oldSelf" in text
         return ValidationRuleVerdict([], old_self, serialized, costs=costs, plan=data["plan"], recorded=True)
     except cache_records.DAMAGED:
         return None
@@ -255,18 +279,19 @@ def _recorded(path: Any) -> ValidationRuleVerdict | None:
 
 def _verdict(
     text: str, node: RawSchema, is_root: bool, self_type: Callable[[], t.CelType],
-    afresh: bool = False,
+    afresh: bool = False, place: tuple[str, Pointer] | None = None,
 ) -> ValidationRuleVerdict:
     """The rule type-checked against its schema node: once per rule and node in a process (every object
     validated against the schema shares it), and across processes from the user cache, which spares the
     checker's imports, compiling and decoding. ``self_type()`` gives the node's CEL type. ``afresh``: compiled
-    in this process whatever the cache holds (its record is then written again)."""
+    in this process whatever the cache holds (its record is then written again). ``place``: where the node
+    stands in its schema's source, which keys its record (``_record_path``)."""
     key = (text, id(node), is_root)
     found = _VERDICTS.get(key)
     if found is not None and found[0] is node and not (afresh and found[1].recorded):
         return found[1]
-    path = _record_path(text, node, is_root)
-    verdict = _recorded(path) if path is not None and not afresh else None
+    path = _record_path(text, node, is_root, place)
+    verdict = _recorded(path, text) if path is not None and not afresh else None
     if verdict is None:
         from wmaplint.cel.checker import check_expression
         from wmaplint.cel.plan import plan_of
@@ -302,8 +327,13 @@ def validate_object(
     *,
     root: bool = True,
     schema_pointer: Pointer = (),
+    source: str | None = None,
 ) -> list[CelViolation]:
-    """Run every validation rule of ``schema_dict`` on the matching nodes of ``obj`` (depth-first)."""
+    """Run every validation rule of ``schema_dict`` on the matching nodes of ``obj`` (depth-first).
+
+    ``source``: what ``schema_dict`` is within its source, surely enough to stand for its text and that of
+    every schema its references reach (the source file's digest and the GVK it serves); a rule's record in
+    the user cache is then keyed by it and the rule's pointer, not by the text of its (often large) node."""
     from wmaplint.cel.budget import CostBudget, charge
     from wmaplint.cel.sizes import SizeIndex
 
@@ -328,13 +358,14 @@ def validate_object(
             cel_self = to_cel_value(node, value, types, root=is_root)
             sizes = {"self": SizeIndex(cel_self)}
             schema_kind = str(node.get("type") or "")
+            place = (source, pointer) if source is not None else None
             for index, rule in enumerate(rules):
                 text = rule.get("rule") if isinstance(rule, Mapping) else None
                 if not isinstance(rule, Mapping) or not isinstance(text, str):
                     continue
                 rule_ptr = (*pointer, "x-kubernetes-validations", index)
                 field_path = _render_path(path)
-                verdict = _verdict(text, node, is_root, self_type)
+                verdict = _verdict(text, node, is_root, self_type, place=place)
 
                 def add(
                     message: str,
@@ -368,7 +399,7 @@ def validate_object(
                 outcome = _run(text, verdict, cel_self, budget.admitted) if refused is None else False
                 if outcome is _AFRESH:  # a recorded plan the evaluator could not run within its cost
                     budget.refund()
-                    verdict = _verdict(text, node, is_root, self_type, afresh=True)
+                    verdict = _verdict(text, node, is_root, self_type, afresh=True, place=place)
                     refused = charge(budget, verdict.cost_table, verdict.checked_ast, verdict.node_types,
                                      sizes)
                     outcome = _run(text, verdict, cel_self, budget.admitted) if refused is None else False

@@ -4,10 +4,14 @@ data-fed cost estimator reads instead of the schema's maxima."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 _ELEMENT = "\0[]"  # the child pattern shared by every item of a list
 # None of these is a Mapping: told by their type before isinstance with the ABC, which costs 8 times as much
 PLAIN = frozenset((str, bytes, list, tuple, int, float, bool, type(None)))
+
+
+_SIZED = frozenset((str, dict, list, bytes, tuple))  # sized by len(), told by their exact type first
 
 
 def _size(value: object) -> int:
@@ -18,51 +22,86 @@ def _size(value: object) -> int:
 
 class SizeIndex:
     """The largest size met at each path of a value, list items folded into one path: what any evaluation over
-    the value can meet. Built once per value in one pass; map keys are kept as they are in the CEL value."""
+    the value can meet. Built in one pass when first asked for a path; map keys are kept as they are in the
+    CEL value. ``largest`` alone (all that a cost tabled at compile time needs, ``budget.charge``) is found by
+    a lighter pass, when the index is made."""
 
     def __init__(self, value: object) -> None:
+        self._value = value
+        self._built = False
         self._children: dict[tuple[int, str], int] = {}
         self._parents: set[int] = set()  # paths with at least one child
-        self._sizes: list[int] = [_size(value)]
+        self._sizes: list[int] = []
         self._key_sizes: dict[int, int] = {}
-        self.largest = self._sizes[0]
+        largest = _size(value)
+        stack = [value]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, dict) or (type(current) not in PLAIN and isinstance(current, Mapping)):
+                items: Any = current.values()
+            elif isinstance(current, (list, tuple)):
+                items = current
+            else:
+                continue
+            for item in items:
+                size = len(item) if type(item) in _SIZED else _size(item)
+                if size > largest:
+                    largest = size
+                stack.append(item)
+        self.largest = largest
+
+    def _build(self) -> None:
+        """Every path's largest size, in one pass over the value (``_record`` written out)."""
+        self._built = True
+        value = self._value
+        children, parents, sizes, key_sizes = self._children, self._parents, self._sizes, self._key_sizes
+        sizes.append(_size(value))
         stack = [(value, 0)]
         while stack:
-            current, pid = stack.pop()
+            current, parent = stack.pop()
             if isinstance(current, dict) or (type(current) not in PLAIN and isinstance(current, Mapping)):
-                for key, item in current.items():
-                    name = str(key)
-                    self._key_sizes[pid] = max(self._key_sizes.get(pid, 0), len(name))
-                    stack.append((item, self._record(pid, name, item)))
+                pairs = [(str(key), item) for key, item in current.items()]
+                if pairs:
+                    key_sizes[parent] = max(key_sizes.get(parent, 0), *(len(name) for name, _ in pairs))
             elif isinstance(current, (list, tuple)):
-                for item in current:
-                    stack.append((item, self._record(pid, _ELEMENT, item)))
-
-    def _record(self, parent: int, key: str, value: object) -> int:
-        self._parents.add(parent)
-        pid = self._children.get((parent, key))
-        size = _size(value)
-        if pid is None:
-            pid = self._children[(parent, key)] = len(self._sizes)
-            self._sizes.append(size)
-        elif size > self._sizes[pid]:
-            self._sizes[pid] = size
-        self.largest = max(self.largest, size)
-        return pid
+                pairs = [(_ELEMENT, item) for item in current]
+            else:
+                continue
+            if pairs:
+                parents.add(parent)
+            for name, item in pairs:
+                size = len(item) if type(item) in _SIZED else _size(item)
+                pid = children.get((parent, name))
+                if pid is None:
+                    pid = children[(parent, name)] = len(sizes)
+                    sizes.append(size)
+                elif size > sizes[pid]:
+                    sizes[pid] = size
+                stack.append((item, pid))
 
     def child(self, pid: int, key: str) -> int | None:
+        if not self._built:
+            self._build()
         return self._children.get((pid, key))
 
     def element(self, pid: int) -> int | None:
+        if not self._built:
+            self._build()
         return self._children.get((pid, _ELEMENT))
 
     def has_children(self, pid: int) -> bool:
+        if not self._built:
+            self._build()
         return pid in self._parents
 
     def size(self, pid: int) -> int:
+        if not self._built:
+            self._build()
         return self._sizes[pid] if pid != ABSENT else 0
 
     def key_size(self, pid: int) -> int:
+        if not self._built:
+            self._build()
         return self._key_sizes.get(pid, 0)
 
 

@@ -254,10 +254,12 @@ def _stream_source(text: str, path: str, stream: JsonStream, budget: Budget | No
     return source
 
 
-def _within_limits(node: Node, text: str, path: str, budget: Budget, found: list[FileFinding], counted: bool
-                   ) -> bool:
+def _within_limits(node: Node, text: str, path: str, budget: Budget, found: list[FileFinding], counted: bool,
+                   nodes_held: bool = False) -> bool:
     """Whether an object is resolved: each object is held to a document's size and nodes (a document's size
-    was held before it was parsed, a list's is not); with ``counted`` it takes a document of the budget."""
+    was held before it was parsed, a list's is not); with ``counted`` it takes a document of the budget.
+    ``nodes_held``: the reader held the object to MAX_DOCUMENT_NODES as it built it, aliases expanded (the
+    nodes it built are at least those of the tree), so they are not counted again."""
     line = node.span.start_line
     if counted and not _count(budget, path, line, found):
         return False
@@ -266,7 +268,7 @@ def _within_limits(node: Node, text: str, path: str, budget: Budget, found: list
         budget.refused += 1
         found.append(DocumentTooLarge(path, _at_line(line), size, MAX_DOCUMENT_BYTES))
         return False
-    if _too_many_nodes(node):
+    if not nodes_held and _too_many_nodes(node):
         budget.refused += 1
         found.append(TooManyNodes(path, _at_line(line), MAX_DOCUMENT_NODES))
         return False
@@ -284,13 +286,16 @@ def load_file(path: str, text: str | None = None, budget: Budget | None = None, 
     shown = "<stdin>" if path == "-" else path
     found: list[FileFinding] = []
     stream = json_stream(text)
+    read_held = False  # whether each document was held to MAX_DOCUMENT_NODES as it was read
     if stream is not None:
         source = _stream_source(text, shown, stream, budget, found)
         parsed = text
     else:
         parsed, screened = _screen(text, shown, budget) if budget is not None else (text, [])
         found.extend(screened)
-        source = _load_limited(parsed, shown, budget)
+        limits = _limits(parsed, budget)
+        source = _load_limited(parsed, shown, budget, limits)
+        read_held = limits.document_nodes is not None and limits.document_nodes <= MAX_DOCUMENT_NODES
     result = LoadedFile(shown, text, watch=stream is not None)
     for document in source.documents:
         if document.over_limit is not None:
@@ -305,7 +310,9 @@ def load_file(path: str, text: str | None = None, budget: Budget | None = None, 
             result.watch = result.watch or one.event is not None
             # the document was counted as one: each further item of a list counts as another
             counted = items and index > 0
-            if budget is not None and not _within_limits(one.node, parsed, shown, budget, found, counted):
+            nodes_held = read_held and one.node is document.root
+            if budget is not None and not _within_limits(one.node, parsed, shown, budget, found, counted,
+                                                         nodes_held):
                 continue
             try:
                 value = to_python(one.node)
@@ -319,12 +326,18 @@ def load_file(path: str, text: str | None = None, budget: Budget | None = None, 
     return result
 
 
-def _load_limited(text: str, path: str, budget: Budget | None) -> SourceFile:
-    """The text read under the reader's limits of a file (``source.ReadLimits``; past them, an InputError);
-    manifests also pass over a document of more than MAX_DOCUMENT_NODES unbuilt, unless the text holds a list,
-    whose items are held to that limit one by one once it is built."""
-    limits = FILE_LIMITS if budget is None or _LIST_KIND.search(text) else MANIFEST_LIMITS
-    source = load_text(text, path, limits)
+def _limits(text: str, budget: Budget | None) -> ReadLimits:
+    """The reader's limits of a text: manifests (read with a budget) also pass over a document of more than
+    MAX_DOCUMENT_NODES unbuilt, unless the text holds a list, whose items are held to that limit one by one
+    once it is built."""
+    return FILE_LIMITS if budget is None or _LIST_KIND.search(text) else MANIFEST_LIMITS
+
+
+def _load_limited(text: str, path: str, budget: Budget | None, limits: ReadLimits | None = None
+                  ) -> SourceFile:
+    """The text read under the reader's limits of a file (``source.ReadLimits``; past them, an InputError),
+    ``limits`` (``_limits``) when given."""
+    source = load_text(text, path, limits or _limits(text, budget))
     if source.refused is not None:
         raise InputError(path, source.refused)
     return source

@@ -45,6 +45,8 @@ def follow(schema: object, resolve_ref: RefResolver | None) -> RawSchema | None:
     """The schema ``schema`` stands for: ``schema`` itself, or what its ``$ref`` names (also through OpenAPI's
     ``allOf: [{$ref: ...}]`` wrapper, which adds nothing else), followed a bounded number of times; None when
     it is not a schema or a reference does not resolve."""
+    if type(schema) is dict and "$ref" not in schema and "allOf" not in schema:
+        return schema  # most nodes: no reference to follow (what the loop below finds, without its calls)
     for _ in range(MAX_REF_HOPS):
         if not isinstance(schema, (dict, Mapping)):  # dict first: the ABC's check costs 8 times as much
             return None

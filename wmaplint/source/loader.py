@@ -280,6 +280,15 @@ def _construct(tag: str, text: str) -> object:
     return value
 
 
+def _resolve_tag(text: str) -> str:
+    """The tag of a plain scalar, resolved with YAML 1.1 rules (remembered: keys and values repeat)."""
+    tag: str = _scalar_constructor.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
+    if len(_TAGS) > _CACHED:
+        _TAGS.clear()
+    _TAGS[text] = tag
+    return tag
+
+
 class _Composer:
     """Builds positioned nodes straight from libyaml's events, counting as it goes: the file's nodes and
     documents stop the read at their limits before a tree of them exists (``_OverLimit``), a document past
@@ -332,8 +341,12 @@ class _Composer:
 
     def _document(self, get: Callable[[], Any]) -> tuple[Node | None, Span | None]:
         """The root of the next document (its events up to its end), or None and where it starts when it
-        holds more nodes than a document may (``ReadLimits.document_nodes``)."""
+        holds more nodes than a document may (``ReadLimits.document_nodes``).
+
+        Every node of every file passes through this loop: the common events (a scalar, a plain scalar key,
+        a collection's start and end) are handled inline, names bound locally (a quarter of a read)."""
         limit = self.limits.document_nodes
+        most = self.limits.nodes
         anchors: dict[str, Node | None] = {}  # None: the anchored collection is still open
         first_marks: dict[str, Any] = {}
         # open collections: [node, anchor, pending key (None, a key node or _MERGE), keys seen, merge sources]
@@ -341,13 +354,41 @@ class _Composer:
         root: Node | None = None
         built = 0  # of this document, alias copies included
         first: Span | None = None
+        translate = self.translate
+        source = self.source
+        span_of = source.span
+        tags_get = _TAGS.get
+        styles_get = STYLE_NAMES.get
         while True:
             event = get()
             kind = type(event)
             if kind is ScalarEvent:
-                self._count(event)
+                self.nodes += 1
+                if self.nodes > most:
+                    raise _OverLimit(_too_many_nodes(self.limits, self._line(event.start_mark)))
                 built += 1
-                node: Node = self._scalar(event)
+                text: str = event.value
+                tag = event.tag
+                if tag is None or tag == "!":
+                    if event.implicit[0]:
+                        tag = tags_get(text)
+                        if tag is None:
+                            tag = _resolve_tag(text)
+                    else:
+                        tag = _STR_TAG
+                start_mark, end_mark = event.start_mark, event.end_mark
+                scalar = ScalarNode(
+                    span_of(start_mark.index, end_mark.index) if translate else Span(
+                        start_mark.line + 1, start_mark.column + 1, end_mark.line + 1, end_mark.column + 1),
+                    start_mark.index,
+                    end_mark.index,
+                    text if tag == _STR_TAG else _construct(tag, text),
+                    text,
+                    styles_get(event.style, "plain"),
+                    tag,
+                    source,
+                )
+                node: Node = scalar
                 anchor = event.anchor
                 if anchor is not None:
                     self._anchor(anchors, first_marks, anchor, event)
@@ -406,10 +447,21 @@ class _Composer:
                 root = node
                 continue
             parent = stack[-1]
-            if isinstance(parent[0], SequenceNode):
-                parent[0].items.append(node)
+            collection = parent[0]
+            if type(collection) is SequenceNode:
+                collection.items.append(node)
             elif parent[2] is None:
-                parent[2] = self._key(node, parent[3])
+                if type(node) is ScalarNode and node.tag != _MERGE_TAG and type(node.value) is str:
+                    # a plain key (the key of nearly every pair): as ``_key`` takes it
+                    seen = parent[3]
+                    earlier = seen.get(node.value)
+                    if earlier is None:
+                        seen[node.value] = node
+                    else:
+                        self._duplicate(node, earlier)
+                    parent[2] = node
+                else:
+                    parent[2] = self._key(node, parent[3])
             else:
                 key = parent[2]
                 parent[2] = None
@@ -417,7 +469,7 @@ class _Composer:
                     parent[4] = parent[4] or []
                     parent[4].append(node)
                 else:
-                    parent[0].pairs.append((key, node))
+                    collection.pairs.append((key, node))
 
     def _pass_over(self, get: Callable[[], Any]) -> None:
         """Read the rest of a document past its node limit without building it (its nodes still count for
@@ -436,31 +488,6 @@ class _Composer:
             raise ComposerError("found duplicate anchor; first occurrence", first_marks[anchor],
                                 "second occurrence", event.start_mark)
         first_marks[anchor] = event.start_mark
-
-    def _scalar(self, event: Any) -> ScalarNode:
-        text: str = event.value
-        tag = event.tag
-        if tag is None or tag == "!":
-            if event.implicit[0]:
-                tag = _TAGS.get(text)
-                if tag is None:
-                    tag = _scalar_constructor.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
-                    if len(_TAGS) > _CACHED:
-                        _TAGS.clear()
-                    _TAGS[text] = tag
-            else:
-                tag = _STR_TAG
-        start, end = event.start_mark, event.end_mark
-        return ScalarNode(
-            span=self._span(start, end),
-            start=start.index,
-            end=end.index,
-            value=text if tag == _STR_TAG else _construct(tag, text),
-            text=text,
-            style=STYLE_NAMES.get(event.style, "plain"),
-            tag=tag,
-            source=self.source,
-        )
 
     def _key(self, node: Node, seen: dict[object, ScalarNode]) -> Any:
         """The key a node makes in its mapping (whose keys so far are ``seen``): a merge (<<), a scalar (a

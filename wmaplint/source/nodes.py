@@ -118,24 +118,30 @@ def to_python(node: Node | None) -> Any:
 
 
 def _fill(stack: list[tuple[Node, Any]]) -> None:
+    # every node of every manifest passes here: a mapping and a sequence each have their loop, and nodes are
+    # told by their exact type (no class derives from them)
     while stack:
         current, out = stack.pop()
-        children: list[tuple[Any, Node]]
-        if isinstance(current, MappingNode):
-            children = [(k.value if isinstance(k.value, str) else str(k.value), v) for k, v in current.pairs]
+        if type(current) is MappingNode:
+            for key_node, child in current.pairs:
+                key = key_node.value
+                if type(key) is not str:
+                    key = str(key)
+                if type(child) is ScalarNode:
+                    out[key] = child.value
+                else:
+                    value: Any = {} if type(child) is MappingNode else []
+                    stack.append((child, value))
+                    out[key] = value
         else:
             assert isinstance(current, SequenceNode)
-            children = list(enumerate(current.items))
-        for key, child in children:
-            if isinstance(child, ScalarNode):
-                value: Any = child.value
-            else:
-                value = {} if isinstance(child, MappingNode) else []
-                stack.append((child, value))
-            if isinstance(out, dict):
-                out[key] = value
-            else:
-                out.append(value)
+            for child in current.items:
+                if type(child) is ScalarNode:
+                    out.append(child.value)
+                else:
+                    value = {} if type(child) is MappingNode else []
+                    stack.append((child, value))
+                    out.append(value)
 
 
 def content_span(node: Node) -> Span:
