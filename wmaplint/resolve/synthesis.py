@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 from wmaplint.controllers import KindModel, WrittenLabel
 from wmaplint.dataclass import dataclass, field
 from wmaplint.jq.runtime import JqResult, JqRuntime, default_runtime
-from wmaplint.resolve.created import CreatedPod, ManifestResults, created_pods, results_of
+from wmaplint.resolve.created import (
+    CreatedPod,
+    ManifestResults,
+    counts_known,
+    created_pods,
+    object_programs,
+    results_of,
+)
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
 from wmaplint.resolve.quantities import format_number
 from wmaplint.resolve.values import get
@@ -247,15 +254,21 @@ def _path_program(expr: Expr) -> str:
     return f"[path({expr.text})]"
 
 
-def _place_results(workload: Workload, jq: ManifestResults) -> dict[str, JqResult]:
-    """The paths in the manifest of every component's template and fragments, all asked for at once: one pass
-    over the manifest (and one worker request for those of no cost bound) for all of them."""
+def _place_programs(workload: Workload) -> list[str]:
+    """The programs giving the paths in the manifest of every component's template and fragments."""
     programs = []
     for node in workload.components.values():
         template = _template_expr(node)
         if template is not None:
             programs.append(_path_program(template))
         programs.extend(_path_program(expr) for expr in node.component.fragment_paths.values())
+    return programs
+
+
+def _place_results(workload: Workload, jq: ManifestResults) -> dict[str, JqResult]:
+    """The paths in the manifest of every component's template and fragments, all asked for at once: one pass
+    over the manifest (and one worker request for those of no cost bound) for all of them."""
+    programs = _place_programs(workload)
     jq.prefetch(programs)
     return {program: jq.result(program) for program in programs}
 
@@ -308,6 +321,9 @@ def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
     runtime = runtime or default_runtime()
     model = workload.controller
     jq = results_of(runtime, obj)
+    # where the templates sit is asked with the model's entries: one pass, and one program to compile a kind
+    entries = object_programs(model) if model is not None and counts_known(model) else []
+    jq.prefetch([*_place_programs(workload), *entries])
     created = created_pods(model, obj, runtime, per_instance, jq) if model is not None else None
     if model is not None and created is not None:
         places = _place_results(workload, jq)
