@@ -137,3 +137,33 @@ def _catalog_entries():  # type: ignore[no-untyped-def]
     index.add_catalog()
     return [entry for entries in index.catalog.values() for entry in entries]
 
+
+def test_the_synthesis_runs_on_the_text_the_tree_made_of_the_manifest(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The manifest's JSON text is made once, by the tree's evaluator: its assumptions and both syntheses
+    (selectors, grouper) run on that same input."""
+    import yaml
+
+    from wmaplint.controllers import load_model
+    from wmaplint.jq import runtime as jq_runtime
+    from wmaplint.jq.runtime import JqInput, JqRuntime
+    from wmaplint.resolve.created import results_of
+    from wmaplint.resolve.tree import resolve_workload
+
+    obj = yaml.safe_load(PYTORCH.read_text(encoding="utf-8"))
+    made: list[object] = []
+    fast_text = jq_runtime._fast_text
+
+    def recording(value):  # type: ignore[no-untyped-def]
+        made.append(value)
+        return fast_text(value)
+
+    monkeypatch.setattr(jq_runtime, "_fast_text", recording)
+    definition = next(e.definition for e in _catalog_entries() if e.gvk[2] == "PyTorchJob")
+    runtime = JqRuntime()
+    workload = resolve_workload(definition, obj, runtime=runtime, model=load_model())
+    assert workload.grouping is not None and workload.assumptions is not None
+    assert sum(1 for value in made if value is obj) == 1
+
+    assert results_of(runtime, obj, JqInput({"other": 1})).input.value is obj  # not the input of another
+    runtime.close()

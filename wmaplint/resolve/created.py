@@ -92,10 +92,11 @@ class ManifestResults:
 _LAST: list[ManifestResults] = memo.kept(__name__, "_LAST", [], pure=True)
 
 
-def results_of(runtime: JqRuntime, obj: Any) -> ManifestResults:
+def results_of(runtime: JqRuntime, obj: Any, prepared: JqInput | None = None) -> ManifestResults:
     """The results had on the manifest ``obj`` by ``runtime``: those of the manifest resolved last when its
-    text is the same (a program's results are those of the text it runs on), else none yet."""
-    prepared = JqInput(obj)
+    text is the same (a program's results are those of the text it runs on), else none yet. ``prepared``:
+    ``obj`` as the tree's expressions ran on it, its text made once for them all."""
+    prepared = prepared if prepared is not None and prepared.value is obj else JqInput(obj)
     try:
         text = prepared.text
     except (ValueError, TypeError, RecursionError):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers import KindModel, WrittenLabel
 from wmaplint.dataclass import dataclass, field
-from wmaplint.jq.runtime import JqResult, JqRuntime, default_runtime
+from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime, default_runtime
 from wmaplint.resolve.created import (
     CreatedPod,
     ManifestResults,
@@ -310,17 +310,17 @@ def _fragment_places(workload: Workload, results: dict[str, JqResult]
 
 
 def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
-               runtime: JqRuntime | None = None) -> list[SyntheticPod]:
+               runtime: JqRuntime | None = None, prepared: JqInput | None = None) -> list[SyntheticPod]:
     """The pods the controller creates for manifest ``obj`` (resolved as ``workload``): those the controller
     model enumerates (``wmaplint.resolve.created``), each matched to the definition's component whose template
     it runs; where the model does not say how many, those the tree counts. ``per_instance``: at most that
     many replicas of each instance (groups and pods of each entry) are made, for checks that need only a
-    few; None makes every pod (up to MAX_PODS)."""
+    few; None makes every pod (up to MAX_PODS). ``prepared``: ``obj`` as the tree's expressions ran on it."""
     if workload.root is None:
         return []
     runtime = runtime or default_runtime()
     model = workload.controller
-    jq = results_of(runtime, obj)
+    jq = results_of(runtime, obj, prepared)
     # where the templates sit is asked with the model's entries: one pass, and one program to compile a kind
     entries = object_programs(model) if model is not None and counts_known(model) else []
     jq.prefetch([*_place_programs(workload), *entries])
