@@ -15,6 +15,10 @@ index that may be an array: ``cost.pair_terms``, sized by the values they read o
 a program is even compiled here only when its output bound is small, since libjq folds constants while
 compiling. Everything else is compiled and run in a worker process under RLIMIT_AS that is killed when it
 exceeds the time bound, and that dies with this process (see wmaplint.jq._runtime_worker).
+
+A program of our own that needs data of one manifest (where an entry sits, a pod's index) takes it as the
+values of its variables (``bound``, ``JqCall``, ``JqRuntime.evaluate_calls``), not in its text: libjq's
+compile costs about a millisecond however small the program, so a text is compiled once a run.
 """
 
 from __future__ import annotations
