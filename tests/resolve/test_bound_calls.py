@@ -97,3 +97,16 @@ def test_calls_on_a_manifest_jq_cannot_be_given_fail_as_evaluations_on_it_do(run
     result = runtime.evaluate_calls([call], deep)[call]
     assert result.error is not None and result.error.startswith("input cannot be passed to jq")
     assert runtime.evaluate(".", deep).error == result.error
+
+
+def test_calls_in_the_worker_over_its_time_bound_are_each_evaluated_alone() -> None:
+    """The worker runs a manifest's calls as one program under one time bound; where that program exceeds it,
+    each call runs alone under its own, and only the one that loops is cut short."""
+    runtime = JqRuntime(timeout=0.5)
+    program = bound(("n",), "$n as $k | 0 | until(. >= $k; . + 1)")  # `until`: no cost bound
+    calls = [JqCall.of(program, [10]), JqCall.of(program, [10**12]), JqCall.of(program, [3])]
+    results = runtime.evaluate_calls(calls, DOC)
+    runtime.close()
+    assert [results[c].outputs for c in calls] == [(10,), (), (3,)]
+    looped = results[calls[1]]
+    assert looped.limited and looped.error == "evaluation exceeded the time limit of 0.5s"

@@ -2,8 +2,7 @@
 parent, one JSON request per input line, one reply line per expression of the request.
 
 Request: ``{"exprs": [program, ...], "input": text or null, "max": N, "timeout": seconds, "together": bool}``;
-a null input only compiles; ``"inputs": [text, ...]`` instead of ``input`` gives each program its own. Reply
-per program: ``{"outputs": [...], "error": ..., "limited": bool}``, with
+a null input only compiles. Reply per program: ``{"outputs": [...], "error": ..., "limited": bool}``, with
 ``"compile_error": true`` when it did not compile and ``"compiled": true`` when it did. With ``together``, the
 programs not compiled yet are first compiled as one (``_together``: a compile costs the same for one program
 or ten) and a line ``{"together": true}`` comes before the replies, so the parent tells a worker lost while
@@ -128,10 +127,9 @@ def main() -> None:
     for line in sys.stdin:  # end of file: the parent closed the pipe or is gone
         try:
             request = json.loads(line)
-            exprs, limit = request["exprs"], int(request["max"])
-            inputs = request["inputs"] if "inputs" in request else [request["input"]] * len(exprs)
+            exprs, text, limit = request["exprs"], request["input"], int(request["max"])
             timeout = float(request.get("timeout", 2.0))
-            if not isinstance(exprs, list) or not isinstance(inputs, list) or len(inputs) != len(exprs):
+            if not isinstance(exprs, list):
                 raise TypeError("exprs")
         except (ValueError, KeyError, TypeError, AttributeError):
             sys.stdout.write(json.dumps({"error": "bad request"}) + "\n")
@@ -139,12 +137,12 @@ def main() -> None:
             continue
         if request.get("together") is True:
             _arm(timeout)
-            if any(isinstance(text, str) for text in inputs):
+            if isinstance(text, str):
                 _together(programs, exprs)
             _disarm()
             sys.stdout.write(json.dumps({"together": True}) + "\n")
             sys.stdout.flush()
-        for expr, text in zip(exprs, inputs, strict=True):
+        for expr in exprs:
             _arm(timeout)
             reply = _answer(programs, expr, text, limit)
             _disarm()

@@ -523,8 +523,9 @@ class JqRuntime:
         evaluated alone on ``[its values, manifest]``.
 
         The calls of the programs whose calls together are bounded small enough run here as one program
-        (``calls_program``, parsing the manifest once); the others go to the worker in one request, each call
-        with its own input. A call that fails is evaluated alone, for its partial outputs and message.
+        (``calls_program``, parsing the manifest once); the others in the worker as one such program, under
+        one time bound. A call that fails (or all of them, where that program exceeds a limit) is evaluated
+        alone, for its partial outputs and message, under its own bound.
         ``together``: programs compiled as one with those of the calls (those of other steps, asked of other
         manifests too): a compile costs about a millisecond however small the program, a pass 30 µs.
         """
@@ -540,13 +541,13 @@ class JqRuntime:
             for call in unique:
                 groups.setdefault(call.program, []).append(call)
             here: set[str] = set()
-            away: list[JqCall] = []
+            away: list[str] = []
             for program, group in groups.items():
                 info = self._info(program)
                 if info.error is None and self._calls_run_here(info, group, doc, text):
                     here.add(program)
                 elif info.error is None:
-                    away.extend(group)
+                    away.append(program)
             if here:
                 # those that may run here on some manifest, whether or not on this one: one program a run
                 batch = [p for p in dict.fromkeys([*together, *groups]) if p in here or (
@@ -554,12 +555,10 @@ class JqRuntime:
                     and self._compiles_here(self._info(p)))]
                 results.update(self._run_calls(batch, {p: groups[p] if p in here else [] for p in batch},
                                                text))
-            if len(away) > 1:
-                inputs = [_call_text(call, text) for call in away]
-                for call, result in zip(away, self._worker_results([c.program for c in away], inputs),
-                                        strict=True):
-                    if result.ok:
-                        results[call] = result
+            if sum(len(groups[p]) for p in away) > 1 and not any(_BATCH_NAME in p for p in away):
+                [outputs] = self._worker_results([calls_program(away, self.max_outputs + 1)],
+                                                 _calls_text(away, groups, text))
+                results.update(self._calls_results(away, groups, outputs))
         for call in unique:
             if call not in results:
                 results[call] = self.evaluate(call.program, _call_input(call, doc, text))
@@ -596,8 +595,12 @@ class JqRuntime:
             self._call_batches[key] = program
         if program is None:
             return {}
-        values = ",".join("[" + ",".join(call.values for call in groups[p]) + "]" for p in programs)
-        outputs = self._run_here(program, f"[[{values}],{text}]")
+        outputs = self._run_here(program, _calls_text(programs, groups, text))
+        return self._calls_results(programs, groups, outputs)
+
+    def _calls_results(self, programs: list[str], groups: dict[str, list[JqCall]], outputs: JqResult
+                       ) -> dict[JqCall, JqResult]:
+        """The results of the calls of ``calls_program(programs)`` that ran to completion without error."""
         results: dict[JqCall, JqResult] = {}
         if not outputs.ok or len(outputs.outputs) != 1 or not isinstance(outputs.first, list) \
                 or len(outputs.first) != len(programs):
@@ -671,9 +674,8 @@ class JqRuntime:
             )
         return JqResult(_restore_nan(outputs))
 
-    def _worker_results(self, expressions: list[str], text: str | list[str] | None) -> list[JqResult]:
-        """Results of expressions run by the worker on ``text`` (only compiled when ``text`` is None), or
-        each on its own input (``text`` a list of as many).
+    def _worker_results(self, expressions: list[str], text: str | None) -> list[JqResult]:
+        """Results of expressions run by the worker on ``text`` (only compiled when ``text`` is None).
 
         One request carries them all and the worker answers each on its own line, so the time bound applies
         to each expression; after one exceeds a limit, the rest go to a fresh worker. The worker compiles
@@ -691,12 +693,8 @@ class JqRuntime:
                 pending = expressions[len(replies):]
                 # the programs the worker has not compiled yet are compiled as one, unless that lost a worker
                 together = text is not None and len(pending) > 1 and self._apart.isdisjoint(pending)
-                request = {"exprs": [guarded(e) for e in pending], "max": self.max_outputs,
+                request = {"exprs": [guarded(e) for e in pending], "input": text, "max": self.max_outputs,
                            "timeout": self.timeout, "together": together}
-                if isinstance(text, list):
-                    request["inputs"] = text[len(replies):]
-                else:
-                    request["input"] = text
                 answered, complete = self._worker.run(request, len(pending), self.timeout)
                 replies.extend(answered)
                 if not complete:
@@ -711,7 +709,8 @@ class JqRuntime:
                     replies.append({"error": f"evaluation exceeded the {limit}", "limited": True})
         results = []
         for expression, reply in zip(expressions, replies, strict=True):
-            info = self._info(expression)
+            # what is known of the expression (a program of the runtime's own, such as a batch, has nothing)
+            info = self._known.get(expression, _Expression())
             error = reply.get("error")
             if reply.get("compile_error"):
                 # the guard cannot cause a compile error the expression alone would not have: the
@@ -822,6 +821,12 @@ class _Worker:
 def _call_text(call: JqCall, text: str) -> str:
     """The input of one call: its values and the manifest (``bound``)."""
     return f"[{call.values},{text}]"
+
+
+def _calls_text(programs: list[str], groups: dict[str, list[JqCall]], text: str) -> str:
+    """The input of ``calls_program(programs)``: the values of each program's calls and the manifest."""
+    values = ",".join("[" + ",".join(call.values for call in groups[p]) + "]" for p in programs)
+    return f"[[{values}],{text}]"
 
 
 def _call_input(call: JqCall, doc: JqInput, text: str | None) -> JqInput:
