@@ -49,35 +49,60 @@ def test_tree_synthesizes_the_first_manifests_of_a_definition_only(tmp_path: Pat
 
 
 
-def test_the_labels_of_an_entrys_pods_are_derived_by_one_program_not_one_a_pod(
+def _asked(monkeypatch: pytest.MonkeyPatch) -> list[list[object]]:
+    """The programs and calls asked of a manifest, one list a pass (``evaluate_many``, ``evaluate_calls``)."""
+    from wmaplint.jq.runtime import JqRuntime
+
+    passes: list[list[object]] = []
+    many, calls = JqRuntime.evaluate_many, JqRuntime.evaluate_calls
+
+    def recording_many(self, expressions, data):  # type: ignore[no-untyped-def]
+        passes.append(list(expressions))
+        return many(self, expressions, data)
+
+    def recording_calls(self, asked, data, together=()):  # type: ignore[no-untyped-def]
+        passes.append(list(asked))
+        return calls(self, asked, data, together)
+
+    monkeypatch.setattr(JqRuntime, "evaluate_many", recording_many)
+    monkeypatch.setattr(JqRuntime, "evaluate_calls", recording_calls)
+    return passes
+
+
+def test_the_programs_of_entries_and_pods_are_the_models_text_whatever_the_manifest(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every distinct program text is parsed for its cost and compiled anew: the pods of one entry (the
-    PyTorchJob example's workers) take one derive program, and each pod its own labels from it."""
+    """Every distinct program text is parsed for its cost and compiled anew: the entries and pods of a
+    manifest are the values of calls, so two PyTorchJobs of different workers ask the same programs, the pods
+    of an entry one derive program (a call a pod, each with its own labels)."""
     import yaml
 
     from wmaplint.controllers import load_model
-    from wmaplint.jq.runtime import JqRuntime
+    from wmaplint.jq.runtime import JqCall, JqRuntime
     from wmaplint.resolve.created import created_pods
 
-    asked: list[str] = []
-    original = JqRuntime.evaluate_many
-
-    def recording(self, expressions, data):  # type: ignore[no-untyped-def]
-        asked.extend(expressions)
-        return original(self, expressions, data)
-
-    monkeypatch.setattr(JqRuntime, "evaluate_many", recording)
+    passes = _asked(monkeypatch)
     obj = yaml.safe_load(PYTORCH.read_text(encoding="utf-8"))
     model = load_model().of(obj["apiVersion"], obj["kind"])
     assert model is not None
-    pods = created_pods(model, obj, JqRuntime())
+    runtime = JqRuntime()
+    pods = created_pods(model, obj, runtime)
     assert pods is not None
     workers = [p for p in pods if p.labels.get("training.kubeflow.org/replica-type") == "worker"]
     assert len(workers) == obj["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] > 1
     assert sorted(p.labels["training.kubeflow.org/replica-index"] for p in workers) == [
         str(i) for i in range(len(workers))]
-    derive = [e for e in asked if "$group" in e]
-    assert len(derive) == 2  # one an entry (Master, Worker), not one a pod
+    calls = [c for one in passes for c in one if isinstance(c, JqCall)]
+    derive = [c for c in calls if "$group" in c.program]
+    assert len(derive) == len(pods) and len({c.program for c in derive}) == 1
+    first = {c.program for c in calls}
+
+    passes.clear()
+    del obj["spec"]["pytorchReplicaSpecs"]["Master"]
+    obj["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] = 5
+    other = created_pods(model, obj, runtime)
+    assert other is not None and len(other) == 5
+    assert {c.program for one in passes for c in one if isinstance(c, JqCall)} == first
+    runtime.close()
 
 
 def test_a_manifest_is_read_three_times_by_its_two_syntheses(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,14 +120,7 @@ def test_a_manifest_is_read_three_times_by_its_two_syntheses(monkeypatch: pytest
     definition = next(e.definition for e in _catalog_entries() if e.gvk[2] == "PyTorchJob")
     runtime = JqRuntime()
     workload = resolve_workload(definition, obj, runtime=runtime, with_verify=False, model=load_model())
-    passes: list[list[str]] = []
-    original = JqRuntime.evaluate_many
-
-    def recording(self, expressions, data):  # type: ignore[no-untyped-def]
-        passes.append(list(expressions))
-        return original(self, expressions, data)
-
-    monkeypatch.setattr(JqRuntime, "evaluate_many", recording)
+    passes = _asked(monkeypatch)
     first = synthesize(workload, obj, 2, runtime)
     second = synthesize(workload, obj, None, runtime)
     assert first and len(second) >= len(first)
@@ -118,3 +136,34 @@ def _catalog_entries():  # type: ignore[no-untyped-def]
     index = DefinitionIndex()
     index.add_catalog()
     return [entry for entries in index.catalog.values() for entry in entries]
+
+
+def test_the_synthesis_runs_on_the_text_the_tree_made_of_the_manifest(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The manifest's JSON text is made once, by the tree's evaluator: its assumptions and both syntheses
+    (selectors, grouper) run on that same input."""
+    import yaml
+
+    from wmaplint.controllers import load_model
+    from wmaplint.jq import runtime as jq_runtime
+    from wmaplint.jq.runtime import JqInput, JqRuntime
+    from wmaplint.resolve.created import results_of
+    from wmaplint.resolve.tree import resolve_workload
+
+    obj = yaml.safe_load(PYTORCH.read_text(encoding="utf-8"))
+    made: list[object] = []
+    fast_text = jq_runtime._fast_text
+
+    def recording(value):  # type: ignore[no-untyped-def]
+        made.append(value)
+        return fast_text(value)
+
+    monkeypatch.setattr(jq_runtime, "_fast_text", recording)
+    definition = next(e.definition for e in _catalog_entries() if e.gvk[2] == "PyTorchJob")
+    runtime = JqRuntime()
+    workload = resolve_workload(definition, obj, runtime=runtime, model=load_model())
+    assert workload.grouping is not None and workload.assumptions is not None
+    assert sum(1 for value in made if value is obj) == 1
+
+    assert results_of(runtime, obj, JqInput({"other": 1})).input.value is obj  # not the input of another
+    runtime.close()

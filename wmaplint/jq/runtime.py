@@ -15,6 +15,10 @@ index that may be an array: ``cost.pair_terms``, sized by the values they read o
 a program is even compiled here only when its output bound is small, since libjq folds constants while
 compiling. Everything else is compiled and run in a worker process under RLIMIT_AS that is killed when it
 exceeds the time bound, and that dies with this process (see wmaplint.jq._runtime_worker).
+
+A program of our own that needs data of one manifest (where an entry sits, a pod's index) takes it as the
+values of its variables (``bound``, ``JqCall``, ``JqRuntime.evaluate_calls``), not in its text: libjq's
+compile costs about a millisecond however small the program, so a text is compiled once a run.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from wmaplint import memo
 from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from wmaplint.jq.cost import Operand, PairTerms, Path
     from wmaplint.source.plain import Json
 
@@ -149,6 +155,38 @@ def batch_program(expressions: list[str], most: int) -> str:
         return "[" + ", ".join(parts) + "]"
     calls = [f"{_BATCH_NAME}run({most}; ({expression}\n))" for expression in expressions]
     return _NO_HOST + _BATCH_PRELUDE + "[" + ", ".join(calls) + "]"
+
+
+def bound(names: tuple[str, ...], expression: str) -> str:
+    """A program run by calls (``JqCall``, ``JqRuntime.evaluate_calls``): ``expression`` on a manifest with
+    the variables ``names`` bound to a call's values. Its input is ``[values, manifest]``, so its text, parsed
+    for its cost and compiled once, holds nothing of the values: they are data."""
+    variables = ", ".join(f"${name}" for name in names)
+    return f".[0] as [{variables}] | .[1] | ({expression}\n)"
+
+
+def calls_program(programs: list[str], most: int) -> str:
+    """One program of the calls of several bound programs on one manifest (``evaluate_calls``): its input is
+    ``[[the values of each call of the first program, ...], ...], manifest]``, its output a list with, for
+    each program, a list with, for each of its calls, ``[true, its outputs (at most ``most``)]`` or
+    ``[false]`` where it fails."""
+    calls, manifest = f"${_BATCH_NAME}calls", f"${_BATCH_NAME}input"
+    parts = [f"[{calls}[{i}][] | [., {manifest}] | {_BATCH_NAME}run({most}; ({program}\n))]"
+             for i, program in enumerate(programs)]
+    return _NO_HOST + _BATCH_PRELUDE + f". as [{calls}, {manifest}] | [" + ", ".join(parts) + "]"
+
+
+@dataclass(frozen=True, slots=True)
+class JqCall:
+    """One evaluation of a program made by ``bound`` on a manifest: the JSON text of its variables' values
+    (``JqInput(values).text``)."""
+
+    program: str
+    values: str
+
+    @staticmethod
+    def of(program: str, values: list[Any]) -> JqCall:
+        return JqCall(program, JqInput(values).text)
 
 
 def _restore_nan(values: Any) -> tuple[Any, ...]:
@@ -364,6 +402,7 @@ class JqRuntime:
         self.max_outputs = max_outputs
         self._known: dict[str, _Expression] = {}
         self._batches: dict[tuple[str, ...], Any] = {}
+        self._call_batches: dict[tuple[str, ...], Any] = {}  # of evaluate_calls, by their programs
         self._worker: _Worker | None = None
         self._apart: set[str] = set()  # expressions whose joint compile in the worker lost it: one at a time
         self._lock = threading.Lock()
@@ -478,6 +517,103 @@ class JqRuntime:
                 results[expression] = self.evaluate(expression, doc)
         return results
 
+    def evaluate_calls(self, calls: list[JqCall], data: JqInput | Any, together: Sequence[str] = ()
+                       ) -> dict[JqCall, JqResult]:
+        """Results of calls of programs made by ``bound`` on one manifest, each exactly that of the program
+        evaluated alone on ``[its values, manifest]``.
+
+        The calls of the programs whose calls together are bounded small enough run here as one program
+        (``calls_program``, parsing the manifest once); the others in the worker as one such program, under
+        one time bound. A call that fails (or all of them, where that program exceeds a limit) is evaluated
+        alone, for its partial outputs and message, under its own bound.
+        ``together``: programs compiled as one with those of the calls (those of other steps, asked of other
+        manifests too): a compile costs about a millisecond however small the program, a pass 30 µs.
+        """
+        doc = data if isinstance(data, JqInput) else JqInput(data)
+        unique = list(dict.fromkeys(calls))
+        results: dict[JqCall, JqResult] = {}
+        try:
+            text = doc.text
+        except (ValueError, TypeError, RecursionError):
+            text = None  # input errors surface per call below
+        if text is not None:
+            groups: dict[str, list[JqCall]] = {}
+            for call in unique:
+                groups.setdefault(call.program, []).append(call)
+            here: set[str] = set()
+            away: list[str] = []
+            for program, group in groups.items():
+                info = self._info(program)
+                if info.error is None and self._calls_run_here(info, group, doc, text):
+                    here.add(program)
+                elif info.error is None:
+                    away.append(program)
+            if here:
+                # those that may run here on some manifest, whether or not on this one: one program a run
+                batch = [p for p in dict.fromkeys([*together, *groups]) if p in here or (
+                    p not in groups and self._info(p).error is None and self._info(p).pairs is not None
+                    and self._compiles_here(self._info(p)))]
+                results.update(self._run_calls(batch, {p: groups[p] if p in here else [] for p in batch},
+                                               text))
+            if sum(len(groups[p]) for p in away) > 1 and not any(_BATCH_NAME in p for p in away):
+                [outputs] = self._worker_results([calls_program(away, self.max_outputs + 1)],
+                                                 _calls_text(away, groups, text))
+                results.update(self._calls_results(away, groups, outputs))
+        for call in unique:
+            if call not in results:
+                results[call] = self.evaluate(call.program, _call_input(call, doc, text))
+        return results
+
+    def _calls_run_here(self, info: _Expression, calls: list[JqCall], doc: JqInput, text: str) -> bool:
+        """Whether the calls of one program are bounded small enough, together, to run here: the sum of what
+        ``_runs_here`` bounds for each call on its own input."""
+        sizes = [max(len(call.values) + len(text) + 3, _MIN_INPUT_SIZE) for call in calls]
+        if info.growth * sum(sizes) > IN_PROCESS_BUDGET or info.pairs is None:
+            return False
+        if not info.pairs:
+            return True
+        pairs = (_pairs(info.pairs, [json.loads(call.values), doc.value], size)
+                 for call, size in zip(calls, sizes, strict=True))
+        return sum(pairs) <= IN_PROCESS_PAIRS
+
+    def _run_calls(self, programs: list[str], groups: dict[str, list[JqCall]], text: str
+                   ) -> dict[JqCall, JqResult]:
+        """Results of the calls of ``programs`` that ran to completion without error, in one pass."""
+        key = tuple(programs)
+        program = self._call_batches.get(key)
+        if program is None and key not in self._call_batches:
+            import jq
+
+            forms = [self._info(p).form or p for p in programs]
+            try:
+                program = jq.compile(calls_program(forms, self.max_outputs + 1)) \
+                    if not any(_BATCH_NAME in form for form in forms) else None
+            except Exception:
+                program = None  # one of them does not compile: each call is evaluated alone instead
+            if len(self._call_batches) > 256:
+                self._call_batches.clear()
+            self._call_batches[key] = program
+        if program is None:
+            return {}
+        outputs = self._run_here(program, _calls_text(programs, groups, text))
+        return self._calls_results(programs, groups, outputs)
+
+    def _calls_results(self, programs: list[str], groups: dict[str, list[JqCall]], outputs: JqResult
+                       ) -> dict[JqCall, JqResult]:
+        """The results of the calls of ``calls_program(programs)`` that ran to completion without error."""
+        results: dict[JqCall, JqResult] = {}
+        if not outputs.ok or len(outputs.outputs) != 1 or not isinstance(outputs.first, list) \
+                or len(outputs.first) != len(programs):
+            return results
+        for p, items in zip(programs, outputs.first, strict=True):
+            if not isinstance(items, list) or len(items) != len(groups[p]):
+                continue
+            for call, item in zip(groups[p], items, strict=True):
+                result = self._batched(item)
+                if result is not None:
+                    results[call] = result
+        return results
+
     def _run_batch(self, batch: tuple[str, ...], text: str) -> dict[str, JqResult]:
         """Results of the batch's expressions that ran to completion without error."""
         program = self._batch_program(batch)
@@ -492,17 +628,20 @@ class JqRuntime:
         ):
             return results
         for expression, item in zip(batch, outputs.first, strict=True):
-            if isinstance(item, list) and item and item[0] is True and len(item) == 2:
-                values = _restore_nan(item[1])
-                if len(values) > self.max_outputs:
-                    results[expression] = JqResult(
-                        tuple(values[: self.max_outputs]),
-                        f"more than {self.max_outputs} outputs",
-                        limited=True,
-                    )
-                else:
-                    results[expression] = JqResult(tuple(values))
+            result = self._batched(item)
+            if result is not None:
+                results[expression] = result
         return results
+
+    def _batched(self, item: Any) -> JqResult | None:
+        """The result of one expression of a batch (``[true, outputs]``), or None where it failed."""
+        if not (isinstance(item, list) and item and item[0] is True and len(item) == 2):
+            return None
+        values = _restore_nan(item[1])
+        if len(values) > self.max_outputs:
+            return JqResult(tuple(values[: self.max_outputs]), f"more than {self.max_outputs} outputs",
+                            limited=True)
+        return JqResult(tuple(values))
 
     def _batch_program(self, batch: tuple[str, ...]) -> Any:
         program = self._batches.get(batch)
@@ -570,7 +709,8 @@ class JqRuntime:
                     replies.append({"error": f"evaluation exceeded the {limit}", "limited": True})
         results = []
         for expression, reply in zip(expressions, replies, strict=True):
-            info = self._info(expression)
+            # what is known of the expression (a program of the runtime's own, such as a batch, has nothing)
+            info = self._known.get(expression, _Expression())
             error = reply.get("error")
             if reply.get("compile_error"):
                 # the guard cannot cause a compile error the expression alone would not have: the
@@ -676,6 +816,23 @@ class _Worker:
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
                 stream.close()
+
+
+def _call_text(call: JqCall, text: str) -> str:
+    """The input of one call: its values and the manifest (``bound``)."""
+    return f"[{call.values},{text}]"
+
+
+def _calls_text(programs: list[str], groups: dict[str, list[JqCall]], text: str) -> str:
+    """The input of ``calls_program(programs)``: the values of each program's calls and the manifest."""
+    values = ",".join("[" + ",".join(call.values for call in groups[p]) + "]" for p in programs)
+    return f"[[{values}],{text}]"
+
+
+def _call_input(call: JqCall, doc: JqInput, text: str | None) -> JqInput:
+    """The input of one call evaluated alone; where the manifest cannot be passed to jq, neither can this."""
+    value = [json.loads(call.values), doc.value]
+    return JqInput(value) if text is None else JqInput(value, _call_text(call, text))
 
 
 def _worker_environment() -> dict[str, str]:

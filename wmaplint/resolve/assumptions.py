@@ -13,14 +13,15 @@ if TYPE_CHECKING:
     from wmaplint.source.plain import Json
 
 
-def assumptions_for(obj: Json, runtime: JqRuntime, model: KindModel | None) -> list[str]:
+def assumptions_for(obj: Json, runtime: JqRuntime, model: KindModel | None,
+                    prepared: JqInput | None = None) -> list[str]:
     """The notes of ``model`` (the controller model of the manifest's kind) that apply to a manifest, in file
     order. A note that fails to evaluate is left out (the shipped notes are tested on the catalog's
-    examples)."""
+    examples). ``prepared``: ``obj`` as the tree's expressions ran on it."""
     if not isinstance(obj, dict) or model is None:
         return []
     entries = model.assumptions
-    data = JqInput(obj)
+    data = prepared if prepared is not None and prepared.value is obj else JqInput(obj)
     notes: list[str] = []
     for entry in entries:
         result = runtime.evaluate(entry.note, data)

@@ -3,6 +3,10 @@
 ``each`` yields, each of its ``groups``, ``count`` pods, each with its template and where the template sits
 in the manifest, and the labels the model derives (``derive``, jq with ``$entry``, ``$group``, ``$index`` and
 ``$component`` bound).
+
+The programs of an entry and of a pod are the model's text alone: the entry (its path in the manifest, or
+its value) and the pod's group and index are the values of a call (``JqCall``), data, so each program is
+parsed for its cost and compiled once a run, not once a manifest, and the calls of one step run in one pass.
 """
 
 from __future__ import annotations
@@ -14,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from wmaplint import memo
 from wmaplint.controllers import UNKNOWN, CreatedObject, KindModel
 from wmaplint.dataclass import dataclass
-from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime
+from wmaplint.jq.runtime import JqCall, JqInput, JqResult, JqRuntime, bound
 from wmaplint.resolve.counts import as_count
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from wmaplint.source.plain import Json
 
@@ -38,6 +42,10 @@ class CreatedPod:
     undetermined: frozenset[str]  # labels written on these pods whose value the model cannot derive
 
 
+# A program on the manifest, or a call of a bound one (the programs of an entry and of a pod)
+Program = str | JqCall
+
+
 class ManifestResults:
     """The results of programs on one manifest, each evaluated once: the pods made for the selectors' check
     and for the grouper, and where their templates sit, ask many of the same programs (``results_of``)."""
@@ -46,26 +54,37 @@ class ManifestResults:
         self.runtime = runtime
         self.input = prepared if prepared is not None else JqInput(obj)
         self.obj = obj
-        self._known: dict[str, JqResult] = {}
+        self._known: dict[Program, JqResult] = {}
+        self.together: list[str] = []  # the bound programs compiled as one (``JqRuntime.evaluate_calls``)
 
-    def prefetch(self, programs: list[str]) -> None:
+    def prefetch(self, programs: Sequence[Program]) -> None:
         """Evaluate programs that will be asked for at once: one pass over the input for those that run here,
-        one worker request for the others (``JqRuntime.evaluate_many``), each result that of its own."""
-        wanted = [program for program in programs if program not in self._known]
-        if wanted:
-            self._known.update(self.runtime.evaluate_many(wanted, self.input))
+        one worker request for the others (``JqRuntime.evaluate_many``, ``evaluate_calls``), each result that
+        of its own."""
+        wanted = [program for program in dict.fromkeys(programs) if program not in self._known]
+        plain = [program for program in wanted if isinstance(program, str)]
+        calls = [program for program in wanted if isinstance(program, JqCall)]
+        if plain:
+            self._known.update(self.runtime.evaluate_many(plain, self.input))
+        if calls:
+            for call, result in self.runtime.evaluate_calls(calls, self.input, self.together).items():
+                self._known[call] = result
 
-    def result(self, program: str) -> JqResult:
+    def result(self, program: Program) -> JqResult:
         found = self._known.get(program)
         if found is None:
-            found = self._known[program] = self.runtime.evaluate(program, self.input)
+            if isinstance(program, JqCall):
+                found = self.runtime.evaluate_calls([program], self.input, self.together)[program]
+            else:
+                found = self.runtime.evaluate(program, self.input)
+            self._known[program] = found
         return found
 
-    def outputs(self, program: str) -> list[Any] | None:
+    def outputs(self, program: Program) -> list[Any] | None:
         result = self.result(program)
         return list(result.outputs) if result.ok else None
 
-    def one(self, program: str) -> Any:
+    def one(self, program: Program) -> Any:
         found = self.outputs(program)
         return found[0] if found and len(found) == 1 else None
 
@@ -73,10 +92,11 @@ class ManifestResults:
 _LAST: list[ManifestResults] = memo.kept(__name__, "_LAST", [], pure=True)
 
 
-def results_of(runtime: JqRuntime, obj: Any) -> ManifestResults:
+def results_of(runtime: JqRuntime, obj: Any, prepared: JqInput | None = None) -> ManifestResults:
     """The results had on the manifest ``obj`` by ``runtime``: those of the manifest resolved last when its
-    text is the same (a program's results are those of the text it runs on), else none yet."""
-    prepared = JqInput(obj)
+    text is the same (a program's results are those of the text it runs on), else none yet. ``prepared``:
+    ``obj`` as the tree's expressions ran on it, its text made once for them all."""
+    prepared = prepared if prepared is not None and prepared.value is obj else JqInput(obj)
     try:
         text = prepared.text
     except (ValueError, TypeError, RecursionError):
@@ -87,10 +107,6 @@ def results_of(runtime: JqRuntime, obj: Any) -> ManifestResults:
     found = ManifestResults(runtime, obj, prepared)
     _LAST[:] = [found]
     return found
-
-
-def _at(entry_path: tuple[Any, ...]) -> str:
-    return f"getpath({json.dumps(list(entry_path))})"
 
 
 def _found_at(obj: Json, value: Json, key: object) -> tuple[Any, ...] | None:
@@ -131,16 +147,18 @@ def created_pods(model: KindModel, obj: Any, runtime: JqRuntime, per_entry: int 
     objects = model.pods_created()
     # Each step asks every created object at once, so the manifest is read three times whatever their
     # number: the entries and groups, then each entry's count and template, then each pod's labels.
-    jq.prefetch([program for created in objects for program in _object_programs(created)])
+    jq.prefetch(object_programs(model))
     plans = [_plan(created, jq) for created in objects]
+    jq.together = [program for created, plan in zip(objects, plans, strict=True) if plan is not None
+                   for program in _programs(model, created, plan)]
     jq.prefetch([program for created, plan in zip(objects, plans, strict=True) if plan is not None
-                 for program in _entry_programs(created, plan.entries)])
-    derived = _prefetch_labels(model, objects, plans, jq, per_entry)
+                 for program in _entry_programs(created, plan)])
+    _prefetch_labels(model, objects, plans, jq, per_entry)
     made: list[CreatedPod] = []
     for created, plan in zip(objects, plans, strict=True):
         if plan is None:
             return None
-        for pod in _pods_of(model, created, plan, jq, derived, per_entry):
+        for pod in _pods_of(model, created, plan, jq, per_entry):
             if pod is None:
                 return None
             made.append(pod)
@@ -149,9 +167,11 @@ def created_pods(model: KindModel, obj: Any, runtime: JqRuntime, per_entry: int 
     return made
 
 
-# (index, where the entry sits, the jq that gives it): by path where `each` is a path expression, else by
-# value (``to_entries[]``)
+# (index, where the entry sits, the JSON text of what the programs of the entry read it by: its path where
+# ``each`` is a path expression, else its value (``to_entries[]``))
 Entry = tuple[int | None, tuple[Any, ...] | None, str]
+# The variable the programs of an entry read it by (``_entry``), bound to a call's value
+_AT = "_wmaplint_entry"
 
 
 @dataclass
@@ -162,72 +182,94 @@ class _Plan:
     entries: list[Entry]
     keys: list[Any]
     groups: int
+    by_path: bool  # whether the entries are read at their paths, else by their values
 
 
-def _object_programs(created: CreatedObject) -> list[str]:
-    return [program for program in (f"[path({created.each})]" if created.each else None, created.groups)
-            if program]
+def object_programs(model: KindModel) -> list[str]:
+    """What ``created_pods`` asks first of every pod object of the model: its entries (where they sit, or
+    their values where they are not paths) and its groups."""
+    return [program for created in model.pods_created()
+            for program in (f"[path({created.each})]" if created.each else None,
+                            f"[{created.each}]" if created.each else None, created.groups) if program]
 
 
 def _plan(created: CreatedObject, jq: ManifestResults) -> _Plan | None:
     """The entries and groups of a created object; None when they cannot be evaluated."""
-    entries: list[Entry] = [(None, (), ".")]
+    entries: list[Entry] = [(None, (), "[]")]
     keys: list[Any] = []
+    by_path = True
     if created.each:
         paths = jq.one(f"[path({created.each})]")
         if isinstance(paths, list):
-            entries = [(i, tuple(p), _at(tuple(p))) for i, p in enumerate(paths)]
+            entries = [(i, tuple(p), JqInput(p).text) for i, p in enumerate(paths)]
         else:
             values = jq.one(f"[{created.each}]")
             if not isinstance(values, list):
                 return None
-            entries = [(i, None, json.dumps(v)) for i, v in enumerate(values)]
+            entries = [(i, None, JqInput(v).text) for i, v in enumerate(values)]
             keys = [v.get("key") if isinstance(v, dict) else None for v in values]
+            by_path = False
     groups = 1
     if created.groups:
         found = as_count(jq.one(created.groups))
         if found is None:
             return None
         groups = found
-    return _Plan(entries, keys, groups)
+    return _Plan(entries, keys, groups, by_path)
 
 
-# the derived labels of a pod by (created object, entry, group, index), as the per-pod program would give them
-Derived = dict[tuple[str, str, int, int], Any]
-
-
-def _pods_of(model: KindModel, created: CreatedObject, plan: _Plan, jq: ManifestResults, derived: Derived,
+def _pods_of(model: KindModel, created: CreatedObject, plan: _Plan, jq: ManifestResults,
              per_entry: int | None) -> Iterator[CreatedPod | None]:
     labels = model.pod_labels(created.name)
+    derive = _derive_program(labels, plan)
     for entry, entry_path, at in plan.entries:
-        count = as_count(jq.one(_count_program(created, at)))
+        count = as_count(jq.one(_count_call(created, plan, at)))
         if count is None:
             yield None
             return
-        template = jq.one(_template_program(created, at)) if created.template else None
+        template = jq.one(_template_call(created, plan, at)) if created.template else None
         template_path = None
         if created.template and template is not None and entry_path is not None:
-            relative = jq.one(_relative_program(created, at))
+            relative = jq.one(_relative_call(created, plan, at))
             if isinstance(relative, list) and len(relative) == 1:
                 template_path = (*entry_path, *relative[0])
         elif template is not None:
             key = plan.keys[entry] if entry is not None and entry < len(plan.keys) else None
             template_path = _found_at(jq.obj, template, key)
         for group, index in _shown(plan.groups, count, per_entry):
-            values, undetermined = _derive(labels, jq, derived, at, group, index, created.name)
+            call = _derive_call(derive, at, created.name, group, index) if derive is not None else None
+            values, undetermined = _derive(labels, jq, call)
             yield CreatedPod(created.name, entry, group, index, template, template_path, values, undetermined)
 
 
-def _count_program(created: CreatedObject, at: str) -> str:
-    return f". as $workload | {at} | ({created.count})"
+def _entry(by_path: bool) -> str:
+    """The entry, as a program of an entry reads it: at its path in the manifest, or the value itself."""
+    return f"getpath(${_AT})" if by_path else f"${_AT}"
 
 
-def _template_program(created: CreatedObject, at: str) -> str:
-    return f". as $workload | {at} | ({created.template})"
+def _count_call(created: CreatedObject, plan: _Plan, at: str) -> JqCall:
+    program = bound((_AT,), f". as $workload | {_entry(plan.by_path)} | ({created.count})")
+    return JqCall(program, f"[{at}]")
 
 
-def _relative_program(created: CreatedObject, at: str) -> str:
-    return f". as $workload | [{at} | path({created.template})]"
+def _template_call(created: CreatedObject, plan: _Plan, at: str) -> JqCall:
+    program = bound((_AT,), f". as $workload | {_entry(plan.by_path)} | ({created.template})")
+    return JqCall(program, f"[{at}]")
+
+
+def _relative_call(created: CreatedObject, plan: _Plan, at: str) -> JqCall:
+    program = bound((_AT,), f". as $workload | [{_entry(plan.by_path)} | path({created.template})]")
+    return JqCall(program, f"[{at}]")
+
+
+def _programs(model: KindModel, created: CreatedObject, plan: _Plan) -> list[str]:
+    """The bound programs of a created object's entries and pods: those of its steps, compiled as one."""
+    at = "[]"
+    programs = [_count_call(created, plan, at).program]
+    if created.template:
+        programs += [_template_call(created, plan, at).program, _relative_call(created, plan, at).program]
+    derive = _derive_program(model.pod_labels(created.name), plan)
+    return programs if derive is None else [*programs, derive]
 
 
 def _shown(groups: int, count: int, per_entry: int | None) -> Iterator[tuple[int, int]]:
@@ -239,74 +281,67 @@ def _shown(groups: int, count: int, per_entry: int | None) -> Iterator[tuple[int
             yield group, index
 
 
-def _entry_programs(created: CreatedObject, entries: list[Entry]) -> list[str]:
-    """What ``_pods_of`` asks of every entry: its count, template and the template's place. Each program alone
-    would cost a compile, a pass over the manifest and, for those with no cost bound, a worker request of
-    its own; a few of them over what is used (an entry after one whose count is not known) cost less."""
-    programs = [_count_program(created, at) for _, _, at in entries]
+def _entry_programs(created: CreatedObject, plan: _Plan) -> list[Program]:
+    """What ``_pods_of`` asks of every entry: its count, template and the template's place. Each call alone
+    would cost a pass over the manifest and, for those with no cost bound, a worker request of its own; a
+    few of them over what is used (an entry after one whose count is not known) cost less."""
+    programs: list[Program] = [_count_call(created, plan, at) for _, _, at in plan.entries]
     if created.template:
-        programs += [_template_program(created, at) for _, _, at in entries]
-        programs += [_relative_program(created, at) for _, path, at in entries if path is not None]
+        programs += [_template_call(created, plan, at) for _, _, at in plan.entries]
+        programs += [_relative_call(created, plan, at) for _, path, at in plan.entries if path is not None]
     return programs
 
 
 def _prefetch_labels(model: KindModel, objects: tuple[CreatedObject, ...], plans: list[_Plan | None],
-                     jq: ManifestResults, per_entry: int | None) -> Derived:
+                     jq: ManifestResults, per_entry: int | None) -> None:
     """The labels of every pod of every entry of the objects, evaluated at once."""
-    derived: Derived = {}
-    programs: list[tuple[str, str, list[tuple[int, int]], str]] = []
+    calls: list[Program] = []
     for created, plan in zip(objects, plans, strict=True):
-        labels = model.pod_labels(created.name)
-        if plan is None or not _derivable(labels):
+        derive = _derive_program(model.pod_labels(created.name), plan) if plan else None
+        if plan is None or derive is None:
             continue
         wanted = 0
         for _, _, at in plan.entries:
-            count = as_count(jq.one(_count_program(created, at)))
+            count = as_count(jq.one(_count_call(created, plan, at)))
             if count is None:
                 break
             # no more pods than created_pods makes: a count may be as large as the manifest says
             pairs = list(itertools.islice(_shown(plan.groups, count, per_entry), MAX_CREATED - wanted))
             wanted += len(pairs)
-            if pairs:
-                programs.append((created.name, at, pairs,
-                                 _derive_entry_program(labels, at, pairs, created.name)))
+            calls += [_derive_call(derive, at, created.name, group, index) for group, index in pairs]
             if wanted >= MAX_CREATED:
                 break
-    jq.prefetch([program for _, _, _, program in programs])
-    for name, at, pairs, program in programs:
-        each = jq.one(program)
-        if isinstance(each, list) and len(each) == len(pairs):
-            for (group, index), found in zip(pairs, each, strict=True):
-                derived[(name, at, group, index)] = found
-    return derived
+    jq.prefetch(calls)
 
 
 def _derivable(labels: dict[str, Any]) -> list[tuple[str, str]]:
     return [(key, fact.derive) for key, fact in labels.items() if fact.derive]
 
 
-def _derive_entry_program(labels: dict[str, Any], at: str, pairs: list[tuple[int, int]], component: str
-                          ) -> str:
-    """The program giving, for each (group, index) of ``pairs``, the derived labels of that pod of the entry,
-    each as [value] or ["<error>"]: one text an entry, not one a pod, since each distinct text is parsed for
-    its cost and compiled anew."""
-    bound = f". as $workload | ({at}) as $entry | {json.dumps(component)} as $component | "
-    each = ", ".join(f'(try [{d}] catch ["<error>"])' for _, d in _derivable(labels))
-    return bound + f"[{json.dumps([list(p) for p in pairs])}[] as [$group, $index] | [{each}]]"
-
-
-def _derive(labels: dict[str, Any], jq: ManifestResults, derived: Derived, at: str, group: int, index: int,
-            component: str) -> tuple[dict[str, str], frozenset[str]]:
+def _derive_program(labels: dict[str, Any], plan: _Plan) -> str | None:
+    """The program giving the derived labels of one pod, each as [value] or ["<error>"], called with its
+    entry, created object, group and index (``_derive_call``): one text for the objects of the same labels;
+    None where the model derives none."""
     derivable = _derivable(labels)
-    undetermined = {key for key, fact in labels.items() if not fact.derive}
     if not derivable:
+        return None
+    each = ", ".join(f'(try [{d}] catch ["<error>"])' for _, d in derivable)
+    return bound((_AT, "component", "group", "index"),
+                 f". as $workload | ({_entry(plan.by_path)}) as $entry | [{each}]")
+
+
+def _derive_call(program: str, at: str, component: str, group: int, index: int) -> JqCall:
+    return JqCall(program, f"[{at},{json.dumps(component)},{group},{index}]")
+
+
+def _derive(labels: dict[str, Any], jq: ManifestResults, call: JqCall | None
+            ) -> tuple[dict[str, str], frozenset[str]]:
+    undetermined = {key for key, fact in labels.items() if not fact.derive}
+    if call is None:
         return {}, frozenset(undetermined)
-    outputs = derived.get((component, at, group, index))
-    if outputs is None:  # not prefetched (beyond MAX_CREATED, or the entry's program failed): this pod alone
-        alone = jq.one(_derive_entry_program(labels, at, [(group, index)], component))
-        outputs = alone[0] if isinstance(alone, list) and len(alone) == 1 else None
+    outputs = jq.one(call)  # prefetched, unless beyond MAX_CREATED
     found: dict[str, str] = {}
-    for position, (key, _) in enumerate(derivable):
+    for position, (key, _) in enumerate(_derivable(labels)):
         values = outputs[position] if isinstance(outputs, list) and position < len(outputs) else None
         if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str | int | bool) \
                 and values[0] != "<error>":

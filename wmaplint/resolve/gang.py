@@ -35,7 +35,7 @@ from wmaplint.source import to_python
 if TYPE_CHECKING:
     from wmaplint.definition.model import Definition, GangMember
     from wmaplint.findings import FileFinding
-    from wmaplint.jq.runtime import JqRuntime
+    from wmaplint.jq.runtime import JqInput, JqRuntime
     from wmaplint.source import Node
     from wmaplint.source.plain import Json
 
@@ -358,10 +358,11 @@ def _how(pods: list[GroupedPod]) -> str:
     return f"member {pod.member}"
 
 
-def group_synthesized(definition: Definition, workload: Workload, obj: Json, runtime: JqRuntime) -> None:
+def group_synthesized(definition: Definition, workload: Workload, obj: Json, runtime: JqRuntime,
+                      prepared: JqInput | None = None) -> None:
     """The PodGroups of the pods the controller creates for ``obj``, synthesized
     (``wmaplint.resolve.synthesis``): all of them, or beyond MAX_SYNTHESIZED pods the first replicas of each
-    instance."""
+    instance. ``prepared``: ``obj`` as the tree's expressions ran on it."""
     from wmaplint.resolve.synthesis import MAX_PODS, synthesize
     from wmaplint.resolve.verify import PER_INSTANCE
 
@@ -369,7 +370,7 @@ def group_synthesized(definition: Definition, workload: Workload, obj: Json, run
     partial = False
     if grouper_for(definition, workload).grouper == "karta":
         partial = workload.total_pods > MAX_SYNTHESIZED
-        pods = synthesize(workload, obj, PER_INSTANCE if partial else None, runtime)
+        pods = synthesize(workload, obj, PER_INSTANCE if partial else None, runtime, prepared)
         partial = partial or len(pods) >= MAX_PODS
         views = [PodView(pod.pod, pod) for pod in pods]
     workload.grouping = group_pods(definition, workload, obj, runtime, views, "synthesized", partial)

@@ -18,8 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from wmaplint.controllers import KindModel, WrittenLabel
 from wmaplint.dataclass import dataclass, field
-from wmaplint.jq.runtime import JqResult, JqRuntime, default_runtime
-from wmaplint.resolve.created import CreatedPod, ManifestResults, created_pods, results_of
+from wmaplint.jq.runtime import JqInput, JqResult, JqRuntime, default_runtime
+from wmaplint.resolve.created import (
+    CreatedPod,
+    ManifestResults,
+    counts_known,
+    created_pods,
+    object_programs,
+    results_of,
+)
 from wmaplint.resolve.model import ComponentNode, Instance, Workload
 from wmaplint.resolve.quantities import format_number
 from wmaplint.resolve.values import get
@@ -247,15 +254,21 @@ def _path_program(expr: Expr) -> str:
     return f"[path({expr.text})]"
 
 
-def _place_results(workload: Workload, jq: ManifestResults) -> dict[str, JqResult]:
-    """The paths in the manifest of every component's template and fragments, all asked for at once: one pass
-    over the manifest (and one worker request for those of no cost bound) for all of them."""
+def _place_programs(workload: Workload) -> list[str]:
+    """The programs giving the paths in the manifest of every component's template and fragments."""
     programs = []
     for node in workload.components.values():
         template = _template_expr(node)
         if template is not None:
             programs.append(_path_program(template))
         programs.extend(_path_program(expr) for expr in node.component.fragment_paths.values())
+    return programs
+
+
+def _place_results(workload: Workload, jq: ManifestResults) -> dict[str, JqResult]:
+    """The paths in the manifest of every component's template and fragments, all asked for at once: one pass
+    over the manifest (and one worker request for those of no cost bound) for all of them."""
+    programs = _place_programs(workload)
     jq.prefetch(programs)
     return {program: jq.result(program) for program in programs}
 
@@ -297,17 +310,20 @@ def _fragment_places(workload: Workload, results: dict[str, JqResult]
 
 
 def synthesize(workload: Workload, obj: Any, per_instance: int | None = None,
-               runtime: JqRuntime | None = None) -> list[SyntheticPod]:
+               runtime: JqRuntime | None = None, prepared: JqInput | None = None) -> list[SyntheticPod]:
     """The pods the controller creates for manifest ``obj`` (resolved as ``workload``): those the controller
     model enumerates (``wmaplint.resolve.created``), each matched to the definition's component whose template
     it runs; where the model does not say how many, those the tree counts. ``per_instance``: at most that
     many replicas of each instance (groups and pods of each entry) are made, for checks that need only a
-    few; None makes every pod (up to MAX_PODS)."""
+    few; None makes every pod (up to MAX_PODS). ``prepared``: ``obj`` as the tree's expressions ran on it."""
     if workload.root is None:
         return []
     runtime = runtime or default_runtime()
     model = workload.controller
-    jq = results_of(runtime, obj)
+    jq = results_of(runtime, obj, prepared)
+    # where the templates sit is asked with the model's entries: one pass, and one program to compile a kind
+    entries = object_programs(model) if model is not None and counts_known(model) else []
+    jq.prefetch([*_place_programs(workload), *entries])
     created = created_pods(model, obj, runtime, per_instance, jq) if model is not None else None
     if model is not None and created is not None:
         places = _place_results(workload, jq)

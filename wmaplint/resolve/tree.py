@@ -301,7 +301,7 @@ def resolve_workload(
         where = definition.structure_node or definition.document_node
         workload.findings.append(NoRootComponent(path, where.span))
         return workload
-    workload.assumptions = assumptions_for(obj, runtime, workload.controller)
+    workload.assumptions = assumptions_for(obj, runtime, workload.controller, builder.eval.input)
     if with_status:
         workload.status = evaluate_status(root.component.status, builder.eval)
     if with_gangs:
@@ -309,9 +309,9 @@ def resolve_workload(
     if with_verify:
         from wmaplint.resolve.verify import verify_selectors
 
-        workload.findings.extend(verify_selectors(definition, workload, obj, runtime))
+        workload.findings.extend(verify_selectors(definition, workload, obj, runtime, builder.eval.input))
         if with_gangs and with_grouping:
             from wmaplint.resolve.gang import group_synthesized
 
-            group_synthesized(definition, workload, obj, runtime)
+            group_synthesized(definition, workload, obj, runtime, builder.eval.input)
     return workload

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
-from wmaplint.jq.runtime import JqRuntime
+from wmaplint.jq.runtime import JqInput, JqRuntime
 from wmaplint.resolve.evaluate import Evaluator
 from wmaplint.resolve.findings import (
     InstanceSelectorMismatch,
@@ -179,12 +179,13 @@ class _Verifier:
 
 
 def verify_selectors(definition: Definition, workload: Workload, obj: Json,
-                     runtime: JqRuntime) -> list[FileFinding]:
-    """What the definition's selectors get wrong on the pods the controller creates for ``obj``."""
+                     runtime: JqRuntime, prepared: JqInput | None = None) -> list[FileFinding]:
+    """What the definition's selectors get wrong on the pods the controller creates for ``obj``
+    (``prepared``: ``obj`` as the tree's expressions ran on it)."""
     verifier = _Verifier(definition, workload, runtime)
     if not verifier.checks_anything():
         return []  # the pods are not made for nothing: their synthesis is most of what verifying costs
-    verifier.pods = synthesize(workload, obj, PER_INSTANCE, runtime)
+    verifier.pods = synthesize(workload, obj, PER_INSTANCE, runtime, prepared)
     if not verifier.pods:
         return []
     verifier.type_selectors()
