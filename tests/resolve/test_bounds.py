@@ -157,6 +157,30 @@ def test_a_batch_gives_each_expression_what_it_gives_alone(extra: list[str]) -> 
         alone.close()
 
 
+def test_a_batch_counts_the_outputs_of_generators_alone(monkeypatch):
+    # counting every output (limit) was a third of a batch's run: what outputs one value at most runs without
+    import jq
+
+    compiled: list[str] = []
+    original = jq.compile
+    monkeypatch.setattr(jq, "compile", lambda text, *a, **k: compiled.append(text) or original(text, *a, **k))
+    expressions = [".a", ".b[]", "[.b[]] | length", "first(.b[])", ".b[] | select(. > 1)", "nan"]
+    data = {"a": 1, "b": [1, 2, 3, 4]}
+    batched, alone = JqRuntime(max_outputs=2), JqRuntime(max_outputs=2)
+    try:
+        results = batched.evaluate_many(expressions, data)
+        assert {e: results[e] for e in expressions} == {e: alone.evaluate(e, data) for e in expressions}
+        assert results[".b[]"].limited and results[".b[]"].outputs == (1, 2)
+        [batch] = [text for text in compiled if "_wmaplint_batch_" in text]
+        for one in (".a", "[.b[]] | length", "first(.b[])", "nan"):
+            assert f"_wmaplint_batch_one(({one}\n))" in batch
+        for many in (".b[]", ".b[] | select(. > 1)"):
+            assert f"_wmaplint_batch_run(3; ({many}\n))" in batch
+    finally:
+        batched.close()
+        alone.close()
+
+
 def test_worker_expressions_of_one_input_share_a_request_but_keep_their_own_time_bound():
     runtime = JqRuntime(timeout=1.0)
     try:

@@ -38,7 +38,7 @@ from wmaplint import memo
 from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from wmaplint.jq.cost import Operand, PairTerms, Path
     from wmaplint.source.plain import Json
@@ -141,19 +141,28 @@ def guarded(expression: str) -> str:
 # passed to them as a filter. Written out for each, they were most of the compile: 110 expressions compiled
 # in 54 ms, 2.5 ms with the definitions. An expression that names them is batched written out.
 _BATCH_NAME = "_wmaplint_batch_"
+# An expression of one output at most (``single``, ``cost.is_generator``) is run without ``limit``, whose
+# counting of every output was a third of a batch's run over tree's manifests.
 _BATCH_PRELUDE = (
     f"def {_BATCH_NAME}nan: {_NAN_GUARD}; "
     f"def {_BATCH_NAME}run($n; f): try ([limit($n; f | {_BATCH_NAME}nan)] | [true, .]) catch [false]; "
+    f"def {_BATCH_NAME}one(f): try ([f | {_BATCH_NAME}nan] | [true, .]) catch [false]; "
 )
 
 
-def batch_program(expressions: list[str], most: int) -> str:
+def _batched_call(expression: str, most: int, single: bool) -> str:
+    if single:
+        return f"{_BATCH_NAME}one(({expression}\n))"
+    return f"{_BATCH_NAME}run({most}; ({expression}\n))"
+
+
+def batch_program(expressions: list[str], most: int, single: frozenset[str] = frozenset()) -> str:
     """One program whose output is a list with, for each expression, ``[true, its outputs (at most
-    ``most``)]``, or ``[false]`` where it fails."""
+    ``most``)]``, or ``[false]`` where it fails. ``single``: those of them that output one value at most."""
     if any(_BATCH_NAME in expression for expression in expressions):
         parts = [f"(try ([limit({most}; {guarded(e)})] | [true, .]) catch [false])" for e in expressions]
         return "[" + ", ".join(parts) + "]"
-    calls = [f"{_BATCH_NAME}run({most}; ({expression}\n))" for expression in expressions]
+    calls = [_batched_call(expression, most, expression in single) for expression in expressions]
     return _NO_HOST + _BATCH_PRELUDE + "[" + ", ".join(calls) + "]"
 
 
@@ -165,13 +174,13 @@ def bound(names: tuple[str, ...], expression: str) -> str:
     return f".[0] as [{variables}] | .[1] | ({expression}\n)"
 
 
-def calls_program(programs: list[str], most: int) -> str:
+def calls_program(programs: list[str], most: int, single: frozenset[str] = frozenset()) -> str:
     """One program of the calls of several bound programs on one manifest (``evaluate_calls``): its input is
     ``[[the values of each call of the first program, ...], ...], manifest]``, its output a list with, for
     each program, a list with, for each of its calls, ``[true, its outputs (at most ``most``)]`` or
-    ``[false]`` where it fails."""
+    ``[false]`` where it fails. ``single``: those of the programs that output one value at most."""
     calls, manifest = f"${_BATCH_NAME}calls", f"${_BATCH_NAME}input"
-    parts = [f"[{calls}[{i}][] | [., {manifest}] | {_BATCH_NAME}run({most}; ({program}\n))]"
+    parts = [f"[{calls}[{i}][] | [., {manifest}] | {_batched_call(program, most, program in single)}]"
              for i, program in enumerate(programs)]
     return _NO_HOST + _BATCH_PRELUDE + f". as [{calls}, {manifest}] | [" + ", ".join(parts) + "]"
 
@@ -385,6 +394,7 @@ class _Expression:
     # what runs in this process where it is not the expression itself: its guarded form (cost.guarded_form),
     # which stops with cost.TIMES_MARK where the expression itself is left to the worker
     form: str | None = None
+    single: bool = False  # it outputs one value at most (not ``cost.is_generator``): no output limit to keep
 
 
 class JqRuntime:
@@ -413,7 +423,7 @@ class JqRuntime:
             reason = refusal(expression)
             info = _Expression(error=reason, compiled=reason is not None)
             if reason is None:
-                info.growth, info.pairs = _cost(expression)
+                info.growth, info.pairs, info.single = _cost(expression)
                 guarded = _guarded_cost(expression) if info.growth == math.inf else None
                 if guarded is not None:
                     info.growth, info.pairs, info.form = guarded
@@ -556,7 +566,8 @@ class JqRuntime:
                 results.update(self._run_calls(batch, {p: groups[p] if p in here else [] for p in batch},
                                                text))
             if sum(len(groups[p]) for p in away) > 1 and not any(_BATCH_NAME in p for p in away):
-                [outputs] = self._worker_results([calls_program(away, self.max_outputs + 1)],
+                [outputs] = self._worker_results([calls_program(away, self.max_outputs + 1,
+                                                                self._single(away))],
                                                  _calls_text(away, groups, text))
                 results.update(self._calls_results(away, groups, outputs))
         for call in unique:
@@ -586,7 +597,7 @@ class JqRuntime:
 
             forms = [self._info(p).form or p for p in programs]
             try:
-                program = jq.compile(calls_program(forms, self.max_outputs + 1)) \
+                program = jq.compile(calls_program(forms, self.max_outputs + 1, self._single(programs))) \
                     if not any(_BATCH_NAME in form for form in forms) else None
             except Exception:
                 program = None  # one of them does not compile: each call is evaluated alone instead
@@ -651,13 +662,17 @@ class JqRuntime:
             # a newline ends any trailing comment inside an expression before the closing parenthesis
             programs = [self._info(expression).form or expression for expression in batch]
             try:
-                program = jq.compile(batch_program(programs, self.max_outputs + 1))
+                program = jq.compile(batch_program(programs, self.max_outputs + 1, self._single(batch)))
             except Exception:
                 program = None  # one of them does not compile: each is compiled alone instead
             if len(self._batches) > 256:
                 self._batches.clear()
             self._batches[batch] = program
         return program
+
+    def _single(self, expressions: Iterable[str]) -> frozenset[str]:
+        """Those of ``expressions`` that output one value at most and run as they are (not a guarded form)."""
+        return frozenset(e for e in expressions if self._info(e).single and self._info(e).form is None)
 
     def _run_here(self, program: Any, text: str) -> JqResult:
         outputs: list[Any] = []
@@ -842,19 +857,19 @@ def _worker_environment() -> dict[str, str]:
     return {**keep, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "LC_ALL": "C.UTF-8"}
 
 
-def _cost(expression: str) -> tuple[float, PairTerms | None]:
-    """The static output-size factor and pairwise steps of an expression (``wmaplint.jq.cost``); unbounded
-    (inf, None) for loops and what the parser refuses."""
+def _cost(expression: str) -> tuple[float, PairTerms | None, bool]:
+    """The static output-size factor and pairwise steps of an expression (``wmaplint.jq.cost``), and whether
+    it outputs one value at most; unbounded (inf, None) for loops and what the parser refuses."""
     if scan_names(expression) & SLOW_NAMES:
-        return math.inf, None
-    from wmaplint.jq.cost import growth, pair_terms
+        return math.inf, None, False
+    from wmaplint.jq.cost import growth, is_generator, pair_terms
     from wmaplint.jq.parser import try_parse
 
     tree = try_parse(expression)
     if isinstance(tree, Exception):
-        return math.inf, None
+        return math.inf, None, False
     grows = growth(tree)
-    return grows, pair_terms(tree) if grows < math.inf else None
+    return grows, pair_terms(tree) if grows < math.inf else None, not is_generator(tree)
 
 
 def _guarded_cost(expression: str) -> tuple[float, PairTerms | None, str] | None:
