@@ -66,7 +66,7 @@ def test_values_read_from_the_input_are_sized_by_what_they_hold() -> None:
     # the catalog's StatefulSet status expressions subtract one field from another: numbers, in-process
     expression = ("(.spec.replicas // 1) as $want | (.status.updatedReplicas // 0) >= $want - "
                   "(.spec.updateStrategy.rollingUpdate.partition // 0)")
-    growth, terms = _cost(expression)
+    growth, terms, _ = _cost(expression)
     assert terms is not None and len(terms) == 1
     small = {"spec": {"replicas": 3, "updateStrategy": {"rollingUpdate": {"partition": 1}}}}
     assert _pairs(terms, small, len(json.dumps(small))) == 1

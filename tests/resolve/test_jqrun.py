@@ -92,6 +92,8 @@ def test_cost_estimate_multiplies_nested_array_constructors():
         "unknown_function",
         ".a[] and .b[]",  # every combination of the two streams
         "last(.a[]) and .b[]",
+        ". as $r | all(.items[]; . != $r)",  # the variable compared once per element of the data
+        ". as $r | any(1, .items[]; . == $r)",
     ],
 )
 def test_cost_estimate_refuses_what_it_cannot_bound(expression):
@@ -105,6 +107,8 @@ def test_cost_estimate_refuses_what_it_cannot_bound(expression):
     [
         '(.spec.operatingMode // "Running") == "Running" and any(.status.conditions[]?; .type == "Ready")',
         "any(.a[]?; .b) and all(.c[]?; .d) and (isempty(.e[]) | not) and first(.f[]) == 1",
+        # a variable read for each of a constant number of values (KServe's LLMInferenceService status)
+        '(.spec.reason // "") as $reason | all("Progressing", "Stopped"; . != $reason) and any(.a[]?; .b)',
     ],
 )
 def test_a_builtin_of_one_output_is_no_stream_whatever_its_argument_generates(expression, runtime):

@@ -55,6 +55,8 @@ _GENERATORS = frozenset(
 # Builtins that output exactly one value (at most one: first) whatever their arguments generate: gojq and
 # libjq define them over ``first``, ``isempty`` or ``reduce`` of the argument, like an array constructor.
 _ONE_OUTPUT = frozenset({"any", "all", "isempty", "first"})
+# Builtins whose two-argument form runs its second argument on each value of its first (``all(gen; cond)``).
+_OVER_GENERATOR = frozenset({"any", "all"})
 # Formats: output up to this factor of their input (@uri escapes a byte as %XX).
 _FORMAT_FACTOR = 3.0
 # A numeric literal this large may be a string repetition count (`"ab" * 5`) worth its own factor.
@@ -336,10 +338,14 @@ def _path_shape(node: jqast.Node | None) -> PathShape | None:
 
 
 def _constant_count(node: jqast.Node) -> int | None:
-    """How many values ``node`` outputs when it iterates a constant array (``[[0, 0], [0, 1]][]``)."""
-    if not isinstance(node, jqast.Iterate) or not isinstance(node.target, jqast.ArrayCons):
+    """How many values ``node`` outputs when it iterates a constant array (``[[0, 0], [0, 1]][]``) or is a
+    constant or a comma of constants (``"Progressing", "Stopped"``)."""
+    if isinstance(node, jqast.Comma | jqast.Literal):
+        body: jqast.Node | None = node
+    elif isinstance(node, jqast.Iterate) and isinstance(node.target, jqast.ArrayCons):
+        body = node.target.body
+    else:
         return None
-    body = node.target.body
     if body is not None and not all(isinstance(sub, jqast.Literal | jqast.ArrayCons | jqast.Comma | jqast.Neg)
                                     for sub in jqast.walk(body)):
         return None
@@ -465,7 +471,13 @@ class _Estimator:
         if factor is None:
             return UNBOUNDED
         if node.name in _PER_ELEMENT and any(_reads_outer(arg) for arg in node.args):
-            return UNBOUNDED
+            # ``any(gen; cond)`` and ``all(gen; cond)`` run the condition once per value of the generator:
+            # a constant number of times where that is a constant (a variable read there is read that often)
+            count = _constant_count(node.args[0]) if node.name in _OVER_GENERATOR and len(node.args) == 2 \
+                else None
+            if count is None:
+                return UNBOUNDED
+            return factor + self.size(node.args[0], env) + count * self.size(node.args[1], env)
         return factor + self._sum(node.args, env)
 
     def _path(self, node: jqast.Node, env: dict[str, float]) -> float:
