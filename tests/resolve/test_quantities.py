@@ -147,3 +147,16 @@ def test_dynamo_resource_words_are_split_from_the_kubernetes_shape():
     }
     assert split_framework_words({"limits": {"nvidia.com/gpu": 1}}) == ({"limits": {"nvidia.com/gpu": 1}}, {})
 
+
+
+def test_a_short_quantity_text_is_parsed_once_and_a_bad_one_fails_every_time():
+    from wmaplint.resolve.quantities import _text_quantity
+
+    _text_quantity.cache_clear()
+    assert parse_quantity("1Gi") == parse_quantity(" 1Gi") - 0 == Decimal(1 << 30)
+    assert parse_quantity("1Gi") is parse_quantity("1Gi")  # the second is the first's, read back
+    for _ in range(2):
+        with pytest.raises(QuantityError, match="'12x' is not a quantity"):
+            parse_quantity("12x")
+    long = " " * 70 + "500m"  # beyond the short texts remembered: parsed every time, same answer
+    assert parse_quantity(long) == Decimal("0.5") and _text_quantity.cache_info().currsize == 2
