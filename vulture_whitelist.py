@@ -12,6 +12,7 @@ parse_object  # wmaplint/lsp/rpc.py: and its parse_object (a message's values ar
 default_flow_style  # wmaplint/suites/expect_edits.py: ruamel.yaml's writer reads these settings
 sort_base_mapping_type_on_output  # wmaplint/suites/expect_edits.py: as above
 signum  # benchmarks/phase_sampler.py: the signature of a signal handler
+fast  # wmaplint/cel/pieces.py: the pickler reads its `fast` setting (no memo)
 
 # Called by a name the code builds
 format_validate  # wmaplint/cel/library.py: bound by name to CEL's format.validate overload (cel/env.py)

@@ -74,3 +74,57 @@ def test_a_fix_in_a_file_of_many_documents_reads_its_own_document_again(monkeypa
     assert len(found) == 40
     assert composed[0] == len(text)  # reading the file
     assert max(composed[1:]) < len(text) / 20  # each fix checks itself on its document alone
+
+
+def test_a_fix_of_a_value_on_one_line_reads_the_document_only_to_that_line(monkeypatch) -> None:
+    from wmaplint.source import loader
+
+    text = JOB.replace(".spec.template}", ".spec.templat}") + "".join(f"# line {i}\n" for i in range(400))
+    composed: list[int] = []
+
+    class Parser(loader._Loader):  # type: ignore[misc,name-defined]
+        def __init__(self, stream: str) -> None:
+            if "batch-job-v1" in stream:
+                composed.append(len(stream))
+            super().__init__(stream)
+
+    monkeypatch.setattr(loader, "_Loader", Parser)
+    (finding,) = [d for d in lint_text(text, "job.yaml") if d.rule == "WM301"]
+    assert apply_edits(text, list(finding.fixes[0].edits)) == JOB + text[len(JOB) - 1:]
+    assert composed[0] == len(text) and max(composed[1:]) < text.index("# line 0")
+
+
+EDITED_VALUES = [  # (text, key path, new value)
+    ("a:\n  b: .spec.templat  # why\n  c: 1\n", ("a", "b"), ".spec.template"),
+    ("a:\n  b: 'x y'\n  c: 1\n", ("a", "b"), "x it's y"),
+    ('a:\n  b: "x\\ty"\n  c: 1\n', ("a", "b"), "x\ty z"),
+    ("a:\n  b: x\n  c: 1\n", ("a", "b"), "12"),
+    ("a:\n  b: x\n  c: 1\n", ("a", "b"), "y: z"),
+    ("a:\n  b: x\n  c: 1\n", ("a", "b"), "y #z"),
+    ("a:\n  b: x\n  c: 1\n", ("a", "b"), "y\nz"),
+    ("a: {b: x,\n  c: 1}\n", ("a", "b"), "xy"),
+    ("a:\n  b: x\n   y\n  c: 1\n", ("a", "b"), "x z"),
+    ("a:\n  b: x\n  c: 1\n---\nd: *nowhere\n", ("a", "b"), "xy"),
+    ("a:\n  - x\n  - y\n", ("a", 0), "xz"),
+]
+
+
+def test_a_value_reads_the_same_whether_its_line_tells_or_the_whole_document(monkeypatch) -> None:
+    from wmaplint.source import edits
+
+    def edit_of(text: str, pointer: tuple[str | int, ...], new: str) -> object:
+        node = find_node(load_text(text, "x.yaml").documents[0].root, pointer)
+        return replace_scalar(node, new)  # type: ignore[arg-type]
+
+    on_its_line = [edit_of(*case) for case in EDITED_VALUES]
+    monkeypatch.setattr(edits, "_reads_on_its_line", lambda *args: False)
+    assert on_its_line == [edit_of(*case) for case in EDITED_VALUES]
+    assert on_its_line[0] is not None
+
+
+def test_a_key_is_read_with_its_siblings() -> None:
+    from wmaplint.source.loader import scalar_reading_at
+
+    assert scalar_reading_at("a: 1\nb: 2\n", 5) == (6, "b", False)
+    assert scalar_reading_at("a: 1\nb: 2\n", 5, keys=False) is None
+    assert scalar_reading_at("a: 1\nb: 2\n", 8, keys=False) == (9, None, False)  # a value, not a string

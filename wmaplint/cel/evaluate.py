@@ -14,6 +14,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from wmaplint import cache_records, memo
@@ -47,11 +48,16 @@ def _program(text: str, serialized: bytes) -> Any:
     return program
 
 
+# (schema node, item, depth, its conversion) -> the converted item: a conversion kept from before may stand in
+Keep = Callable[[object, Any, int, Callable[[], Any]], Any]
+
+
 def to_cel_value(
-    schema: object, value: Any, types: t.SchemaTypes, depth: int = 0, root: bool = False
+    schema: object, value: Any, types: t.SchemaTypes, depth: int = 0, root: bool = False,
+    keep: Keep | None = None,
 ) -> Any:
     """JSON data -> the value CEL sees: escaped property names, null properties absent, undeclared keys
-    gone."""
+    gone. ``keep``, when given, converts the items of the outermost lists (``wmaplint.cel.pieces``)."""
     node = types.resolve(schema) if schema is not None else None
     if node is None or depth > MAX_DATA_DEPTH:
         return value
@@ -78,16 +84,17 @@ def to_cel_value(
                     continue
                 cel_name = t.escape(key)
                 if cel_name is not None:
-                    out[cel_name] = to_cel_value(declared[key], item, types, depth + 1)
+                    out[cel_name] = to_cel_value(declared[key], item, types, depth + 1, keep=keep)
             return out
         if isinstance(extra, Mapping):
-            return {k: to_cel_value(extra, v, types, depth + 1) for k, v in value.items()}
+            return {k: to_cel_value(extra, v, types, depth + 1, keep=keep) for k, v in value.items()}
         return {}
     if isinstance(value, list):
         items = node.get("items")
-        return [
-            to_cel_value(items if isinstance(items, Mapping) else None, v, types, depth + 1) for v in value
-        ]
+        sub = items if isinstance(items, Mapping) else None
+        if keep is not None:
+            return [keep(sub, v, depth + 1, partial(to_cel_value, sub, v, types, depth + 1)) for v in value]
+        return [to_cel_value(sub, v, types, depth + 1) for v in value]
     if node.get("type") == "number" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if node.get("type") == "string" and node.get("format") == "byte" and isinstance(value, str):

@@ -26,13 +26,20 @@ class SizeIndex:
     CEL value. ``largest`` alone (all that a cost tabled at compile time needs, ``budget.charge``) is found by
     a lighter pass, when the index is made."""
 
-    def __init__(self, value: object) -> None:
+    def __init__(self, value: object, known: dict[int, SizeIndex] | None = None) -> None:
+        """``known``: the sizes of parts of ``value`` (below its top), by the part's id, merged instead of
+        walked; the caller holds those parts while the index is made (it is then made whole at once), so that
+        their ids stay theirs."""
         self._value = value
         self._built = False
         self._children: dict[tuple[int, str], int] = {}
         self._parents: set[int] = set()  # paths with at least one child
         self._sizes: list[int] = []
         self._key_sizes: dict[int, int] = {}
+        if known:
+            self.largest = _size(value)
+            self._build(known)
+            return
         largest = _size(value)
         stack = [value]
         while stack:
@@ -50,15 +57,19 @@ class SizeIndex:
                 stack.append(item)
         self.largest = largest
 
-    def _build(self) -> None:
-        """Every path's largest size, in one pass over the value (``_record`` written out)."""
+    def _build(self, known: dict[int, SizeIndex] | None = None) -> None:
+        """Every path's largest size, in one pass over the value; the parts in ``known`` merged, unwalked."""
         self._built = True
         value = self._value
         children, parents, sizes, key_sizes = self._children, self._parents, self._sizes, self._key_sizes
         sizes.append(_size(value))
+        largest = sizes[0]
         stack = [(value, 0)]
         while stack:
             current, parent = stack.pop()
+            if known and parent and id(current) in known:
+                self._merge(parent, known[id(current)])
+                continue
             if isinstance(current, dict) or (type(current) not in PLAIN and isinstance(current, Mapping)):
                 pairs = [(str(key), item) for key, item in current.items()]
                 if pairs:
@@ -71,6 +82,8 @@ class SizeIndex:
                 parents.add(parent)
             for name, item in pairs:
                 size = len(item) if type(item) in _SIZED else _size(item)
+                if size > largest:
+                    largest = size
                 pid = children.get((parent, name))
                 if pid is None:
                     pid = children[(parent, name)] = len(sizes)
@@ -78,6 +91,29 @@ class SizeIndex:
                 elif size > sizes[pid]:
                     sizes[pid] = size
                 stack.append((item, pid))
+        if known:
+            self.largest = max(self.largest, largest)
+
+    def _merge(self, pid: int, other: SizeIndex) -> None:
+        """Add the sizes of ``other``, a part's own, at path ``pid``: what walking the part there adds."""
+        if not other._built:
+            other._build()
+        mapped = [pid] * len(other._sizes)
+        for (parent, key), child in other._children.items():  # made in order: a parent before its children
+            at = mapped[parent]
+            self._parents.add(at)
+            size = other._sizes[child]
+            found = self._children.get((at, key))
+            if found is None:
+                found = self._children[(at, key)] = len(self._sizes)
+                self._sizes.append(size)
+            elif size > self._sizes[found]:
+                self._sizes[found] = size
+            mapped[child] = found
+        for local, size in other._key_sizes.items():
+            at = mapped[local]
+            self._key_sizes[at] = max(self._key_sizes.get(at, 0), size)
+        self.largest = max(self.largest, other.largest)
 
     def child(self, pid: int, key: str) -> int | None:
         if not self._built:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wmaplint import memo
+from wmaplint.cel import pieces
+from wmaplint.cel.pieces import Piece, sizes_with
 from wmaplint.definition.format import DEFINITION_SCHEMA
 from wmaplint.diagnostics import SHIPPED_PACKS, Diagnostic, RelatedLocation
 from wmaplint.packs import paths
@@ -94,6 +96,30 @@ def _cel_value(location: tuple[str | int, ...], value: Json) -> Any:
     return to_cel_value(schema, value, paths.TYPES) if schema is not None else value
 
 
+COMPONENT_SCHEMA = paths.schema_at(("spec", "structureDefinition", "childComponents", 0))
+
+
+def _root_value(data: Json) -> tuple[Any, SizeIndex]:
+    """The definition's CEL value and its sizes, what ``_cel_value`` and ``SizeIndex`` give, with its child
+    components converted and sized by an earlier definition reused where their data is the same: an edit in
+    the editor changes one component of many. (Other lists' items are small: looking them up costs more
+    than converting them.)"""
+    from wmaplint.cel.evaluate import to_cel_value
+
+    reused: dict[int, Piece] = {}
+    schema = paths.schema_at(())
+    if schema is None:
+        return data, sizes_with(data, reused)
+
+    def keep(item_schema: object, item: Any, depth: int, convert: Callable[[], Any]) -> Any:
+        if paths.TYPES.resolve(item_schema) is not COMPONENT_SCHEMA:
+            return convert()
+        return pieces.converted(item_schema, item, depth, convert, reused)
+
+    value = to_cel_value(schema, data, paths.TYPES, keep=keep)
+    return value, sizes_with(value, reused)
+
+
 _MISSING = object()
 MAX_SHARED_DEPTH = 50  # the conversion stops at a depth limit; deeper selections are converted on their own
 
@@ -173,8 +199,7 @@ def run_rules(rules: list[PackRule], root_node: Node, path: str) -> Iterator[Dia
     from wmaplint.cel.sizes import SizeIndex
 
     data = to_python(root_node)
-    cel_root = _cel_value((), data)
-    root_sizes = SizeIndex(cel_root)
+    cel_root, root_sizes = _root_value(data)
     # What the Python evaluator checks of its values, once for every part of the definition
     root_fits = fits(cel_root)
     budget = CostBudget()

@@ -128,6 +128,7 @@ def load_text(text: str, path: str, limits: ReadLimits = FILE_LIMITS) -> SourceF
     try:
         with no_cyclic_gc():
             composer.compose(text, result.documents)
+        source.composed = True
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = _mark_position(source, mark, translate) if mark is not None else (1, 1)
@@ -182,11 +183,12 @@ def _too_many_documents(limits: ReadLimits, line: int) -> str:
     return f"more than {limits.documents:,} YAML documents (the next starts at line {line}); not read"
 
 
-def scalar_reading_at(text: str, start: int) -> tuple[int, str | None, bool] | None:
+def scalar_reading_at(text: str, start: int, keys: bool = True) -> tuple[int, str | None, bool] | None:
     """How the scalar that starts at offset ``start`` reads in ``text``, straight from the composer: its end
     offset, its value when it resolves as a string (None for another type), and whether it is a mapping key
     that repeats a sibling key. None when the text does not compose or holds no scalar there: ``load_text``
-    then tells. Edits check themselves with this; converting a whole document again costs several times
+    then tells; without ``keys``, None too when the scalar is a mapping key (a text cut short may lack its
+    siblings). Edits check themselves with this; converting a whole document again costs several times
     more."""
     try:
         with no_cyclic_gc():
@@ -208,6 +210,8 @@ def scalar_reading_at(text: str, start: int) -> tuple[int, str | None, bool] | N
             following = None
             for key, value in ynode.value:
                 if key.start_mark.index == start and isinstance(key, yaml.ScalarNode):
+                    if not keys:
+                        return None
                     repeated = sum(1 for k, _ in ynode.value if isinstance(k, yaml.ScalarNode)
                                    and k.value == key.value and k.tag == key.tag) > 1
                     resolved = key.value if (key.tag or _STR_TAG) == _STR_TAG else None

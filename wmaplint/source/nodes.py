@@ -209,12 +209,13 @@ def iter_nodes(node: Node) -> Iterator[Node]:
 class SourceText:
     """The text of one file; maps offsets (also inside scalars) to positions in the line model of `lines`."""
 
-    __slots__ = ("path", "text", "roots", "_index")
+    __slots__ = ("path", "text", "roots", "composed", "_index")
 
     def __init__(self, path: str, text: str) -> None:
         self.path = path
         self.text = text
         self.roots: list[tuple[int, int]] = []  # where each document's root node starts and ends
+        self.composed = False  # the whole text was composed without a YAML error (set by its reader)
         self._index: LineIndex | None = None  # built on first use: most files never need it
 
     def document_around(self, offset: int) -> tuple[int, int]:
