@@ -505,13 +505,9 @@ class JqRuntime:
         request. An expression that errors is re-run alone, so its partial outputs and message are exactly
         those of a single evaluation.
         """
-        doc = data if isinstance(data, JqInput) else JqInput(data)
+        doc, text = _prepared(data)
         unique = list(dict.fromkeys(e for e in expressions if isinstance(e, str)))
         results: dict[str, JqResult] = {}
-        try:
-            text = doc.text
-        except (ValueError, TypeError, RecursionError):
-            text = None  # input errors surface per expression below
         if text is not None:
             infos = [(e, self._info(e)) for e in unique]
             here = [e for e, info in infos if info.error is None and self._runs_here(info, doc, text)]
@@ -539,13 +535,9 @@ class JqRuntime:
         ``together``: programs compiled as one with those of the calls (those of other steps, asked of other
         manifests too): a compile costs about a millisecond however small the program, a pass 30 µs.
         """
-        doc = data if isinstance(data, JqInput) else JqInput(data)
+        doc, text = _prepared(data)
         unique = list(dict.fromkeys(calls))
         results: dict[JqCall, JqResult] = {}
-        try:
-            text = doc.text
-        except (ValueError, TypeError, RecursionError):
-            text = None  # input errors surface per call below
         if text is not None:
             groups: dict[str, list[JqCall]] = {}
             for call in unique:
@@ -848,6 +840,16 @@ def _call_input(call: JqCall, doc: JqInput, text: str | None) -> JqInput:
     """The input of one call evaluated alone; where the manifest cannot be passed to jq, neither can this."""
     value = [json.loads(call.values), doc.value]
     return JqInput(value) if text is None else JqInput(value, _call_text(call, text))
+
+
+def _prepared(data: JqInput | Any) -> tuple[JqInput, str | None]:
+    """The input of several evaluations and its text, None where it cannot be given to jq: each evaluation
+    then says so on its own."""
+    doc = data if isinstance(data, JqInput) else JqInput(data)
+    try:
+        return doc, doc.text
+    except (ValueError, TypeError, RecursionError):
+        return doc, None
 
 
 def _worker_environment() -> dict[str, str]:
