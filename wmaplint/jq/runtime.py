@@ -38,7 +38,7 @@ from wmaplint import memo
 from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from wmaplint.jq.cost import Operand, PairTerms, Path
     from wmaplint.source.plain import Json
@@ -582,20 +582,13 @@ class JqRuntime:
     def _run_calls(self, programs: list[str], groups: dict[str, list[JqCall]], text: str
                    ) -> dict[JqCall, JqResult]:
         """Results of the calls of ``programs`` that ran to completion without error, in one pass."""
-        key = tuple(programs)
-        program = self._call_batches.get(key)
-        if program is None and key not in self._call_batches:
-            import jq
-
+        def source() -> str | None:
             forms = [self._info(p).form or p for p in programs]
-            try:
-                program = jq.compile(calls_program(forms, self.max_outputs + 1, self._single(programs))) \
-                    if not any(_BATCH_NAME in form for form in forms) else None
-            except Exception:
-                program = None  # one of them does not compile: each call is evaluated alone instead
-            if len(self._call_batches) > 256:
-                self._call_batches.clear()
-            self._call_batches[key] = program
+            if any(_BATCH_NAME in form for form in forms):
+                return None
+            return calls_program(forms, self.max_outputs + 1, self._single(programs))
+
+        program = self._compiled(self._call_batches, tuple(programs), source)
         if program is None:
             return {}
         outputs = self._run_here(program, _calls_text(programs, groups, text))
@@ -605,10 +598,10 @@ class JqRuntime:
                        ) -> dict[JqCall, JqResult]:
         """The results of the calls of ``calls_program(programs)`` that ran to completion without error."""
         results: dict[JqCall, JqResult] = {}
-        if not outputs.ok or len(outputs.outputs) != 1 or not isinstance(outputs.first, list) \
-                or len(outputs.first) != len(programs):
+        listed = _listed(outputs, len(programs))
+        if listed is None:
             return results
-        for p, items in zip(programs, outputs.first, strict=True):
+        for p, items in zip(programs, listed, strict=True):
             if not isinstance(items, list) or len(items) != len(groups[p]):
                 continue
             for call, item in zip(groups[p], items, strict=True):
@@ -620,17 +613,11 @@ class JqRuntime:
     def _run_batch(self, batch: tuple[str, ...], text: str) -> dict[str, JqResult]:
         """Results of the batch's expressions that ran to completion without error."""
         program = self._batch_program(batch)
-        outputs = self._run_here(program, text) if program is not None else None
+        listed = _listed(self._run_here(program, text), len(batch)) if program is not None else None
         results: dict[str, JqResult] = {}
-        if (
-            outputs is None
-            or not outputs.ok
-            or len(outputs.outputs) != 1
-            or not isinstance(outputs.first, list)
-            or len(outputs.first) != len(batch)
-        ):
+        if listed is None:
             return results
-        for expression, item in zip(batch, outputs.first, strict=True):
+        for expression, item in zip(batch, listed, strict=True):
             result = self._batched(item)
             if result is not None:
                 results[expression] = result
@@ -647,19 +634,28 @@ class JqRuntime:
         return JqResult(tuple(values))
 
     def _batch_program(self, batch: tuple[str, ...]) -> Any:
-        program = self._batches.get(batch)
-        if program is None and batch not in self._batches:
-            import jq
-
-            # a newline ends any trailing comment inside an expression before the closing parenthesis
+        def source() -> str:
             programs = [self._info(expression).form or expression for expression in batch]
-            try:
-                program = jq.compile(batch_program(programs, self.max_outputs + 1, self._single(batch)))
-            except Exception:
-                program = None  # one of them does not compile: each is compiled alone instead
-            if len(self._batches) > 256:
-                self._batches.clear()
-            self._batches[batch] = program
+            return batch_program(programs, self.max_outputs + 1, self._single(batch))
+
+        return self._compiled(self._batches, batch, source)
+
+    @staticmethod
+    def _compiled(cache: dict[Any, Any], key: Any, source: Callable[[], str | None]) -> Any:
+        """The program ``source()`` gives, compiled once for ``key``; None where it gives none or it does not
+        compile (each of its parts is then run alone). Past 256 programs the cache starts anew."""
+        if key in cache:
+            return cache[key]
+        import jq
+
+        written = source()
+        try:
+            program = jq.compile(written) if written is not None else None
+        except Exception:
+            program = None
+        if len(cache) > 256:
+            cache.clear()
+        cache[key] = program
         return program
 
     def _single(self, expressions: Iterable[str]) -> frozenset[str]:
@@ -840,6 +836,15 @@ def _call_input(call: JqCall, doc: JqInput, text: str | None) -> JqInput:
     """The input of one call evaluated alone; where the manifest cannot be passed to jq, neither can this."""
     value = [json.loads(call.values), doc.value]
     return JqInput(value) if text is None else JqInput(value, _call_text(call, text))
+
+
+def _listed(outputs: JqResult, count: int) -> list[Any] | None:
+    """The one output of a batch program, a list of ``count`` items (one per part), or None where the batch
+    failed as a whole."""
+    if not outputs.ok or len(outputs.outputs) != 1 or not isinstance(outputs.first, list) \
+            or len(outputs.first) != count:
+        return None
+    return outputs.first
 
 
 def _prepared(data: JqInput | Any) -> tuple[JqInput, str | None]:
