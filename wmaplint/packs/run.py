@@ -21,6 +21,7 @@ from wmaplint.source import Node, find_node, to_python
 
 if TYPE_CHECKING:
     from wmaplint.cel.budget import CostBudget
+    from wmaplint.cel.evaluate import Keep
     from wmaplint.cel.sizes import SizeIndex
     from wmaplint.source.plain import Json
 
@@ -89,11 +90,11 @@ def _evaluate(program: PackCel, cel_self: Any, cel_root: Any, sizes: Mapping[str
         return None, _runtime_message(str(exc)) or "evaluation failed"
 
 
-def _cel_value(location: tuple[str | int, ...], value: Json) -> Any:
+def _cel_value(location: tuple[str | int, ...], value: Json, keep: Keep | None = None) -> Any:
     from wmaplint.cel.evaluate import to_cel_value
 
     schema = paths.schema_at(location)
-    return to_cel_value(schema, value, paths.TYPES) if schema is not None else value
+    return to_cel_value(schema, value, paths.TYPES, keep=keep) if schema is not None else value
 
 
 COMPONENT_SCHEMA = paths.schema_at(("spec", "structureDefinition", "childComponents", 0))
@@ -104,19 +105,14 @@ def _root_value(data: Json) -> tuple[Any, SizeIndex]:
     components converted and sized by an earlier definition reused where their data is the same: an edit in
     the editor changes one component of many. (Other lists' items are small: looking them up costs more
     than converting them.)"""
-    from wmaplint.cel.evaluate import to_cel_value
-
     reused: dict[int, Piece] = {}
-    schema = paths.schema_at(())
-    if schema is None:
-        return data, sizes_with(data, reused)
 
     def keep(item_schema: object, item: Any, depth: int, convert: Callable[[], Any]) -> Any:
         if paths.TYPES.resolve(item_schema) is not COMPONENT_SCHEMA:
             return convert()
         return pieces.converted(item_schema, item, depth, convert, reused)
 
-    value = to_cel_value(schema, data, paths.TYPES, keep=keep)
+    value = _cel_value((), data, keep)
     return value, sizes_with(value, reused)
 
 
