@@ -55,6 +55,9 @@ _CRDS = click.option(
 @click.option("--fail-level", type=click.Choice(["error", "warning", "info"]), default="error",
               show_default=True, help="Lowest severity that fails, as for `check`; with --pods a pod list "
               "that differs from the tree fails too.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Processes to use: with more than one, the manifests are validated against their schemas "
+              "beside the resolution; 0 chooses from the CPUs and the number of documents.")
 def tree(
     manifests: tuple[str, ...],
     definitions: tuple[str, ...],
@@ -63,6 +66,7 @@ def tree(
     crds: tuple[str, ...],
     output_format: str,
     fail_level: str,
+    jobs: int,
 ) -> None:
     """Resolve workload MANIFESTS (files or directories, YAML or JSON, multi-document, `-` for stdin; what
     `kubectl get -o yaml|json` prints, a List, a `-w` stream or watch events included) into workload trees:
@@ -81,7 +85,7 @@ def tree(
     try:
         files = manifest_files(list(manifests), _excluded_by_configuration(manifests))
         run = resolve_files(files, list(definitions), pods, with_paths=with_files, crds=list(crds),
-                            definitions_must_fit=True)
+                            definitions_must_fit=True, jobs=jobs)
     except ConfigError as exc:
         _fail(str(exc))
         return

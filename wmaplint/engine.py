@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from wmaplint import memo
+from wmaplint.childproc import idle_cpus
 from wmaplint.config import Config, ConfigError, Overrides, discovery_bound, find_config, load_config_file
 from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import RULES, CheckOutcome, Diagnostic, Severity
@@ -335,32 +336,9 @@ MIN_FILES_PER_WORKER = 24
 
 
 def auto_jobs(files: int) -> int:
-    """Workers for ``--jobs 0``: one per idle CPU (usable CPUs less the other processes ready to run), while
-    each gets MIN_FILES_PER_WORKER files; 1 where processes cannot be forked from a warm parent (see
-    _lint_parallel). On a busy machine a second process only competes for the same cores, and was slower
-    than one."""
-    if sys.platform != "linux" or not hasattr(os, "fork"):
-        return 1
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    busy = busy_elsewhere()
-    idle = cpus - busy if busy is not None else 1.0
-    return max(1, min(int(idle + 0.5), files // MIN_FILES_PER_WORKER))
-
-
-def busy_elsewhere(loadavg: str = "/proc/loadavg") -> float | None:
-    """How many other processes want a CPU now: the kernel's count of runnable tasks less this one. (The
-    1-minute load average, the fallback, still counts this tool's own previous runs: checks run back to back
-    would never see the idle core.)"""
-    try:
-        with open(loadavg, encoding="ascii") as handle:
-            running = int(handle.read().split()[3].split("/")[0])
-        return float(max(0, running - 1))
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.getloadavg()[0]
-    except OSError:
-        return None
+    """Workers for ``--jobs 0``: one per idle CPU (``wmaplint.forked.idle_cpus``), while each gets
+    MIN_FILES_PER_WORKER files."""
+    return max(1, min(idle_cpus(), files // MIN_FILES_PER_WORKER))
 
 
 def _lint_parallel(work: list[str], options: Options, jobs: int) -> list[FileOutcome]:

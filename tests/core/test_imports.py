@@ -103,36 +103,3 @@ def test_tree_imports_the_runtime_but_not_the_checks_or_the_server(tmp_path) -> 
     modules = imported("tree", str(path), cwd=tmp_path)
     assert "wmaplint.jq.runtime" in modules
     assert _under(modules, "wmaplint.lsp") == [] and _under(modules, "wmaplint.rules.placement") == []
-
-
-def test_automatic_workers_only_for_idle_cores_and_enough_files(monkeypatch) -> None:
-    import os
-
-    from wmaplint import engine
-
-    monkeypatch.setattr(engine.sys, "platform", "linux")
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    monkeypatch.setattr(engine, "busy_elsewhere", lambda: 0.0)
-    assert engine.auto_jobs(400) == 2
-    assert engine.auto_jobs(20) == 1  # too few files for a second process to pay
-    monkeypatch.setattr(engine, "busy_elsewhere", lambda: 1.8)
-    assert engine.auto_jobs(400) == 1  # the other core is busy
-    monkeypatch.setattr(engine, "busy_elsewhere", lambda: None)
-    assert engine.auto_jobs(400) == 1  # nothing to go by: one process
-
-
-def test_busy_cores_are_the_runnable_tasks_now_less_this_one(monkeypatch, tmp_path) -> None:
-    import os
-
-    from wmaplint import engine
-
-    loadavg = tmp_path / "loadavg"
-    # A minute of back-to-back checks leaves a load average near 1 while the other core is idle right now.
-    loadavg.write_text("1.20 1.69 2.70 1/91 5656\n")
-    assert engine.busy_elsewhere(str(loadavg)) == 0.0
-    loadavg.write_text("6.80 7.46 6.05 4/523 9000\n")
-    assert engine.busy_elsewhere(str(loadavg)) == 3.0
-    monkeypatch.setattr(os, "getloadavg", lambda: (1.5, 1.0, 1.0))
-    loadavg.write_text("not a load average\n")
-    assert engine.busy_elsewhere(str(loadavg)) == 1.5
-    assert engine.busy_elsewhere(str(tmp_path / "missing")) == 1.5

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from wmaplint.childproc import Apart, idle_cpus
 from wmaplint.dataclass import dataclass, field, replace
 from wmaplint.diagnostics import Diagnostic, RelatedLocation, Severity, Span
 from wmaplint.findings import FileFinding, diagnostics_of
@@ -41,6 +42,7 @@ from wmaplint.source.nodes import no_cyclic_gc
 
 if TYPE_CHECKING:
     from wmaplint.controllers import Model
+    from wmaplint.resolve.validate import ManifestValidation
 
 VERIFIED_MANIFESTS = 8  # per definition: the selectors run on the synthesized pods of this many manifests
 
@@ -263,6 +265,7 @@ def resolve_files(
     validate: bool = True,
     definitions_must_fit: bool = False,
     model: Model | None = None,
+    jobs: int = 1,
 ) -> TreeRun:
     """Resolve every manifest document in the files. Definitions and Pods found among the manifests are
     used as if passed with --definition / --pods. Raises wmaplint.source.InputError for unreadable files.
@@ -270,7 +273,8 @@ def resolve_files(
     sources); see wmaplint.resolve.validate. Directories are expanded by the caller
     (``selection.manifest_files``). With ``definitions_must_fit``, a definition file whose group and kind no
     manifest has raises DefinitionMisfit. ``model``: the controller model, that of the project configured in
-    the working directory when None (``wmaplint.controllers.project.model_near``)."""
+    the working directory when None (``wmaplint.controllers.project.model_near``). ``jobs``: the processes
+    it may use (0: as many as pay, from the idle CPUs and the documents); the output is the same."""
     index = DefinitionIndex()
     problems: list[Diagnostic] = []
 
@@ -315,11 +319,19 @@ def resolve_files(
         owners.extend(owner_objects(listed))
     if use_catalog:
         index.add_catalog()
-    # Resolution allocates many small acyclic objects per document; the cyclic collector would rescan every
-    # loaded manifest each time (a third of the time of a 5,000-document stream). Reference counting frees.
-    with no_cyclic_gc():
-        run = resolve_documents(manifests, index, pods, runtime, references, owners,
-                                listing=pods_path is not None, model=model)
+    # Validation reads only the documents, so it runs beside resolution, on another CPU where one is idle
+    checking = _validation(manifests + referenced, crds, jobs) if validate else None
+    try:
+        # Resolution allocates many small acyclic objects per document; the cyclic collector would rescan
+        # every loaded manifest each time (a third of the time of a 5,000-document stream). Reference
+        # counting frees.
+        with no_cyclic_gc():
+            run = resolve_documents(manifests, index, pods, runtime, references, owners,
+                                    listing=pods_path is not None, model=model)
+    except BaseException:
+        if checking is not None:
+            checking.cancel()
+        raise
     run.diagnostics[:0] = problems
     if referenced and not manifests:
         run.notes.extend(
@@ -329,11 +341,23 @@ def resolve_files(
         )
     if budget.refused:
         run.notes.append("manifests over the resolution limits were left out")
-    if validate:
-        from wmaplint.resolve.validate import validate_loaded
-        from wmaplint.schema.store import shared_store
-
-        checked = validate_loaded(manifests + referenced, shared_store(crds))
+    if checking is not None:
+        checked = checking.result()
         run.diagnostics.extend(checked.diagnostics)
         run.notes.extend(checked.notes)
     return run
+
+
+# Below this many documents, validating them costs less than forking a child to do it.
+MIN_DOCUMENTS_APART = 4
+
+
+def _validation(documents: list[LoadedDocument], crds: list[str] | tuple[str, ...], jobs: int
+                ) -> Apart[ManifestValidation]:
+    """The schema validation of ``documents`` (wmaplint.resolve.validate), in a forked child where ``jobs``
+    allows a second process (0: where a CPU is idle and the documents are enough to pay for it)."""
+    from wmaplint.resolve.validate import validate_loaded
+    from wmaplint.schema.store import shared_store
+
+    apart = jobs > 1 or jobs == 0 and len(documents) >= MIN_DOCUMENTS_APART and idle_cpus() > 1
+    return Apart(lambda: validate_loaded(documents, shared_store(crds)), fork=apart)
