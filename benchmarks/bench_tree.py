@@ -2,10 +2,12 @@
 
 What it measures: two whole processes, interleaved in one loop (medians and p95 after one untimed run each):
 `wmaplint tree` on 1,000 manifest files (renamed copies of the catalog's examples, made once under .bench/;
-YAML reading, definition choice, every expression, schema validation, the text tree) against
+YAML reading, definition choice, every expression, schema validation, the text tree), as a user runs it
+(`--jobs 0`: the validation in a child forked beside the resolution where a CPU is idle), against
 benchmarks/peer_jq.py on the same files (PyYAML's C loader and the `jq` binding compiling each expression of
-the catalog's definitions once and pulling all its outputs on every manifest). Also a stream of 5,000 Job
-documents in one file, whole process, wall time and peak memory of the process tree.
+the catalog's definitions once and pulling all its outputs on every manifest). Then `tree --jobs 1` (one
+process) against the automatic choice, interleaved likewise. Also a stream of 5,000 Job documents in one
+file, whole process, wall time and peak memory of the process tree.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ def main() -> None:
     ours, theirs = paired([*WMAPLINT, "tree", *files], peer, 5, env)
     name = "tree over 1,000 manifests vs libjq evaluating their definitions alone"
     print("TABLE|" + ratio_line(name, ours, theirs, "<= 1.3x"))
+    one = [*WMAPLINT, "tree", "--jobs", "1", *files]
+    serial, automatic = paired(one, [*WMAPLINT, "tree", *files], 5, env)
+    ratio = automatic.median / serial.median
+    print(f"tree over 1,000 manifests, automatic --jobs vs --jobs 1: {ratio:.2f}x; --jobs 1 {serial.show()} "
+          f"({serial.median / theirs.median:.2f}x the peer); automatic {automatic.show()}")
 
     stream = WORK / "stream-5000.yaml"
     if not stream.exists():
