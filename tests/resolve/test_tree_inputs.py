@@ -2,6 +2,7 @@
 not fit the manifests."""
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -82,3 +83,18 @@ def test_a_definition_that_fits_one_of_the_manifests_is_used(cli, tmp_path):
     assert [(w["kind"], w["definitionFile"]) for w in workloads] == [
         ("JobSet", DEFINITION), ("Pod", str(ROOT / "catalog" / "core-pod-v1.yaml"))
     ]
+
+
+def test_a_file_is_named_from_the_working_directory_of_each_call(tmp_path, monkeypatch):
+    from wmaplint.resolve.loading import catalog_dir, shown_path
+
+    (tmp_path / "team").mkdir()
+    path = str(tmp_path / "team" / "job.yaml")
+    monkeypatch.chdir(tmp_path)
+    assert shown_path(path) == os.path.join("team", "job.yaml")
+    monkeypatch.chdir(tmp_path / "team")
+    assert shown_path(path) == "job.yaml"
+    assert shown_path("job.yaml") == "job.yaml"
+    shipped = str(catalog_dir() / "jobset-x-k8s-io-jobset-v1alpha2.yaml")
+    assert shown_path(shipped) == "the shipped catalog's jobset-x-k8s-io-jobset-v1alpha2.yaml"
+    assert shown_path("<stdin>") == "<stdin>"

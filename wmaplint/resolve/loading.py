@@ -79,6 +79,13 @@ def shown_path(path: str) -> str:
     catalog by its name in the catalog, any other file as given."""
     if not path or path == "<stdin>":
         return path
+    return _shown_from(path, os.getcwd())
+
+
+@memo.lru_cache(maxsize=256)
+def _shown_from(path: str, cwd: str) -> str:
+    """``shown_path`` in working directory ``cwd``: each workload of a run names its definition's file, most
+    of them the same few."""
     absolute = os.path.abspath(path)
     below = os.path.relpath(absolute)
     if not below.startswith(os.pardir + os.sep) and below != os.pardir:
