@@ -869,14 +869,13 @@ def _cost(expression: str) -> tuple[float, PairTerms | None, bool]:
     it outputs one value at most; unbounded (inf, None) for loops and what the parser refuses."""
     if scan_names(expression) & SLOW_NAMES:
         return math.inf, None, False
-    from wmaplint.jq.cost import growth, is_generator, pair_terms
+    from wmaplint.jq.cost import estimate
     from wmaplint.jq.parser import try_parse
 
     tree = try_parse(expression)
     if isinstance(tree, Exception):
         return math.inf, None, False
-    grows = growth(tree)
-    return grows, pair_terms(tree) if grows < math.inf else None, not is_generator(tree)
+    return estimate(tree)
 
 
 def _guarded_cost(expression: str) -> tuple[float, PairTerms | None, str] | None:
@@ -884,15 +883,15 @@ def _guarded_cost(expression: str) -> tuple[float, PairTerms | None, str] | None
     expression's own cost cannot be bounded; None where it has none."""
     if scan_names(expression) & SLOW_NAMES:
         return None
-    from wmaplint.jq.cost import growth, guarded_form, pair_terms
+    from wmaplint.jq.cost import estimate, guarded_form
     from wmaplint.jq.parser import try_parse
 
     tree = try_parse(expression)
     form = None if isinstance(tree, Exception) else guarded_form(tree, expression)
     if form is None or isinstance(tree, Exception):
         return None
-    grows = growth(tree, guarded=True)
-    return grows, pair_terms(tree, guarded=True) if grows < math.inf else None, form
+    grows, pairs, _ = estimate(tree, guarded=True)
+    return grows, pairs, form
 
 
 def _stopped(result: JqResult) -> bool:
