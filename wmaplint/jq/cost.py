@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from wmaplint.jq import ast as jqast
@@ -306,21 +306,25 @@ class _Facts:
         self.reads: dict[int, bool] = {}
         self.parts: dict[int, tuple[jqast.Node, ...]] = {}
         generates, reads, parts_of = self.generates, self.reads, self.parts
-        order: list[tuple[int, jqast.Node, tuple[jqast.Node, ...]]] = []
+        children, by_type = jqast.children, _GENERATES
+        order: list[tuple[jqast.Node, tuple[jqast.Node, ...]]] = []
         stack = [tree]
         while stack:
             node = stack.pop()
-            parts = jqast.children(node)
-            order.append((id(node), node, parts))
+            parts = children(node)
+            order.append((node, parts))
             stack.extend(parts)
-        for key, node, parts in reversed(order):  # every node after all of its descendants
+        for node, parts in reversed(order):  # every node after all of its descendants
+            key, kind = id(node), type(node)
             parts_of[key] = parts
-            read = type(node) is jqast.VarRef
-            own = _generates_itself(node) if type(node) in _GENERATES_BY_CALL else _GENERATES.get(type(node))
+            read = kind is jqast.VarRef
+            own = _generates_itself(node) if kind is jqast.FuncCall else by_type.get(kind)
             many = bool(own)
             for part in parts:
-                read = read or reads[id(part)]
-                many = many or own is None and generates[id(part)]
+                if not read and reads[id(part)]:
+                    read = True
+                if own is None and not many and generates[id(part)]:
+                    many = True
             reads[key], generates[key] = read, many
 
 
@@ -329,7 +333,6 @@ _GENERATES: dict[type, bool] = {
     **dict.fromkeys((jqast.Iterate, jqast.Comma, jqast.RecurseDefault, jqast.Foreach), True),
     jqast.ArrayCons: False,
 }
-_GENERATES_BY_CALL = frozenset({jqast.FuncCall})
 
 
 def _number(node: jqast.Node) -> float | None:
@@ -452,8 +455,8 @@ class _Estimator:
             known = self.known.get(key)
             if known is not None:
                 return known
-        method = getattr(self, "_" + type(node).__name__, None)
-        value: float = UNBOUNDED if method is None else method(node, env)
+        method = _SIZE_OF.get(type(node))
+        value: float = UNBOUNDED if method is None else method(self, node, env)
         if not env and key in self.facts.generates:
             self.known[key] = value
         return value
@@ -620,6 +623,13 @@ class _Estimator:
         # a constant's values, each once: the body on the whole input that many times
         return source + (count if count is not None else 1) * self.size(node.body, inner)
 
+
+# The method of _Estimator for each class of node (``_Pipe`` for Pipe), found once rather than by name at
+# every node; a class without one is unbounded.
+_SIZE_OF: dict[type, Callable[..., float]] = {
+    getattr(jqast, name[1:]): method for name, method in vars(_Estimator).items()
+    if name[1:2].isupper() and isinstance(getattr(jqast, name[1:], None), type)
+}
 
 # -- the guarded form: multiplications of two data values, run in the process -------------------------------
 
