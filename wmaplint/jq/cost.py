@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
 
+from wmaplint import memo
 from wmaplint.jq import ast as jqast
 
 UNBOUNDED = math.inf
@@ -68,7 +68,7 @@ def growth(node: jqast.Node, *, guarded: bool = False) -> float:
     """Estimated total output size / input size of a program, or ``math.inf`` when it is not bounded.
     ``guarded``: of the program's guarded form (``guarded_form``), whose multiplications of two values read
     from the data give a number (or two objects merged) or stop."""
-    return _Estimator(guarded, _Facts(node)).size(node, {})
+    return _sizes(node, guarded).size(node, {})
 
 
 Path = tuple[str | int, ...]
@@ -90,25 +90,32 @@ def pair_terms(node: jqast.Node, *, guarded: bool = False) -> PairTerms:
     input as it is (``.spec.replicas // 1``, also through a variable bound to it) is as large as that value
     turns out to be, any other as large as its growth allows. Each costs about 250 ns a pair at worst
     (benchmarks/bench_jq_pairs.py): a 40 kB manifest took 44 s on ``(.s / "")[(.t / "")]``."""
-    return _Pairs(_Estimator(guarded, _Facts(node))).terms_of(node)
+    return _Pairs(_sizes(node, guarded)).terms_of(node)
 
 
-class Estimate(NamedTuple):
-    """What the runtime asks of a program: its ``growth``, its ``pair_terms`` where that is bounded (None
-    where it is not), and whether it outputs one value at most (not ``is_generator``)."""
-
-    growth: float
-    pairs: PairTerms | None
-    single: bool
+# The tree analysed last, its per-node facts and its estimates (unguarded, guarded): the runtime asks
+# ``growth``, ``pair_terms`` and ``is_generator`` of one program one after another, and they ask the same
+# questions of the same subtrees. Holding the tree keeps its nodes' identities (the keys) unique.
+_last: tuple[jqast.Node, _Facts, dict[bool, _Estimator]] | None = None
 
 
-def estimate(node: jqast.Node, *, guarded: bool = False) -> Estimate:
-    """``growth``, ``pair_terms`` and ``is_generator`` of one program at once: they ask the same questions of
-    the same subtrees, answered once here (``_Facts``, the sizes ``_Estimator`` keeps)."""
-    sizes = _Estimator(guarded, _Facts(node))
-    grows = sizes.size(node, {})
-    pairs = _Pairs(sizes).terms_of(node) if grows < math.inf else None
-    return Estimate(grows, pairs, not sizes.generates(node))
+def _sizes(tree: jqast.Node, guarded: bool) -> _Estimator:
+    global _last
+    last = _last
+    if last is None or last[0] is not tree:
+        last = _last = (tree, _Facts(tree), {})
+    estimates = last[2]
+    if guarded not in estimates:
+        estimates[guarded] = _Estimator(guarded, last[1])
+    return estimates[guarded]
+
+
+def _forget_last() -> None:
+    global _last
+    _last = None
+
+
+memo.register(__name__, "_last", _forget_last, pure=True)
 
 
 # Builtins that compare their input's elements with their argument's; those of them that ``indices``
@@ -260,6 +267,10 @@ def is_generator(node: jqast.Node) -> bool:
     """Whether the program may output more than one value per input (conservative). An array constructor
     and a call of a builtin of one output (``any(.a[]; .b)``) output one value whatever their bodies
     generate, so those are not looked into."""
+    last = _last  # where node is of the tree analysed last, its answer is known
+    known = None if last is None else last[1].generates.get(id(node))
+    if known is not None:
+        return known
     stack = [node]
     while stack:
         sub = stack.pop()

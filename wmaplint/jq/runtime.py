@@ -874,13 +874,14 @@ def _cost(expression: str, names: AbstractSet[str] | None = None) -> tuple[float
     ``scan_names``, where the caller has them."""
     if (scan_names(expression) if names is None else names) & SLOW_NAMES:
         return math.inf, None, False
-    from wmaplint.jq.cost import estimate
+    from wmaplint.jq.cost import growth, is_generator, pair_terms
     from wmaplint.jq.parser import try_parse
 
     tree = try_parse(expression)
     if isinstance(tree, Exception):
         return math.inf, None, False
-    return estimate(tree)
+    grows = growth(tree)
+    return grows, pair_terms(tree) if grows < math.inf else None, not is_generator(tree)
 
 
 def _guarded_cost(
@@ -890,15 +891,15 @@ def _guarded_cost(
     expression's own cost cannot be bounded; None where it has none. ``names``: as for ``_cost``."""
     if (scan_names(expression) if names is None else names) & SLOW_NAMES:
         return None
-    from wmaplint.jq.cost import estimate, guarded_form
+    from wmaplint.jq.cost import growth, guarded_form, pair_terms
     from wmaplint.jq.parser import try_parse
 
     tree = try_parse(expression)
     form = None if isinstance(tree, Exception) else guarded_form(tree, expression)
     if form is None or isinstance(tree, Exception):
         return None
-    grows, pairs, _ = estimate(tree, guarded=True)
-    return grows, pairs, form
+    grows = growth(tree, guarded=True)
+    return grows, pair_terms(tree, guarded=True) if grows < math.inf else None, form
 
 
 def _stopped(result: JqResult) -> bool:
