@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
+from wmaplint import memo
 from wmaplint.jq import ast as jqast
 
 UNBOUNDED = math.inf
@@ -67,7 +68,7 @@ def growth(node: jqast.Node, *, guarded: bool = False) -> float:
     """Estimated total output size / input size of a program, or ``math.inf`` when it is not bounded.
     ``guarded``: of the program's guarded form (``guarded_form``), whose multiplications of two values read
     from the data give a number (or two objects merged) or stop."""
-    return _Estimator(guarded).size(node, {})
+    return _sizes(node, guarded).size(node, {})
 
 
 Path = tuple[str | int, ...]
@@ -89,9 +90,32 @@ def pair_terms(node: jqast.Node, *, guarded: bool = False) -> PairTerms:
     input as it is (``.spec.replicas // 1``, also through a variable bound to it) is as large as that value
     turns out to be, any other as large as its growth allows. Each costs about 250 ns a pair at worst
     (benchmarks/bench_jq_pairs.py): a 40 kB manifest took 44 s on ``(.s / "")[(.t / "")]``."""
-    found = _Pairs(guarded)
-    found.walk(node, 1.0, (), {})
-    return tuple(found.terms)
+    return _Pairs(_sizes(node, guarded)).terms_of(node)
+
+
+# The tree analysed last, its per-node facts and its estimates (unguarded, guarded): the runtime asks
+# ``growth``, ``pair_terms`` and ``is_generator`` of one program one after another, and they ask the same
+# questions of the same subtrees. Holding the tree keeps its nodes' identities (the keys) unique.
+_last: tuple[jqast.Node, _Facts, dict[bool, _Estimator]] | None = None
+
+
+def _sizes(tree: jqast.Node, guarded: bool) -> _Estimator:
+    global _last
+    last = _last
+    if last is None or last[0] is not tree:
+        last = _last = (tree, _Facts(tree), {})
+    estimates = last[2]
+    if guarded not in estimates:
+        estimates[guarded] = _Estimator(guarded, last[1])
+    return estimates[guarded]
+
+
+def _forget_last() -> None:
+    global _last
+    _last = None
+
+
+memo.register(__name__, "_last", _forget_last, pure=True)
 
 
 # Builtins that compare their input's elements with their argument's; those of them that ``indices``
@@ -163,9 +187,16 @@ class _Pairs:
     path of that input in the program's input, when it is read as it is; ``env``: the operand each variable
     in scope stands for (None: a value of constant size)."""
 
-    def __init__(self, guarded: bool = False) -> None:
+    def __init__(self, sizes: _Estimator) -> None:
         self.terms: list[tuple[Operand, Operand]] = []
-        self.guarded = guarded
+        self.sizes = sizes
+
+    def terms_of(self, node: jqast.Node) -> PairTerms:
+        self.walk(node, 1.0, (), {})
+        return tuple(self.terms)
+
+    def growth(self, node: jqast.Node) -> float:
+        return self.sizes.size(node, {})
 
     def walk(self, node: jqast.Node | None, scale: float, base: Path | None,
              env: dict[str, Operand | None]) -> None:
@@ -173,7 +204,7 @@ class _Pairs:
             return
         if isinstance(node, jqast.Pipe):
             self.walk(node.left, scale, base, env)
-            right = scale * growth(node.left, guarded=self.guarded)
+            right = scale * self.growth(node.left)
             self.walk(node.right, right, _direct(node.left, base), env)
             return
         if isinstance(node, jqast.Bind):
@@ -181,7 +212,7 @@ class _Pairs:
             inner = dict(env)
             whole = self.operand(node.source, scale, base, env)
             # what destructuring binds
-            part = None if whole is None else scale * growth(node.source, guarded=self.guarded)
+            part = None if whole is None else scale * self.growth(node.source)
             for pattern in node.patterns:
                 for sub in jqast.walk(pattern):
                     if isinstance(sub, jqast.VarPattern):
@@ -199,7 +230,7 @@ class _Pairs:
                 self.pair(jqast.Identity(0, 0), node.args[0], scale, base, env)
             else:  # the arguments may run on the input's elements, or on what another argument outputs
                 base = None
-        for child in jqast.children(node):
+        for child in self.sizes.parts(node):
             self.walk(child, scale, base, env)
 
     def pair(self, left: jqast.Node, right: jqast.Node, scale: float, base: Path | None,
@@ -225,10 +256,10 @@ class _Pairs:
             for side in (node.left, node.right):
                 found = self.operand(side, scale, base, env)
                 if isinstance(found, float):
-                    return scale * growth(node, guarded=self.guarded)
+                    return scale * self.growth(node)
                 paths |= found or set()
             return frozenset(paths)
-        return scale * growth(node, guarded=self.guarded)
+        return scale * self.growth(node)
 
 
 
@@ -236,24 +267,83 @@ def is_generator(node: jqast.Node) -> bool:
     """Whether the program may output more than one value per input (conservative). An array constructor
     and a call of a builtin of one output (``any(.a[]; .b)``) output one value whatever their bodies
     generate, so those are not looked into."""
+    last = _last  # where node is of the tree analysed last, its answer is known
+    known = None if last is None else last[1].generates.get(id(node))
+    if known is not None:
+        return known
     stack = [node]
     while stack:
         sub = stack.pop()
-        if isinstance(sub, (jqast.Iterate, jqast.Comma, jqast.RecurseDefault, jqast.Foreach)):
+        own = _generates_itself(sub)
+        if own:
             return True
-        if isinstance(sub, jqast.FuncCall):
-            if sub.name in _GENERATORS or sub.name not in _LINEAR_BUILTINS:
-                return True
-            if sub.name in _ONE_OUTPUT:
-                continue
-        if not isinstance(sub, jqast.ArrayCons):
+        if own is None:
             stack.extend(jqast.children(sub))
     return False
+
+
+def _generates_itself(node: jqast.Node) -> bool | None:
+    """True where ``node`` itself may output several values, False where it outputs one whatever its parts
+    do, None where that depends on its parts (see ``is_generator``)."""
+    if isinstance(node, (jqast.Iterate, jqast.Comma, jqast.RecurseDefault, jqast.Foreach)):
+        return True
+    if isinstance(node, jqast.FuncCall):
+        if node.name in _GENERATORS or node.name not in _LINEAR_BUILTINS:
+            return True
+        if node.name in _ONE_OUTPUT:
+            return False
+    if isinstance(node, jqast.ArrayCons):
+        return False
+    return None
 
 
 def _reads_outer(node: jqast.Node) -> bool:
     """Whether the program reads a variable (a value fixed outside it, re-read on each call)."""
     return any(isinstance(sub, jqast.VarRef) for sub in jqast.walk(node))
+
+
+class _Facts:
+    """``is_generator`` and ``_reads_outer`` of every subtree of one tree, each node's from its children's
+    (bottom-up, one pass): the estimate asks both at nearly every node, and walking the subtree each time
+    was quadratic in the tree's depth. Keyed by the nodes' identity, the tree held so that no key is reused;
+    a node not of the tree (``Identity`` the estimate makes) is looked at directly. ``parts``: each node's
+    children, which the walks over the tree ask again."""
+
+    __slots__ = ("tree", "generates", "reads", "parts")
+
+    def __init__(self, tree: jqast.Node) -> None:
+        self.tree = tree
+        self.generates: dict[int, bool] = {}
+        self.reads: dict[int, bool] = {}
+        self.parts: dict[int, tuple[jqast.Node, ...]] = {}
+        generates, reads, parts_of = self.generates, self.reads, self.parts
+        children, by_type = jqast.children, _GENERATES
+        order: list[tuple[jqast.Node, tuple[jqast.Node, ...]]] = []
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            parts = children(node)
+            order.append((node, parts))
+            stack.extend(parts)
+        for node, parts in reversed(order):  # every node after all of its descendants
+            key, kind = id(node), type(node)
+            parts_of[key] = parts
+            read = kind is jqast.VarRef
+            own = _generates_itself(node) if kind is jqast.FuncCall else by_type.get(kind)
+            many = bool(own)
+            for part in parts:
+                if not read and reads[id(part)]:
+                    read = True
+                if own is None and not many and generates[id(part)]:
+                    many = True
+            reads[key], generates[key] = read, many
+
+
+# _generates_itself by the type of a node, but for a call (what it calls decides)
+_GENERATES: dict[type, bool] = {
+    **dict.fromkeys((jqast.Iterate, jqast.Comma, jqast.RecurseDefault, jqast.Foreach), True),
+    jqast.ArrayCons: False,
+}
 
 
 def _number(node: jqast.Node) -> float | None:
@@ -363,15 +453,36 @@ def _constant_count(node: jqast.Node) -> int | None:
 class _Estimator:
     """Recursive over the AST; the parser caps tree depth (MAX_TREE_DEPTH), which bounds the recursion."""
 
-    def __init__(self, guarded: bool = False) -> None:
+    def __init__(self, guarded: bool, facts: _Facts) -> None:
         self.guarded = guarded
+        self.facts = facts
+        # the size of each node of the tree with no variable bound (what ``growth`` of it is): ``_Pairs`` asks
+        # it of a pipe's left side, a bind's source and each operand, which were estimated already
+        self.known: dict[int, float] = {}
 
     def size(self, node: jqast.Node, env: dict[str, float]) -> float:
-        method = getattr(self, "_" + type(node).__name__, None)
-        if method is None:
-            return UNBOUNDED
-        value: float = method(node, env)
+        key = id(node)
+        if not env:
+            known = self.known.get(key)
+            if known is not None:
+                return known
+        method = _SIZE_OF.get(type(node))
+        value: float = UNBOUNDED if method is None else method(self, node, env)
+        if not env and key in self.facts.generates:
+            self.known[key] = value
         return value
+
+    def generates(self, node: jqast.Node) -> bool:
+        known = self.facts.generates.get(id(node))
+        return is_generator(node) if known is None else known
+
+    def reads(self, node: jqast.Node) -> bool:
+        known = self.facts.reads.get(id(node))
+        return _reads_outer(node) if known is None else known
+
+    def parts(self, node: jqast.Node) -> tuple[jqast.Node, ...]:
+        known = self.facts.parts.get(id(node))
+        return jqast.children(node) if known is None else known
 
     def _sum(self, nodes: tuple[jqast.Node | None, ...], env: dict[str, float]) -> float:
         return sum(self.size(n, env) for n in nodes if n is not None)
@@ -388,7 +499,7 @@ class _Estimator:
 
     def _Index(self, node: jqast.Index, env: dict[str, float]) -> float:
         target = self.size(node.target, env) if node.target is not None else 1.0
-        if is_generator(node.index) and _reads_outer(node.target or node.index):
+        if self.generates(node.index) and self.reads(node.target or node.index):
             return UNBOUNDED
         return target + self.size(node.index, env)
 
@@ -402,7 +513,7 @@ class _Estimator:
     # -- composition
     def _Pipe(self, node: jqast.Pipe, env: dict[str, float]) -> float:
         left, right = self.size(node.left, env), self.size(node.right, env)
-        if is_generator(node.left) and _reads_outer(node.right):
+        if self.generates(node.left) and self.reads(node.right):
             return UNBOUNDED  # `.[] | $x`: the variable once per element
         return left * right
 
@@ -411,7 +522,7 @@ class _Estimator:
 
     def _Binary(self, node: jqast.Binary, env: dict[str, float]) -> float:
         left, right = self.size(node.left, env), self.size(node.right, env)
-        if is_generator(node.left) or is_generator(node.right):
+        if self.generates(node.left) or self.generates(node.right):
             # each output pairs one value of a side with the whole other side
             if not (_number(node.left) is not None or _number(node.right) is not None):
                 return UNBOUNDED
@@ -431,7 +542,7 @@ class _Estimator:
     def _Assign(self, node: jqast.Assign, env: dict[str, float]) -> float:
         if node.op == "*=" and _number(node.right) is None:
             return UNBOUNDED
-        if is_generator(node.left) and _reads_outer(node.right) or is_generator(node.right):
+        if self.generates(node.left) and self.reads(node.right) or self.generates(node.right):
             return UNBOUNDED
         return 1.0 + self.size(node.left, env) + 2.0 * self.size(node.right, env)
 
@@ -444,7 +555,7 @@ class _Estimator:
 
     def _StringInterp(self, node: jqast.StringInterp, env: dict[str, float]) -> float:
         parts = tuple(p for p in node.parts if isinstance(p, jqast.Node))
-        if sum(1 for p in parts if is_generator(p)) > 1:
+        if sum(1 for p in parts if self.generates(p)) > 1:
             return UNBOUNDED  # every combination of the parts' outputs
         factor = _FORMAT_FACTOR if node.format else 2.0
         return 1.0 + factor * self._sum(parts, env)
@@ -454,7 +565,7 @@ class _Estimator:
 
     def _ObjectCons(self, node: jqast.ObjectCons, env: dict[str, float]) -> float:
         parts = tuple(p for e in node.entries for p in (e.key, e.value) if p is not None)
-        if len(node.entries) > 1 and any(is_generator(p) for p in parts):
+        if len(node.entries) > 1 and any(self.generates(p) for p in parts):
             return UNBOUNDED  # every combination of the entries' outputs
         return 1.0 + self._sum(parts, env)
 
@@ -470,7 +581,7 @@ class _Estimator:
         factor = _LINEAR_BUILTINS.get(node.name)
         if factor is None:
             return UNBOUNDED
-        if node.name in _PER_ELEMENT and any(_reads_outer(arg) for arg in node.args):
+        if node.name in _PER_ELEMENT and any(self.reads(arg) for arg in node.args):
             # ``any(gen; cond)`` and ``all(gen; cond)`` run the condition once per value of the generator:
             # a constant number of times where that is a constant (a variable read there is read that often)
             count = _constant_count(node.args[0]) if node.name in _OVER_GENERATOR and len(node.args) == 2 \
@@ -499,7 +610,7 @@ class _Estimator:
     def _If(self, node: jqast.If, env: dict[str, float]) -> float:
         conditions = (node.cond, *(cond for cond, _ in node.elifs))
         branches = (node.then, *(then for _, then in node.elifs), node.else_ or jqast.Identity(0, 0))
-        if any(is_generator(c) for c in conditions):
+        if any(self.generates(c) for c in conditions):
             return UNBOUNDED
         return self._sum(conditions, env) + max(self.size(b, env) for b in branches)
 
@@ -510,7 +621,7 @@ class _Estimator:
 
     def _Bind(self, node: jqast.Bind, env: dict[str, float]) -> float:
         count = _constant_count(node.source) if len(node.patterns) == 1 else None
-        if is_generator(node.source) and count is None:
+        if self.generates(node.source) and count is None:
             return UNBOUNDED  # the body runs on the whole input once per value of the source
         source = self.size(node.source, env)
         inner = dict(env)
@@ -523,6 +634,13 @@ class _Estimator:
         # a constant's values, each once: the body on the whole input that many times
         return source + (count if count is not None else 1) * self.size(node.body, inner)
 
+
+# The method of _Estimator for each class of node (``_Pipe`` for Pipe), found once rather than by name at
+# every node; a class without one is unbounded.
+_SIZE_OF: dict[type, Callable[..., float]] = {
+    getattr(jqast, name[1:]): method for name, method in vars(_Estimator).items()
+    if name[1:2].isupper() and isinstance(getattr(jqast, name[1:], None), type)
+}
 
 # -- the guarded form: multiplications of two data values, run in the process -------------------------------
 

@@ -31,8 +31,9 @@ _NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _FORMAT = re.compile(r"@[A-Za-z0-9_]+")
 _STRING_RUN = re.compile(r'[^"\\]+')
 _HEX4 = re.compile(r"[0-9a-fA-F]{0,4}")
-_OPS3 = ("?//", "//=")
-_OPS2 = ("|=", "+=", "-=", "*=", "/=", "%=", "//", "==", "!=", "<=", ">=", "..")
+# looked up by the text at the position (one slice, not a ``startswith`` per operator)
+_OPS3 = frozenset({"?//", "//="})
+_OPS2 = frozenset({"|=", "+=", "-=", "*=", "/=", "%=", "//", "==", "!=", "<=", ">=", ".."})
 _OPS1 = frozenset(".[]{}()|,:;=<>+-*/%?")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -195,12 +196,12 @@ class _Parser:
             if not m:
                 raise self._error("unexpected `@`: a format name must follow it directly", pos, pos + 1)
             return _Tok("format", m.group()[1:], pos, m.end())
-        for op in _OPS3:
-            if text.startswith(op, pos):
-                return _Tok("op", op, pos, pos + 3)
-        for op in _OPS2:
-            if text.startswith(op, pos):
-                return _Tok("op", op, pos, pos + 2)
+        three = text[pos : pos + 3]
+        if three in _OPS3:
+            return _Tok("op", three, pos, pos + 3)
+        two = three[:2]
+        if two in _OPS2:
+            return _Tok("op", two, pos, pos + 2)
         if c in _OPS1:
             return _Tok("op", c, pos, pos + 1)
         if c == "!":

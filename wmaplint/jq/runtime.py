@@ -39,6 +39,7 @@ from wmaplint.dataclass import dataclass, field
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Set as AbstractSet
 
     from wmaplint.jq.cost import Operand, PairTerms, Path
     from wmaplint.source.plain import Json
@@ -358,11 +359,12 @@ def code_text(expression: str) -> str:
     return "".join(out)
 
 
-def refusal(expression: str) -> str | None:
-    """Why the runtime refuses an expression before running it, or None."""
+def refusal(expression: str, names: AbstractSet[str] | None = None) -> str | None:
+    """Why the runtime refuses an expression before running it, or None. ``names``: its ``scan_names``, where
+    the caller has them."""
     if len(expression) > MAX_EXPRESSION_LENGTH:
         return f"expression longer than {MAX_EXPRESSION_LENGTH} characters"
-    bad = sorted(scan_names(expression) & FORBIDDEN_NAMES)
+    bad = sorted((scan_names(expression) if names is None else names) & FORBIDDEN_NAMES)
     if bad:
         return f"{bad[0]} is not available in the workload runtime (gojq library mode)"
     return None
@@ -420,11 +422,13 @@ class JqRuntime:
     def _info(self, expression: str) -> _Expression:
         info = self._known.get(expression)
         if info is None:
-            reason = refusal(expression)
+            # the names are scanned once for the refusal and both costs (not at all past the length limit)
+            names = scan_names(expression) if len(expression) <= MAX_EXPRESSION_LENGTH else None
+            reason = refusal(expression, names)
             info = _Expression(error=reason, compiled=reason is not None)
             if reason is None:
-                info.growth, info.pairs, info.single = _cost(expression)
-                guarded = _guarded_cost(expression) if info.growth == math.inf else None
+                info.growth, info.pairs, info.single = _cost(expression, names)
+                guarded = _guarded_cost(expression, names) if info.growth == math.inf else None
                 if guarded is not None:
                     info.growth, info.pairs, info.form = guarded
             self._known[expression] = info
@@ -864,10 +868,11 @@ def _worker_environment() -> dict[str, str]:
     return {**keep, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONNOUSERSITE": "1", "LC_ALL": "C.UTF-8"}
 
 
-def _cost(expression: str) -> tuple[float, PairTerms | None, bool]:
+def _cost(expression: str, names: AbstractSet[str] | None = None) -> tuple[float, PairTerms | None, bool]:
     """The static output-size factor and pairwise steps of an expression (``wmaplint.jq.cost``), and whether
-    it outputs one value at most; unbounded (inf, None) for loops and what the parser refuses."""
-    if scan_names(expression) & SLOW_NAMES:
+    it outputs one value at most; unbounded (inf, None) for loops and what the parser refuses. ``names``: its
+    ``scan_names``, where the caller has them."""
+    if (scan_names(expression) if names is None else names) & SLOW_NAMES:
         return math.inf, None, False
     from wmaplint.jq.cost import growth, is_generator, pair_terms
     from wmaplint.jq.parser import try_parse
@@ -879,10 +884,12 @@ def _cost(expression: str) -> tuple[float, PairTerms | None, bool]:
     return grows, pair_terms(tree) if grows < math.inf else None, not is_generator(tree)
 
 
-def _guarded_cost(expression: str) -> tuple[float, PairTerms | None, str] | None:
+def _guarded_cost(
+    expression: str, names: AbstractSet[str] | None = None
+) -> tuple[float, PairTerms | None, str] | None:
     """The cost of an expression's guarded form and the form itself (``cost.guarded_form``), where the
-    expression's own cost cannot be bounded; None where it has none."""
-    if scan_names(expression) & SLOW_NAMES:
+    expression's own cost cannot be bounded; None where it has none. ``names``: as for ``_cost``."""
+    if (scan_names(expression) if names is None else names) & SLOW_NAMES:
         return None
     from wmaplint.jq.cost import growth, guarded_form, pair_terms
     from wmaplint.jq.parser import try_parse
