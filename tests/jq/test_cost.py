@@ -95,3 +95,33 @@ def test_the_names_scanned_once_give_what_each_scan_gives() -> None:
         f"expression longer than {MAX_EXPRESSION_LENGTH} characters")
     info = runtime._info(".a * .b")
     assert info.error is None and info.form is not None and info.growth == 2.0
+
+
+@pytest.mark.parametrize(
+    ("bound", "inline"),
+    [
+        ('(.s / "") as $s | (.t / "") as $t | $s | indices($t)', '(.t / "") as $t | (.s / "") | indices($t)'),
+        ("[.a, .a, .a, .a] as $s | $s | contains(.b)", "[.a, .a, .a, .a] | contains(.b)"),
+        ("[.a, .a, .a] as $s | [$s, $s] - .b", "[[.a, .a, .a], [.a, .a, .a]] - .b"),
+        ("[.a, .a, .a] as $s | $s[] as $e | $e - .b", ".b as $b | [.a, .a, .a][] | . - $b"),
+    ],
+)
+def test_a_variable_compares_as_many_pairs_as_the_value_it_stands_for(bound: str, inline: str) -> None:
+    # a variable on a pipe's left (or inside an operand) once counted as a constant: the bound said a sixth
+    # of the pairs `indices` compares, so a program six times over the budget ran where nothing stops it
+    def pairs(text: str) -> float:  # as multiples of the input's size squared, a value read from it as 1
+        sizes = [[o if isinstance(o, float) else 1.0 for o in term] for term in pair_terms(parse(text))]
+        return sum(one * other for one, other in sizes)
+
+    assert pairs(bound) >= pairs(inline) > 1.0
+
+
+def test_the_runtime_counts_the_pairs_a_bound_variable_compares() -> None:
+    from wmaplint.jq.runtime import IN_PROCESS_PAIRS, JqInput, _pairs
+
+    # `$s` is 64 copies of .s split into characters: 19,200 elements each searched for .t's 10 (indices of
+    # an array is a search for a sub-array), about 192,000 pairs
+    text = '([' + ", ".join(["(.s / \"\")"] * 64) + '] | add) as $s | .t as $t | $s | indices($t)'
+    doc = JqInput({"s": "x" * 300, "t": ["a"] * 10})
+    assert _pairs(pair_terms(parse(text)), doc.value, len(doc.text)) > IN_PROCESS_PAIRS
+    assert not JqRuntime()._runs_here(JqRuntime()._info(text), doc, doc.text)

@@ -195,8 +195,15 @@ class _Pairs:
         self.walk(node, 1.0, (), {})
         return tuple(self.terms)
 
-    def growth(self, node: jqast.Node) -> float:
-        return self.sizes.size(node, {})
+    def growth(self, node: jqast.Node, env: dict[str, Operand | None]) -> float:
+        """``growth`` of ``node`` with each variable bound outside it as large as it is (``.[] as $x | $x``
+        reads as much as the input; a variable counted as a constant made ``$s | indices($t)`` compare as
+        few pairs as ``"" | indices($t)``): a multiple of the program's input, at most the input where it
+        is read from it, or constant."""
+        if not env or not self.sizes.reads(node):
+            return self.sizes.size(node, {})
+        return self.sizes.size(node, {name: size if isinstance(size, float) else 1.0
+                                      for name, size in env.items()})
 
     def walk(self, node: jqast.Node | None, scale: float, base: Path | None,
              env: dict[str, Operand | None]) -> None:
@@ -204,7 +211,7 @@ class _Pairs:
             return
         if isinstance(node, jqast.Pipe):
             self.walk(node.left, scale, base, env)
-            right = scale * self.growth(node.left)
+            right = scale * self.growth(node.left, env)
             self.walk(node.right, right, _direct(node.left, base), env)
             return
         if isinstance(node, jqast.Bind):
@@ -212,7 +219,7 @@ class _Pairs:
             inner = dict(env)
             whole = self.operand(node.source, scale, base, env)
             # what destructuring binds
-            part = None if whole is None else scale * self.growth(node.source)
+            part = None if whole is None else scale * self.growth(node.source, env)
             for pattern in node.patterns:
                 for sub in jqast.walk(pattern):
                     if isinstance(sub, jqast.VarPattern):
@@ -256,10 +263,10 @@ class _Pairs:
             for side in (node.left, node.right):
                 found = self.operand(side, scale, base, env)
                 if isinstance(found, float):
-                    return scale * self.growth(node)
+                    return scale * self.growth(node, env)
                 paths |= found or set()
             return frozenset(paths)
-        return scale * self.growth(node)
+        return scale * self.growth(node, env)
 
 
 
