@@ -513,9 +513,10 @@ class JqRuntime:
         unique = list(dict.fromkeys(e for e in expressions if isinstance(e, str)))
         results: dict[str, JqResult] = {}
         if text is not None:
-            infos = [(e, self._info(e)) for e in unique]
-            here = [e for e, info in infos if info.error is None and self._runs_here(info, doc, text)]
-            away = [e for e, info in infos if info.error is None and not self._runs_here(info, doc, text)]
+            runs_here = {e: self._runs_here(info, doc, text) for e in unique
+                         if (info := self._info(e)).error is None}
+            here = [e for e, local in runs_here.items() if local]
+            away = [e for e, local in runs_here.items() if not local]
             if len(here) > 1:
                 results.update(self._run_batch(tuple(here), text))
             if len(away) > 1:
