@@ -15,7 +15,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from wmaplint import memo
-from wmaplint.childproc import idle_cpus
 from wmaplint.config import Config, ConfigError, Overrides, discovery_bound, find_config, load_config_file
 from wmaplint.dataclass import dataclass, field
 from wmaplint.diagnostics import RULES, CheckOutcome, Diagnostic, Severity
@@ -336,8 +335,12 @@ MIN_FILES_PER_WORKER = 24
 
 
 def auto_jobs(files: int) -> int:
-    """Workers for ``--jobs 0``: one per idle CPU (``wmaplint.forked.idle_cpus``), while each gets
+    """Workers for ``--jobs 0``: one per idle CPU (``wmaplint.childproc.idle_cpus``), while each gets
     MIN_FILES_PER_WORKER files."""
+    if files < 2 * MIN_FILES_PER_WORKER:
+        return 1  # not enough for two: the CPUs need not be looked at (nor their module imported)
+    from wmaplint.childproc import idle_cpus
+
     return max(1, min(idle_cpus(), files // MIN_FILES_PER_WORKER))
 
 
