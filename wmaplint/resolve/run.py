@@ -348,7 +348,8 @@ def resolve_files(
     return run
 
 
-# Below this many documents, validating them costs less than forking a child to do it.
+# Below this many documents a child saves nothing measurable (tree, medians of 9 paired runs: one document
+# 109 ms in one process, 106 with a child; four 116 and 113; eight 141 and 129).
 MIN_DOCUMENTS_APART = 4
 
 
