@@ -16,10 +16,11 @@ model, the schema bundle, parsed jq) before every test is only cost.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Protocol, TypeVar
+from collections.abc import Callable, Hashable
+from typing import Generic, Protocol, TypeVar
 
 T = TypeVar("T")
+V = TypeVar("V")
 
 
 class _Clearable(Protocol):
@@ -54,6 +55,34 @@ def lru_cache(
         return cached
 
     return wrap
+
+
+class ByIdentity(Generic[V]):
+    """A pure cache of values computed from objects that are not hashable or not cheaply so (schema nodes),
+    keyed by each object's identity and, where one object has several values, a hashable part. Each entry
+    holds its object, and an entry is taken for an object only while it holds that very object: an id is not
+    reused while its object is kept. Past ``most`` entries the cache starts anew (a process that reads ever
+    new schemas stays bounded). Registered under its owner module and name, as ``kept`` registers a
+    container."""
+
+    def __init__(self, owner: str, name: str, most: int = 200_000) -> None:
+        self._entries: dict[Hashable, tuple[object, V]] = {}  # by id(key), or (id(key), part)
+        self._most = most
+        register(owner, name, self.clear, pure=True)
+
+    def get(self, key: object, part: Hashable = None) -> V | None:
+        """The value kept for ``key`` (and ``part``), or None."""
+        found = self._entries.get(id(key) if part is None else (id(key), part))
+        return found[1] if found is not None and found[0] is key else None
+
+    def put(self, key: object, value: V, part: Hashable = None) -> V:
+        if len(self._entries) > self._most:
+            self._entries.clear()
+        self._entries[id(key) if part is None else (id(key), part)] = (key, value)
+        return value
+
+    def clear(self) -> None:
+        self._entries.clear()
 
 
 def registered() -> dict[str, bool]:

@@ -96,7 +96,7 @@ def compiled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from wmaplint.cel import checker
 
     monkeypatch.setenv("WMAPLINT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(evaluate, "_VERDICTS", {})
+    evaluate._VERDICTS.clear()
     texts: list[str] = []
     real = checker.check_expression
     monkeypatch.setattr(
@@ -130,7 +130,7 @@ def test_a_later_process_takes_the_checked_rules_from_the_user_cache(
 ) -> None:
     schema = _karta(karta_crd)
     first = [(v.message, v.detail) for v in validate_object(schema, _with_selector("a"))]
-    monkeypatch.setattr(evaluate, "_VERDICTS", {})  # as in a new process
+    evaluate._VERDICTS.clear()  # as in a new process
     again = [(v.message, v.detail) for v in validate_object(schema, _with_selector("a"))]
     assert again == first and [d for _, d in first] == BROKEN
     assert sorted(compiled) == SELECTOR_RULES  # compiled by the first run only
@@ -141,7 +141,7 @@ def test_a_later_process_evaluates_the_recorded_rules_without_the_cel_runtime(
 ) -> None:
     schema = _karta(karta_crd)
     first = [(v.message, v.detail) for v in validate_object(schema, _with_selector("a"))]
-    monkeypatch.setattr(evaluate, "_VERDICTS", {})
+    evaluate._VERDICTS.clear()
     monkeypatch.setattr(evaluate, "_program", lambda *a: pytest.fail("the CEL runtime was used"))
     assert [(v.message, v.detail) for v in validate_object(schema, _with_selector("a"))] == first
 
@@ -156,7 +156,7 @@ def test_a_record_without_a_plan_is_not_used(
         assert data["plan"] is not None
         del data["plan"]
         cache_records.write(path, data)
-    monkeypatch.setattr(evaluate, "_VERDICTS", {})
+    evaluate._VERDICTS.clear()
     assert [v.detail for v in validate_object(schema, _with_selector("a"))] == BROKEN
     assert sorted(compiled) == sorted(SELECTOR_RULES * 2)
 

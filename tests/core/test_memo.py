@@ -37,10 +37,10 @@ TABLES = {
     "wmaplint.memo:_RESETS": "this registry: every cache with its reset, as the modules load",
 }
 
-_CONTAINERS = ("dict", "set", "list", "OrderedDict", "defaultdict", "WeakKeyDictionary",
+_CONTAINERS = ("dict", "set", "list", "OrderedDict", "defaultdict", "WeakKeyDictionary", "ByIdentity",
                "WeakValueDictionary")
 _MUTATORS = ("setdefault", "update", "append", "add", "pop", "popitem", "move_to_end", "extend", "insert",
-             "clear", "remove", "discard")
+             "clear", "remove", "discard", "put")
 
 
 def _modules() -> list[ModuleType]:
@@ -153,3 +153,21 @@ def test_reset_all_empties_every_cache_and_keep_pure_spares_the_pure_ones() -> N
     assert _parse_cached.cache_info().currsize == 0 and _MEMO == {}
     pure = memo.registered()
     assert pure["wmaplint.jq.parser:_parse_cached"] and not pure["wmaplint.schema.store:_SHARED"]
+
+
+def test_a_cache_by_identity_answers_only_for_the_object_it_holds(monkeypatch) -> None:
+    monkeypatch.setattr(memo, "_RESETS", dict(memo._RESETS))  # its registration ends with the test
+    cache: memo.ByIdentity[str] = memo.ByIdentity(__name__, "test_by_identity", most=2)
+    node, same_text = {"type": "string"}, {"type": "string"}
+    assert cache.put(node, "facts", True) == "facts"
+    assert cache.get(node, True) == "facts"
+    assert cache.get(node, False) is None and cache.get(same_text, True) is None  # equal is not the same
+    held = cache._entries[(id(node), True)]
+    cache._entries[(id(same_text), True)] = held  # an id now naming another object than the one held
+    assert cache.get(same_text, True) is None
+    cache.put(same_text, "b")
+    cache.put([], "c")
+    cache.put((), "d")  # past two entries the cache starts anew
+    assert cache.get(node, True) is None and cache.get(()) == "d"
+    memo.reset_all()
+    assert cache.get(()) is None

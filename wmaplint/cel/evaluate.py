@@ -148,10 +148,8 @@ def _runtime_message(raw: str) -> str:
     return message
 
 
-# id(schema node) -> (node, whether a validation rule is declared on it or below it)
-_VALIDATION_RULES_BELOW: dict[int, tuple[RawSchema, bool]] = memo.kept(
-    __name__, "_VALIDATION_RULES_BELOW", {}, pure=True)
-MAX_REMEMBERED_NODES = 200_000
+# schema node -> whether a validation rule is declared on it or below it
+_VALIDATION_RULES_BELOW: memo.ByIdentity[bool] = memo.ByIdentity(__name__, "_VALIDATION_RULES_BELOW")
 
 
 def _validation_rules_below(node: RawSchema, types: t.SchemaTypes, depth: int = 0) -> bool:
@@ -160,15 +158,13 @@ def _validation_rules_below(node: RawSchema, types: t.SchemaTypes, depth: int = 
     A CRD declares rules in a few places, while an object has thousands of nodes: the walk below descends
     only where a rule can be reached. Remembered per schema node across objects (a check or a tree run
     validates many objects against one schema)."""
-    found = _VALIDATION_RULES_BELOW.get(id(node))
-    if found is not None and found[0] is node:
-        return found[1]
+    found = _VALIDATION_RULES_BELOW.get(node)
+    if found is not None:
+        return found
     if depth > MAX_DATA_DEPTH:
         return True
-    if len(_VALIDATION_RULES_BELOW) > MAX_REMEMBERED_NODES:
-        _VALIDATION_RULES_BELOW.clear()
     # a $ref cycle back to this node: assume a rule, prune nothing
-    _VALIDATION_RULES_BELOW[id(node)] = (node, True)
+    _VALIDATION_RULES_BELOW.put(node, True)
     rules = node.get("x-kubernetes-validations")
     below = isinstance(rules, list) and bool(rules)
     if not below:
@@ -180,8 +176,7 @@ def _validation_rules_below(node: RawSchema, types: t.SchemaTypes, depth: int = 
             if resolved is not None and _validation_rules_below(resolved, types, depth + 1):
                 below = True
                 break
-    _VALIDATION_RULES_BELOW[id(node)] = (node, below)
-    return below
+    return _VALIDATION_RULES_BELOW.put(node, below)
 
 
 class ValidationRuleVerdict:
@@ -232,31 +227,28 @@ class ValidationRuleVerdict:
 
 
 _UNREAD = object()
-_VERDICTS: dict[tuple[str, int, bool], tuple[RawSchema, ValidationRuleVerdict]] = memo.kept(
-    __name__, "_VERDICTS", {}, pure=True)
+# (schema node, rule text, is_root) -> the rule's verdict there
+_VERDICTS: memo.ByIdentity[ValidationRuleVerdict] = memo.ByIdentity(__name__, "_VERDICTS")
 MAX_RECORDED_SCHEMA_CHARS = 65_536  # a rule's schema node keys its record; beyond this, compiling is cheaper
-# (id(schema node), is_root) -> (node, its text as a record key or None); several rules share a node
-_SHAPES: dict[tuple[int, bool], tuple[RawSchema, bytes | None]] = memo.kept(
-    __name__, "_SHAPES", {}, pure=True)
+# (schema node, is_root) -> (its text as a record key, or None); several rules share a node
+_SHAPES: memo.ByIdentity[tuple[bytes | None]] = memo.ByIdentity(__name__, "_SHAPES")
 
 
 def _shape(node: RawSchema, is_root: bool) -> bytes | None:
     """The text of a schema node as the key of its rules' records, written once a node in a process; None
     for a node that refers to other schemas (its type is not its text alone) or is too large to key
     cheaply."""
-    found = _SHAPES.get((id(node), is_root))
-    if found is not None and found[0] is node:
-        return found[1]
+    found = _SHAPES.get(node, is_root)
+    if found is not None:
+        return found[0]
     try:
         shape: str | None = json.dumps([node, is_root], sort_keys=True, default=str)
     except (TypeError, ValueError, RecursionError):
         shape = None
     if shape is not None and ('"$ref"' in shape or len(shape) > MAX_RECORDED_SCHEMA_CHARS):
         shape = None
-    if len(_SHAPES) > MAX_REMEMBERED_NODES:
-        _SHAPES.clear()
     key = shape.encode() if shape is not None else None
-    _SHAPES[(id(node), is_root)] = (node, key)
+    _SHAPES.put(node, (key,), is_root)
     return key
 
 
@@ -293,10 +285,9 @@ def _verdict(
     checker's imports, compiling and decoding. ``self_type()`` gives the node's CEL type. ``afresh``: compiled
     in this process whatever the cache holds (its record is then written again). ``place``: where the node
     stands in its schema's source, which keys its record (``_record_path``)."""
-    key = (text, id(node), is_root)
-    found = _VERDICTS.get(key)
-    if found is not None and found[0] is node and not (afresh and found[1].recorded):
-        return found[1]
+    found = _VERDICTS.get(node, (text, is_root))
+    if found is not None and not (afresh and found.recorded):
+        return found
     path = _record_path(text, node, is_root, place)
     verdict = _recorded(path, text) if path is not None and not afresh else None
     if verdict is None:
@@ -316,10 +307,7 @@ def _verdict(
             cache_records.write(path, {"uses_old_self": verdict.uses_old_self,
                                  "serialized": cache_records.text_of(serialized), "costs": costs,
                                  "plan": verdict.plan})
-    if len(_VERDICTS) > MAX_REMEMBERED_NODES:
-        _VERDICTS.clear()
-    _VERDICTS[key] = (node, verdict)
-    return verdict
+    return _VERDICTS.put(node, verdict, (text, is_root))
 
 
 def _worth_visiting(schema: object, types: t.SchemaTypes) -> bool:

@@ -134,9 +134,8 @@ class _NodeFacts:
         self.free = self.closed and (extra is True or "type" not in node)
 
 
-# id(schema node) -> its facts (which hold the node: an id is not reused while it is kept)
-_FACTS: dict[int, _NodeFacts] = memo.kept(__name__, "_FACTS", {}, pure=True)
-MAX_REMEMBERED_NODES = 200_000
+# schema node -> its facts
+_FACTS: memo.ByIdentity[_NodeFacts] = memo.ByIdentity(__name__, "_FACTS")
 # the name of a plain value's type, by its exact type (a subclass is named by ``_type_name``)
 _TYPE_NAMES: dict[type, str] = {bool: "boolean", int: "integer", float: "number", str: "string",
                                 list: "array", dict: "object"}
@@ -144,18 +143,13 @@ _TYPE_NAMES: dict[type, str] = {bool: "boolean", int: "integer", float: "number"
 
 def _facts(raw: object, resolve_ref: RefResolver | None) -> _NodeFacts | None:
     """The facts of the schema ``raw`` stands for (``follow``); None when it stands for none."""
-    found = _FACTS.get(id(raw))
-    if found is not None and found.node is raw:
+    found = _FACTS.get(raw)
+    if found is not None:
         return found  # a node without references: itself whatever the resolver
     node = follow(raw, resolve_ref)
     if node is None:
         return None
-    found = _FACTS.get(id(node))
-    if found is None or found.node is not node:
-        if len(_FACTS) > MAX_REMEMBERED_NODES:
-            _FACTS.clear()
-        found = _FACTS[id(node)] = _NodeFacts(node)
-    return found
+    return _FACTS.get(node) or _FACTS.put(node, _NodeFacts(node))
 
 
 def structural_problems(
