@@ -247,19 +247,24 @@ def _entry(by_path: bool) -> str:
     return f"getpath(${_AT})" if by_path else f"${_AT}"
 
 
-def _count_call(created: CreatedObject, plan: _Plan, at: str) -> JqCall:
-    program = bound((_AT,), f". as $workload | {_entry(plan.by_path)} | ({created.count})")
+def _entry_call(plan: _Plan, at: str, step: str | None, *, paths: bool = False) -> JqCall:
+    """A call of the model's ``step`` on the entry ``at`` (with ``$workload`` the manifest): its outputs, or
+    with ``paths`` the list of their paths relative to the entry."""
+    on_entry = f"{_entry(plan.by_path)} | " + (f"path({step})" if paths else f"({step})")
+    program = bound((_AT,), ". as $workload | " + (f"[{on_entry}]" if paths else on_entry))
     return JqCall(program, f"[{at}]")
+
+
+def _count_call(created: CreatedObject, plan: _Plan, at: str) -> JqCall:
+    return _entry_call(plan, at, created.count)
 
 
 def _template_call(created: CreatedObject, plan: _Plan, at: str) -> JqCall:
-    program = bound((_AT,), f". as $workload | {_entry(plan.by_path)} | ({created.template})")
-    return JqCall(program, f"[{at}]")
+    return _entry_call(plan, at, created.template)
 
 
 def _relative_call(created: CreatedObject, plan: _Plan, at: str) -> JqCall:
-    program = bound((_AT,), f". as $workload | [{_entry(plan.by_path)} | path({created.template})]")
-    return JqCall(program, f"[{at}]")
+    return _entry_call(plan, at, created.template, paths=True)
 
 
 def _programs(model: KindModel, created: CreatedObject, plan: _Plan) -> list[str]:
